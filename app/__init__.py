@@ -1,0 +1,1 @@
+"""Rulewright's desktop app: thin PySide6 views and view-models over ``engine``."""

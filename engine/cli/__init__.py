@@ -1,0 +1,82 @@
+"""The ``rulewright`` command: no arguments opens the IDE, a subcommand runs headless.
+
+Start-up must stay fast (``rulewright --version`` ≤ 150 ms), so this module imports nothing
+heavy: each subcommand lives in its own module, imported only when it is asked for, and the
+GUI is imported only when no subcommand is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine import __version__
+
+# name -> (module, one-line help). Each module defines ``configure(parser)`` and ``run(args)``,
+# and, when it supports the batch contract, ``handle_request(request) -> dict``.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "gui": ("engine.cli.gui", "open the IDE on a workspace (the default with no arguments)"),
+    "validate": ("engine.cli.validate", "check packs, filter files, filters.json and trust.json"),
+    "regex": ("engine.cli.regex", "run a JavaScript regular expression (V8 semantics)"),
+    "hash": ("engine.cli.hash", "print the trust hash of a filters file as OmniRoute computes it"),
+    "compress": ("engine.cli.compress", "Caveman-compress prose or a chat body"),
+    "filter": ("engine.cli.filter", "RTK-filter command output"),
+    "verify": ("engine.cli.verify", "run the inline tests[] of RTK filters"),
+    "trust": ("engine.cli.trust", "check or write .rtk/trust.json for a project"),
+    "export": ("engine.cli.export", "export chosen filters as .rtk/filters.json or TOML"),
+    "repair": ("engine.cli.repair", "run the tool-argument repair pipeline"),
+    "grammar": ("engine.cli.grammar", "find and promote tool calls a model printed as text"),
+    "params": ("engine.cli.params", "build AI request params as Cherry Studio would"),
+}
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def _build_parser(command: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulewright",
+        description="Author, preview, test and trust the rules that shrink what coding agents send to LLMs.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulewright {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            module = importlib.import_module(module_name)
+            module.configure(sub_parser)
+            if hasattr(module, "handle_request"):
+                sub_parser.add_argument(
+                    "--jsonl", action="store_true",
+                    help="batch mode: one JSON request per stdin line, one JSON response per stdout line",
+                )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        argv = ["gui"]
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in COMMANDS:
+        command = None
+    parser = _build_parser(command)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    module = importlib.import_module(COMMANDS[args.command][0])
+    if getattr(args, "jsonl", False):
+        from engine.cli.batch import run_jsonl
+
+        return run_jsonl(module.handle_request)
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

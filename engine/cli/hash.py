@@ -1,0 +1,54 @@
+"""``rulewright hash FILE``: the trust hash OmniRoute stores in ``.rtk/trust.json``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash")
+    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
+                        help="omniroute: hash the UTF-8-decoded text (default); strict: hash raw bytes (VT-Q1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per file")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.rtk.hashing import trust_hash_file
+
+    if not args.files:
+        print("rulewright hash: error: give at least one FILE (or use --jsonl)", file=sys.stderr)
+        return 2
+    status = 0
+    for name in args.files:
+        try:
+            result = trust_hash_file(name, args.profile)
+        except OSError as exc:
+            print(f"{name}:1:1: error: cannot read file: {exc.strerror or exc}", file=sys.stderr)
+            status = 1
+            continue
+        for diag in result.diagnostics:
+            print(diag.format(), file=sys.stderr)
+        if args.json:
+            print(json.dumps({"path": name, **result.to_dict()}))
+        elif len(args.files) > 1:
+            print(f"{result.sha256}  {name}")
+        else:
+            print(result.sha256)
+    return status
+
+
+def handle_request(request: dict) -> dict:
+    from engine.rtk.hashing import trust_hash_file
+
+    path = request.get("path")
+    if not isinstance(path, str) or not path:
+        return {"error": "request needs a \"path\" string"}
+    profile = request.get("profile", "omniroute")
+    if profile not in ("omniroute", "strict"):
+        return {"error": f"unknown profile {profile!r}"}
+    result = trust_hash_file(path, profile)
+    response = result.to_dict()
+    return response

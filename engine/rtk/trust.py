@@ -1,0 +1,289 @@
+"""Whether a project filter file may run: OmniRoute's ``.rtk/trust.json`` decision, and writing it.
+
+A project file is trusted when the caller's ``trustProjectFilters`` option is on, when
+``OMNIROUTE_RTK_TRUST_PROJECT_FILTERS`` is exactly ``"1"``, or when ``trust.json`` beside it holds
+the file's hash under the relevant key (``filtersSha256`` — or the legacy ``trustedFiltersSha256``
+— for ``filters.json``, ``filtersTomlSha256`` for ``filters.toml``). Profile ``omniroute``
+reproduces the reference's verdicts including VT-Q1…Q4 and VT-Q11 and says so whenever a quirk
+decided the verdict; ``strict`` applies the fixes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from engine.diagnostics import Diagnostic
+from engine.fsutil import atomic_write_text
+from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
+
+Verdict = Literal["trusted", "untrusted", "changed"]
+Format = Literal["omniroute-json", "rtk-toml-v1"]
+
+ENV_TRUST = "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS"
+CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "JENKINS_URL", "BUILDKITE")
+TRUST_FILE = "trust.json"
+JSON_KEY, LEGACY_JSON_KEY, TOML_KEY = "filtersSha256", "trustedFiltersSha256", "filtersTomlSha256"
+
+UNTRUSTED_MESSAGE = "Project RTK filters are untrusted and were skipped"
+CHANGED_MESSAGE = "Project RTK filters changed after trust and were skipped"
+
+
+def format_of(filter_path: str | os.PathLike[str]) -> Format:
+    return "rtk-toml-v1" if str(filter_path).lower().endswith(".toml") else "omniroute-json"
+
+
+def env_trust_requested(environ: Mapping[str, str] | None = None) -> bool:
+    environ = os.environ if environ is None else environ
+    return environ.get(ENV_TRUST) == "1"
+
+
+def ci_detected(environ: Mapping[str, str] | None = None) -> bool:
+    environ = os.environ if environ is None else environ
+    return any(environ.get(name) for name in CI_VARIABLES)
+
+
+@dataclass
+class TrustDecision:
+    """The verdict for one project filter file, with everything needed to explain it."""
+
+    file: str
+    format: Format
+    verdict: Verdict
+    reason: str  # option | env | hash-match | no-trust-file | unreadable | invalid-json | not-object
+    #              | no-key | empty-hash | hash-mismatch
+    key: str | None = None  # the trust.json key that decided
+    stored: str | None = None
+    computed: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def trusted(self) -> bool:
+        return self.verdict == "trusted"
+
+    @property
+    def message(self) -> str | None:
+        """The reference's loader message when the file is skipped."""
+        if self.verdict == "untrusted":
+            return UNTRUSTED_MESSAGE
+        if self.verdict == "changed":
+            return CHANGED_MESSAGE
+        return None
+
+    def to_dict(self) -> dict:
+        out = {"file": self.file, "format": self.format, "verdict": self.verdict, "reason": self.reason,
+               "key": self.key, "stored": self.stored, "computed": self.computed}
+        if self.message:
+            out["message"] = self.message
+        out["diagnostics"] = [d.to_dict() for d in self.diagnostics]
+        return out
+
+
+def _note(decision_path: str, code: str, message: str, level: str = "info") -> Diagnostic:
+    return Diagnostic(message, level, code, path=decision_path, source="trust")  # type: ignore[arg-type]
+
+
+def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[object, str | None, list[Diagnostic]]:
+    """Parse ``trust.json`` as ``JSON.parse(readFileSync(p, "utf8"))``: (value, failure reason, notes)."""
+    notes: list[Diagnostic] = []
+    try:
+        data = trust_path.read_bytes()
+    except FileNotFoundError:
+        return None, "no-trust-file", notes
+    except OSError:
+        return None, "unreadable", notes
+    text = decode_like_node(data)
+    if text.startswith("\ufeff"):
+        if profile == "strict":
+            text = text[1:]
+        else:
+            try:
+                _parse_js_json(text[1:])
+            except ValueError:
+                pass
+            else:
+                notes.append(_note(str(trust_path), "VT-Q3",
+                                   "trust.json starts with a UTF-8 byte-order mark, which JSON.parse rejects: "
+                                   "the file is ignored (strict strips the mark)", "warning"))
+    try:
+        return _parse_js_json(text), None, notes
+    except ValueError:
+        return None, "invalid-json", notes
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _parse_js_json(text: str) -> object:
+    """JSON.parse acceptance: no NaN/Infinity, no BOM (json.loads rejects a leading U+FEFF too)."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _hashes(filter_path: Path, profile: str) -> tuple[str, str, bool]:
+    """(hash the profile compares, the other tool's hash, valid UTF-8)."""
+    data = filter_path.read_bytes()
+    valid = is_valid_utf8(data)
+    omni = raw_sha256(data) if valid else text_sha256(decode_like_node(data))
+    raw = raw_sha256(data)
+    return (raw, omni, valid) if profile == "strict" else (omni, raw, valid)
+
+
+def decide_trust(filter_path: str | os.PathLike[str], *, trust_option: bool = False,
+                 environ: Mapping[str, str] | None = None, profile: str = "omniroute") -> TrustDecision:
+    """OmniRoute's ``isProjectFilterTrusted`` for one file, with the verdict it reports."""
+    path = Path(filter_path)
+    fmt = format_of(path)
+    shown = str(path)
+    if trust_option:
+        return TrustDecision(shown, fmt, "trusted", "option")
+    if env_trust_requested(environ):
+        if profile != "strict" or ci_detected(environ):
+            decision = TrustDecision(shown, fmt, "trusted", "env")
+            if not ci_detected(environ):
+                decision.diagnostics.append(_note(shown, "VT-Q11",
+                    f"{ENV_TRUST}=1 trusts every project without a CI environment (strict honours it only in CI)"))
+            return decision
+        strict_note = _note(shown, "VT-Q11", f"{ENV_TRUST}=1 ignored: no CI environment detected", "warning")
+    else:
+        strict_note = None
+
+    decision = _decide_by_hash(path, fmt, profile)
+    if strict_note:
+        decision.diagnostics.insert(0, strict_note)
+    return decision
+
+
+def _decide_by_hash(path: Path, fmt: Format, profile: str) -> TrustDecision:
+    shown = str(path)
+    trust_path = path.parent / TRUST_FILE
+    value, failure, notes = read_trust_file(trust_path, profile)
+    if failure:
+        return TrustDecision(shown, fmt, "untrusted", failure, diagnostics=notes)
+    if not isinstance(value, dict):
+        return TrustDecision(shown, fmt, "untrusted", "not-object", diagnostics=notes)
+
+    candidates: list[tuple[str, str]] = []  # (key, stored) in the order the profile consults them
+    if fmt == "rtk-toml-v1":
+        if isinstance(value.get(TOML_KEY), str):
+            candidates.append((TOML_KEY, value[TOML_KEY]))
+    else:
+        primary, legacy = value.get(JSON_KEY), value.get(LEGACY_JSON_KEY)
+        if isinstance(primary, str):
+            candidates.append((JSON_KEY, primary))
+        if isinstance(legacy, str) and (profile == "strict" or not isinstance(primary, str)):
+            candidates.append((LEGACY_JSON_KEY, legacy))
+    if not candidates:
+        return TrustDecision(shown, fmt, "untrusted", "no-key", diagnostics=notes)
+
+    try:
+        computed, other_tool, valid = _hashes(path, profile)
+    except OSError:
+        return TrustDecision(shown, fmt, "untrusted", "unreadable", diagnostics=notes)
+
+    def matches(stored: str) -> bool:
+        if profile == "strict":
+            return stored.strip().lower() == computed
+        return stored == computed
+
+    usable = [(k, s) for k, s in candidates if (s.strip() if profile == "strict" else s) != ""]
+    if not usable:
+        key, stored = candidates[0]
+        return TrustDecision(shown, fmt, "untrusted", "empty-hash", key, stored, computed, notes)
+    for key, stored in usable:
+        if matches(stored):
+            return TrustDecision(shown, fmt, "trusted", "hash-match", key, stored, computed, notes)
+
+    key, stored = usable[0]
+    decision = TrustDecision(shown, fmt, "changed", "hash-mismatch", key, stored, computed, notes)
+    if profile != "strict":
+        _explain_mismatch(decision, value, other_tool, valid)
+    return decision
+
+
+def _explain_mismatch(decision: TrustDecision, value: dict, raw_hash: str, valid: bool) -> None:
+    """Say which quirk turned a would-be 'trusted' into 'changed' (omniroute profile only)."""
+    stored, computed = decision.stored or "", decision.computed or ""
+    if stored.strip().lower() == computed:
+        decision.diagnostics.append(_note(decision.file, "VT-Q2",
+            f"{decision.key} matches the file's hash except for case or surrounding spaces; OmniRoute compares "
+            "exactly, so the file reads as changed after trust", "warning"))
+    legacy = value.get(LEGACY_JSON_KEY)
+    if decision.key == JSON_KEY and isinstance(legacy, str) and legacy == computed:
+        decision.diagnostics.append(_note(decision.file, "VT-Q4",
+            f"{LEGACY_JSON_KEY} holds the correct hash but is never read while {JSON_KEY} is a string", "warning"))
+    if not valid and stored == raw_hash:
+        decision.diagnostics.append(_note(decision.file, "VT-Q1",
+            "the stored hash is the raw-bytes hash (as rtk computes it); OmniRoute hashes the file after replacing "
+            "invalid UTF-8, so it reads as changed", "warning"))
+
+
+# ---------------------------------------------------------------- writing trust.json
+
+class TrustWriteError(Exception):
+    """Refusal to trust a file (e.g. not valid UTF-8, where OmniRoute and rtk would disagree)."""
+
+
+@dataclass
+class TrustWriteResult:
+    trust_path: str
+    entries: dict[str, str]  # key -> hash written
+    removed: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"trustPath": self.trust_path, "entries": self.entries, "removed": self.removed,
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+
+
+def project_filter_files(project_dir: str | os.PathLike[str]) -> list[Path]:
+    """The project's filter files in OmniRoute's collection order (TOML first)."""
+    rtk_dir = Path(project_dir) / ".rtk"
+    return [p for p in (rtk_dir / "filters.toml", rtk_dir / "filters.json") if p.is_file()]
+
+
+def trust_entries(files: list[Path]) -> dict[str, str]:
+    """key -> hash of the exact bytes on disk; refuses files that are not valid UTF-8 (VT-Q1)."""
+    entries: dict[str, str] = {}
+    for path in files:
+        data = path.read_bytes()
+        if not is_valid_utf8(data):
+            raise TrustWriteError(
+                f"{path}: not valid UTF-8; OmniRoute and rtk would compute different hashes (VT-Q1). "
+                "Re-save the file as UTF-8 before trusting it")
+        entries[TOML_KEY if format_of(path) == "rtk-toml-v1" else JSON_KEY] = raw_sha256(data)
+    return entries
+
+
+def write_trust(project_dir: str | os.PathLike[str], files: list[Path] | None = None) -> TrustWriteResult:
+    """Hash the files as they are on disk and record them in ``.rtk/trust.json`` atomically.
+
+    Unrelated keys already in ``trust.json`` are kept; a legacy ``trustedFiltersSha256`` is dropped
+    when ``filtersSha256`` is written (it would never be read again, VT-Q4).
+    """
+    files = project_filter_files(project_dir) if files is None else files
+    if not files:
+        raise TrustWriteError(f"{Path(project_dir) / '.rtk'}: no filters.json or filters.toml to trust")
+    trust_path = files[0].parent / TRUST_FILE
+    entries = trust_entries(files)
+    result = TrustWriteResult(str(trust_path), entries)
+    existing, failure, _ = read_trust_file(trust_path, profile="strict")
+    document: dict = {}
+    if failure is None and isinstance(existing, dict):
+        document = dict(existing)
+    elif failure not in (None, "no-trust-file"):
+        result.diagnostics.append(Diagnostic(f"existing trust.json could not be read ({failure}); it is replaced",
+                                             "warning", "RTK-trust", str(trust_path), source="trust"))
+    elif failure is None:
+        result.diagnostics.append(Diagnostic("existing trust.json is not an object; it is replaced",
+                                             "warning", "RTK-trust", str(trust_path), source="trust"))
+    document.update(entries)
+    if JSON_KEY in entries and LEGACY_JSON_KEY in document:
+        del document[LEGACY_JSON_KEY]
+        result.removed.append(LEGACY_JSON_KEY)
+    atomic_write_text(trust_path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    return result

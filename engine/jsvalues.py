@@ -1,0 +1,382 @@
+"""JavaScript value semantics the engines need, in one place.
+
+The reference engines run on V8, so string lengths and offsets are UTF-16 code units, ``trim``
+strips the ECMAScript white-space set, ``Number()``/``String(number)``/``JSON.stringify`` follow
+ECMA-262, ``Array.prototype.sort`` compares UTF-16 code units and ``localeCompare`` uses ICU's
+root collation. Python differs on each of these in small ways that change outputs, so every
+engine uses these helpers instead of the Python built-ins.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "JS_WHITESPACE",
+    "UNDEFINED",
+    "from_utf16_units",
+    "js_number",
+    "js_sort_key",
+    "js_trim",
+    "js_trim_end",
+    "js_trim_start",
+    "json_stringify",
+    "locale_compare",
+    "math_round",
+    "number_to_js_string",
+    "py_to_utf16_index",
+    "to_utf16_units",
+    "utf16_len",
+    "utf16_to_py_index",
+]
+
+# ECMAScript WhiteSpace + LineTerminator: what \s matches and what trim() strips.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+class _Undefined:
+    """JavaScript ``undefined``: dropped from objects and ``null`` in arrays by json_stringify."""
+
+    _instance: _Undefined | None = None
+
+    def __new__(cls) -> _Undefined:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "undefined"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNDEFINED = _Undefined()
+
+
+# ----------------------------------------------------------------------------- UTF-16
+
+
+def utf16_len(s: str) -> int:
+    """``s.length`` in JavaScript: code points plus one per astral character."""
+    if s.isascii():
+        return len(s)
+    return len(s) + len(_ASTRAL.findall(s))
+
+
+def py_to_utf16_index(s: str, i: int) -> int:
+    """UTF-16 offset of Python (code-point) index ``i`` of ``s``."""
+    if s.isascii():
+        return i
+    return i + len(_ASTRAL.findall(s, 0, i))
+
+
+def utf16_to_py_index(s: str, u: int) -> int:
+    """Python index of UTF-16 offset ``u`` of ``s``.
+
+    An offset that falls between the two halves of an astral character maps to that character
+    (the index is rounded down); offsets past the end map to ``len(s)``.
+    """
+    if s.isascii() or u <= 0:
+        return max(0, min(u, len(s)))
+    units = 0
+    for index, ch in enumerate(s):
+        width = 2 if ord(ch) > 0xFFFF else 1
+        if units + width > u:
+            return index
+        units += width
+    return len(s)
+
+
+def to_utf16_units(s: str) -> str:
+    """Expand every astral character into its surrogate pair (one Python char per UTF-16 unit)."""
+    if s.isascii() or not _ASTRAL.search(s):
+        return s
+    return _ASTRAL.sub(_split_astral, s)
+
+
+def _split_astral(m: re.Match[str]) -> str:
+    c = ord(m.group()) - 0x10000
+    return chr(0xD800 + (c >> 10)) + chr(0xDC00 + (c & 0x3FF))
+
+
+def from_utf16_units(s: str) -> str:
+    """Collapse valid surrogate pairs into astral characters; lone surrogates stay as they are."""
+    if s.isascii():
+        return s
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+# ----------------------------------------------------------------------------- strings
+
+
+def js_trim(s: str) -> str:
+    """``String.prototype.trim``."""
+    return s.strip(JS_WHITESPACE)
+
+
+def js_trim_start(s: str) -> str:
+    """``String.prototype.trimStart``."""
+    return s.lstrip(JS_WHITESPACE)
+
+
+def js_trim_end(s: str) -> str:
+    """``String.prototype.trimEnd``."""
+    return s.rstrip(JS_WHITESPACE)
+
+
+def js_sort_key(s: str) -> bytes:
+    """Sort key giving ``Array.prototype.sort``'s default order (UTF-16 code units).
+
+    Big-endian UTF-16 bytes compare exactly like the code-unit sequences, so astral characters
+    (high surrogates 0xD800…) sort before U+E000–U+FFFF, as in JavaScript.
+    """
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+# ----------------------------------------------------------------------------- numbers
+
+_DECIMAL_LITERAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
+_RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
+
+
+def js_number(value: Any) -> float:
+    """``Number(value)`` for the primitive values JSON can carry (strings, numbers, booleans, null)."""
+    if value is None:
+        return 0.0
+    if value is UNDEFINED:
+        return math.nan
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int | float):
+        return float(value)
+    if not isinstance(value, str):
+        return math.nan
+    text = js_trim(value)
+    if text == "":
+        return 0.0
+    if _RADIX_LITERAL.match(text):
+        return float(int(text[2:], {"x": 16, "o": 8, "b": 2}[text[1].lower()]))
+    if _DECIMAL_LITERAL.match(text):
+        if text.lstrip("+-") == "Infinity":
+            return -math.inf if text.startswith("-") else math.inf
+        return float(text)
+    return math.nan
+
+
+def number_to_js_string(x: float | int) -> str:
+    """``String(x)`` for a JavaScript number (ECMA-262 Number::toString, radix 10)."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int) and abs(x) < 2**53:
+        return str(x)
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    # repr() gives the shortest round-tripping digits; normalise them to digits × 10^(n-k).
+    mantissa, _, exp = repr(abs(x)).partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    digits = (int_part + frac_part).lstrip("0")
+    n = len(int_part.lstrip("0")) + (int(exp) if exp else 0)
+    if not int_part.lstrip("0"):
+        n = (int(exp) if exp else 0) - (len(frac_part) - len(frac_part.lstrip("0")))
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        exp_text = f"e+{e}" if e >= 0 else f"e-{-e}"
+        body = (digits[0] + ("." + digits[1:] if k > 1 else "")) + exp_text
+    return sign + body
+
+
+def math_round(x: float) -> float | int:
+    """``Math.round``: round half up (towards +∞), unlike Python's banker's ``round``.
+
+    Finite results come back as ``int`` (``-0`` becomes ``0``); NaN and ±Infinity pass through.
+    """
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        return x
+    floor = math.floor(x)
+    return floor + 1 if x - floor >= 0.5 else floor
+
+
+# ----------------------------------------------------------------------------- JSON
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JSON_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+_ARRAY_INDEX = re.compile(r"(?:0|[1-9]\d*)\Z")
+
+
+def _quote(s: str) -> str:
+    s = from_utf16_units(s)  # a valid pair written as two escapes is one character in JS
+
+    def escape(m: re.Match[str]) -> str:
+        ch = m.group()
+        return _JSON_ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+    return '"' + _JSON_NEEDS_ESCAPE.sub(escape, s) + '"'
+
+
+def _ordered_keys(obj: Mapping[str, Any]) -> list[str]:
+    """JS own-property order: array-index keys ascending, then the rest in insertion order."""
+    keys = [str(k) for k in obj]
+    index_keys = sorted((k for k in keys if _ARRAY_INDEX.match(k) and int(k) < 2**32 - 1), key=int)
+    if not index_keys:
+        return keys
+    chosen = set(index_keys)
+    return index_keys + [k for k in keys if k not in chosen]
+
+
+def json_stringify(value: Any, indent: int | str | None = None) -> str | None:
+    """``JSON.stringify(value, null, indent)``.
+
+    Python ``None`` is ``null``; ``UNDEFINED`` and callables are JavaScript ``undefined`` (dropped
+    from objects, ``null`` in arrays, and a top-level ``undefined`` returns ``None``). Non-ASCII
+    text stays raw, lone surrogates are written as ``\\udXXX``, integral numbers print without
+    ``.0`` and NaN/Infinity become ``null``.
+    """
+    if isinstance(indent, bool):
+        indent = None
+    if isinstance(indent, int | float):
+        gap = " " * max(0, min(10, int(indent)))
+    elif isinstance(indent, str):
+        gap = indent[:10]
+    else:
+        gap = ""
+    return _stringify(value, gap, "")
+
+
+def _is_undefined(value: Any) -> bool:
+    return value is UNDEFINED or callable(value)
+
+
+def _stringify(value: Any, gap: str, current: str) -> str | None:
+    if _is_undefined(value):
+        return None
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+            return "null"
+        return number_to_js_string(value)
+    inner = current + gap
+    if isinstance(value, Mapping):
+        parts = []
+        for key in _ordered_keys(value):
+            raw = value[key] if key in value else _lookup_non_str_key(value, key)
+            text = _stringify(raw, gap, inner)
+            if text is not None:
+                parts.append(_quote(key) + (": " if gap else ":") + text)
+        return _wrap("{", "}", parts, gap, current, inner)
+    if isinstance(value, Iterable):
+        parts = []
+        for item in value:
+            text = _stringify(item, gap, inner)
+            parts.append("null" if text is None else text)
+        return _wrap("[", "]", parts, gap, current, inner)
+    raise TypeError(f"json_stringify: cannot serialise {type(value).__name__}")
+
+
+def _lookup_non_str_key(obj: Mapping[Any, Any], key: str) -> Any:
+    for k, v in obj.items():
+        if str(k) == key:
+            return v
+    return UNDEFINED
+
+
+def _wrap(open_: str, close: str, parts: list[str], gap: str, current: str, inner: str) -> str:
+    if not parts:
+        return open_ + close
+    if not gap:
+        return open_ + ",".join(parts) + close
+    sep = ",\n" + inner
+    return open_ + "\n" + inner + sep.join(parts) + "\n" + current + close
+
+
+# ----------------------------------------------------------------------------- collation
+
+# ICU root collation order of ASCII white space, punctuation and symbols (non-ignorable: they
+# carry primary weights and sort before digits, which sort before letters).
+_ASCII_SYMBOL_ORDER = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+_SYMBOL_RANK = {ch: i for i, ch in enumerate(_ASCII_SYMBOL_ORDER)}
+_DIGIT_BASE, _LETTER_BASE, _OTHER_SYMBOL_BASE = 1_000, 100_000, 500
+
+
+def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
+    """(primary, secondary accents, tertiary case) per base character — an ICU-root approximation."""
+    elements: list[tuple[int, tuple[int, ...], int]] = []
+    for ch in unicodedata.normalize("NFD", s):
+        if unicodedata.combining(ch):
+            if elements:
+                p, accents, t = elements[-1]
+                elements[-1] = (p, (*accents, ord(ch)), t)
+            continue
+        if ch in _SYMBOL_RANK:
+            elements.append((_SYMBOL_RANK[ch], (), 0))
+            continue
+        category = unicodedata.category(ch)
+        if category == "Cc" or category == "Cf":
+            continue  # completely ignorable in the root collation
+        if category == "Nd":
+            elements.append((_DIGIT_BASE + unicodedata.digit(ch), (), 0))
+            continue
+        if category[0] in "LMN":
+            lower = ch.lower()
+            base = lower if len(lower) == 1 else ch
+            tertiary = 1 if ch != lower else 0
+            elements.append((_LETTER_BASE + ord(base), (), tertiary))
+            continue
+        elements.append((_OTHER_SYMBOL_BASE + ord(ch) % _DIGIT_BASE, (), 0))
+    return elements
+
+
+def locale_compare(a: str, b: str) -> int:
+    """``a.localeCompare(b)`` with ICU root collation (approximation): -1, 0 or 1.
+
+    Level 1 compares base characters (white space < punctuation < symbols < digits < letters,
+    letters case- and accent-insensitively), level 2 accents, level 3 case (lower first).
+    """
+    if a == b:
+        return 0
+    ea, eb = _collation_elements(a), _collation_elements(b)
+    for level in (0, 1, 2):
+        ka = [e[level] for e in ea]
+        kb = [e[level] for e in eb]
+        if ka != kb:
+            return -1 if ka < kb else 1
+    return 0
+
+
+def sorted_by_locale(items: Iterable[str], key: Callable[[str], str] | None = None) -> list[str]:
+    """``items.sort((x, y) => x.localeCompare(y))``."""
+    from functools import cmp_to_key
+
+    getter = key or (lambda x: x)
+    return sorted(items, key=cmp_to_key(lambda x, y: locale_compare(getter(x), getter(y))))

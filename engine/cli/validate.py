@@ -1,0 +1,30 @@
+"""``rulewright validate PATH...``: located diagnostics; exit 0 clean, 1 problems, 2 usage."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="files or folders: packs under rules/<lang>/, filter files, .rtk/filters.json|toml, trust.json")
+    parser.add_argument("--json", action="store_true", help="print the diagnostics as a JSON array")
+    parser.add_argument("--profile", default="omniroute", choices=["omniroute", "strict"])
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.validate import iter_files, validate_paths
+
+    files = list(iter_files(args.paths))
+    diagnostics = validate_paths(args.paths, profile=args.profile)
+    if args.json:
+        print(json.dumps([d.to_dict() for d in diagnostics], ensure_ascii=False, indent=2))
+    else:
+        for d in diagnostics:
+            print(d.format())
+        counts = {level: sum(1 for d in diagnostics if d.level == level) for level in ("error", "warning", "info")}
+        print(f"{len(files)} file(s) checked: {counts['error']} error(s), {counts['warning']} warning(s), "
+              f"{counts['info']} note(s)", file=sys.stderr)
+    return 1 if any(d.level in ("error", "warning") for d in diagnostics) else 0

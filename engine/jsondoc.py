@@ -1,0 +1,218 @@
+"""JSON text with positions: parse a file, report problems at ``line:col``, locate pointers.
+
+Neither ``json`` nor ``jsonschema`` knows where a value sits in the file. A ``JsonDocument``
+keeps the text, parses it the way OmniRoute's ``JSON.parse`` would (no BOM, no NaN, last
+duplicate key wins — reported), and maps RFC 6901 pointers to 1-based line and UTF-16 column
+with ``json-source-map`` (computed lazily: most files are never asked).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import json_source_map
+
+from engine.diagnostics import Diagnostic, position
+
+MAX_FILE_BYTES = int(float(os.environ.get("RULEWRIGHT_MAX_FILE_MB", "16")) * 1024 * 1024)
+MAX_DEPTH = 256
+
+
+def escape_pointer_token(token: Any) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer_of(path) -> str:
+    """RFC 6901 pointer for a sequence of keys/indices (``jsonschema``'s ``absolute_path``)."""
+    return "".join("/" + escape_pointer_token(p) for p in path)
+
+
+class _DuplicateKeys:
+    """``object_pairs_hook`` that keeps JSON.parse's last-wins rule and remembers duplicates."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                self.found.append(key)
+            out[key] = value  # JS: the key keeps its first position, the last value wins
+        return out
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _depth_exceeds(text: str, limit: int) -> int | None:
+    """Offset where bracket nesting first exceeds ``limit`` (strings skipped), else None."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
+@dataclass
+class JsonDocument:
+    text: str
+    path: str | None = None
+    value: Any = None
+    ok: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    _map: dict | None = field(default=None, repr=False)
+
+    # -- locating ---------------------------------------------------------------------------
+    def _source_map(self) -> dict:
+        if self._map is None:
+            try:
+                self._map = json_source_map.calculate(self.text.lstrip("\ufeff")) if self.ok else {}
+            except (RecursionError, Exception):  # the map is a convenience; never fail on it
+                self._map = {}
+        return self._map
+
+    def _offset_shift(self) -> int:
+        return 1 if self.text.startswith("\ufeff") else 0
+
+    def span(self, pointer: str, *, key: bool = False) -> tuple[int, int] | None:
+        """Code-point (start, end) of the value (or of its key) at ``pointer``."""
+        entry = self._source_map().get(pointer)
+        while entry is None and pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+            entry = self._source_map().get(pointer)
+        if entry is None:
+            return None
+        shift = self._offset_shift()
+        if key and entry.key_start is not None:
+            return entry.key_start.position + shift, entry.key_end.position + shift
+        return entry.value_start.position + shift, entry.value_end.position + shift
+
+    def locate(self, diagnostic: Diagnostic, *, key: bool = False) -> Diagnostic:
+        """Fill path, line and column of a diagnostic from its pointer."""
+        changes: dict[str, Any] = {}
+        if diagnostic.path is None and self.path is not None:
+            changes["path"] = self.path
+        if diagnostic.line is None:
+            span = self.span(diagnostic.pointer or "", key=key or bool(diagnostic.data.get("at_key")))
+            if span is not None:
+                changes["line"], changes["column"] = position(self.text, span[0])
+                changes["end_line"], changes["end_column"] = position(self.text, span[1])
+            else:
+                changes["line"], changes["column"] = 1, 1
+        return diagnostic.with_location(**changes) if changes else diagnostic
+
+    def error_at(self, index: int, message: str, code: str, level: str = "error") -> Diagnostic:
+        line, column = position(self.text, index)
+        return Diagnostic(message, level, code, self.path, line, column, source="json")
+
+
+def parse_json_text(text: str, path: str | None = None) -> JsonDocument:
+    """Parse ``text`` as OmniRoute would; problems become located diagnostics, never raised."""
+    doc = JsonDocument(text=text, path=path)
+    body = text
+    if text.startswith("\ufeff"):
+        doc.diagnostics.append(doc.error_at(
+            0, "file starts with a UTF-8 byte-order mark; OmniRoute's JSON.parse rejects it", "json-bom"))
+        body = text[1:]
+    if not body.strip():
+        doc.diagnostics.append(doc.error_at(len(text), "empty file: expected a JSON value", "json-empty"))
+        return doc
+    too_deep = _depth_exceeds(body, MAX_DEPTH)
+    if too_deep is not None:
+        doc.diagnostics.append(doc.error_at(
+            too_deep + doc._offset_shift(), f"nesting deeper than {MAX_DEPTH} levels", "json-depth"))
+        return doc
+    duplicates = _DuplicateKeys()
+    try:
+        doc.value = json.loads(body, object_pairs_hook=duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        doc.diagnostics.append(doc.error_at(exc.pos + doc._offset_shift(), f"JSON syntax error: {exc.msg}", "json-syntax"))
+        return doc
+    except ValueError as exc:
+        doc.diagnostics.append(doc.error_at(0, f"JSON syntax error: {exc}", "json-syntax"))
+        return doc
+    except RecursionError:
+        doc.diagnostics.append(doc.error_at(0, "nesting too deep to parse", "json-depth"))
+        return doc
+    doc.ok = True
+    for key in dict.fromkeys(duplicates.found):
+        doc.diagnostics.extend(_locate_duplicate(doc, key))
+    return doc
+
+
+def _locate_duplicate(doc: JsonDocument, key: str) -> list[Diagnostic]:
+    token = "/" + escape_pointer_token(key)
+    pointers = [p for p in doc._source_map() if p.endswith(token)] or [token]
+    return [doc.locate(Diagnostic(
+        f'duplicate key "{key}": JSON.parse keeps only the last one', "warning", "json-duplicate-key",
+        pointer=p, source="json", data={"at_key": True})) for p in pointers[:1]]
+
+
+def read_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> JsonDocument:
+    """Read and parse a JSON file; every way a file can be bad becomes a diagnostic."""
+    text, problems = read_text_file(path, max_bytes=max_bytes)
+    if text is None:
+        doc = JsonDocument(text="", path=str(path))
+        doc.diagnostics.extend(problems)
+        return doc
+    doc = parse_json_text(text, str(path))
+    doc.diagnostics[:0] = problems
+    return doc
+
+
+def read_text_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
+                   ) -> tuple[str | None, list[Diagnostic]]:
+    """Read a text file as UTF-8. Returns (text or None, diagnostics)."""
+    shown = str(path)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        return None, [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", shown, 1, 1)]
+    if p.is_dir():
+        return None, [Diagnostic("is a folder, not a file", "error", "io", shown, 1, 1)]
+    if size > max_bytes:
+        return None, [Diagnostic(
+            f"file is {size / 1048576:.1f} MB; Rulewright reads files up to {max_bytes / 1048576:.0f} MB "
+            "(set RULEWRIGHT_MAX_FILE_MB to change)", "error", "file-too-large", shown, 1, 1)]
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", shown, 1, 1)]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, column = position(data[:nul].decode("utf-8", "replace"), nul)
+        return None, [Diagnostic(f"binary file (NUL byte at offset {nul}); expected UTF-8 text",
+                                 "error", "binary", shown, line, column)]
+    problems: list[Diagnostic] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        prefix = data[: exc.start].decode("utf-8", "replace")
+        line, column = position(prefix, len(prefix))
+        problems.append(Diagnostic(
+            f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); OmniRoute reads it with U+FFFD replacements",
+            "error", "utf8", shown, line, column))
+        text = data.decode("utf-8", "replace")
+    return text, problems

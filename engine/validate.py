@@ -1,0 +1,190 @@
+"""``rulewright validate``: every file kind, every way it can be wrong, located.
+
+A file goes through three layers, each adding diagnostics with a JSON pointer that the
+document turns into ``line:col``: JSON parsing (``engine.jsondoc``), the JSON Schema
+(``engine.schemas``), and the reference's own checks from the engine that runs the file
+(Caveman's ``check_pack`` with OmniRoute's error texts; RTK's ``check_filter_file`` with the
+load-time pattern hygiene). Where an engine check and the schema speak about the same value,
+the engine's wording wins: it is what OmniRoute would say.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.diagnostics import Diagnostic, sort_key
+from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
+from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
+
+SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "samples", ".rulewright"}
+KINDS = ("caveman-pack", "rtk-filter-file", "trust", "rtk-toml", "repair-config", "params-payload")
+
+
+def classify(path: Path, value: Any = None) -> str | None:
+    """Which kind of Rulewright file this is, from its ``$schema``, name, place and shape."""
+    if isinstance(value, dict) and isinstance(value.get("$schema"), str):
+        for kind, filename in SCHEMA_FILES.items():
+            if value["$schema"].endswith(filename):
+                return "rtk-filter-file" if kind == "rtk-filter" else kind
+    if path.suffix == ".toml":
+        return "rtk-toml"
+    if path.name == "trust.json":
+        return "trust"
+    if path.name == "filters.json" and path.parent.name in (".rtk", "rtk"):
+        return "rtk-filter-file"
+    if isinstance(value, dict) and ("language" in value or "rules" in value and isinstance(value.get("rules"), list)):
+        return "caveman-pack"
+    if isinstance(value, list) or (isinstance(value, dict) and "id" in value):
+        return "rtk-filter-file"
+    if len(path.parts) >= 3 and path.parent.parent.name == "rules":
+        return "caveman-pack"
+    return None
+
+
+def _prefer_engine_wording(schema_diags: list[Diagnostic], engine_diags: list[Diagnostic]) -> list[Diagnostic]:
+    taken = {d.pointer for d in engine_diags if d.level == "error"}
+    return [d for d in schema_diags if d.pointer not in taken] + engine_diags
+
+
+def _duplicate_names(items: list[Any], key: str, base: str, what: str) -> list[Diagnostic]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, item in enumerate(items):
+        name = item.get(key) if isinstance(item, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            out.append(Diagnostic(f'duplicate {what} "{name}" (first at index {seen[name]})', "warning",
+                                  f"duplicate-{key}", pointer=f"{base}/{i}/{key}", source="validate"))
+        else:
+            seen[name] = i
+    return out
+
+
+def _check_caveman(value: Any, profile: str) -> list[Diagnostic]:
+    schema = validate_against("caveman-pack", value, unknown_key_level="warning")
+    engine: list[Diagnostic] = []
+    try:
+        from engine.caveman import check_pack
+    except ImportError:
+        check_pack = None
+    if check_pack is not None:
+        engine = list(check_pack(value, profile=profile))
+    out = _prefer_engine_wording(schema, engine)
+    if isinstance(value, dict) and isinstance(value.get("rules"), list):
+        out += _duplicate_names(value["rules"], "name", "/rules", "rule name")
+    return out
+
+
+def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
+    items = value if isinstance(value, list) else [value]
+    base = "" if isinstance(value, list) else None
+    schema: list[Diagnostic] = []
+    if not isinstance(value, (list, dict)):
+        schema.append(Diagnostic("a filter file holds one filter object or an array of them", "error",
+                                 "schema:type", pointer="", source="schema"))
+        items = []
+    for i, item in enumerate(items):
+        prefix = f"/{i}" if base is not None else ""
+        for d in validate_against("rtk-filter", item, fragment=filter_branch(item)):
+            schema.append(d.with_location(pointer=prefix + (d.pointer or "")))
+    engine: list[Diagnostic] = []
+    try:
+        from engine.rtk.model import check_filter_file
+    except ImportError:
+        check_filter_file = None
+    if check_filter_file is not None:
+        engine = list(check_filter_file(value, profile=profile))
+    out = _prefer_engine_wording(schema, engine)
+    if isinstance(value, list):
+        out += _duplicate_names(value, "id", "", "filter id")
+    return out
+
+
+def _check_trust(value: Any, path: Path) -> list[Diagnostic]:
+    out = validate_against("trust", value)
+    try:
+        from engine.rtk.trust import trust_diagnostics_for
+    except ImportError:
+        return out
+    return out + list(trust_diagnostics_for(path))
+
+
+def check_document(doc: JsonDocument, kind: str, *, profile: str = "omniroute") -> list[Diagnostic]:
+    path = Path(doc.path or "input.json")
+    if kind == "caveman-pack":
+        found = _check_caveman(doc.value, profile)
+    elif kind == "rtk-filter-file":
+        found = _check_filters(doc.value, profile)
+    elif kind == "trust":
+        found = _check_trust(doc.value, path)
+    elif kind in ("repair-config", "params-payload"):
+        try:
+            found = validate_against(kind, doc.value)
+        except (FileNotFoundError, KeyError):
+            found = [Diagnostic(f"no schema for {kind} in this build", "warning", "schema-missing", pointer="")]
+    else:
+        found = [Diagnostic("not a Rulewright file (Caveman pack, RTK filter file, trust.json, TOML filters, "
+                            "repair config or params payload); add a \"$schema\" key to say which",
+                            "warning", "unknown-kind", pointer="")]
+    return [doc.locate(d) for d in found]
+
+
+def _check_toml(path: Path, text: str | None, profile: str) -> list[Diagnostic]:
+    if text is None:
+        text, problems = read_text_file(path)
+        if text is None:
+            return problems
+    else:
+        problems = []
+    try:
+        from engine.rtk.toml_io import check_toml_text
+    except ImportError:
+        import tomllib
+
+        try:
+            tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            return [*problems, Diagnostic(f"TOML syntax error: {exc}", "error", "toml-syntax", str(path), 1, 1)]
+        return problems
+    return problems + [d if d.path else d.with_location(path=str(path)) for d in check_toml_text(text, str(path), profile=profile)]
+
+
+def validate_file(path: str | os.PathLike[str], text: str | None = None, *, kind: str | None = None,
+                  profile: str = "omniroute") -> list[Diagnostic]:
+    """Diagnostics for one file. ``text`` validates an unsaved editor buffer instead of the disk."""
+    p = Path(path)
+    if p.suffix == ".toml" or kind == "rtk-toml":
+        return sorted(_check_toml(p, text, profile), key=sort_key)
+    doc = parse_json_text(text, str(p)) if text is not None else read_json_file(p)
+    diagnostics = list(doc.diagnostics)
+    if doc.ok:
+        diagnostics += check_document(doc, kind or classify(p, doc.value), profile=profile)
+    return sorted(diagnostics, key=sort_key)
+
+
+def iter_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
+    """Files named, and the ``.json``/``.toml`` files below folders named, in a stable order."""
+    for raw in paths:
+        p = Path(raw)
+        if not p.is_dir():
+            yield p
+            continue
+        for root, dirs, files in os.walk(p):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and (not d.startswith(".") or d == ".rtk"))
+            for name in sorted(files):
+                if name.endswith((".json", ".toml")) and not name.startswith("_"):
+                    yield Path(root) / name
+
+
+def validate_paths(paths: Iterable[str | os.PathLike[str]], *, profile: str = "omniroute") -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for file in iter_files(paths):
+        if not file.exists():
+            out.append(Diagnostic("no such file or folder", "error", "io", str(file), 1, 1))
+            continue
+        out.extend(validate_file(file, profile=profile))
+    return out

@@ -1,0 +1,30 @@
+"""Quirk ids of OmniRoute's RTK engine (``rtk.md`` §12), one line each.
+
+Profile ``omniroute`` reproduces each quirk and reports it with a diagnostic when it changed a
+result; profile ``strict`` applies the fix.
+"""
+
+from __future__ import annotations
+
+QUIRKS: dict[str, str] = {
+    "RTK-Q1": "zod 4 object defaults: a canonical filter without `rules` or `preserve` crashes the mapping",
+    "RTK-Q2": "the ReDoS heuristic silently drops patterns (false positives such as `([+-]\\d)+`)",
+    "RTK-Q3": "invalid regexes in JSON filters are ignored at run time instead of rejected",
+    "RTK-Q4": "an invalid `unless` counts as absent, so the matchOutput short-circuit fires",
+    "RTK-Q5": "enable/disable lists apply after selection, with no fall-through to the next candidate",
+    "RTK-Q6": "smartTruncate selects lines by text and re-orders priority lines before tail lines",
+    "RTK-Q7": "the char-limit path adds `[rtk:truncated 0 lines]` and can split surrogate pairs",
+    "RTK-Q8": "`maxLinesPerResult: 0` becomes 1; a filter `maxLines: 0` means the engine default",
+    "RTK-Q9": "the document-read bypass does not cover engine dedup",
+    "RTK-Q10": "document-read detection is defeated by incidental content (`/` lines, JSON reads)",
+    "RTK-Q11": "the shell-tool test uses ASCII `\\b` on the tool name (`run_shell_command` is not a shell)",
+    "RTK-Q12": "dedup markers can make the output longer (a 3-line run stays 3 lines)",
+    "RTK-Q13": "a non-empty config without `enabled` and no step config disables the engine",
+    "RTK-Q14": "command discovery from output is case-sensitive prefix matching on the first 4 lines",
+    "RTK-Q15": "the id tie-break uses ICU collation rather than code-point order",
+    "RTK-Q16": "TOML filters are matched case-insensitively and compiled as JavaScript regexes",
+}
+
+
+def describe(quirk_id: str) -> str:
+    return QUIRKS.get(quirk_id, quirk_id)

@@ -43,7 +43,12 @@ def _build_parser(command: str | None) -> argparse.ArgumentParser:
     for name, (module_name, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:
-            module = importlib.import_module(module_name)
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name != module_name:
+                    raise
+                continue
             module.configure(sub_parser)
             if hasattr(module, "handle_request"):
                 sub_parser.add_argument(
@@ -65,7 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    module = importlib.import_module(COMMANDS[args.command][0])
+    try:
+        module = importlib.import_module(COMMANDS[args.command][0])
+    except ModuleNotFoundError as exc:
+        if exc.name != COMMANDS[args.command][0]:
+            raise
+        print(f"rulewright: the {args.command!r} command is not available in this build", file=sys.stderr)
+        return EXIT_USAGE
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

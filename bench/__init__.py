@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench`` (or ``./dev bench``) runs every ``bench_*.py`` here."""

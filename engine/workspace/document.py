@@ -1,0 +1,214 @@
+"""One open file: its text, what it was on disk, and edits as splices.
+
+The text is the single source of truth: the JSON view shows it, the visual editor reads the
+parsed tree and writes back through :mod:`engine.workspace.jsonedit`. Every change is a
+``Splice`` so the undo stack can store just the edited range (a 2 MB file does not get copied
+per keystroke). Line endings are normalised to ``\\n`` in memory, as Qt shows them, and restored
+on save; a BOM stays in the text and is written back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.fsutil import atomic_write_bytes
+from engine.workspace import jsontree
+from engine.workspace.jsonedit import Splice
+from engine.workspace.kinds import FileKind, classify
+
+
+@dataclass(frozen=True)
+class DiskState:
+    """What the file looked like when we last read or wrote it."""
+
+    sha256: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of_bytes(cls, data: bytes, path: Path | None) -> DiskState:
+        mtime = 0
+        if path is not None:
+            try:
+                mtime = path.stat().st_mtime_ns
+            except OSError:
+                mtime = 0
+        return cls(hashlib.sha256(data).hexdigest(), len(data), mtime)
+
+
+def decode(data: bytes) -> tuple[str, str, bool]:
+    """(text with ``\\n`` line ends, the file's newline, lossy) for raw file bytes."""
+    try:
+        text = data.decode("utf-8")
+        lossy = False
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        lossy = True
+    newline = "\r\n" if "\r\n" in text else "\n"
+    if newline == "\r\n":
+        text = text.replace("\r\n", "\n")
+    return text, newline, lossy
+
+
+def minimal_splice(old: str, new: str) -> Splice:
+    """The smallest single splice turning ``old`` into ``new`` (common prefix/suffix trimmed)."""
+    if old == new:
+        return Splice(0, 0, "")
+    limit = min(len(old), len(new))
+    lo = 0
+    # compare in chunks first: fast on big texts where the change is local
+    step = 4096
+    while lo + step <= limit and old[lo : lo + step] == new[lo : lo + step]:
+        lo += step
+    while lo < limit and old[lo] == new[lo]:
+        lo += 1
+    hi = 0
+    max_hi = limit - lo
+    while hi + step <= max_hi and old[len(old) - hi - step : len(old) - hi] == new[len(new) - hi - step : len(new) - hi]:
+        hi += step
+    while hi < max_hi and old[len(old) - hi - 1] == new[len(new) - hi - 1]:
+        hi += 1
+    return Splice(lo, len(old) - hi, new[lo : len(new) - hi])
+
+
+def quick_kind(path: Path, text: str) -> FileKind:
+    """Classify with the C JSON parser (fast enough for the GUI thread on big files)."""
+    try:
+        value = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return classify(path, None, False)
+    return classify(path, value, True)
+
+
+class Document:
+    def __init__(self, path: str | os.PathLike[str] | None, text: str = "", *, newline: str = "\n",
+                 disk: DiskState | None = None, lossy: bool = False) -> None:
+        self.path = Path(path) if path is not None else None
+        self.text = text
+        self.newline = newline
+        self.disk = disk
+        self.lossy = lossy  # the file was not valid UTF-8: saving would change bytes we never showed
+        self.version = 0
+        self._parsed: tuple[int, jsontree.ParseResult] | None = None
+        self._kind = classify(self.path or "untitled.json", None, False)
+
+    # -- loading and saving -------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Document:
+        p = Path(path)
+        data = p.read_bytes()
+        text, newline, lossy = decode(data)
+        doc = cls(p, text, newline=newline, disk=DiskState.of_bytes(data, p), lossy=lossy)
+        doc._kind = quick_kind(p, text)
+        return doc
+
+    def encode(self, text: str | None = None) -> bytes:
+        body = self.text if text is None else text
+        if self.newline != "\n":
+            body = body.replace("\n", self.newline)
+        return body.encode("utf-8", "surrogatepass")
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> DiskState:
+        """Write atomically (temp file + rename) and remember what is now on disk."""
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise ValueError("no file name")
+        data = self.encode()
+        atomic_write_bytes(target, data)
+        self.path = target
+        self.disk = DiskState.of_bytes(data, target)
+        self.lossy = False
+        self.refresh_kind()
+        return self.disk
+
+    def read_disk(self) -> tuple[str, DiskState] | None:
+        """The file's current text and state, or None when it is gone/unreadable."""
+        if self.path is None:
+            return None
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return None
+        text, _newline, _lossy = decode(data)
+        return text, DiskState.of_bytes(data, self.path)
+
+    def changed_on_disk(self) -> bool:
+        """True when the bytes on disk differ from what we loaded or saved (not just the mtime)."""
+        if self.path is None or self.disk is None:
+            return False
+        try:
+            st = self.path.stat()
+        except OSError:
+            return True
+        if st.st_size == self.disk.size and st.st_mtime_ns == self.disk.mtime_ns:
+            return False
+        try:
+            return hashlib.sha256(self.path.read_bytes()).hexdigest() != self.disk.sha256
+        except OSError:
+            return True
+
+    def reload(self) -> None:
+        """Replace the text with the disk's (the caller has made sure nothing unsaved is lost)."""
+        if self.path is None:
+            return
+        data = self.path.read_bytes()
+        text, newline, lossy = decode(data)
+        self.newline, self.lossy = newline, lossy
+        self.disk = DiskState.of_bytes(data, self.path)
+        self.set_text(text)
+
+    def matches_disk(self) -> bool:
+        return self.disk is not None and hashlib.sha256(self.encode()).hexdigest() == self.disk.sha256
+
+    # -- editing ------------------------------------------------------------------------------
+    def apply(self, splice: Splice) -> Splice:
+        """Apply ``splice``; return its inverse (what undo applies)."""
+        if not 0 <= splice.start <= splice.end <= len(self.text):
+            raise ValueError(f"splice {splice.start}..{splice.end} outside a text of {len(self.text)}")
+        inverse = splice.inverse(self.text)
+        self.text = splice.apply(self.text)
+        self.version += 1
+        return inverse
+
+    def set_text(self, text: str) -> Splice:
+        return self.apply(minimal_splice(self.text, text))
+
+    # -- structure ----------------------------------------------------------------------------
+    def parsed(self) -> jsontree.ParseResult:
+        """Span tree of the current text (parsed on first request per version)."""
+        if self._parsed is None or self._parsed[0] != self.version:
+            self._parsed = (self.version, jsontree.parse(self.text))
+        return self._parsed[1]
+
+    def adopt_parse(self, version: int, result: jsontree.ParseResult) -> bool:
+        """Accept a tree parsed elsewhere (a worker) if it is for the current text."""
+        if version != self.version:
+            return False
+        self._parsed = (version, result)
+        return True
+
+    def has_parse(self) -> bool:
+        return self._parsed is not None and self._parsed[0] == self.version
+
+    @property
+    def kind(self) -> FileKind:
+        return self._kind
+
+    def refresh_kind(self, result: jsontree.ParseResult | None = None) -> FileKind:
+        """Re-classify from the path and (when valid) the parsed value; broken text keeps the kind."""
+        path = self.path or Path("untitled.json")
+        if result is None and path.suffix == ".json":
+            result = self.parsed()
+        if result is not None and result.ok:
+            self._kind = classify(path, result.value, True)
+        elif self._kind in (FileKind.JSON, FileKind.OTHER):
+            self._kind = classify(path, None, False)
+        return self._kind
+
+    @property
+    def display_name(self) -> str:
+        return self.path.name if self.path else "untitled"

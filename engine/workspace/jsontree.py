@@ -1,0 +1,378 @@
+"""JSON with source spans: the tree the editors need to edit a file without reformatting it.
+
+``json.loads`` forgets where values were. The visual editor must replace *one* value's text, and
+the JSON view must map the caret to a JSON pointer, so this scanner keeps, for every value, its
+code-point span in the text, and for every object member the span of its key. It accepts exactly
+RFC 8259 JSON (duplicate keys kept in order, the later one wins in ``value`` as ``JSON.parse``
+does). Tokens come from one compiled pattern over our own grammar (not a user pattern), and the
+descent uses an explicit stack so deep nesting cannot hit the recursion limit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\n\r]+)
+  | (?P<string>"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*")
+  | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![0-9A-Za-z_.+-]))
+  | (?P<literal>true|false|null)(?![0-9A-Za-z_])
+  | (?P<punct>[{}\[\]:,])
+    """,
+    re.VERBOSE,
+)
+
+
+@dataclass
+class Node:
+    """One JSON value. ``start``/``end`` are code-point offsets into the parsed text."""
+
+    kind: str  # object | array | string | number | literal
+    start: int
+    end: int
+    value: Any = None
+    # object: list of Member; array: list of Node
+    members: list[Member] = field(default_factory=list)
+    items: list[Node] = field(default_factory=list)
+
+    def child(self, token: str) -> Node | None:
+        if self.kind == "object":
+            found = None
+            for member in self.members:
+                if member.key == token:
+                    found = member.node  # JSON.parse keeps the last duplicate
+            return found
+        if self.kind == "array" and token.isdigit() and (token == "0" or not token.startswith("0")):
+            index = int(token)
+            return self.items[index] if index < len(self.items) else None
+        return None
+
+    def member(self, key: str) -> Member | None:
+        found = None
+        for member in self.members:
+            if member.key == key:
+                found = member
+        return found
+
+
+@dataclass
+class Member:
+    key: str
+    key_start: int
+    key_end: int
+    node: Node
+
+
+@dataclass(frozen=True)
+class JsonSyntaxError:
+    """Where and why the text is not JSON; ``offset`` is a code-point offset."""
+
+    message: str
+    offset: int
+
+
+@dataclass
+class ParseResult:
+    root: Node | None
+    error: JsonSyntaxError | None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.root is not None
+
+    @property
+    def value(self) -> Any:
+        return self.root.value if self.root is not None else None
+
+
+class _Fail(Exception):
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+def _describe(text: str, pos: int) -> str:
+    if pos >= len(text):
+        return "unexpected end of JSON"
+    ch = text[pos]
+    if ch == '"':
+        end = text.find("\n", pos)
+        snippet = text[pos:end if end != -1 else len(text)]
+        if '"' not in snippet[1:]:
+            return "unterminated string"
+        return "bad character or escape in string"
+    return f"unexpected character {ch!r}"
+
+
+def parse(text: str) -> ParseResult:
+    """Parse ``text``; never raises. On a syntax error ``root`` is None and ``error`` says where."""
+    try:
+        return ParseResult(_parse(text), None)
+    except _Fail as fail:
+        return ParseResult(None, JsonSyntaxError(fail.message, fail.offset))
+
+
+def _parse(text: str) -> Node:
+    tokens = _TOKEN
+    pos = 0
+    length = len(text)
+    if text.startswith("\ufeff"):
+        pos = 1  # a BOM is not JSON, but editors write it; tolerate it like most tools
+
+    def next_token(pos: int) -> tuple[str | None, int, int]:
+        while True:
+            if pos >= length:
+                return None, pos, pos
+            m = tokens.match(text, pos)
+            if m is None:
+                raise _Fail(_describe(text, pos), pos)
+            kind = m.lastgroup
+            if kind == "ws":
+                pos = m.end()
+                continue
+            return kind, m.start(), m.end()
+
+    # Explicit stack of containers being filled: (node, pending_key_member_or_None, state)
+    stack: list[list[Any]] = []
+    root: Node | None = None
+    expect_value = True
+    while True:
+        kind, start, end = next_token(pos)
+        if expect_value:
+            if kind is None:
+                raise _Fail("unexpected end of JSON", start)
+            tok = text[start:end]
+            if kind == "punct" and tok in "{[":
+                node = Node("object" if tok == "{" else "array", start, -1,
+                            {} if tok == "{" else [])
+                _attach(stack, node)
+                stack.append([node, None])
+                pos = end
+                # empty container?
+                k2, s2, e2 = next_token(pos)
+                closer = "}" if tok == "{" else "]"
+                if k2 == "punct" and text[s2:e2] == closer:
+                    node.end = e2
+                    stack.pop()
+                    pos = e2
+                    expect_value = False
+                    if not stack:
+                        root = node
+                        break
+                    continue
+                if tok == "{":
+                    pos = _read_key(text, stack, next_token, pos)
+                continue
+            if kind == "string":
+                node = Node("string", start, end, json.loads(text[start:end]))
+            elif kind == "number":
+                raw = text[start:end]
+                node = Node("number", start, end, json.loads(raw))
+            elif kind == "literal":
+                node = Node("literal", start, end, {"true": True, "false": False, "null": None}[text[start:end]])
+            else:
+                raise _Fail(f"expected a value, found {text[start:end]!r}", start)
+            pos = end
+            if not stack:
+                root = node
+                break
+            _attach(stack, node)
+            expect_value = False
+            continue
+        # after a value inside a container: expect ',' or the closer
+        top = stack[-1][0]
+        closer = "}" if top.kind == "object" else "]"
+        if kind is None:
+            raise _Fail("unexpected end of JSON", start)
+        tok = text[start:end]
+        if kind == "punct" and tok == ",":
+            pos = end
+            if top.kind == "object":
+                pos = _read_key(text, stack, next_token, pos)
+            expect_value = True
+            continue
+        if kind == "punct" and tok == closer:
+            top.end = end
+            stack.pop()
+            pos = end
+            if not stack:
+                root = top
+                break
+            continue
+        what = "',' or '}'" if top.kind == "object" else "',' or ']'"
+        raise _Fail(f"expected {what} after a value", start)
+    kind, start, _ = next_token(pos)
+    if kind is not None:
+        raise _Fail("unexpected text after the JSON value", start)
+    assert root is not None
+    return root
+
+
+def _read_key(text: str, stack: list[list[Any]], next_token: Any, pos: int) -> int:
+    kind, start, end = next_token(pos)
+    if kind != "string":
+        if kind is None:
+            raise _Fail("unexpected end of JSON", start)
+        raise _Fail("expected a double-quoted property name", start)
+    key = json.loads(text[start:end])
+    kind2, s2, e2 = next_token(end)
+    if kind2 != "punct" or text[s2:e2] != ":":
+        raise _Fail("expected ':' after property name", s2)
+    stack[-1][1] = (key, start, end)
+    return e2
+
+
+def _attach(stack: list[list[Any]], node: Node) -> None:
+    if not stack:
+        return
+    parent, pending = stack[-1]
+    if parent.kind == "array":
+        parent.items.append(node)
+        parent.value.append(node.value)
+    else:
+        key, key_start, key_end = pending
+        parent.members.append(Member(key, key_start, key_end, node))
+        parent.value[key] = node.value
+        stack[-1][1] = None
+
+
+# --- pointers -----------------------------------------------------------------------------
+
+def escape_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"not a JSON pointer: {pointer!r}")
+    return [unescape_token(t) for t in pointer[1:].split("/")]
+
+
+def join_pointer(tokens: list[str | int]) -> str:
+    return "".join("/" + escape_token(str(t)) for t in tokens)
+
+
+def resolve(root: Node | None, pointer: str) -> Node | None:
+    node = root
+    for token in split_pointer(pointer):
+        if node is None:
+            return None
+        node = node.child(token)
+    return node
+
+
+def deepest(root: Node | None, pointer: str) -> tuple[Node | None, str]:
+    """The deepest existing node on ``pointer``'s path and its own pointer."""
+    node, reached = root, []
+    for token in split_pointer(pointer):
+        if node is None:
+            break
+        child = node.child(token)
+        if child is None:
+            break
+        node, reached = child, [*reached, token]
+    return node, join_pointer(reached)
+
+
+def pointer_at(root: Node | None, offset: int) -> str:
+    """Pointer of the innermost value (or member key) containing code-point ``offset``."""
+    node, tokens = root, []
+    if node is None or not node.start <= offset <= node.end:
+        return ""
+    while True:
+        nxt = None
+        if node.kind == "object":
+            for member in node.members:
+                if member.key_start <= offset <= member.node.end:
+                    nxt = (member.key, member.node)
+                    break
+        elif node.kind == "array":
+            # binary search: items are sorted by offset
+            lo, hi = 0, len(node.items) - 1
+            while lo <= hi:
+                mid = (lo + hi) // 2
+                item = node.items[mid]
+                if offset < item.start:
+                    hi = mid - 1
+                elif offset > item.end:
+                    lo = mid + 1
+                else:
+                    nxt = (str(mid), item)
+                    break
+        if nxt is None:
+            return join_pointer(tokens)
+        tokens.append(nxt[0])
+        node = nxt[1]
+
+
+# --- positions ----------------------------------------------------------------------------
+
+class LineIndex:
+    """Offsets ↔ (line, UTF-16 column) for one text, built once, O(log n) per lookup."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self.starts = starts
+        self.ascii = text.isascii()
+
+    def line_of(self, offset: int) -> int:
+        """0-based line containing code-point ``offset``."""
+        import bisect
+
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and 1-based UTF-16 column of code-point ``offset``."""
+        offset = max(0, min(offset, len(self.text)))
+        line = self.line_of(offset)
+        start = self.starts[line]
+        if self.ascii:
+            return line + 1, offset - start + 1
+        return line + 1, utf16_len(self.text[start:offset]) + 1
+
+    def offset(self, line: int, column: int) -> int:
+        """Code-point offset of 1-based ``line`` and 1-based UTF-16 ``column`` (clamped)."""
+        line = max(1, min(line, len(self.starts)))
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        segment = self.text[start:end]
+        return start + utf16_to_cp(segment, max(0, column - 1))
+
+
+def utf16_len(s: str) -> int:
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_to_cp(s: str, units: int) -> int:
+    """Code-point index in ``s`` of UTF-16 offset ``units`` (clamped to ``len(s)``)."""
+    if s.isascii():
+        return min(units, len(s))
+    count = 0
+    for index, ch in enumerate(s):
+        if count >= units:
+            return index
+        count += 2 if ord(ch) > 0xFFFF else 1
+    return len(s)
+
+
+def cp_to_utf16(s: str, index: int) -> int:
+    return utf16_len(s[:index])

@@ -1,0 +1,90 @@
+"""Diagnostics for editor buffers and whole workspaces, from the shared validator.
+
+The IDE shows exactly what ``rulewright validate`` prints (``engine.validate``), run on the
+unsaved text of open documents. Diagnostics without a line get one from the span tree, so every
+entry in the panel can jump to its place. Trust verdicts come from ``engine.rtk.trust``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.diagnostics import Diagnostic, sort_key
+from engine.workspace import jsontree
+
+
+def _fallback(path: Path, text: str) -> list[Diagnostic]:
+    """JSON syntax only: used when the shared validator cannot be imported."""
+    if path.suffix != ".json":
+        return []
+    result = jsontree.parse(text)
+    if result.error is None:
+        return []
+    line, column = jsontree.LineIndex(text).position(result.error.offset)
+    return [Diagnostic(result.error.message, "error", "json-syntax", str(path), line, column, source="json")]
+
+
+def validate_text(path: str | os.PathLike[str], text: str | None = None, *,
+                  profile: str = "omniroute") -> list[Diagnostic]:
+    """Diagnostics for ``path`` with ``text`` as its content (None: read the disk)."""
+    p = Path(path)
+    if text is None:
+        try:
+            text = p.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            return [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", str(p), 1, 1)]
+    try:
+        from engine.validate import validate_file
+    except ImportError:
+        return _fallback(p, text)
+    try:
+        found = validate_file(p, text=text, profile=profile)
+    except Exception as exc:  # a validator bug must not take the editor down; say so instead
+        return [*_fallback(p, text),
+                Diagnostic(f"validator failed: {type(exc).__name__}: {exc}", "warning", "internal", str(p), 1, 1)]
+    return [d if d.path else d.with_location(path=str(p)) for d in found]
+
+
+def validate_many(paths: list[Path], buffers: Mapping[Path, str], *,
+                  profile: str = "omniroute") -> dict[Path, list[Diagnostic]]:
+    """Per-file diagnostics for a workspace; ``buffers`` (unsaved texts) win over the disk."""
+    out: dict[Path, list[Diagnostic]] = {}
+    for path in paths:
+        out[path] = sorted(validate_text(path, buffers.get(path), profile=profile), key=sort_key)
+    for path, text in buffers.items():
+        if path not in out:
+            out[path] = sorted(validate_text(path, text, profile=profile), key=sort_key)
+    return out
+
+
+@dataclass(frozen=True)
+class TrustInfo:
+    verdict: str  # trusted | changed | untrusted | n/a
+    detail: str
+
+
+def trust_of(path: str | os.PathLike[str], *, buffer_differs: bool = False) -> TrustInfo:
+    """Trust verdict of a project filter file (``.rtk/filters.json|toml``) as OmniRoute decides it.
+
+    ``buffer_differs``: the editor holds unsaved edits, so trust is already gone for what the
+    user sees (the reference would notice only on reload; verify-trust §4.4 asks to show it now).
+    """
+    p = Path(path)
+    if p.parent.name != ".rtk" or p.name not in ("filters.json", "filters.toml"):
+        return TrustInfo("n/a", "only project filter files (.rtk/filters.json|toml) need trust")
+    try:
+        from engine.rtk.trust import decide_trust
+    except ImportError:
+        return TrustInfo("n/a", "trust checking is not available in this build")
+    try:
+        decision = decide_trust(p, environ={})
+    except Exception as exc:
+        return TrustInfo("untrusted", f"trust check failed: {exc}")
+    verdict = decision.verdict
+    detail = decision.message or "hash matches .rtk/trust.json"
+    if buffer_differs and verdict == "trusted":
+        return TrustInfo("changed", "unsaved edits: the saved file is trusted, your version is not yet")
+    return TrustInfo(verdict, f"{detail} ({decision.reason})")

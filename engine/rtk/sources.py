@@ -1,0 +1,486 @@
+"""Where RTK filters come from: project, global and built-in scopes, trust, and load diagnostics.
+
+``collect_filters`` is OmniRoute's filter loader (verify-trust §3, §5): project
+``.rtk/filters.toml`` then ``.rtk/filters.json`` (each gated by trust), global
+``DATA_DIR/rtk/filters.toml`` then ``filters.json``, then the built-in folder; all filters kept
+(no override by id), sorted by scope, format, priority and id. Skipped files are reported with the
+reference's exact texts as diagnostics whose ``source`` is the scope (``project`` | ``global`` |
+``builtin``); ``reference_dict`` gives the ``{source, level, message, format, file}`` shape of the
+``filter`` command. Notes about quirks use other sources so they never mix with those.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cmp_to_key
+from pathlib import Path
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.jsvalues import from_utf16_units, js_sort_key, locale_compare, to_utf16_units
+from engine.rtk.hashing import decode_like_node
+from engine.rtk.trust import decide_trust, format_of
+
+SCOPES = ("project", "global", "builtin")
+SOURCE_RANK = {"project": 3, "global": 2, "builtin": 1}
+FORMAT_RANK = {"rtk-toml-v1": 2, "omniroute-json": 1}
+INVALID_CUSTOM = "Invalid custom RTK filter skipped: "
+
+
+# ---------------------------------------------------------------- JSON.parse as V8 11 reports it
+
+class V8JsonError(ValueError):
+    """``SyntaxError`` from Node 20's ``JSON.parse``; ``position`` is the UTF-16 offset."""
+
+    def __init__(self, message: str, position: int | None) -> None:
+        super().__init__(message)
+        self.position = position
+
+
+_SPECIAL_SOURCES = ("[object Object]", "undefined", "Infinity", "NaN")
+_WS = " \t\n\r"
+
+
+def _token_kind(ch: str | None) -> str:
+    if ch is None:
+        return "EOS"
+    if ch == '"':
+        return "STRING"
+    if ch == "-" or "0" <= ch <= "9":
+        return "NUMBER"
+    return {"t": "TRUE", "f": "FALSE", "n": "NULL", ":": "COLON", ",": "COMMA", "[": "LBRACK",
+            "]": "RBRACK", "{": "LBRACE", "}": "RBRACE"}.get(ch, "WHITESPACE" if ch in _WS else "ILLEGAL")
+
+
+class _V8JsonScanner:
+    """Walks the text the way V8's JsonParser does, only to find where and how it fails."""
+
+    def __init__(self, text: str) -> None:
+        self.s = to_utf16_units(text)  # one character per UTF-16 unit, as V8 indexes
+        self.n = len(self.s)
+        self.i = 0
+
+    # -- reporting
+    def fail(self, kind: str | None = None, template: str | None = None) -> None:
+        pos = self.i
+        if template:
+            joiner = " " if template.endswith("after JSON") else " in JSON "
+            raise V8JsonError(f"{template}{joiner}at position {pos}", pos)
+        ch = self.s[pos] if pos < self.n else None
+        kind = kind or _token_kind(ch)
+        if kind == "EOS":
+            raise V8JsonError("Unexpected end of JSON input", pos)
+        if kind == "NUMBER":
+            raise V8JsonError(f"Unexpected number in JSON at position {pos}", pos)
+        if kind == "STRING":
+            raise V8JsonError(f"Unexpected string in JSON at position {pos}", pos)
+        source = self.s
+        if from_utf16_units(source) in _SPECIAL_SOURCES:
+            raise V8JsonError(f'"{from_utf16_units(source)}" is not valid JSON', pos)
+        token = from_utf16_units(ch or "")
+        length = self.n
+        if length < 21:  # V8 adds context from 21 units on (the spec says "> 21")
+            raise V8JsonError(f"Unexpected token '{token}', \"{from_utf16_units(source)}\" is not valid JSON", pos)
+        if pos < 10:
+            excerpt = from_utf16_units(source[: pos + 10])
+            raise V8JsonError(f"Unexpected token '{token}', \"{excerpt}\"... is not valid JSON", pos)
+        if pos < length - 10:
+            excerpt = from_utf16_units(source[pos - 10: pos + 10])
+            raise V8JsonError(f"Unexpected token '{token}', ...\"{excerpt}\"... is not valid JSON", pos)
+        excerpt = from_utf16_units(source[pos - 10:])
+        raise V8JsonError(f"Unexpected token '{token}', ...\"{excerpt}\" is not valid JSON", pos)
+
+    def fail_char(self) -> None:
+        """``ReportUnexpectedCharacter(*cursor_)``."""
+        ch = self.s[self.i] if self.i < self.n else None
+        kind = _token_kind(ch) if ch is None or ord(ch) <= 0xFF else "ILLEGAL"
+        self.fail(kind)
+
+    # -- scanning
+    def peek(self) -> str | None:
+        while self.i < self.n and self.s[self.i] in _WS:
+            self.i += 1
+        return self.s[self.i] if self.i < self.n else None
+
+    def expect(self, ch: str, template: str | None = None) -> None:
+        if self.peek() == ch:
+            self.i += 1
+        elif template:
+            self.fail(template=template)
+        else:
+            self.fail_char()
+
+    def scan(self) -> None:
+        # Iterative like V8: a stack of open containers.
+        stack: list[str] = []
+        while True:
+            self.value(stack)
+            while True:  # continuations
+                if not stack:
+                    if self.peek() is not None:
+                        self.fail(template="Unexpected non-whitespace character after JSON")
+                    return
+                top = stack[-1]
+                if top == "{":
+                    if self.peek() == ",":
+                        self.i += 1
+                        self.expect('"', "Expected double-quoted property name")
+                        self.string()
+                        self.expect(":")  # V8 gives no specific message after the first property
+                        break
+                    self.expect("}", "Expected ',' or '}' after property value")
+                    stack.pop()
+                else:
+                    if self.peek() == ",":
+                        self.i += 1
+                        break
+                    self.expect("]", "Expected ',' or ']' after array element")
+                    stack.pop()
+
+    def value(self, stack: list[str]) -> None:
+        while True:
+            ch = self.peek()
+            kind = _token_kind(ch)
+            if kind == "LBRACE":
+                self.i += 1
+                if self.peek() == "}":
+                    self.i += 1
+                    return
+                stack.append("{")
+                self.expect('"', "Expected property name or '}'")
+                self.string()
+                self.expect(":", "Expected ':' after property name")
+                continue
+            if kind == "LBRACK":
+                self.i += 1
+                if self.peek() == "]":
+                    self.i += 1
+                    return
+                stack.append("[")
+                continue
+            if kind == "STRING":
+                self.i += 1
+                self.string()
+                return
+            if kind == "NUMBER":
+                self.number()
+                return
+            if kind in ("TRUE", "FALSE", "NULL"):
+                self.literal({"TRUE": "true", "FALSE": "false", "NULL": "null"}[kind])
+                return
+            self.fail(kind)
+
+    def literal(self, word: str) -> None:
+        remaining = self.n - self.i
+        if remaining >= len(word) and self.s[self.i: self.i + len(word)] == word:
+            self.i += len(word)
+            return
+        self.i += 1
+        for expected in word[1:]:
+            if self.i >= self.n:
+                break
+            if self.s[self.i] != expected:
+                self.fail_char()
+            self.i += 1
+        self.fail("EOS")
+
+    def string(self) -> None:
+        """Cursor just after the opening quote."""
+        while True:
+            if self.i >= self.n:
+                self.fail(template="Unterminated string")
+            ch = self.s[self.i]
+            if ch == '"':
+                self.i += 1
+                return
+            if ch == "\\":
+                self.i += 1
+                c = self.s[self.i] if self.i < self.n else None
+                if c is None or ord(c) > 0xFF:
+                    self.fail_char()
+                if c in '"\\/bfnrt':
+                    self.i += 1
+                    continue
+                if c == "u":
+                    for _ in range(4):
+                        self.i += 1
+                        h = self.s[self.i] if self.i < self.n else ""
+                        if not h or h not in "0123456789abcdefABCDEF":
+                            self.fail(template="Bad Unicode escape")
+                    self.i += 1
+                    continue
+                self.fail(template="Bad escaped character")
+            if ord(ch) < 0x20:
+                self.fail(template="Bad control character in string literal")
+            self.i += 1
+
+    def digit_at(self, i: int) -> bool:
+        return i < self.n and "0" <= self.s[i] <= "9"
+
+    def number(self) -> None:
+        if self.s[self.i] == "-":
+            self.i += 1
+        if self.i < self.n and self.s[self.i] == "0":
+            self.i += 1
+            if self.digit_at(self.i):
+                self.fail("NUMBER")
+        else:
+            if not self.digit_at(self.i):
+                self.fail(template="No number after minus sign")
+            while self.digit_at(self.i):
+                self.i += 1
+        if self.i < self.n and self.s[self.i] == ".":
+            self.i += 1
+            if not self.digit_at(self.i):
+                self.fail(template="Unterminated fractional number")
+            while self.digit_at(self.i):
+                self.i += 1
+        if self.i < self.n and self.s[self.i] in "eE":
+            self.i += 1
+            if self.i < self.n and self.s[self.i] in "+-":
+                self.i += 1
+            if not self.digit_at(self.i):
+                self.fail(template="Exponent part is missing a number")
+            while self.digit_at(self.i):
+                self.i += 1
+
+
+def _reject_constant(name: str) -> Any:
+    raise V8JsonError(f"{name} is not valid JSON", None)
+
+
+def js_json_parse(text: str) -> Any:
+    """``JSON.parse(text)``: the value, or ``V8JsonError`` with Node 20's exact message."""
+    _V8JsonScanner(text).scan()
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+# ---------------------------------------------------------------- loading
+
+@dataclass(frozen=True)
+class LoadOptions:
+    custom_filters_enabled: bool = True
+    trust_project_filters: bool = False
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any] | None) -> LoadOptions:
+        config = config or {}
+        custom = config.get("customFiltersEnabled", True)
+        trust = config.get("trustProjectFilters", False)
+        return cls(custom if isinstance(custom, bool) else True, trust if isinstance(trust, bool) else False)
+
+
+def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    environ = os.environ if environ is None else environ
+    return Path(environ.get("DATA_DIR") or Path.home() / ".omniroute")
+
+
+def custom_files(project_dir: str | os.PathLike[str] | None, data_dir: str | os.PathLike[str] | None
+                 ) -> list[tuple[str, Path]]:
+    """(scope, path) of every custom filter file that exists, in collection order."""
+    found = []
+    if project_dir is not None:
+        rtk = Path(project_dir) / ".rtk"
+        found += [("project", rtk / "filters.toml"), ("project", rtk / "filters.json")]
+    if data_dir is not None:
+        rtk = Path(data_dir) / "rtk"
+        found += [("global", rtk / "filters.toml"), ("global", rtk / "filters.json")]
+    return [(scope, path) for scope, path in found if path.exists()]
+
+
+def loader_diagnostic(scope: str, path: Path, message: str, level: str = "warning",
+                      code: str = "RTK-SOURCE") -> Diagnostic:
+    return Diagnostic(message, level, code, path=str(path), source=scope,  # type: ignore[arg-type]
+                      data={"format": format_of(path)})
+
+
+def reference_dict(diagnostic: Diagnostic) -> dict:
+    """The ``filter`` command's diagnostic shape: ``{source, level, message, format?, file?}``."""
+    out = {"source": diagnostic.source, "level": diagnostic.level, "message": diagnostic.message}
+    if diagnostic.data.get("format"):
+        out["format"] = diagnostic.data["format"]
+    if diagnostic.path:
+        out["file"] = diagnostic.path
+    if diagnostic.code:
+        out["code"] = diagnostic.code
+    if diagnostic.line is not None:
+        out["line"], out["column"] = diagnostic.line, diagnostic.column
+    return out
+
+
+def is_loader_diagnostic(diagnostic: Diagnostic) -> bool:
+    return diagnostic.source in SCOPES
+
+
+def _read_text(path: Path) -> str:
+    """``readFileSync(path, "utf8")``."""
+    return decode_like_node(path.read_bytes())
+
+
+def _node_io_message(exc: OSError, path: Path) -> str:
+    import errno
+
+    code = errno.errorcode.get(exc.errno or 0, "EIO")
+    return f"{code}: {(exc.strerror or 'i/o error').lower()}, open '{path}'"
+
+
+def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute") -> tuple[list, list[Diagnostic]]:
+    """One custom file → (filters, diagnostics); any failure skips the whole file (VT-Q8)."""
+    from engine.rtk.model import parse_filter_file
+
+    fmt = format_of(path)
+    try:
+        text = _read_text(path)
+    except OSError as exc:
+        return [], [loader_diagnostic(scope, path, INVALID_CUSTOM + _node_io_message(exc, path))]
+    if fmt == "rtk-toml-v1":
+        return _load_toml(scope, path, text, profile)
+    notes: list[Diagnostic] = []
+    body = text
+    if text.startswith("\ufeff"):
+        if profile == "strict":
+            body = text[1:]
+        notes.append(Diagnostic(
+            "the file starts with a UTF-8 byte-order mark, which JSON.parse rejects"
+            + (": stripped before parsing" if profile == "strict" else ": OmniRoute skips the file"),
+            "warning", "VT-Q3", path=str(path), line=1, column=1, source="rtk-sources"))
+    try:
+        document = js_json_parse(body)
+    except V8JsonError as exc:
+        diagnostic = loader_diagnostic(scope, path, INVALID_CUSTOM + str(exc))
+        if exc.position is not None:
+            from engine.diagnostics import position
+
+            line, column = position(body, _utf16_to_index(body, exc.position))
+            diagnostic = diagnostic.with_location(line=line, column=column)
+        return [], [diagnostic, *notes]
+    filters, found = parse_filter_file(document, profile=profile, source=scope, path=str(path))
+    diagnostics = list(notes)
+    for diagnostic in found:
+        if diagnostic.level == "error" and diagnostic.code in ("RTK-SCHEMA", "RTK-Q1", "RTK-Q3", "RTK-Q4"):
+            diagnostics.append(replace(diagnostic, message=INVALID_CUSTOM + diagnostic.message, source=scope,
+                                       level="warning", data={**diagnostic.data, "format": fmt}))
+        else:
+            diagnostics.append(diagnostic)
+    return filters, diagnostics
+
+
+def _utf16_to_index(text: str, units: int) -> int:
+    from engine.jsvalues import utf16_to_py_index
+
+    return utf16_to_py_index(text, units)
+
+
+def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, list[Diagnostic]]:
+    from engine.rtk.toml_io import TESTS_FAILED, TomlFilterError, parse_rtk_toml
+
+    try:
+        result = parse_rtk_toml(text)
+    except TomlFilterError as exc:
+        diagnostic = loader_diagnostic(scope, path, INVALID_CUSTOM + str(exc))
+        if exc.line is not None:
+            diagnostic = diagnostic.with_location(line=exc.line, column=exc.column)
+        return [], [diagnostic]
+    diagnostics: list[Diagnostic] = []
+    if not result.passed:
+        failing = [o for o in result.outcomes if not o.passed]
+        if profile != "strict":
+            diagnostics.append(loader_diagnostic(scope, path, INVALID_CUSTOM + TESTS_FAILED))
+            diagnostics.append(Diagnostic(
+                f"{len(failing)} failing inline test(s) reject every filter of the file "
+                f"(first: {failing[0].filter_id} / {failing[0].test_name})", "info", "VT-Q9",
+                path=str(path), source="rtk-sources"))
+            return [], diagnostics
+        for outcome in failing:
+            diagnostics.append(loader_diagnostic(
+                scope, path, f"inline test '{outcome.test_name}' of filter '{outcome.filter_id}' failed",
+                level="error", code="VT-Q9"))
+    diagnostics += [loader_diagnostic(scope, path, warning) for warning in result.warnings]
+    return [replace(f, source=scope, path=str(path)) for f in result.filters], diagnostics
+
+
+def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, environ, profile: str
+          ) -> tuple[list, list[Diagnostic], list[Diagnostic]]:
+    """One load: (filters unsorted, reference diagnostics, notes)."""
+    from engine.rtk.model import load_filter_dir
+
+    filters: list = []
+    diagnostics: list[Diagnostic] = []
+    notes: list[Diagnostic] = []
+    if options.custom_filters_enabled:
+        for scope, path in custom_files(project_dir, data_dir):
+            if scope == "project":
+                decision = decide_trust(path, trust_option=options.trust_project_filters, environ=environ,
+                                        profile=profile)
+                notes += decision.diagnostics
+                if not decision.trusted:
+                    diagnostics.append(loader_diagnostic(scope, path, decision.message or ""))
+                    continue
+            loaded, found = load_custom_file(scope, path, profile=profile)
+            filters += loaded
+            for diagnostic in found:
+                (diagnostics if is_loader_diagnostic(diagnostic) else notes).append(diagnostic)
+    builtin, found = load_filter_dir(builtin_dir, profile=profile, source="builtin")
+    filters += builtin
+    for diagnostic in found:
+        if diagnostic.level == "error" and diagnostic.message.startswith("Invalid RTK filter "):
+            diagnostics.append(replace(diagnostic, source="builtin", data={**diagnostic.data,
+                                                                           "format": "omniroute-json"}))
+        else:
+            notes.append(diagnostic)
+    return filters, diagnostics, notes
+
+
+def sort_filters(filters: list, profile: str = "omniroute") -> list:
+    """Scope rank, format rank, priority (all descending), then id (ICU collation; RTK-Q15)."""
+    def compare(a, b) -> int:
+        for rank in (SOURCE_RANK[b.source] - SOURCE_RANK[a.source],
+                     FORMAT_RANK.get(b.source_format, 1) - FORMAT_RANK.get(a.source_format, 1),
+                     b.priority - a.priority):
+            if rank:
+                return rank
+        if profile == "strict":
+            ka, kb = js_sort_key(a.id), js_sort_key(b.id)
+            return (ka > kb) - (ka < kb)
+        return locale_compare(a.id, b.id)
+
+    return sorted(filters, key=cmp_to_key(compare))
+
+
+def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,
+                    project_dir: str | os.PathLike[str] | None = None,
+                    data_dir: str | os.PathLike[str] | None = None,
+                    config: Mapping[str, Any] | None = None,
+                    environ: Mapping[str, str] | None = None,
+                    profile: str = "omniroute") -> tuple[list, list[Diagnostic]]:
+    """Every filter the engine may choose from, sorted, and the load diagnostics.
+
+    ``data_dir`` None means ``DATA_DIR`` from ``environ`` (default ``~/.omniroute``); pass
+    ``project_dir`` None for no project scope. ``config`` holds RtkConfig keys
+    (``customFiltersEnabled``, ``trustProjectFilters``). Under ``omniroute`` the reported loader
+    diagnostics are those of a load with default options, as OmniRoute's diagnostics API reloads
+    that way (VT-Q13); ``strict`` reports the diagnostics of the load actually used.
+    """
+    from engine.paths import builtin_filters_dir
+
+    environ = os.environ if environ is None else environ
+    builtin = Path(builtin_dir) if builtin_dir is not None else builtin_filters_dir()
+    data = Path(data_dir) if data_dir is not None else default_data_dir(environ)
+    options = LoadOptions.from_config(config)
+    filters, diagnostics, notes = _load(builtin, project_dir, data, options, environ, profile)
+    if profile != "strict" and options != LoadOptions():
+        _, default_diagnostics, _ = _load(builtin, project_dir, data, LoadOptions(), environ, profile)
+        if _keys(default_diagnostics) != _keys(diagnostics):
+            notes.append(Diagnostic(
+                "the load diagnostics describe a load with default options (customFiltersEnabled on, "
+                "project trust from trust.json only), not the options in use, as OmniRoute reports them",
+                "info", "VT-Q13", source="rtk-sources"))
+        diagnostics = default_diagnostics
+    return sort_filters(filters, profile), diagnostics + notes
+
+
+def _keys(diagnostics: list[Diagnostic]) -> list[tuple]:
+    return [(d.source, d.level, d.message) for d in diagnostics]

@@ -1,0 +1,462 @@
+"""RTK TOML v1 — read (OmniRoute's ``parseRtkTomlV1``) and write (export).
+
+Reading follows the reference's validation order and public messages (verify-trust §6.3): size
+limit, TOML syntax (positions mapped to where smol-toml, the reference parser, reports them), the
+zod schema (first issue only), then document rules and per-filter regex checks. The parsed
+filters become OmniRoute filter definitions (``sourceFormat: "rtk-toml-v1"``, priority 50,
+category derived from the name and ``match_command``), and the inline ``[[tests.<name>]]`` run
+through the filter stage as a parse-time gate (§2).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.jsvalues import utf16_len
+from engine.rtk import zodlike as z
+from engine.rtk.hashing import text_sha256
+from engine.rtk.model import FilterTest, MatchOutputRule, ReplaceRule, RtkFilter, is_redos_prone
+
+SIZE_LIMIT = 1048576
+FORMAT = "rtk-toml-v1"
+TOML_PRIORITY = 50
+NO_TESTS_WARNING = "Filter '{id}' has no inline tests and should be reviewed before installation"
+STDERR_WARNING = ("Filter '{id}': filter_stderr is accepted as a no-op because OmniRoute receives "
+                  "already-captured tool output")
+TESTS_FAILED = "one or more inline tests failed"
+
+# Category words, tried in this order; the first category with a whole-word hit wins (§6.2).
+CATEGORY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("git", ("git", "gh")),
+    ("test", ("test", "jest", "vitest", "pytest", "cargo test", "go test", "rspec", "playwright")),
+    ("build", ("build", "tsc", "eslint", "ruff", "clippy", "gradle", "make", "next", "vite", "webpack")),
+    ("docker", ("docker", "kubectl", "podman", "compose")),
+    ("package", ("npm", "pnpm", "yarn", "bun", "pip", "poetry", "uv", "bundle", "composer")),
+    ("infra", ("terraform", "tofu", "ansible", "helm", "pulumi")),
+    ("cloud", ("aws", "gcloud", "az", "cloudflare")),
+    ("shell", ("ls", "find", "grep", "rg", "df", "du", "ps", "systemctl", "ssh", "rsync")),
+)
+# Our own fixed word lists (not user patterns), matched with ASCII \b as the reference does.
+_CATEGORY_RES = tuple((cat, re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.ASCII))
+                      for cat, words in CATEGORY_WORDS)
+
+# Regex fields in the order the reference checks them, with their public names.
+REGEX_FIELDS = ("match_command", "strip_lines_matching", "keep_lines_matching", "replace.pattern",
+                "match_output.pattern", "match_output.unless")
+
+
+class TomlFilterError(ValueError):
+    """``parseRtkTomlV1`` failure: ``str()`` is the reference's public message.
+
+    ``line``/``column`` (1-based, UTF-16) locate syntax errors; ``path`` is the zod issue path.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 path: tuple | None = None, filter_name: str | None = None, field_name: str | None = None):
+        super().__init__(message)
+        self.line, self.column, self.path = line, column, path
+        self.filter_name, self.field_name = filter_name, field_name
+
+
+# ---------------------------------------------------------------- schema (zod 4 texts)
+
+class _Literal(z.Schema):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def run(self, value):
+        if isinstance(value, int | float) and not isinstance(value, bool) and value == self.value:
+            return self.value, []
+        return value, [z.Issue({"code": "invalid_value", "values": [self.value]}, [],
+                               f"Invalid input: expected {self.value}")]
+
+
+class _Record(z.Schema):
+    def __init__(self, item: z.Schema) -> None:
+        self.item = item
+
+    def run(self, value):
+        if not isinstance(value, dict):
+            return value, [z.Issue({"expected": "record", "code": "invalid_type"}, [],
+                                   f"Invalid input: expected record, received {z.parsed_type(value)}")]
+        out, issues = {}, []
+        for key, element in value.items():
+            parsed, element_issues = self.item.run(element)
+            for issue in element_issues:
+                issue.path.insert(0, key)
+            issues.extend(element_issues)
+            out[key] = parsed
+        return out, issues
+
+
+def _opt(schema: z.Schema) -> z.Schema:
+    return z.Optional(schema)
+
+
+_NON_NEG = z.Int(minimum=0)
+FILTER_SCHEMA = z.Obj([
+    ("description", _opt(z.Str())),
+    ("match_command", z.Str(min_length=1)),
+    ("strip_ansi", _opt(z.Bool())),
+    ("filter_stderr", _opt(z.Bool())),
+    ("strip_lines_matching", _opt(z.Arr(z.Str()))),
+    ("keep_lines_matching", _opt(z.Arr(z.Str()))),
+    ("replace", _opt(z.Arr(z.Obj([("pattern", z.Str(min_length=1)), ("replacement", z.Str())])))),
+    ("match_output", _opt(z.Arr(z.Obj([("pattern", z.Str(min_length=1)), ("message", z.Str()),
+                                         ("unless", _opt(z.Str(min_length=1)))])))),
+    ("truncate_lines_at", _opt(_NON_NEG)),
+    ("head_lines", _opt(_NON_NEG)),
+    ("tail_lines", _opt(_NON_NEG)),
+    ("max_lines", _opt(_NON_NEG)),
+    ("on_empty", _opt(z.Str())),
+])
+TEST_SCHEMA = z.Obj([("name", z.Str(min_length=1)), ("input", z.Str()), ("expected", z.Str())])
+DOCUMENT_SCHEMA = z.Obj([
+    ("schema_version", _Literal(1)),
+    ("filters", z.Default(_Record(FILTER_SCHEMA), {})),
+    ("tests", z.Default(_Record(z.Arr(TEST_SCHEMA)), {})),
+])
+
+
+# ---------------------------------------------------------------- result types
+
+@dataclass
+class TomlTest:
+    name: str
+    input: str
+    expected: str
+
+
+@dataclass
+class TomlTestOutcome:
+    filter_id: str
+    test_name: str
+    passed: bool
+    actual: str
+    expected: str
+
+    def to_dict(self) -> dict:
+        return {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
+                "actual": self.actual, "expected": self.expected}
+
+
+@dataclass
+class TomlParseResult:
+    """What ``parseRtkTomlV1`` returns (``filters`` carry their tests; source set by the loader)."""
+
+    schema_version: int
+    sha256: str
+    filters: list[RtkFilter]
+    tables: dict[str, dict]  # the validated TOML tables by name, as written
+    tests: dict[str, list[TomlTest]]
+    outcomes: list[TomlTestOutcome] = field(default_factory=list)
+    filters_without_tests: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(o.passed for o in self.outcomes)
+
+    def to_dict(self) -> dict:
+        return {"schemaVersion": self.schema_version, "sha256": self.sha256,
+                "filters": [f.to_dict() for f in self.filters],
+                "outcomes": [o.to_dict() for o in self.outcomes],
+                "filtersWithoutTests": list(self.filters_without_tests), "warnings": list(self.warnings),
+                "passed": self.passed}
+
+
+# ---------------------------------------------------------------- syntax
+
+_LOCATION = re.compile(r"^(?P<msg>.*) \((?:at line (?P<line>\d+), column (?P<col>\d+)|at end of document)\)$",
+                       re.DOTALL)
+
+
+def _smol_location(content: str, ptr: int) -> tuple[int, int]:
+    """smol-toml's (line, column) for a pointer: lines split on CRLF/LF/CR, UTF-16 columns."""
+    lines = re.split(r"\r\n|\n|\r", content[:ptr])
+    return len(lines), utf16_len(lines[-1]) + 1
+
+
+def _tomllib_pointer(content: str, message: str) -> tuple[str, int]:
+    """(tomllib's message, the code-point offset it points at)."""
+    m = _LOCATION.match(message)
+    if not m:
+        return message, len(content)
+    if m.group("line") is None:
+        return m.group("msg"), len(content)
+    line, col = int(m.group("line")), int(m.group("col"))
+    start = 0
+    for _ in range(line - 1):
+        nl = content.find("\n", start)
+        if nl < 0:
+            break
+        start = nl + 1
+    return m.group("msg"), min(len(content), start + col - 1)
+
+
+def _line_start(content: str, ptr: int) -> int:
+    return max(content.rfind("\n", 0, ptr), content.rfind("\r", 0, ptr)) + 1
+
+
+def syntax_error_location(content: str, message: str) -> tuple[int, int]:
+    """Map a ``tomllib`` error to the position smol-toml gives up at (best effort, §6.3).
+
+    smol-toml reports an unterminated table header at the start of its key, a redefinition at the
+    start of the offending statement, and unfinished values at the end of the document; for the
+    other errors both parsers stop at the same character.
+    """
+    text, ptr = _tomllib_pointer(content, message)
+    if text.startswith("Expected ']") and "table" in text:
+        start = _line_start(content, ptr)
+        header = content[start:ptr]
+        offset = len(header) - len(header.lstrip(" \t"))
+        ptr = start + offset + (2 if header.lstrip(" \t").startswith("[[") else 1)
+    elif text.startswith(("Cannot overwrite", "Cannot declare", "Cannot mutate")):
+        if ptr >= len(content):
+            body = content.rstrip("\r\n \t")
+            ptr = len(body)
+        start = _line_start(content, ptr)
+        line = content[start:]
+        ptr = start + len(line) - len(line.lstrip(" \t"))
+    return _smol_location(content, ptr)
+
+
+def load_toml(content: str) -> dict:
+    """TOML text → dict, or ``TomlFilterError`` with the reference's syntax message."""
+    try:
+        return tomllib.loads(content)
+    except tomllib.TOMLDecodeError as exc:
+        line, column = syntax_error_location(content, str(exc))
+        raise TomlFilterError(f"invalid TOML syntax (line {line}, column {column})",
+                              line=line, column=column) from None
+
+
+# ---------------------------------------------------------------- parse + validate
+
+def _first_issue_message(issues: list[z.Issue]) -> tuple[str, tuple]:
+    issue = issues[0]
+    where = ".".join(str(p) for p in issue.path) or "document"
+    return f"{where}: {issue.message}", tuple(issue.path)
+
+
+def _regexes(table: dict) -> list[tuple[str, str]]:
+    """(field name, pattern) in the order the reference validates them."""
+    out = [("match_command", table["match_command"])]
+    out += [("strip_lines_matching", p) for p in table.get("strip_lines_matching", [])]
+    out += [("keep_lines_matching", p) for p in table.get("keep_lines_matching", [])]
+    out += [("replace.pattern", r["pattern"]) for r in table.get("replace", [])]
+    for rule in table.get("match_output", []):
+        out.append(("match_output.pattern", rule["pattern"]))
+        if "unless" in rule:
+            out.append(("match_output.unless", rule["unless"]))
+    return out
+
+
+def derive_category(name: str, match_command: str) -> str:
+    subject = f"{name} {match_command}".lower()
+    for category, pattern in _CATEGORY_RES:
+        if pattern.search(subject):
+            return category
+    return "generic"
+
+
+def to_filter(name: str, table: dict, tests: list[TomlTest], *, source: str = "builtin",
+              path: str | None = None) -> RtkFilter:
+    """The OmniRoute filter definition of one TOML filter (rtk.md §1.3, verify-trust §6.2)."""
+    return RtkFilter(
+        id=name, name=name, description=table.get("description", ""),
+        category=derive_category(name, table["match_command"]), priority=TOML_PRIORITY,
+        command_patterns=(table["match_command"],),
+        strip_patterns=tuple(table.get("strip_lines_matching", ())),
+        keep_patterns=tuple(table.get("keep_lines_matching", ())),
+        strip_ansi=bool(table.get("strip_ansi", False)),
+        replace=tuple(ReplaceRule(r["pattern"], r["replacement"]) for r in table.get("replace", ())),
+        match_output=tuple(MatchOutputRule(r["pattern"], r["message"], r.get("unless"))
+                           for r in table.get("match_output", ())),
+        truncate_line_at=table.get("truncate_lines_at", 0), on_empty=table.get("on_empty", ""),
+        filter_stderr=False,  # accepted as a no-op (warning)
+        deduplicate=False, max_lines=table.get("max_lines", 0), preserve_head=0, preserve_tail=0,
+        tests=tuple(FilterTest(t.name, t.input, t.expected) for t in tests),
+        source=source, source_format=FORMAT, path=path, shape="toml",  # type: ignore[arg-type]
+        rtk_toml_head_lines=table.get("head_lines"), rtk_toml_tail_lines=table.get("tail_lines"),
+        rtk_toml_max_lines=table.get("max_lines"),
+    )
+
+
+def parse_rtk_toml(content: str, *, run_tests: bool = True) -> TomlParseResult:
+    """``parseRtkTomlV1(content)``: raises ``TomlFilterError`` with the reference's public message."""
+    if len(content.encode("utf-8", "surrogatepass")) > SIZE_LIMIT:
+        raise TomlFilterError(f"file exceeds the {SIZE_LIMIT}-byte limit")
+    raw = load_toml(content)
+    document, issues = DOCUMENT_SCHEMA.run(raw)
+    if issues:
+        message, path = _first_issue_message(issues)
+        raise TomlFilterError(message, path=path)
+    tables: dict[str, dict] = document.get("filters", {})
+    tests_raw: dict[str, list[dict]] = document.get("tests", {})
+    if not tables:
+        raise TomlFilterError("document contains no filters")
+    for name in tests_raw:
+        if name not in tables:
+            raise TomlFilterError(f"tests reference unknown filter '{name}'", filter_name=name)
+    for name, table in tables.items():
+        _check_filter(name, table)
+
+    result = TomlParseResult(
+        schema_version=1, sha256=text_sha256(content),
+        filters=[], tables=tables,
+        tests={name: [TomlTest(t["name"], t["input"], t["expected"]) for t in tests_raw.get(name, [])]
+               for name in tables},
+    )
+    result.filters = [to_filter(name, table, result.tests[name]) for name, table in tables.items()]
+    for name in tables:
+        if not result.tests[name]:
+            result.filters_without_tests.append(name)
+            result.warnings.append(NO_TESTS_WARNING.format(id=name))
+        if tables[name].get("filter_stderr"):
+            result.warnings.append(STDERR_WARNING.format(id=name))
+    if run_tests:
+        result.outcomes = run_inline_tests(result)
+    return result
+
+
+def _check_filter(name: str, table: dict) -> None:
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    if table.get("strip_lines_matching") and table.get("keep_lines_matching"):
+        raise TomlFilterError(f"filter '{name}' cannot combine strip_lines_matching with keep_lines_matching",
+                              filter_name=name)
+    for field_name, pattern in _regexes(table):
+        if is_redos_prone(pattern):
+            raise TomlFilterError(f"filter '{name}' has an unsafe regex in {field_name}",
+                                  filter_name=name, field_name=field_name)
+        try:
+            compile_js(pattern, "")
+        except JSSyntaxError:
+            raise TomlFilterError(f"filter '{name}' has an invalid regex in {field_name}",
+                                  filter_name=name, field_name=field_name) from None
+
+
+def strip_trailing_newlines(text: str) -> str:
+    """The gate's comparison form: only ``\\n`` is removed (``\\r`` and spaces count)."""
+    return text.rstrip("\n")
+
+
+def run_inline_tests(result: TomlParseResult) -> list[TomlTestOutcome]:
+    from engine.rtk.verify import run_filter_stage
+
+    by_id = {f.id: f for f in result.filters}
+    outcomes = []
+    for name, tests in result.tests.items():
+        for test in tests:
+            text = run_filter_stage(by_id[name], test.input)
+            actual, expected = strip_trailing_newlines(text), strip_trailing_newlines(test.expected)
+            outcomes.append(TomlTestOutcome(name, test.name, actual == expected, actual, expected))
+    return outcomes
+
+
+# ---------------------------------------------------------------- writing
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def toml_key(name: str) -> str:
+    return name if _BARE_KEY.fullmatch(name) else basic_string(name)
+
+
+def basic_string(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif _CONTROL.match(ch) or ch == "\r":
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def pattern_string(text: str) -> str:
+    """Regexes read best as literal strings (no doubled backslashes) when TOML allows it."""
+    if "'" not in text and "\n" not in text and "\r" not in text and not _CONTROL.search(text):
+        return f"'{text}'"
+    return basic_string(text)
+
+
+def multiline_string(text: str) -> str:
+    """A sample text: ``\"\"\"`` block when it has line breaks (TOML drops the first newline after
+    the opening quotes, so one is always written there)."""
+    if "\n" not in text:
+        return basic_string(text)
+    body = []
+    quotes = 0
+    for ch in text:
+        if ch == '"':
+            quotes += 1
+            body.append('\\"' if quotes == 3 else '"')
+            if quotes == 3:
+                quotes = 0
+            continue
+        quotes = 0
+        if ch == "\\":
+            body.append("\\\\")
+        elif ch in "\n\t":
+            body.append(ch)
+        elif ch == "\r":
+            body.append("\\r")
+        elif _CONTROL.match(ch):
+            body.append(f"\\u{ord(ch):04X}")
+        else:
+            body.append(ch)
+    joined = "".join(body)
+    if joined.endswith('"'):
+        joined = joined[:-1] + '\\"'
+    return '"""\n' + joined + '"""'
+
+
+def _value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return pattern_string(value) if key in ("match_command", "pattern", "unless") else basic_string(value)
+    if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):
+            return "[" + ", ".join(pattern_string(v) for v in value) + "]"
+        rows = ["  { " + ", ".join(f"{k} = {_value(k, v)}" for k, v in item.items()) + " }," for item in value]
+        return "[\n" + "\n".join(rows) + "\n]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+TABLE_KEY_ORDER = tuple(k for k, _ in FILTER_SCHEMA.shape)
+
+
+def dump_rtk_toml(tables: dict[str, dict], tests: dict[str, list[TomlTest]] | None = None,
+                  header_comment: str | None = None) -> str:
+    """Write an RTK TOML v1 document: each filter's table followed by its tests."""
+    tests = tests or {}
+    lines: list[str] = []
+    if header_comment:
+        lines += [f"# {line}".rstrip() for line in header_comment.splitlines()]
+    lines.append("schema_version = 1")
+    for name, table in tables.items():
+        lines += ["", f"[filters.{toml_key(name)}]"]
+        for key in TABLE_KEY_ORDER:
+            if key in table:
+                lines.append(f"{key} = {_value(key, table[key])}")
+        for test in tests.get(name, []):
+            lines += ["", f"[[tests.{toml_key(name)}]]", f"name = {basic_string(test.name)}",
+                      f"input = {multiline_string(test.input)}",
+                      f"expected = {multiline_string(test.expected)}"]
+    return "\n".join(lines) + "\n"

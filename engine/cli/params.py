@@ -1,0 +1,135 @@
+"""``rulewright params``: build AI request params as Cherry Studio's ``buildAgentParams`` would."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="payload JSON {request, provider, model, assistant, env?, "
+                             "mcpServers?, cherryinProvider?} ('-' or nothing: stdin)")
+    parser.add_argument("--json", action="store_true", help="print the full report as JSON")
+    parser.add_argument("--profile", default="cherry-studio", choices=("cherry-studio", "strict"),
+                        help="cherry-studio reproduces the reference and its quirks (default); "
+                             "strict fixes them")
+
+
+def handle_request(request: dict) -> dict:
+    """One ``--jsonl`` line: the payload itself (a ``profile`` key may pick the profile)."""
+    from engine.params import ParamsError, build_params_report
+
+    profile = request.get("profile", "cherry-studio") if isinstance(request, dict) else None
+    payload = {k: v for k, v in request.items() if k != "profile"}
+    try:
+        return build_params_report(payload, profile=profile)
+    except ParamsError as exc:
+        return {"error": exc.message, "pointer": exc.pointer}
+
+
+def _read(path: str) -> tuple[str, str]:
+    if path == "-":
+        return "<stdin>", sys.stdin.read()
+    with open(path, encoding="utf-8") as fh:
+        return path, fh.read()
+
+
+def _location(text: str, pointer: str) -> tuple[int, int] | None:
+    try:
+        import json_source_map
+    except ImportError:  # pragma: no cover - optional nicety
+        return None
+    try:
+        entries = json_source_map.calculate(text)
+    except Exception:
+        return None
+    while pointer is not None:
+        entry = entries.get(pointer)
+        if entry is not None:
+            return entry.value_start.line + 1, entry.value_start.column + 1
+        if not pointer:
+            return None
+        pointer = pointer.rsplit("/", 1)[0]
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.params import ParamsError, build_params_report
+
+    try:
+        name, text = _read(args.file)
+    except OSError as exc:
+        print(f"{args.file}: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{name}:{exc.lineno}:{exc.colno}: error: not JSON: {exc.msg}", file=sys.stderr)
+        return 1
+    try:
+        report = build_params_report(payload, profile=args.profile)
+    except ParamsError as exc:
+        where = _location(text, exc.pointer)
+        prefix = f"{name}:{where[0]}:{where[1]}" if where else name
+        print(f"{prefix}: error: {exc.pointer or '/'}: {exc.message}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_summary(report))
+    return 0
+
+
+def _fmt(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render_summary(report: dict) -> str:
+    """A readable summary: routing, features and why, options, tools, system prompt, quirks."""
+    sdk, scope, options, tools = (report["sdkConfig"], report["scope"], report["options"],
+                                  report["tools"])
+    lines = [f"profile        {report.get('profile', 'cherry-studio')}",
+             f"sdk provider   {sdk['providerId']}  model {sdk['modelId']}",
+             f"base URL       {sdk['providerSettings'].get('baseURL')}",
+             f"endpoint type  {scope['endpointType']}  scope id {scope['aiSdkProviderId']}"]
+    caps = scope.get("capabilities")
+    if caps:
+        on = [k for k in ("enableReasoning", "enableWebSearch", "isSupportedToolUse",
+                          "streamOutput") if caps.get(k) is True]
+        lines.append(f"capabilities   {', '.join(on) or 'none'}")
+    else:
+        lines.append("capabilities   (no assistant)")
+    lines.append("")
+    lines.append("features")
+    for entry in report.get("explain", {}).get("features", []):
+        mark = "+" if entry["applied"] else "-"
+        lines.append(f"  {mark} {entry['name']:<30} {entry['why']}")
+        for plugin in entry.get("plugins", []):
+            flag = "" if plugin["actsOnChatPath"] else "  [param plugin: not on the chat path]"
+            lines.append(f"      plugin {plugin['name']}{flag}")
+            detail = report["pluginDetails"].get(plugin["name"])
+            if detail:
+                lines.append(f"        details {_fmt(detail)}")
+    lines.append("")
+    lines.append("options")
+    for key in ("maxRetries", "stopWhenStepCount", "headers", "providerOptions",
+                "standardParams", "telemetry"):
+        lines.append(f"  {key:<18} {_fmt(options[key])}")
+    lines.append("")
+    lines.append(f"tools          active {len(tools['active'])}, deferred {len(tools['deferred'])}"
+                 f", exposed {_fmt(tools['exposed'])}")
+    lines.append("")
+    system = report["system"]
+    lines.append("system prompt" + (" (none)" if system is None else ":"))
+    if system is not None:
+        lines.extend(f"  | {line}" for line in system.split("\n"))
+    if report.get("diagnostics"):
+        lines.append("")
+        lines.append("quirks")
+        for d in report["diagnostics"]:
+            lines.append(f"  {d['code']:<8} {d['message']}")
+    return "\n".join(lines) + "\n"

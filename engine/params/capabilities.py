@@ -1,0 +1,120 @@
+"""``resolveCapabilities`` and the web-search plugin config (spec §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.params import ids
+from engine.params.jsv import UNDEFINED, get, get_path
+from engine.params.routing import model_endpoint
+
+SEARCH_PREVIEW_IDS = ("gpt-4o-search-preview", "gpt-4o-mini-search-preview")
+
+
+@dataclass
+class Capabilities:
+    enable_reasoning: bool
+    enable_web_search: bool
+    enable_url_context: bool
+    enable_generate_image: bool
+    is_supported_tool_use: bool
+    stream_output: bool
+    web_search_plugin_config: Any
+
+    def to_report(self) -> dict:
+        return {
+            "enableReasoning": self.enable_reasoning,
+            "enableWebSearch": self.enable_web_search,
+            "enableUrlContext": self.enable_url_context,
+            "enableGenerateImage": self.enable_generate_image,
+            "isSupportedToolUse": self.is_supported_tool_use,
+            "streamOutput": self.stream_output,
+            "webSearchPluginConfig": self.web_search_plugin_config,
+        }
+
+
+def is_openrouter_search_model(model: dict) -> bool:
+    base = ids.base_id(model)
+    return get(model, "providerId") == "openrouter" and (
+        any(s in base for s in SEARCH_PREVIEW_IDS) or "sonar" in base)
+
+
+def reasoning_enabled(model: dict, assistant: dict) -> bool:
+    effort_defined = ids.effort_of(assistant) is not UNDEFINED
+    return (((ids.has_thinking_limits(model) or ids.is_effort_model(model)) and effort_defined)
+            or ids.is_fixed_reasoning(model))
+
+
+def web_search_enabled(model: dict, assistant: dict) -> bool:
+    toggle = get_path(assistant, "settings", "enableWebSearch") is True
+    return ((toggle and ids.has_capability(model, "web-search"))
+            or is_openrouter_search_model(model)
+            or "sonar" in ids.unique_id(model))
+
+
+def resolve_capabilities(model: dict, provider: dict, assistant: dict, options_id: str,
+                         prefs: dict, *, strict: bool = False) -> Capabilities:
+    web = web_search_enabled(model, assistant)
+    stream = get_path(assistant, "settings", "streamOutput") is not False
+    url_context = False
+    generate_image = False
+    if strict:  # PAR-Q9 fix: compute the conditions the reference hard-wires off
+        url_context = (get_path(assistant, "settings", "enableUrlContext") is True
+                       and ids.is_gemini(model))
+        generate_image = (get_path(assistant, "settings", "enableGenerateImage") is True
+                          and ids.has_capability(model, "image-generation"))
+    return Capabilities(
+        enable_reasoning=reasoning_enabled(model, assistant),
+        enable_web_search=web,
+        enable_url_context=url_context,
+        enable_generate_image=generate_image,
+        is_supported_tool_use=ids.has_capability(model, "function-call"),
+        stream_output=stream,
+        web_search_plugin_config=web_search_config(model, options_id, prefs) if web else UNDEFINED,
+    )
+
+
+def search_context_size(model: dict, max_results: Any) -> str:
+    if ids.is_deep_research(model):
+        return "medium"
+    n = max_results if isinstance(max_results, (int, float)) else 0
+    if n <= 33:
+        return "low"
+    if n <= 66:
+        return "medium"
+    return "high"
+
+
+def web_search_config(model: dict, options_id: str, prefs: dict) -> dict:
+    """Config keyed by the §4.3 id (PAR-Q24: the gateway family mapping is unreachable)."""
+    max_results = prefs.get("chat.web_search.max_results")
+    exclude = prefs.get("chat.web_search.exclude_domains")
+    exclude = exclude if isinstance(exclude, list) else []
+    return _config_for(model, options_id, max_results, exclude)
+
+
+def _config_for(model: dict, key: str, max_results: Any, exclude: list) -> dict:
+    if key in ("openai", "azure-responses"):
+        return {"openai": {"searchContextSize": search_context_size(model, max_results)}}
+    if key == "openai-chat":
+        return {"openai-chat": {"searchContextSize": search_context_size(model, max_results)}}
+    if key == "anthropic":
+        return {"anthropic": {"maxUses": max_results,
+                              "blockedDomains": list(exclude) if exclude else UNDEFINED}}
+    if key in ("xai", "xai-responses"):
+        web: dict = {"enableImageUnderstanding": True}
+        if exclude:
+            web["excludedDomains"] = list(exclude[:5])
+        return {"xai-responses": {"webSearch": web, "xSearch": {"enableImageUnderstanding": True}}}
+    if key == "openrouter":
+        return {"openrouter": {"plugins": [{"id": "web", "max_results": max_results}]}}
+    if key == "cherryin":
+        endpoint = model_endpoint(model)
+        mapped = {"openai-responses": "openai", "openai-chat-completions": "openai-chat",
+                  "anthropic-messages": "anthropic"}.get(endpoint) if isinstance(endpoint, str) \
+            else None
+        if mapped is None:
+            return {}
+        return _config_for(model, mapped, max_results, exclude)
+    return {}

@@ -1,0 +1,1 @@
+"""One module per request feature, in the reference order (see internal.py)."""

@@ -1,0 +1,88 @@
+"""``anthropic-cache``: prompt-cache markers on Anthropic messages (spec §6.5)."""
+
+from __future__ import annotations
+
+import math
+
+from engine.params.features.base import Decision, Feature
+from engine.params.jsv import get, get_path, truthy
+
+CACHE_MARKER = {"anthropic": {"cacheControl": {"type": "ephemeral"}}}
+
+
+def estimate_tokens(content) -> int:
+    """Approximation of ``tokenx`` (≈ 4 characters per token) over strings and text parts."""
+    if isinstance(content, str):
+        return math.ceil(len(content) / 4)
+    if isinstance(content, list):
+        return sum(estimate_tokens(p.get("text", "")) for p in content
+                   if isinstance(p, dict) and p.get("type") == "text")
+    return 0
+
+
+def place_cache_markers(messages: list[dict], settings: dict) -> list[dict]:
+    """Return copies of ``messages`` with the markers the middleware would add."""
+    threshold = settings.get("tokenThreshold") or 0
+    out = [dict(m) for m in messages]
+    if settings.get("cacheSystemMessage"):
+        for m in out:
+            if m.get("role") == "system" and estimate_tokens(m.get("content")) >= threshold:
+                m["providerOptions"] = CACHE_MARKER
+                break
+    n = settings.get("cacheLastNMessages") or 0
+    if isinstance(n, (int, float)) and n > 0:
+        sums, total = [], 0
+        for m in out:
+            total += estimate_tokens(m.get("content"))
+            sums.append(total)
+        marked = 0
+        for i in range(len(out) - 1, -1, -1):
+            if marked >= n:
+                break
+            m = out[i]
+            content = m.get("content")
+            if m.get("role") == "system" or sums[i] < threshold or not content:
+                continue
+            if isinstance(content, str):
+                content = [{"type": "text", "text": content}]
+            parts = [dict(p) for p in content]
+            parts[-1]["providerOptions"] = CACHE_MARKER
+            m["content"] = parts
+            marked += 1
+    return out
+
+
+class AnthropicCacheFeature(Feature):
+    def decide(self, scope) -> Decision:
+        if scope.endpoint_type != "anthropic-messages":
+            return Decision(False, f"endpointType is {scope.endpoint_type!r}, not "
+                                   "'anthropic-messages'")
+        cache = get_path(scope.provider, "settings", "cacheControl")
+        if not (isinstance(cache, dict) and truthy(cache.get("enabled"))):
+            return Decision(False, "provider.settings.cacheControl.enabled is not set")
+        if not truthy(cache.get("tokenThreshold")):
+            return Decision(False, "cacheControl.tokenThreshold is 0 or missing")
+        return Decision(True, "anthropic-messages endpoint with cacheControl enabled and a "
+                              "token threshold")
+
+    def demo(self, scope) -> dict:
+        cache = get_path(scope.provider, "settings", "cacheControl")
+        settings = cache if isinstance(cache, dict) else {}
+        threshold = get(settings, "tokenThreshold")
+        filler = "x" * (4 * int(threshold if isinstance(threshold, (int, float)) else 0) + 4)
+        sample = [{"role": "system", "content": "You are helpful. " + filler},
+                  {"role": "user", "content": "First question. " + filler},
+                  {"role": "assistant", "content": "First answer."},
+                  {"role": "user", "content": "Second question."}]
+        return {"sampleMessages": [{"role": m["role"], "chars": len(m["content"])} for m in sample],
+                "markedMessages": [i for i, m in enumerate(place_cache_markers(sample, settings))
+                                   if m.get("providerOptions") or any(
+                                       isinstance(p, dict) and p.get("providerOptions")
+                                       for p in (m["content"] if isinstance(m["content"], list)
+                                                 else []))],
+                "marker": CACHE_MARKER,
+                "note": "token counts approximated as ceil(chars / 4)"}
+
+
+FEATURE = AnthropicCacheFeature("anthropic-cache",
+                                summary="middleware: cacheControl markers on messages")

@@ -1,0 +1,32 @@
+"""``anthropic-headers``: the param plugin setting the ``anthropic-beta`` header (spec §6.3)."""
+
+from __future__ import annotations
+
+from engine.params import ids
+from engine.params.beta import anthropic_beta_flags
+from engine.params.features.base import Decision, Feature
+
+
+class AnthropicHeadersFeature(Feature):
+    def decide(self, scope) -> Decision:
+        if not isinstance(scope.assistant, dict):
+            return Decision(False, "no assistant")
+        if not ids.is_anthropic(scope.model):
+            return Decision(False, "not an Anthropic (Claude) model")
+        if scope.endpoint_type != "anthropic-messages":
+            return Decision(False, f"endpointType is {scope.endpoint_type!r}, not "
+                                   "'anthropic-messages'")
+        if scope.ai_sdk_provider_id == "bedrock":
+            return Decision(False, "Bedrock carries the flags in providerOptions instead")
+        return Decision(True, "Claude model on an anthropic-messages endpoint (not Bedrock)")
+
+    def details(self, scope) -> dict:
+        flags = anthropic_beta_flags(scope.model, scope.assistant, scope.provider)
+        return {"headers": {"anthropic-beta": ",".join(flags)}} if flags else {}
+
+    def demo(self, scope) -> dict:
+        return {"headersAdded": self.details(scope).get("headers", {})}
+
+
+FEATURE = AnthropicHeadersFeature("anthropic-headers", kind="param",
+                                  summary="param plugin: anthropic-beta header")

@@ -1,0 +1,31 @@
+"""``no-think``: OVMS with MCP tools gets ``/no_think`` appended to user messages."""
+
+from __future__ import annotations
+
+from engine.params.features.base import Decision, Feature
+from engine.params.jsv import get
+
+PROBE = "hello"
+
+
+def append_suffix(text: str, suffix: str, *, skip: tuple[str, ...]) -> str:
+    return text if text.endswith(skip) else f"{text} {suffix}"
+
+
+class NoThinkFeature(Feature):
+    def decide(self, scope) -> Decision:
+        pid = get(scope.provider, "id")
+        if pid != "ovms":
+            return Decision(False, f"provider.id is {pid!r}, not 'ovms'")
+        if not scope.mcp_tool_ids:
+            return Decision(False, "OVMS but no MCP tool ids")
+        return Decision(True, f"OVMS with {len(scope.mcp_tool_ids)} MCP tool id(s)")
+
+    def details(self, scope) -> dict:
+        return {"probeUserText": append_suffix(PROBE, "/no_think", skip=("/no_think",))}
+
+    def demo(self, scope) -> dict:
+        return {"sampleUserText": PROBE, "after": self.details(scope)["probeUserText"]}
+
+
+FEATURE = NoThinkFeature("no-think", summary="middleware: ' /no_think' on user messages")

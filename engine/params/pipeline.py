@@ -1,0 +1,246 @@
+"""``buildAgentParams`` as a pure function from the payload to the report (spec §2–§3, §9)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from engine.params import ids
+from engine.params.capabilities import resolve_capabilities
+from engine.params.explain import build_explain
+from engine.params.features.collect import collect_from_features
+from engine.params.features.internal import INTERNAL_FEATURES
+from engine.params.jsv import UNDEFINED, get, is_nullish, to_json
+from engine.params.options import (
+    flatten_custom_parameters,
+    max_retries,
+    merge_custom_provider_parameters,
+    request_headers,
+    split_custom_parameters,
+    stop_step_count,
+    telemetry,
+)
+from engine.params.payload import read_envelope
+from engine.params.provider_options import OptionsContext, capability_provider_options
+from engine.params.quirks import QUIRKS
+from engine.params.routing import (
+    build_sdk_config,
+    effective_endpoint,
+    resolve_options_provider_id,
+    resolve_scope_provider_id,
+)
+from engine.params.scope import RequestScope
+from engine.params.system_prompt import assemble_system_prompt
+from engine.params.tools import ToolsResult, resolve_tools
+
+PROFILES = ("cherry-studio", "strict")
+REPORT_KEYS = ("sdkConfig", "scope", "features", "plugins", "pluginDetails", "system", "options",
+               "tools", "hookPartsCount")
+
+
+def build_params_report(payload: Any, *, profile: str = "cherry-studio",
+                        features: Any = None) -> dict:
+    """The report of spec §2 plus ``diagnostics`` (quirks that changed it) and ``explain``.
+
+    ``features`` are extra ``RequestFeature`` objects run after the internal ones. Raises
+    :class:`ParamsError` (message + JSON pointer) for a payload the reference rejects.
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r} (expected one of {', '.join(PROFILES)})")
+    strict = profile == "strict"
+    env = read_envelope(payload)
+    request, provider, model, assistant = env.request, env.provider, env.model, env.assistant
+    diagnostics: list[dict] = []
+
+    endpoint = effective_endpoint(provider, model)
+    scope_id = resolve_scope_provider_id(provider, endpoint)
+    options_id = resolve_options_provider_id(provider, endpoint)
+    if strict:
+        options_id = scope_id  # PAR-Q4 fix: one resolver
+    elif options_id != scope_id:
+        diagnostics.append(_q("PAR-Q4", f"no endpoint: the scope id is {scope_id!r} but the "
+                                        f"options id is {options_id!r}"))
+
+    with ids.region_prefix_stripped(strict):
+        sdk = build_sdk_config(provider, model, endpoint, scope_id, payload.get("cherryinProvider"))
+        if strict and isinstance(sdk.model_id, str) and is_nullish(get(model, "apiModelId")):
+            sdk.model_id = ids.after_separator(sdk.model_id)  # PAR-Q12 fix
+        elif is_nullish(get(model, "apiModelId")):
+            diagnostics.append(_q("PAR-Q12", f"no apiModelId: the unique id {sdk.model_id!r} "
+                                             "is sent as the model id"))
+        tools = resolve_tools(payload, model, strict=strict)
+        caps = (resolve_capabilities(model, provider, assistant, options_id, env.prefs,
+                                     strict=strict)
+                if isinstance(assistant, dict) else None)
+        _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint)
+
+        request_id = request.get("messageId")
+        if is_nullish(request_id):
+            request_id = str(uuid.uuid4())
+        scope = RequestScope(
+            request=request, assistant=assistant, model=model, provider=provider,
+            capabilities=caps, sdk_config=sdk, endpoint_type=endpoint,
+            ai_sdk_provider_id=scope_id, options_provider_id=options_id,
+            mcp_tool_ids=tuple(tools.mcp_tool_ids), prefs=env.prefs, env=env.env,
+            profile=profile, diagnostics=diagnostics)
+        all_features = list(INTERNAL_FEATURES) + list(features or [])
+        outcomes, plugins, hook_parts = collect_from_features(scope, all_features)
+
+        deferred_ns = [e.namespace for e in tools.active if e.name in tools.deferred]
+        system, prompt_notes = assemble_system_prompt(assistant, model, env.env, env.prefs,
+                                                      tools.exposed, deferred_ns, strict=strict)
+        options = _build_options(request, provider, model, assistant, caps, options_id,
+                                 scope_id, sdk, env.prefs, request_id, diagnostics,
+                                 strict=strict)
+
+    plugin_details = {p.name: p.details for p in plugins if p.details is not None}
+    if "model-params" in plugin_details or "anthropic-headers" in plugin_details:
+        _param_plugin_quirk(diagnostics, plugin_details, strict)
+    if strict:
+        options = _apply_param_plugins(options, plugin_details)
+    _tools_quirks(diagnostics, tools, assistant, model)
+
+    report = {
+        "sdkConfig": sdk.to_report(),
+        "scope": {
+            "endpointType": None if endpoint is UNDEFINED else endpoint,
+            "aiSdkProviderId": scope_id,
+            "mcpToolIds": list(tools.mcp_tool_ids),
+            "capabilities": caps.to_report() if caps is not None else None,
+        },
+        "features": [{"name": o.name, "plugins": [p.name for p in o.plugins]}
+                     for o in outcomes if o.applied],
+        "plugins": [p.name for p in plugins],
+        "pluginDetails": plugin_details,
+        "system": system,
+        "options": options,
+        "tools": tools.to_report(),
+        "hookPartsCount": len(hook_parts),
+    }
+    explain = build_explain(scope, outcomes, tools, prompt_notes)
+    out = to_json(report)
+    out["profile"] = profile
+    out["diagnostics"] = _dedupe(diagnostics)
+    out["explain"] = to_json(explain)
+    return out
+
+
+def _q(code: str, message: str) -> dict:
+    return {"code": code, "message": message}
+
+
+def _dedupe(diagnostics: list[dict]) -> list[dict]:
+    seen: set = set()
+    out = []
+    for d in diagnostics:
+        key = (d["code"], d["message"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append({"code": d["code"], "level": "info", "message": d["message"],
+                    "quirk": QUIRKS.get(d["code"], "")})
+    return out
+
+
+def _build_options(request, provider, model, assistant, caps, options_id, scope_id, sdk, prefs,
+                   request_id, diagnostics, *, strict: bool) -> dict:
+    provider_options: dict = {}
+    standard: dict = {}
+    if isinstance(assistant, dict) and caps is not None:
+        ctx = OptionsContext(provider, model, assistant, caps.enable_reasoning,
+                             caps.enable_web_search, strict=strict, quirks=diagnostics)
+        provider_options = capability_provider_options(ctx, options_id)
+        custom = get(assistant.get("settings") or {}, "customParameters")
+        if isinstance(custom, list) and custom:
+            flat = flatten_custom_parameters(custom, diagnostics, strict=strict)
+            split = split_custom_parameters(flat, model, diagnostics, strict=strict)
+            standard = split.standard
+            if split.provider:
+                provider_options = merge_custom_provider_parameters(
+                    provider_options, split.provider, scope_id, diagnostics, strict=strict)
+        if strict:
+            provider_options = _drop_empty(provider_options)  # PAR-Q25 fix
+        elif any(v == {} for v in provider_options.values()):
+            diagnostics.append(_q("PAR-Q25", "empty capability options are kept: "
+                                  + ", ".join(k for k, v in provider_options.items() if v == {})))
+    return {
+        "maxRetries": max_retries(request),
+        "stopWhenStepCount": stop_step_count(assistant, diagnostics, strict=strict),
+        "headers": request_headers(request),
+        "providerOptions": provider_options if provider_options else None,
+        "standardParams": standard,
+        "telemetry": telemetry(request, prefs, sdk.provider_id, sdk.model_id, model, request_id),
+    }
+
+
+def _drop_empty(options: dict) -> dict:
+    out = {}
+    for key, value in options.items():
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if v is not UNDEFINED}
+            if not value:
+                continue
+        out[key] = value
+    return out
+
+
+def _apply_param_plugins(options: dict, details: dict) -> dict:
+    """PAR-Q1 fix: the param plugins' ``transformParams`` reach the built options."""
+    out = dict(options)
+    standard = dict(out["standardParams"])
+    standard.update(details.get("model-params", {}))
+    out["standardParams"] = standard
+    beta = details.get("anthropic-headers", {}).get("headers")
+    if beta:
+        out["headers"] = {**(out["headers"] or {}), **beta}
+    web = details.get("webSearch", {})
+    if web.get("providerOptions"):
+        from engine.params.provider_options import deep_merge
+
+        out["providerOptions"] = deep_merge(out["providerOptions"] or {}, web["providerOptions"])
+    return out
+
+
+def _param_plugin_quirk(diagnostics, details, strict) -> None:
+    if strict:
+        return
+    effective = {k: v for k, v in details.items() if k in ("model-params", "anthropic-headers",
+                                                             "webSearch", "urlContext") and v}
+    if effective:
+        diagnostics.append(_q("PAR-Q1", "param plugins (" + ", ".join(effective) + ") would "
+                              "change the request but never run on the chat path"))
+
+
+def _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint) -> None:
+    if sdk.provider_id == "ollama" and scope_id != "ollama":
+        diagnostics.append(_q("PAR-Q21", f"the sdk builder is 'ollama' but the scope id is "
+                                         f"{scope_id!r}"))
+    if sdk.provider_id == "azure-anthropic" and scope_id != "azure-anthropic":
+        diagnostics.append(_q("PAR-Q22", f"Claude on Azure: sdk 'azure-anthropic', scope "
+                                         f"{scope_id!r}"))
+    url = provider.get("endpointConfigs") or {}
+    if any(isinstance(c, dict) and isinstance(c.get("baseUrl"), str)
+           and c["baseUrl"].rstrip("/").endswith("#") for c in url.values()):
+        diagnostics.append(_q("PAR-Q26", "the '#' endpoint routing is dropped by base-URL "
+                                         "formatting; endpoint stays ''"))
+    base = ids.base_id(model)
+    if base.startswith(("us.", "eu.", "apac.", "global.")) and "anthropic.claude" in base:
+        diagnostics.append(_q("PAR-Q17", f"{base!r} is not recognised as an Anthropic model "
+                                         "(region prefix)"))
+
+
+def _tools_quirks(diagnostics, tools: ToolsResult, assistant, model) -> None:
+    from engine.params.collation import collation_differs
+
+    names = [e.name for e in tools.active]
+    namespaces = sorted({e.namespace for e in tools.active})
+    if collation_differs(names) or collation_differs(namespaces):
+        diagnostics.append(_q("PAR-Q20", "tool/namespace order follows locale collation, not "
+                                         "code-point order"))
+    if any(e.source == "web" for e in tools.active) and not ids.has_capability(model,
+                                                                               "web-search"):
+        diagnostics.append(_q("PAR-Q14", "builtin web tools are active although the model lacks "
+                                         "the web-search capability"))
+    for note in tools.notes:
+        if note.get("code"):
+            diagnostics.append(note)

@@ -1,0 +1,191 @@
+"""``rulewright grammar``: find and promote tool calls a model printed as text.
+
+Runs pi-repair-layer's ``message_end`` decision on one assistant message (a text file or stdin)
+and prints what was detected where, what was stripped or promoted, and why. ``--jsonl`` answers
+the conformance requests: handler scenarios and the three ``api`` calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import sys
+import time
+from typing import Any
+
+PI_BUILTIN_TOOLS = ("read", "bash", "edit", "write", "grep", "find", "ls")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default="-", help="assistant text to scan (default: stdin)")
+    parser.add_argument("--model-id", default=None, help="current model id (the leak-list gate)")
+    parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"), default=None,
+                        help="policy profile (default from settings: adaptive)")
+    parser.add_argument("--mode", choices=("off", "observe", "strip", "recover"), default=None,
+                        help="grammar-recovery override (default: the policy's mode)")
+    parser.add_argument("--tools", default=None,
+                        help="comma-separated active tools (default: pi's seven built-ins)")
+    parser.add_argument("--allowed-tools", default=None, help="comma-separated grammarAllowedTools")
+    parser.add_argument("--unknown-text", choices=("preserve", "strip"), default=None,
+                        help="what to do with leaked calls to unknown tools")
+    parser.add_argument("--stop-reason", default="stop", help="the message's stop reason (default: stop)")
+    parser.add_argument("--profile", choices=("pi-repair-layer", "strict"), default="pi-repair-layer")
+    parser.add_argument("--json", action="store_true", help="print the full decision record as JSON")
+
+
+def now_ms() -> int:
+    """The clock: ``RULEWRIGHT_NOW_MS`` when set (reproducible ids), else the real time."""
+    fixed = os.environ.get("RULEWRIGHT_NOW_MS")
+    if fixed:
+        try:
+            return int(float(fixed))
+        except ValueError:
+            pass
+    return int(time.time() * 1000)
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [t.strip() for t in value.split(",") if t.strip()]
+
+
+def _strict(request_or_profile: Any) -> bool:
+    from engine.grammar import is_strict
+
+    profile = request_or_profile.get("profile", "pi-repair-layer") if isinstance(request_or_profile, dict) \
+        else request_or_profile
+    return is_strict(profile or "pi-repair-layer")
+
+
+def _message_from_request(request: dict[str, Any]) -> dict[str, Any]:
+    """The assistant message a handler request describes (spec §10.1)."""
+    if "content" in request:
+        content = request["content"]
+    else:
+        content = [{"type": "text", "text": request.get("text", "")}]
+        for call in request.get("existingToolCalls") or []:
+            content.append({"type": "toolCall", "id": call.get("id"), "name": call.get("name"),
+                            "arguments": call.get("arguments")})
+    message: dict[str, Any] = {"role": request.get("role", "assistant"), "content": content}
+    message.update(request.get("messageExtra") or {})
+    if "stopReason" in request:
+        message["stopReason"] = request["stopReason"]
+    return message
+
+
+def _finite(record: dict[str, Any]) -> dict[str, Any]:
+    from engine.grammar.jsjson import finite_or_null
+
+    return finite_or_null(record)
+
+
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
+    from engine.grammar import (
+        HookState,
+        message_end,
+        migrate,
+        model_leaks_grammar,
+        parse_tool_grammar_leaks,
+        recover_grammar_leaks,
+    )
+    from engine.grammar.settings import settings_file_from_request
+
+    strict = _strict(request)
+    api = request.get("api")
+    text = request.get("text", "")
+    if api == "modelLeaksGrammar":
+        return {"matches": model_leaks_grammar(request.get("modelId"), strict=strict)}
+    if api == "parseToolGrammarLeaks":
+        return _finite({"calls": parse_tool_grammar_leaks(text, request.get("grammars"), strict=strict)})
+    if api == "recoverGrammarLeaks":
+        message: dict[str, Any] = {"role": request.get("role") or "assistant",
+                                   "content": [{"type": "text", "text": text}]}
+        if "stopReason" in request:
+            message["stopReason"] = request["stopReason"]
+        snapshot = copy.deepcopy(message)
+        result = recover_grammar_leaks(
+            message,
+            mode=request.get("grammarMode", "strip"),
+            known_tools=request.get("knownTools") or [],
+            grammars=request.get("grammars"),
+            require_known_tool=request.get("requireKnownTool", True),
+            unknown_tool_text=request.get("unknownToolText", "preserve"),
+            now_ms=now_ms(),
+            strict=strict,
+        )
+        return _finite({**result.to_dict(), "inputMutated": message != snapshot})
+    if api is not None:
+        raise ValueError(f"unknown api {api!r}")
+
+    active = None if request.get("getActiveTools") == "throws" else list(request.get("knownTools") or [])
+    state = HookState(migrate(settings_file_from_request(request)), request.get("modelId"), active,
+                      now_ms(), strict)
+    return _finite(message_end(_message_from_request(request), state))
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+        return fh.read()
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.grammar import HookState, message_end, migrate
+
+    try:
+        text = _read_input(args.file)
+    except OSError as exc:
+        print(f"{args.file}:1:1: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    stored: dict[str, Any] = {}
+    if args.policy:
+        stored["policyProfile"] = args.policy
+    if args.mode:
+        stored["grammarRecovery"] = args.mode
+    if args.unknown_text:
+        stored["unknownGrammarText"] = args.unknown_text
+    if args.allowed_tools is not None:
+        stored["grammarAllowedTools"] = _split(args.allowed_tools)
+    tools = _split(args.tools)
+    state = HookState(migrate(stored), args.model_id, list(PI_BUILTIN_TOOLS) if tools is None else tools,
+                      now_ms(), args.profile == "strict")
+    message = {"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": args.stop_reason}
+    record = _finite(message_end(message, state))
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False, indent=2))
+    else:
+        print(_summary(record, args.file))
+    return 0
+
+
+def _summary(record: dict[str, Any], path: str) -> str:
+    where = "<stdin>" if path == "-" else path
+    s = record["settings"]
+    lines = [f"{where}: mode {s['mode']} (profile {s['profile']}), model gate "
+             f"{'open' if record['modelGate'] else 'closed'}"]
+    if record["skippedBy"]:
+        lines.append(f"skipped: {record['skippedBy']}")
+    for cand in record["candidates"]:
+        what = "dangling marker" if cand["stripOnly"] else f"{cand['name']} {json.dumps(cand['arguments'], ensure_ascii=False)}"
+        state = "promoted as " + cand["id"] if cand["promoted"] else ("stripped" if cand["stripped"] else "kept")
+        lines.append(f"  [{cand['span'][0]}, {cand['span'][1]}) {cand['grammar']}: {what} — {state} ({cand['reason']})")
+    if not record["candidates"] and record["calls"] and record["skippedBy"]:
+        for call in record["calls"]:
+            lines.append(f"  (not handled) {call['grammar']}: {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}")
+    if not record["candidates"] and not record["calls"]:
+        lines.append("no leaked tool-call grammar found")
+    if record["reasonsNotPromoted"]:
+        lines.append("not promoted: " + ", ".join(record["reasonsNotPromoted"]))
+    if record["changed"]:
+        lines.append(f"stop reason: {record['stopReason']}")
+        lines.append("text after stripping:")
+        lines.append("  " + (record["strippedText"] or "").replace("\n", "\n  "))
+    for note in record["notes"]:
+        lines.append(f"note: {note}")
+    for diag in record["diagnostics"]:
+        lines.append(f"{diag['level']}: {diag['message']} [{diag.get('code', '')}]")
+    return "\n".join(lines)

@@ -1,0 +1,234 @@
+"""The pi extension's ``message_end`` hook as one decision (spec §6 and §10).
+
+``message_end`` takes the message and the extension's state (settings, current model, active
+tools, clock) and returns the full decision record: gates, what was detected where, what was
+stripped and promoted, the final message, the notes a later tool result would carry, session
+entries and telemetry, and why nothing was promoted when nothing was.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.grammar.candidates import QuirkHit
+from engine.grammar.detect import detect
+from engine.grammar.model_gate import model_leaks_grammar
+from engine.grammar.recover import is_tool_call_part, part_text, quirk_diagnostic, recover_grammar_leaks
+from engine.grammar.settings import GrammarSettings
+
+STAGES = ["grammar"]
+
+
+def recovery_note(grammar: str, name: str) -> str:
+    """The note pi prepends to the promoted call's tool result (§6.4)."""
+    return (
+        f'Recovered a leaked {grammar} tool call for "{name}" that the model printed as text instead of '
+        "emitting a real tool call. Emit a proper tool call next time."
+    )
+
+
+@dataclass
+class HookState:
+    """What the extension knows when ``message_end`` fires."""
+
+    settings: GrammarSettings
+    model_id: str | None
+    active_tools: list[str] | None  # None: pi.getActiveTools() threw or is missing
+    now_ms: int
+    strict: bool = False
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def known_tool_set(state: HookState) -> tuple[list[str], list[Diagnostic]]:
+    """§6.2 step 4: the allowed list replaces the active tools (GRM-Q24); strict intersects."""
+    allowed = list(state.settings.allowed_tools)
+    active = state.active_tools or []
+    diagnostics: list[Diagnostic] = []
+    if not allowed:
+        return _unique(active), diagnostics
+    outside = [t for t in allowed if t not in active]
+    if outside and state.active_tools is not None:
+        diagnostics.append(quirk_diagnostic(QuirkHit(
+            "GRM-Q24", f"grammarAllowedTools admits tools that are not active: {', '.join(outside)}"),
+            level="warning"))
+        if state.strict:
+            return _unique([t for t in allowed if t in active]), diagnostics
+    return _unique(allowed), diagnostics
+
+
+def pure_calls(message: dict[str, Any], known: set[str], *, strict: bool) -> list[dict[str, Any]]:
+    """Every call a pure parse finds, per text/thinking part, gates ignored (§10 ``calls``)."""
+    content = message.get("content")
+    out: list[dict[str, Any]] = []
+    if not isinstance(content, list):
+        return out
+    for index, part in enumerate(content):
+        text = part_text(part)
+        if text is None:
+            continue
+        for cand in detect(text, strict=strict).calls:
+            out.append({"name": cand.name, "arguments": cand.arguments, "grammar": cand.grammar,
+                        "part": index, "knownTool": cand.name in known})
+    return out
+
+
+def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
+    """Run the hook on ``message`` (never mutated) and return the decision record."""
+    snapshot = copy.deepcopy(message)
+    settings = state.settings
+    strict = state.strict
+    model_gate = model_leaks_grammar(state.model_id, strict=strict)
+    if not strict and model_gate != model_leaks_grammar(state.model_id, strict=True):
+        gate_note = [quirk_diagnostic(QuirkHit(
+            "GRM-Q15", f"the substring model gate {'admits' if model_gate else 'rejects'} `{state.model_id}`"))]
+    else:
+        gate_note = []
+    known_list, diagnostics = known_tool_set(state)
+    known = set(known_list)
+    diagnostics = gate_note + diagnostics
+
+    skipped_by = None
+    if settings.mode == "off":
+        skipped_by = "grammar-mode-off"
+    elif message.get("role") != "assistant":
+        skipped_by = "not-assistant-role"
+    elif not model_gate:
+        skipped_by = "model-not-on-leak-list"
+
+    record: dict[str, Any] = {
+        "settings": settings.to_dict(),
+        "modelGate": model_gate,
+        "knownTools": known_list,
+        "handled": skipped_by is None,
+        "skippedBy": skipped_by,
+        "calls": pure_calls(message, known, strict=strict),
+    }
+    final = message
+    result = None
+    if skipped_by is None:
+        result = recover_grammar_leaks(
+            message, mode=settings.mode, known_tools=known, require_known_tool=True,
+            unknown_tool_text=settings.unknown_grammar_text, now_ms=state.now_ms, strict=strict,
+        )
+        diagnostics += result.diagnostics
+        if result.changed:
+            final = result.message
+
+    detected = result.detected_grammars if result else []
+    record.update({
+        "detectedGrammar": detected[0] if detected else None,
+        "detectedGrammars": detected,
+        "detectedRanges": result.detected_ranges if result else 0,
+        "messageReplaced": bool(result and result.changed),
+        "changed": bool(result and result.changed),
+        "observed": bool(result and result.observed),
+        "strippedGrammars": result.stripped_grammars if result else [],
+        "strippedRanges": result.stripped_ranges if result else 0,
+        "promoted": bool(result and result.promoted),
+    })
+    promoted_calls = []
+    if result and result.promoted:
+        for call_id, call in zip(result.promoted_call_ids, result.recovered_calls):
+            promoted_calls.append({"id": call_id, "name": call["name"], "arguments": call["arguments"]})
+    content = final.get("content")
+    first_text = next(
+        (p for p in content if isinstance(p, dict) and p.get("type") == "text"), None
+    ) if isinstance(content, list) else None
+    record.update({
+        "promotedCalls": promoted_calls,
+        "stopReason": final.get("stopReason"),
+        "strippedText": first_text.get("text") if first_text else None,
+        "content": content,
+        "messageKeys": list(final.keys()),
+        "inputMutated": message != snapshot,
+    })
+    telemetry, entries, notes = _side_effects(result, state, diagnostics)
+    record.update({
+        "notes": notes,
+        "entries": entries,
+        "telemetry": telemetry,
+        "observations": [t for t in telemetry if t.get("observation") is True],
+    })
+    reasons = _reasons_not_promoted(skipped_by, settings.mode, result, message, known, strict)
+    record["reasonNotPromoted"] = reasons[0] if reasons else None
+    record["reasonsNotPromoted"] = reasons
+    record["candidates"] = [c.to_dict() for c in result.candidates] if result else []
+    record["diagnostics"] = [d.to_dict() for d in diagnostics]
+    return record
+
+
+def _side_effects(result, state: HookState, diagnostics: list[Diagnostic]):
+    """Telemetry records (without ``ts``), session entries and notes (§6.3, §6.4)."""
+    telemetry: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    notes: list[str] = []
+    if result is None or (not result.changed and not result.observed):
+        return telemetry, entries, notes
+    profile = state.settings.profile
+    model = state.model_id
+
+    def with_model(record: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in record.items() if not (k == "model" and v is None)}
+
+    if result.promoted:
+        for call_id, call in zip(result.promoted_call_ids, result.recovered_calls):
+            rules = [f"grammarRecovery:{call['grammar']}"]
+            telemetry.append(with_model({"tool": call["name"], "model": model, "outcome": "recovered",
+                                         "rules": rules, "grammar": call["grammar"], "profile": profile,
+                                         "stages": list(STAGES)}))
+            notes.append(recovery_note(call["grammar"], call["name"]))
+            entries.append({"customType": "tool-repair", "data": with_model({
+                "toolCallId": call_id, "tool": call["name"], "rules": rules, "stages": list(STAGES),
+                "profile": profile, "model": model, "outcome": "recovered"})})
+    elif result.changed:
+        telemetry.append(with_model({"model": model, "outcome": "stripped", "rules": ["grammarStrip"],
+                                     "channel": "message", "grammar": ",".join(result.stripped_grammars),
+                                     "profile": profile, "stages": list(STAGES)}))
+    else:
+        preserved = state.settings.mode in ("strip", "recover")
+        if preserved and not state.strict:
+            diagnostics.append(quirk_diagnostic(QuirkHit(
+                "GRM-Q20", "preserved unknown-tool text was recorded as an observation")))
+        strict_preserved = preserved and state.strict
+        telemetry.append(with_model({
+            "model": model, "outcome": "preserved" if strict_preserved else "observed",
+            "rules": ["grammarPreserve" if strict_preserved else "grammarObserve"], "channel": "message",
+            "grammar": ",".join(result.detected_grammars), "profile": profile, "stages": list(STAGES),
+            "observation": True}))
+    return telemetry, entries, notes
+
+
+def _reasons_not_promoted(skipped_by, mode: str, result, message: dict[str, Any], known: set[str],
+                          strict: bool) -> list[str]:
+    """The derived classification of §10, in gate order."""
+    if skipped_by:
+        return [skipped_by]
+    if result is None or result.detected_ranges == 0:
+        return ["no-leak-detected"]
+    if result.promoted:
+        return []
+    if mode in ("observe", "strip"):
+        return [f"{mode}-mode"]
+    reasons: list[str] = []
+    content = message.get("content") or []
+    if any(is_tool_call_part(p, strict=strict) for p in content):
+        reasons.append("existing-tool-call")
+    cands = result.candidates
+    calls = [c for c in cands if not c.strip_only]
+    if cands and not calls:
+        reasons.append("dangling-markers-only")
+    eligible = [c for c in calls if c.known and c.arguments]
+    if not eligible and any(not c.known for c in calls):
+        reasons.append("unknown-tool")
+    if not eligible and any(c.known and not c.arguments for c in calls):
+        reasons.append("empty-arguments")
+    stop = message.get("stopReason")
+    if stop != "stop":
+        reasons.append("stop-reason-absent" if stop is None else f"stop-reason-{stop}")
+    return reasons

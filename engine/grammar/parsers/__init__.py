@@ -1,0 +1,1 @@
+"""One module per grammar family; each exposes ``parse(ctx) -> list[Candidate]``."""

@@ -1,0 +1,384 @@
+"""``recoverGrammarLeaks`` (spec §5): strip detected leaks from a message and promote calls.
+
+The function never mutates its input. Besides the reference's result fields it reports, for each
+detected candidate, its UTF-16 span and what happened to it and why, so the IDE can highlight
+leaks and explain each decision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.grammar.candidates import Candidate, Hits, QuirkHit
+from engine.grammar.detect import detect
+from engine.grammar.stripping import remove_ranges, remove_ranges_locally
+from engine.jsvalues import py_to_utf16_index
+
+MODES = ("off", "observe", "strip", "recover")
+
+
+def to_base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if n == 0:
+        return "0"
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    out = ""
+    while n:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+    return sign + out
+
+
+_STRICT_ID_SEQUENCE = [0]
+
+
+def recovered_call_id(grammar: str, index: int, now_ms: int, *, strict: bool = False) -> str:
+    """``tool_repair_<grammar>_<time36>_<n>`` (§9). Strict adds a process-wide sequence (GRM-Q16)."""
+    base = f"tool_repair_{re.sub(r'[^A-Za-z0-9]', '_', grammar)}_{to_base36(int(now_ms))}_{index}"
+    if not strict:
+        return base
+    _STRICT_ID_SEQUENCE[0] += 1
+    return f"{base}_{to_base36(_STRICT_ID_SEQUENCE[0])}"
+
+
+def part_text(part: Any) -> str | None:
+    if isinstance(part, dict):
+        if part.get("type") == "text" and isinstance(part.get("text"), str):
+            return part["text"]
+        if part.get("type") == "thinking" and isinstance(part.get("thinking"), str):
+            return part["thinking"]
+    return None
+
+
+def with_part_text(part: dict[str, Any], text: str) -> dict[str, Any]:
+    key = "text" if part.get("type") == "text" else "thinking"
+    return {**part, key: text}
+
+
+def is_tool_call_part(part: Any, *, strict: bool = False) -> bool:
+    """A real toolCall part; one with a non-string name does not count (GRM-Q26)."""
+    if not (isinstance(part, dict) and part.get("type") == "toolCall"):
+        return False
+    return strict or isinstance(part.get("name"), str)
+
+
+@dataclass
+class CandidateReport:
+    """One kept candidate: where it is, what it is, and what happened to it."""
+
+    part: int
+    grammar: str
+    name: str
+    arguments: dict[str, Any]
+    span: tuple[int, int]  # UTF-16 offsets in the part's original text
+    strip_only: bool
+    known: bool
+    stripped: bool = False
+    promoted: bool = False
+    call_id: str | None = None
+    reason: str = ""  # why it was (not) stripped or promoted
+    quirks: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "part": self.part, "grammar": self.grammar, "name": self.name, "arguments": self.arguments,
+            "span": list(self.span), "stripOnly": self.strip_only, "knownTool": self.known,
+            "stripped": self.stripped, "promoted": self.promoted, "id": self.call_id,
+            "reason": self.reason, "quirks": self.quirks,
+        }
+
+
+@dataclass
+class RecoveryResult:
+    changed: bool
+    recovered_calls: list[dict[str, Any]]
+    stripped_grammars: list[str]
+    stripped_ranges: int
+    promoted: bool
+    observed: bool
+    detected_grammars: list[str]
+    detected_ranges: int
+    promoted_call_ids: list[str]
+    message: dict[str, Any]
+    same_message: bool
+    candidates: list[CandidateReport] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "changed": self.changed,
+            "recoveredCalls": self.recovered_calls,
+            "strippedGrammars": self.stripped_grammars,
+            "strippedRanges": self.stripped_ranges,
+            "promoted": self.promoted,
+            "observed": self.observed,
+            "detectedGrammars": self.detected_grammars,
+            "detectedRanges": self.detected_ranges,
+            "promotedCallIds": self.promoted_call_ids,
+            "sameMessageObject": self.same_message,
+            "message": self.message,
+            "candidates": [c.to_dict() for c in self.candidates],
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
+
+
+def _unchanged(message: dict[str, Any]) -> RecoveryResult:
+    return RecoveryResult(False, [], [], 0, False, False, [], 0, [], message, True)
+
+
+def _add_unique(items: list[str], value: str) -> None:
+    if value not in items:
+        items.append(value)
+
+
+def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, span: tuple[int, int] | None = None,
+                     level: str = "info") -> Diagnostic:
+    data: dict[str, Any] = {}
+    if part is not None:
+        data["part"] = part
+    if span is not None:
+        data["span"] = list(span)
+    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data)  # type: ignore[arg-type]
+
+
+@dataclass
+class _Part:
+    index: int
+    text: str
+    kept: list[Candidate]
+    text_hits: Hits
+    thinking: bool
+
+
+def recover_grammar_leaks(
+    message: dict[str, Any],
+    *,
+    mode: str,
+    known_tools: Iterable[str],
+    grammars: Iterable[str] | None = None,
+    require_known_tool: bool = True,
+    unknown_tool_text: str = "preserve",
+    now_ms: int = 0,
+    strict: bool = False,
+) -> RecoveryResult:
+    """Detect, strip and (in recover mode) promote leaked tool calls in one assistant message."""
+    content = message.get("content")
+    if mode == "off" or message.get("role") != "assistant" or not isinstance(content, list):
+        return _unchanged(message)
+    known = set(known_tools)
+    grammar_list = list(grammars) if grammars is not None else None
+
+    def allowed(name: str) -> bool:
+        return (not require_known_tool) or (bool(known) and name in known)
+
+    parts: list[_Part] = []
+    for index, part in enumerate(content):
+        text = part_text(part)
+        if text is None:
+            continue
+        found = detect(text, grammar_list, strict=strict)
+        if found.kept or found.hits:
+            parts.append(_Part(index, text, found.kept, found.hits, part.get("type") == "thinking"))
+
+    detected_grammars: list[str] = []
+    detected_ranges = 0
+    reports: dict[int, CandidateReport] = {}
+    diagnostics: list[Diagnostic] = []
+    for p in parts:
+        detected_ranges += len(_count(p.kept, strict))
+        for cand in p.kept:
+            _add_unique(detected_grammars, cand.grammar)
+            reports[id(cand)] = CandidateReport(
+                p.index, cand.grammar, cand.name, cand.arguments,
+                (py_to_utf16_index(p.text, cand.start), py_to_utf16_index(p.text, cand.end)),
+                cand.strip_only, (not cand.strip_only) and allowed(cand.name),
+                quirks=[h.quirk for h in cand.hits],
+            )
+
+    existing = [pt for pt in content if is_tool_call_part(pt)]
+    odd_existing = [pt for pt in content if is_tool_call_part(pt, strict=True) and not is_tool_call_part(pt)]
+    stop_reason = message.get("stopReason")
+
+    def eligible(cand: Candidate) -> bool:
+        return not cand.strip_only and allowed(cand.name) and bool(cand.arguments)
+
+    def observable(p: _Part) -> bool:
+        return not (strict and p.thinking)  # strict GRM-Q18: thinking is observe-only
+
+    any_recoverable = any(eligible(c) for p in parts if observable(p) for c in p.kept)
+    existing_blocks = bool(existing) or (strict and bool(odd_existing))
+    will_promote = mode == "recover" and not existing_blocks and any_recoverable and stop_reason == "stop"
+
+    chosen_by_part: dict[int, list[Candidate]] = {}
+    if mode != "observe":
+        for p in parts:
+            chosen: list[Candidate] = []
+            for cand in p.kept:
+                report = reports[id(cand)]
+                if not observable(p):
+                    report.reason = "thinking-observe-only"
+                    continue
+                pick = cand.strip_only or allowed(cand.name) or unknown_tool_text == "strip"
+                if (pick and strict and mode == "recover" and not cand.strip_only and allowed(cand.name)
+                        and not (will_promote and eligible(cand))):
+                    # Strict GRM-Q12/Q17/Q21: keep the text of a call that will not run.
+                    report.reason = _not_promoted_reason(cand, allowed, existing_blocks, stop_reason, will_promote)
+                    continue
+                if pick:
+                    chosen.append(cand)
+                else:
+                    report.reason = "unknown-tool-preserved"
+            if chosen:
+                chosen_by_part[p.index] = chosen
+
+    stripped_grammars: list[str] = []
+    stripped_ranges = 0
+    recoverable: list[Candidate] = []
+    next_content = list(content)
+    for p in parts:
+        chosen = chosen_by_part.get(p.index, [])
+        if not chosen:
+            continue
+        stripped_ranges += len(_count(chosen, strict))
+        for cand in chosen:
+            _add_unique(stripped_grammars, cand.grammar)
+            reports[id(cand)].stripped = True
+            if eligible(cand):
+                recoverable.append(cand)
+        ranges = [c.range for c in chosen]
+        new_text = (remove_ranges_locally if strict else remove_ranges)(p.text, ranges)
+        local = remove_ranges_locally(p.text, ranges)
+        if not strict and local != new_text:
+            diagnostics.append(quirk_diagnostic(
+                QuirkHit("GRM-Q11", "stripping also re-spaced text away from the removed leaks"), part=p.index))
+        next_content[p.index] = with_part_text(content[p.index], new_text)
+        _shared_range_notes(p, chosen, allowed, diagnostics)
+
+    changed = bool(chosen_by_part)
+    promote = will_promote and bool(recoverable)
+    promoted_ids: list[str] = []
+    recovered: list[dict[str, Any]] = []
+    if promote:
+        for i, cand in enumerate(recoverable):
+            call_id = recovered_call_id(cand.grammar, i, now_ms, strict=strict)
+            promoted_ids.append(call_id)
+            recovered.append({"name": cand.name, "arguments": cand.arguments, "grammar": cand.grammar})
+            next_content.append({"type": "toolCall", "id": call_id, "name": cand.name, "arguments": cand.arguments})
+            report = reports[id(cand)]
+            report.promoted, report.call_id, report.reason = True, call_id, "promoted"
+
+    for p in parts:
+        for cand in p.kept:
+            report = reports[id(cand)]
+            if report.reason:
+                continue
+            report.reason = _reason(cand, mode, report, allowed, existing_blocks, stop_reason)
+
+    _decision_notes(parts, reports, mode, promote, existing, odd_existing, stop_reason, diagnostics, strict)
+    for p in parts:
+        for hit in p.text_hits:
+            if hit.quirk != "GRM-Q28" or mode in ("strip", "recover"):
+                diagnostics.append(quirk_diagnostic(hit, part=p.index))
+
+    all_reports = [reports[id(c)] for p in parts for c in p.kept]
+    if not changed and not promote:
+        if detected_ranges == 0:
+            result = _unchanged(message)
+            result.diagnostics = diagnostics
+            return result
+        return RecoveryResult(False, [], [], 0, False, True, detected_grammars, detected_ranges, [],
+                              message, True, all_reports, diagnostics)
+
+    next_message = {**message, "content": next_content}
+    if promote:
+        next_message["stopReason"] = "toolUse"
+    return RecoveryResult(
+        True, recovered, stripped_grammars, stripped_ranges, promote, detected_ranges > 0,
+        detected_grammars, detected_ranges, promoted_ids, next_message, False, all_reports, diagnostics,
+    )
+
+
+def _count(cands: list[Candidate], strict: bool) -> list[Any]:
+    """Candidates as the reference counts them, or distinct ranges under strict (GRM-Q9)."""
+    if not strict:
+        return list(cands)
+    return sorted({c.range for c in cands})
+
+
+def _not_promoted_reason(cand: Candidate, allowed, existing_blocks: bool, stop_reason: Any, will_promote: bool) -> str:
+    if not allowed(cand.name):
+        return "unknown-tool"
+    if not cand.arguments:
+        return "empty-arguments"
+    if existing_blocks:
+        return "existing-tool-call"
+    if stop_reason != "stop":
+        return f"stop-reason-{stop_reason}" if stop_reason is not None else "stop-reason-absent"
+    return "not-promoted"
+
+
+def _reason(cand: Candidate, mode: str, report: CandidateReport, allowed, existing_blocks: bool,
+            stop_reason: Any) -> str:
+    if cand.strip_only:
+        return "dangling-marker" if report.stripped else "observe-mode"
+    if mode == "observe":
+        return "observe-mode"
+    if mode == "strip":
+        return "strip-mode" if report.stripped else "unknown-tool-preserved"
+    return _not_promoted_reason(cand, allowed, existing_blocks, stop_reason, False)
+
+
+def _shared_range_notes(p: _Part, chosen: list[Candidate], allowed, diagnostics: list[Diagnostic]) -> None:
+    """GRM-Q9: a stripped block took unknown-tool calls with it."""
+    for cand in chosen:
+        if not cand.strip_only and not allowed(cand.name):
+            sharers = [c for c in chosen if c.range == cand.range and c is not cand and allowed(c.name)]
+            if sharers:
+                diagnostics.append(quirk_diagnostic(
+                    QuirkHit("GRM-Q9", f"the call to unknown tool `{cand.name}` was stripped with its block"),
+                    part=p.index, level="warning"))
+
+
+def _decision_notes(parts: list[_Part], reports: dict[int, CandidateReport], mode: str, promote: bool,
+                    existing: list, odd_existing: list, stop_reason: Any, diagnostics: list[Diagnostic],
+                    strict: bool) -> None:
+    """Name the quirks that shaped this decision, with the span of the call they touched."""
+    for p in parts:
+        for cand in p.kept:
+            report = reports[id(cand)]
+            if not (report.stripped or report.promoted):
+                continue
+            span = report.span
+            for hit in cand.hits:
+                diagnostics.append(quirk_diagnostic(hit, part=p.index, span=span))
+            if cand.strip_only:
+                continue
+            if p.thinking:
+                diagnostics.append(quirk_diagnostic(QuirkHit(
+                    "GRM-Q18", f"a call to `{cand.name}` in a thinking part was "
+                    + ("promoted" if report.promoted else "stripped")), part=p.index, span=span, level="warning"))
+            if report.stripped and not report.promoted and mode == "recover" and not strict:
+                if report.known and not cand.arguments:
+                    diagnostics.append(quirk_diagnostic(QuirkHit(
+                        "GRM-Q12", f"the call to `{cand.name}` had no arguments: stripped, never run"),
+                        part=p.index, span=span, level="warning"))
+                elif report.known and existing:
+                    diagnostics.append(quirk_diagnostic(QuirkHit(
+                        "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
+                        part=p.index, span=span, level="warning"))
+                elif report.known and stop_reason != "stop":
+                    diagnostics.append(quirk_diagnostic(QuirkHit(
+                        "GRM-Q17", f"stop reason {stop_reason!r} blocked promotion, yet the `{cand.name}` call was stripped"),
+                        part=p.index, span=span, level="warning"))
+            if report.stripped and report.known and not cand.arguments and mode == "strip":
+                diagnostics.append(quirk_diagnostic(QuirkHit(
+                    "GRM-Q12", f"the call to `{cand.name}` had no arguments and was stripped"),
+                    part=p.index, span=span))
+    if promote and odd_existing and not strict:
+        diagnostics.append(quirk_diagnostic(QuirkHit(
+            "GRM-Q26", "a toolCall part with a non-string name did not block promotion"), level="warning"))

@@ -1,0 +1,197 @@
+"""Text primitives shared by every grammar parser (spec §2.1–§2.3).
+
+The reference runs these on JavaScript strings. They only ever compare ASCII characters, so they
+work unchanged on Python strings (code points); offsets are converted to UTF-16 only when they
+leave the engine.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from engine.jsvalues import JS_WHITESPACE
+
+# JavaScript's ``\s`` (WhiteSpace + LineTerminator) as a character class. Python's own ``\s``
+# differs (it adds U+001C–U+001F and U+0085), so patterns spell it out.
+WS = "[" + "".join(f"\\u{ord(ch):04x}" for ch in JS_WHITESPACE) + "]"
+# JavaScript ``\S`` complement, and IDENT (spec §1).
+IDENT = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+NOT_WS = "[^" + WS[1:]
+
+FENCE = "```"
+
+
+def js_ascii(pattern: str, *, ignore_case: bool = False) -> regex.Pattern[str]:
+    """Compile one of the reference's own non-``u`` patterns: ASCII ``\\b`` and case folding."""
+    flags = regex.ASCII | (regex.IGNORECASE if ignore_case else 0)
+    return regex.compile(pattern, flags)
+
+
+def js_unicode(pattern: str, *, ignore_case: bool = False) -> regex.Pattern[str]:
+    """Compile one of the reference's ``u``-flag patterns: simple Unicode case folding."""
+    flags = regex.IGNORECASE if ignore_case else 0
+    return regex.compile(pattern, flags)
+
+
+_WS_RUN = js_ascii(WS + "+")
+IDENT_FULL = js_ascii(IDENT + r"\Z")
+
+
+def split_ws(text: str) -> list[str]:
+    """``text.split(/\\s+/)``."""
+    return _WS_RUN.split(text)
+
+
+def fence_parity_inside(text: str, index: int) -> bool:
+    """The reference's fence test: an odd number of ``````` before ``index`` (GRM-Q10)."""
+    return text.count(FENCE, 0, index) % 2 == 1
+
+
+_FENCE_LINE = js_ascii(r"(?m)^( {0,3})(`{3,}|~{3,})([^\n]*)$")
+
+
+def markdown_fence_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of fenced code blocks as CommonMark opens and closes them (strict fix of GRM-Q10).
+
+    A fence line is up to three spaces, then three or more backticks or tildes; a backtick
+    fence's info string may not contain a backtick. The block ends at a line with at least as
+    many of the same character and nothing else, or at the end of the text.
+    """
+    spans: list[tuple[int, int]] = []
+    open_at: int | None = None
+    open_char = ""
+    open_len = 0
+    for m in _FENCE_LINE.finditer(text):
+        marker, info = m.group(2), m.group(3)
+        if open_at is None:
+            if marker[0] == "`" and "`" in info:
+                continue
+            open_at, open_char, open_len = m.start(), marker[0], len(marker)
+        elif marker[0] == open_char and len(marker) >= open_len and not info.strip(" \t"):
+            spans.append((open_at, m.end()))
+            open_at = None
+    if open_at is not None:
+        spans.append((open_at, len(text)))
+    return spans
+
+
+class FenceTest:
+    """Answers "is this position inside fenced code?" under one profile, noting disagreements.
+
+    The default profile uses the reference's parity test. The strict profile uses real
+    Markdown fences. Either way a position where the two tests disagree is recorded, so the
+    caller can name GRM-Q10 when it mattered.
+    """
+
+    def __init__(self, text: str, *, strict: bool) -> None:
+        self.text = text
+        self.strict = strict
+        self._spans: list[tuple[int, int]] | None = None
+        self.disagreements: list[int] = []
+
+    def _markdown_inside(self, index: int) -> bool:
+        if self._spans is None:
+            self._spans = markdown_fence_spans(self.text)
+        return any(start < index < end for start, end in self._spans)
+
+    def inside(self, index: int) -> bool:
+        if FENCE not in self.text and "~~~" not in self.text:
+            return False
+        parity = fence_parity_inside(self.text, index)
+        markdown = self._markdown_inside(index)
+        if parity != markdown:
+            self.disagreements.append(index)
+        return markdown if self.strict else parity
+
+
+def find_matching(text: str, open_index: int, opener: str, closer: str) -> int | None:
+    """Balanced scan (§2.2): index of the closer that returns depth to zero, quotes respected."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for i in range(open_index, len(text)):
+        ch = text[i]
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+            continue
+        if ch == '"' or ch == "'":
+            quote = ch
+            continue
+        if ch == opener:
+            depth += 1
+        if ch == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+_FIRST_BRACKET = regex.compile(r"[\[{]")
+
+
+def first_balanced_json(text: str) -> tuple[str, int, int] | None:
+    """First balanced ``{…}``/``[…]`` anywhere in ``text`` (§2.3): ``(json, start, end)``."""
+    m = _FIRST_BRACKET.search(text)
+    if m is None:
+        return None
+    start = m.start()
+    opener = text[start]
+    end = find_matching(text, start, opener, "}" if opener == "{" else "]")
+    if end is None:
+        return None
+    return text[start : end + 1], start, end + 1
+
+
+def _top_level_scan(text: str):
+    """Yield ``(index, char, depth)`` for characters outside string literals."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for i, ch in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+            continue
+        if ch == '"' or ch == "'":
+            quote = ch
+            continue
+        if ch in "([{":
+            depth += 1
+        if ch in ")]}":
+            depth -= 1
+        yield i, ch, depth
+
+
+def split_top_level(text: str, delimiter: str) -> list[str]:
+    """Split at top-level ``delimiter``; pieces JS-trimmed, empty pieces dropped."""
+    from engine.jsvalues import js_trim
+
+    parts: list[str] = []
+    start = 0
+    for i, ch, depth in _top_level_scan(text):
+        if ch == delimiter and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p for p in (js_trim(part) for part in parts) if p]
+
+
+def find_top_level_char(text: str, target: str) -> int:
+    for i, ch, depth in _top_level_scan(text):
+        if ch == target and depth == 0:
+            return i
+    return -1
+
+
+def line_end(text: str, start: int) -> int:
+    newline = text.find("\n", start)
+    return len(text) if newline == -1 else newline

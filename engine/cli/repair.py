@@ -1,0 +1,163 @@
+"""``rulewright repair``: run the tool-argument repair pipeline (pi-repair-layer 0.4.3)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+PROFILES = ("pi-repair-layer", "strict")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("args_file", nargs="?", metavar="ARGS_FILE",
+                        help="the raw tool arguments as JSON ('-' or omitted: standard input)")
+    parser.add_argument("--schema", metavar="FILE", help="the tool's parameter JSON Schema")
+    parser.add_argument("--config", metavar="FILE",
+                        help="repair options JSON (resources/schemas/repair-config.schema.json)")
+    parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"),
+                        help="repair policy (default: the config's, else adaptive)")
+    parser.add_argument("--model-id", metavar="ID", help="model id gating anchor-bleed / grammar-tokens")
+    parser.add_argument("--tool", metavar="NAME",
+                        help="tool name; one of read/bash/edit/write/grep/find/ls also selects pi's preset")
+    parser.add_argument("--raw", action="store_true",
+                        help="treat ARGS_FILE as a raw string (what a model sent), not as JSON")
+    parser.add_argument("--profile", choices=PROFILES, default="pi-repair-layer",
+                        help="pi-repair-layer: reproduce the reference with its quirks (default); "
+                             "strict: fix them")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _read_json(path: str, what: str) -> Any:
+    """Parse a JSON file; on failure print ``path:line:col: error: ...`` and raise SystemExit(1)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        print(f"{path}:1:1: error: cannot read {what}: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{path}:{exc.lineno}:{exc.colno}: error: {what} is not JSON: {exc.msg}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def _read_args(args: argparse.Namespace) -> Any:
+    path = args.args_file
+    if path in (None, "-"):
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text, name = handle.read(), path
+        except OSError as exc:
+            print(f"{path}:1:1: error: cannot read arguments: {exc.strerror or exc}", file=sys.stderr)
+            raise SystemExit(1) from None
+    if args.raw:
+        return text
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{name}:{exc.lineno}:{exc.colno}: error: arguments are not JSON: {exc.msg} "
+              "(use --raw to repair a raw string)", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def _summary(result, adapter: dict[str, Any]) -> str:
+    from engine.repair.jsdata import to_json_data
+
+    lines = [f"outcome: {result.outcome}   policy: {result.policy}"]
+    for change in result.changes:
+        lines.append(f"  [{change.stage}] {change.rule_id}: {change.note}")
+    for obs in result.observations:
+        lines.append(f"  observed {obs.rule_id} ({obs.stage})")
+    if result.issue_summary:
+        lines.append(f"issues: {result.issue_summary}   fingerprint: {result.fingerprint}")
+    if adapter["threw"]:
+        lines.append("tool adapter throws UnrepairableToolInputError")
+    else:
+        lines.append("args: " + json.dumps(to_json_data(adapter["returned"]), ensure_ascii=False))
+    for diag in result.diagnostics:
+        lines.append(f"  {diag.level}: {diag.message} [{diag.code}]")
+    return "\n".join(lines)
+
+
+def _adapter_view(result, raw: Any, unrepairable: str) -> dict[str, Any]:
+    if result.outcome != "unrepairable":
+        return {"threw": False, "returned": result.args}
+    if unrepairable == "passthrough":
+        return {"threw": False, "returned": raw}
+    return {"threw": True, "errorMessage": result.error_message}
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.repair import BUILTIN_TOOLS, run_repair
+    from engine.repair.jsdata import js_values, to_json_data
+
+    if not args.schema:
+        print("rulewright repair: error: --schema FILE is required (or use --jsonl)", file=sys.stderr)
+        return 2
+    try:
+        schema = _read_json(args.schema, "schema")
+        options = _read_json(args.config, "config") if args.config else {}
+        if not isinstance(options, dict):
+            print(f"{args.config}:1:1: error: the config must be a JSON object", file=sys.stderr)
+            return 1
+        raw = _read_args(args)
+    except SystemExit as exc:
+        return int(exc.code or 1)
+    if args.policy:
+        options["policy"] = args.policy
+    if args.model_id:
+        options["modelId"] = args.model_id
+    if args.tool:
+        options["toolName"] = args.tool
+        if args.tool in BUILTIN_TOOLS and "builtinTool" not in options:
+            options["builtinTool"] = args.tool
+    raw = js_values(raw, exact_ints=args.profile == "strict")
+    try:
+        result = run_repair(schema, raw, options, profile=args.profile)
+    except ValueError as exc:
+        print(f"{args.config or '<options>'}:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    adapter = _adapter_view(result, raw, options.get("unrepairable", "throw"))
+    if args.json:
+        out = result.to_dict()
+        out["threw"] = adapter["threw"]
+        if adapter["threw"]:
+            out["errorMessage"] = adapter["errorMessage"]
+        else:
+            out["returned"] = to_json_data(adapter["returned"])
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(_summary(result, adapter))
+    if adapter["threw"]:
+        print(adapter["errorMessage"], file=sys.stderr)
+        return 1
+    return 0
+
+
+def handle_request(request: dict) -> dict:
+    """One ``--jsonl`` request ``{"schema", "args", "options", "profile"?}`` (conformance README)."""
+    from engine.repair import run_repair
+    from engine.repair.jsdata import js_values, to_json_data
+
+    if "schema" not in request:
+        return {"error": 'request needs a "schema"'}
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        return {"error": '"options" must be an object'}
+    profile = request.get("profile", "pi-repair-layer")
+    raw = js_values(request.get("args"), exact_ints=profile == "strict")
+    result = run_repair(request["schema"], raw, options, profile=profile)
+    response = result.to_dict()
+    response["observations"] = [o.rule_id for o in result.observations]
+    adapter = _adapter_view(result, raw, options.get("unrepairable", "throw"))
+    response["threw"] = adapter["threw"]
+    if adapter["threw"]:
+        response["errorMessage"] = adapter["errorMessage"]
+    else:
+        response["returned"] = to_json_data(adapter["returned"])
+    return response

@@ -1,0 +1,36 @@
+"""Per-call state every stage reads: tool name, profile, policy, schema and quirk reporting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+
+from .policy import RepairPolicy
+from .quirks import QUIRKS
+
+
+@dataclass
+class RepairContext:
+    tool_name: str
+    schema: Any  # the built (TypeBox-tagged or plain) schema
+    policy: RepairPolicy
+    profile: str = "pi-repair-layer"
+    model_id: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def strict(self) -> bool:
+        return self.profile == "strict"
+
+    def quirk(self, quirk_id: str, message: str, *, pointer: str | None = None,
+              level: str = "info") -> None:
+        """Say that a reference quirk changed (or, under strict, would have changed) a result."""
+        text = f"{message} ({QUIRKS[quirk_id]})"
+        if any(d.code == quirk_id and d.message == text for d in self.diagnostics):
+            return
+        self.diagnostics.append(Diagnostic(text, level, quirk_id, pointer=pointer, source="repair"))
+
+    def note(self, code: str, message: str, *, level: str = "warning", pointer: str | None = None) -> None:
+        self.diagnostics.append(Diagnostic(message, level, code, pointer=pointer, source="repair"))

@@ -1,0 +1,536 @@
+"""TypeBox 1.1.38 as pi uses it: schema rebuild, ``Value.Check``, ``Value.Errors``, ``Value.Convert``.
+
+pi hands tools TypeBox schemas. The reference run rebuilt every JSON Schema with TypeBox builders
+(``Type.Object``, ``Type.Union``, ``Type.Literal``...), which tag each node with a hidden kind;
+``Value.Convert`` only converts tagged nodes. :func:`build_schema` does that rebuild (schema mode
+``typebox``); mode ``plain`` keeps the JSON Schema as is, so Convert changes nothing (spec §11).
+
+Errors follow TypeBox's keyword order and English messages (spec §12); a check is simply "no
+error". Only the first 8 errors are recorded, as TypeBox's ``Settings.maxErrors`` does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+from engine.jsvalues import UNDEFINED, js_number, number_to_js_string
+
+from .jsdata import (
+    MAX_SAFE_INTEGER,
+    deep_clone,
+    deep_equal,
+    is_number,
+    js_keys,
+    js_strict_equal,
+    js_typeof,
+    normalize_number,
+)
+
+KIND = "~kind"
+MAX_ERRORS = 8
+SCHEMA_MODES = ("typebox", "plain")
+
+_COPIED_OPTIONS = (
+    "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties",
+    "maxProperties", "description", "title", "default",
+)
+_SIMPLE_KINDS = {"string": "String", "number": "Number", "integer": "Integer", "boolean": "Boolean",
+                 "null": "Null"}
+
+
+# ----------------------------------------------------------------------------- rebuild
+
+
+def build_schema(schema: Any, mode: str = "typebox") -> Any:
+    """Rebuild a JSON Schema as TypeBox builders would (mode ``typebox``) or keep it (``plain``)."""
+    if mode == "plain":
+        return schema
+    if mode != "typebox":
+        raise ValueError(f"unknown schema mode {mode!r}")
+    return _build(schema)
+
+
+def _options(schema: dict) -> dict:
+    return {k: schema[k] for k in _COPIED_OPTIONS if k in schema}
+
+
+def _literal(value: Any, options: dict) -> dict:
+    if isinstance(value, bool):
+        type_name = "boolean"
+    elif is_number(value):
+        type_name = "number"
+    elif isinstance(value, str):
+        type_name = "string"
+    else:  # not a valid Type.Literal: keep a bare const check, no conversion
+        return {**options, "const": value}
+    return {**options, KIND: "Literal", "type": type_name, "const": value}
+
+
+def _build(schema: Any) -> dict:
+    if schema is True or schema is None:
+        return {KIND: "Unknown"}
+    if schema is False:
+        return {KIND: "Never", "not": {}}
+    if not isinstance(schema, dict):
+        return {KIND: "Unknown"}
+    options = _options(schema)
+    if "const" in schema:
+        return _literal(schema["const"], options)
+    if isinstance(schema.get("enum"), list):
+        return {**options, KIND: "Union", "anyOf": [_literal(v, {}) for v in schema["enum"]]}
+    for keyword in ("anyOf", "oneOf"):
+        if isinstance(schema.get(keyword), list):
+            return {**options, KIND: "Union", "anyOf": [_build(v) for v in schema[keyword]]}
+    type_name = schema.get("type")
+    if isinstance(type_name, list):
+        return {**options, KIND: "Union", "anyOf": [_build({**schema, "type": t}) for t in type_name]}
+    if type_name in _SIMPLE_KINDS:
+        return {**options, KIND: _SIMPLE_KINDS[type_name], "type": type_name}
+    if type_name == "array":
+        return {**options, KIND: "Array", "type": "array", "items": _build(schema.get("items"))}
+    if type_name == "object":
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        wanted = schema.get("required") if isinstance(schema.get("required"), list) else []
+        node: dict[str, Any] = {**options, KIND: "Object", "type": "object",
+                                "properties": {k: _build(v) for k, v in props.items()}}
+        required = [k for k in props if k in wanted]
+        if required:
+            node["required"] = required
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, bool):
+            node["additionalProperties"] = extra
+        elif isinstance(extra, dict):
+            node["additionalProperties"] = _build(extra)
+        return node
+    return {**options, KIND: "Unknown"}
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+@dataclass
+class SchemaError:
+    keyword: str
+    instance_path: str
+    message: str
+    params: dict[str, Any] = field(default_factory=dict)
+    schema_path: str = "#"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"keyword": self.keyword, "schemaPath": self.schema_path,
+                "instancePath": self.instance_path, "params": self.params, "message": self.message}
+
+
+def errors(schema: Any, value: Any, limit: int | None = MAX_ERRORS) -> list[SchemaError]:
+    """``Value.Errors``: the first ``limit`` errors in TypeBox order."""
+    found = _errors(schema, value, "", "#")
+    return list(found if limit is None else islice(found, limit))
+
+
+def check(schema: Any, value: Any) -> bool:
+    """``Value.Check``."""
+    return next(_errors(schema, value, "", "#"), None) is None
+
+
+def _escape(segment: str) -> str:
+    return segment.replace("~", "~0").replace("/", "~1")
+
+
+def _type_ok(type_name: Any, value: Any) -> bool:
+    if type_name == "string":
+        return isinstance(value, str)
+    if type_name == "number":
+        return is_number(value) and math.isfinite(value)
+    if type_name == "integer":
+        return is_number(value) and math.isfinite(value) and float(value).is_integer()
+    if type_name == "boolean":
+        return isinstance(value, bool)
+    if type_name == "null":
+        return value is None
+    if type_name == "array":
+        return isinstance(value, list)
+    if type_name == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _num(n: Any) -> str:
+    return number_to_js_string(n) if is_number(n) else str(n)
+
+
+def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
+    if s is True or not isinstance(s, dict):
+        if s is False:
+            yield SchemaError("false", path, "schema is false", {}, spath)
+        return
+    if "type" in s:
+        t = s["type"]
+        if isinstance(t, list):
+            if not any(_type_ok(x, v) for x in t):
+                yield SchemaError("type", path, "must be either " + " or ".join(map(str, t)),
+                                  {"type": t}, spath + "/type")
+        elif not _type_ok(t, v):
+            yield SchemaError("type", path, f"must be {t}", {"type": t}, spath + "/type")
+    if isinstance(v, dict):
+        yield from _object_errors(s, v, path, spath)
+    elif isinstance(v, list):
+        yield from _array_errors(s, v, path, spath)
+    elif isinstance(v, str):
+        yield from _string_errors(s, v, path, spath)
+    elif is_number(v):
+        yield from _number_errors(s, v, path, spath)
+    if "const" in s and not deep_equal(s["const"], v):
+        yield SchemaError("const", path, "must be equal to constant", {"allowedValue": s["const"]},
+                          spath + "/const")
+    if isinstance(s.get("enum"), list) and not any(deep_equal(e, v) for e in s["enum"]):
+        yield SchemaError("enum", path, "must be equal to one of the allowed values",
+                          {"allowedValues": s["enum"]}, spath + "/enum")
+    if "not" in s and check(s["not"], v):
+        yield SchemaError("not", path, "must not be valid", {}, spath + "/not")
+    if isinstance(s.get("allOf"), list):
+        for i, sub in enumerate(s["allOf"]):
+            yield from _errors(sub, v, path, f"{spath}/allOf/{i}")
+    if isinstance(s.get("anyOf"), list):
+        branch_errors = []
+        for i, sub in enumerate(s["anyOf"]):
+            found = list(islice(_errors(sub, v, path, f"{spath}/anyOf/{i}"), MAX_ERRORS))
+            if not found:
+                break
+            branch_errors.extend(found)
+        else:
+            yield from branch_errors
+            yield SchemaError("anyOf", path, "must match a schema in anyOf", {}, spath + "/anyOf")
+    if isinstance(s.get("oneOf"), list):
+        branch_errors, passing = [], 0
+        for i, sub in enumerate(s["oneOf"]):
+            found = list(islice(_errors(sub, v, path, f"{spath}/oneOf/{i}"), MAX_ERRORS))
+            if found:
+                branch_errors.extend(found)
+            else:
+                passing += 1
+        if passing != 1:
+            if passing == 0:
+                yield from branch_errors
+            yield SchemaError("oneOf", path, "must match exactly one schema in oneOf",
+                              {"passingSchemas": passing}, spath + "/oneOf")
+
+
+def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaError]:
+    props = s.get("properties") if isinstance(s.get("properties"), dict) else {}
+    required = s.get("required") if isinstance(s.get("required"), list) else []
+    missing = [k for k in required if k not in v]
+    if missing:
+        yield SchemaError("required", path, "must have required properties " + ", ".join(missing),
+                          {"requiredProperties": missing}, spath + "/required")
+    extra = s.get("additionalProperties", True)
+    if extra is False:
+        extras = [k for k in js_keys(v) if k not in props]
+        if extras:
+            yield SchemaError("additionalProperties", path, "must not have additional properties",
+                              {"additionalProperties": extras}, spath + "/additionalProperties")
+    # A schema-valued additionalProperties is not checked: the reference run accepted
+    # {"extra": "5"} against {"additionalProperties": {"type": "number"}} as strictly valid
+    # (case kw-additionalProperties-schema-convert); only Convert uses it.
+    for k, sub in props.items():
+        if k in v:
+            yield from _errors(sub, v[k], f"{path}/{_escape(k)}", f"{spath}/properties/{_escape(k)}")
+    n = len(v)
+    if "minProperties" in s and is_number(s["minProperties"]) and n < s["minProperties"]:
+        yield SchemaError("minProperties", path,
+                          f"must not have fewer than {_num(s['minProperties'])} properties",
+                          {"limit": s["minProperties"]}, spath + "/minProperties")
+    if "maxProperties" in s and is_number(s["maxProperties"]) and n > s["maxProperties"]:
+        yield SchemaError("maxProperties", path,
+                          f"must not have more than {_num(s['maxProperties'])} properties",
+                          {"limit": s["maxProperties"]}, spath + "/maxProperties")
+
+
+def _array_errors(s: dict, v: list, path: str, spath: str) -> Iterator[SchemaError]:
+    if "items" in s and isinstance(s["items"], dict | bool):
+        for i, item in enumerate(v):
+            yield from _errors(s["items"], item, f"{path}/{i}", spath + "/items")
+    n = len(v)
+    if is_number(s.get("maxItems")) and n > s["maxItems"]:
+        yield SchemaError("maxItems", path, f"must not have more than {_num(s['maxItems'])} items",
+                          {"limit": s["maxItems"]}, spath + "/maxItems")
+    if is_number(s.get("minItems")) and n < s["minItems"]:
+        yield SchemaError("minItems", path, f"must not have fewer than {_num(s['minItems'])} items",
+                          {"limit": s["minItems"]}, spath + "/minItems")
+    if s.get("uniqueItems") is True and _has_duplicates(v):
+        yield SchemaError("uniqueItems", path, "must not have duplicate items", {},
+                          spath + "/uniqueItems")
+
+
+def _has_duplicates(items: list) -> bool:
+    return any(deep_equal(items[i], items[j]) for i in range(len(items)) for j in range(i))
+
+
+def grapheme_count(text: str) -> int:
+    """TypeBox's string length for min/maxLength: clusters of a code point plus combining marks
+    and variation selectors; U+200D joins the next code point; a regional-indicator pair counts
+    once; a surrogate pair (already one Python character) counts once."""
+    count, i, n = 0, 0, len(text)
+    while i < n:
+        cp = ord(text[i])
+        i += 1
+        if 0x1F1E6 <= cp <= 0x1F1FF and i < n and 0x1F1E6 <= ord(text[i]) <= 0x1F1FF:
+            i += 1
+        while i < n:
+            nxt = ord(text[i])
+            if _is_modifier(nxt):
+                i += 1
+            elif nxt == 0x200D:
+                i += 1
+                if i < n:
+                    i += 1
+            else:
+                break
+        count += 1
+    return count
+
+
+def _is_modifier(cp: int) -> bool:
+    return (0x300 <= cp <= 0x36F or 0x1AB0 <= cp <= 0x1AFF or 0x1DC0 <= cp <= 0x1DFF
+            or 0xFE20 <= cp <= 0xFE2F or 0xFE00 <= cp <= 0xFE0F)
+
+
+def _string_errors(s: dict, v: str, path: str, spath: str) -> Iterator[SchemaError]:
+    if is_number(s.get("maxLength")) or is_number(s.get("minLength")):
+        n = grapheme_count(v)
+        if is_number(s.get("maxLength")) and n > s["maxLength"]:
+            yield SchemaError("maxLength", path,
+                              f"must not have more than {_num(s['maxLength'])} characters",
+                              {"limit": s["maxLength"]}, spath + "/maxLength")
+        if is_number(s.get("minLength")) and n < s["minLength"]:
+            yield SchemaError("minLength", path,
+                              f"must not have fewer than {_num(s['minLength'])} characters",
+                              {"limit": s["minLength"]}, spath + "/minLength")
+    if isinstance(s.get("format"), str) and not _format_ok(s["format"], v):
+        yield SchemaError("format", path, f'must match format "{s["format"]}"',
+                          {"format": s["format"]}, spath + "/format")
+    if isinstance(s.get("pattern"), str) and not _pattern_ok(s["pattern"], v):
+        yield SchemaError("pattern", path, f'must match pattern "{s["pattern"]}"',
+                          {"pattern": s["pattern"]}, spath + "/pattern")
+
+
+def _pattern_ok(pattern: str, value: str) -> bool:
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    try:
+        return compile_js(pattern, "u").test(value)
+    except JSSyntaxError:
+        return False
+
+
+# TypeBox's built-in string formats (the common subset); unknown formats pass.
+_FORMATS = {
+    "date": re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\Z"),
+    "time": re.compile(r"([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(z|[+-]([01]\d|2[0-3]):?[0-5]\d)?\Z", re.I),
+    "date-time": re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[t\s]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(z|[+-]([01]\d|2[0-3]):?[0-5]\d)\Z", re.I),
+    "email": re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z", re.I),
+    "uuid": re.compile(r"(urn:uuid:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\Z", re.I),
+    "ipv4": re.compile(r"((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\Z"),
+    "uri": re.compile(r"[a-z][a-z0-9+.-]*:[^\s]*\Z", re.I),
+    "hostname": re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\Z", re.I),
+}
+
+
+def _format_ok(name: str, value: str) -> bool:
+    rx = _FORMATS.get(name)
+    return True if rx is None else rx.match(value) is not None
+
+
+def _number_errors(s: dict, v: float, path: str, spath: str) -> Iterator[SchemaError]:
+    checks = (
+        ("exclusiveMaximum", "<", lambda lim: v < lim),
+        ("exclusiveMinimum", ">", lambda lim: v > lim),
+        ("maximum", "<=", lambda lim: v <= lim),
+        ("minimum", ">=", lambda lim: v >= lim),
+    )
+    for keyword, comparison, ok in checks:
+        limit = s.get(keyword)
+        if is_number(limit) and not ok(limit):
+            yield SchemaError(keyword, path, f"must be {comparison} {_num(limit)}",
+                              {"comparison": comparison, "limit": limit}, f"{spath}/{keyword}")
+    m = s.get("multipleOf")
+    if is_number(m) and m != 0 and math.fmod(v, m) != 0:
+        yield SchemaError("multipleOf", path, f"must be multiple of {_num(m)}", {"multipleOf": m},
+                          spath + "/multipleOf")
+
+
+# ----------------------------------------------------------------------------- convert
+
+_FAIL = object()
+_BIGINT = re.compile(r"-?(0|[1-9]\d*)n\Z")
+_DECIMAL = re.compile(r"-?(0|[1-9]\d*)\.\d+\Z")
+_INTEGER = re.compile(r"-?(0|[1-9]\d*)\Z")
+
+
+def convert(schema: Any, value: Any) -> Any:
+    """``Value.Convert`` on an already-cloned value (objects are converted in place)."""
+    kind = schema.get(KIND) if isinstance(schema, dict) else None
+    if kind is None:
+        return value
+    handler = _CONVERTERS.get(kind)
+    return value if handler is None else handler(schema, value)
+
+
+def _try_string(v: Any) -> Any:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if is_number(v) and math.isfinite(v):
+        return number_to_js_string(v)
+    if v is None:
+        return "null"
+    return _FAIL
+
+
+def _try_number(v: Any) -> Any:
+    if isinstance(v, bool):
+        return 1 if v else 0
+    if is_number(v):
+        return v if math.isfinite(v) else _FAIL
+    if v is None:
+        return 0
+    if isinstance(v, str):
+        n = js_number(v)
+        if math.isfinite(n):
+            return normalize_number(n)
+        lowered = v.lower()
+        if lowered in ("true", "false"):
+            return 1 if lowered == "true" else 0
+        for rx, text in ((_BIGINT, v[:-1]), (_DECIMAL, v.split(".")[0]), (_INTEGER, v)):
+            if rx.match(v):
+                n = int(text)
+                return n if -MAX_SAFE_INTEGER <= n <= MAX_SAFE_INTEGER else _FAIL
+    return _FAIL
+
+
+def _try_boolean(v: Any) -> Any:
+    if isinstance(v, bool):
+        return v
+    if is_number(v) and v in (0, 1):
+        return v == 1
+    if v is None:
+        return False
+    if isinstance(v, str):
+        lowered = v.lower()
+        if lowered in ("true", "1"):
+            return True
+        if lowered in ("false", "0"):
+            return False
+    return _FAIL
+
+
+def _try_null(v: Any) -> Any:
+    if v is None or v is False or (is_number(v) and not isinstance(v, bool) and v == 0):
+        return None
+    if isinstance(v, str) and (v in ("", "0") or v.lower() in ("null", "undefined")):
+        return None
+    return _FAIL
+
+
+def _convert_with(try_fn):
+    def run(_schema: dict, v: Any) -> Any:
+        result = try_fn(v)
+        return v if result is _FAIL else result
+    return run
+
+
+def _convert_integer(_schema: dict, v: Any) -> Any:
+    result = _try_number(v)
+    if result is _FAIL:
+        return v
+    return normalize_number(float(math.trunc(result))) if isinstance(result, float) else result
+
+
+def _convert_literal(schema: dict, v: Any) -> Any:
+    const = schema.get("const")
+    if js_strict_equal(v, const):
+        return v
+    typeof = js_typeof(const)
+    try_fn = {"boolean": _try_boolean, "number": _try_number, "string": _try_string}.get(typeof)
+    if try_fn is None:
+        return v
+    result = try_fn(v)
+    return result if result is not _FAIL and js_strict_equal(result, const) else v
+
+
+def _convert_array(schema: dict, v: Any) -> Any:
+    items = v if isinstance(v, list) else [v]
+    item_schema = schema.get("items")
+    return [convert(item_schema, item) for item in items]
+
+
+def _key_matches(pattern: str, key: str) -> bool:
+    """``new RegExp(`^${p}$`).test(key)``: the property name is used unescaped."""
+    if re.fullmatch(r"[\w\- ]*", pattern):
+        return pattern == key
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    try:
+        return compile_js(f"^{pattern}$").test(key)
+    except JSSyntaxError:
+        return pattern == key
+
+
+def _convert_object(schema: dict, v: Any) -> Any:
+    if not isinstance(v, dict):
+        return v
+    props = schema.get("properties", {})
+    for name, sub in props.items():
+        for key in list(v):
+            if _key_matches(name, key):
+                v[key] = convert(sub, v[key])
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for name in props:
+            for key in list(v):
+                if not _key_matches(name, key):
+                    v[key] = convert(extra, v[key])
+    return v
+
+
+def _convert_union(schema: dict, v: Any) -> Any:
+    variants = schema.get("anyOf", [])
+    if any(check(variant, v) for variant in variants):
+        return v
+    for variant in variants:
+        candidate = convert(variant, deep_clone(v))
+        if check(schema, candidate):
+            return candidate
+    return v
+
+
+_CONVERTERS = {
+    "String": _convert_with(_try_string),
+    "Number": _convert_with(_try_number),
+    "Boolean": _convert_with(_try_boolean),
+    "Null": _convert_with(_try_null),
+    "Integer": _convert_integer,
+    "Literal": _convert_literal,
+    "Array": _convert_array,
+    "Object": _convert_object,
+    "Union": _convert_union,
+}
+
+__all__ = [
+    "KIND",
+    "MAX_ERRORS",
+    "SCHEMA_MODES",
+    "UNDEFINED",
+    "SchemaError",
+    "build_schema",
+    "check",
+    "convert",
+    "errors",
+    "grapheme_count",
+]

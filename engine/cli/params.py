@@ -88,6 +88,10 @@ def _fmt(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _clip(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def render_summary(report: dict) -> str:
     """A readable summary: routing, features and why, options, tools, system prompt, quirks."""
     sdk, scope, options, tools = (report["sdkConfig"], report["scope"], report["options"],
@@ -114,6 +118,8 @@ def render_summary(report: dict) -> str:
             detail = report["pluginDetails"].get(plugin["name"])
             if detail:
                 lines.append(f"        details {_fmt(detail)}")
+            if plugin.get("effect"):
+                lines.append(f"        effect  {_clip(_fmt(plugin['effect']))}")
     lines.append("")
     lines.append("options")
     for key in ("maxRetries", "stopWhenStepCount", "headers", "providerOptions",

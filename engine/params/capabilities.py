@@ -46,6 +46,16 @@ def reasoning_enabled(model: dict, assistant: dict) -> bool:
             or ids.is_fixed_reasoning(model))
 
 
+def requested_url_context(model: dict, assistant: dict) -> bool:
+    """The condition the strict profile uses (PAR-Q9): the toggle on a Gemini model."""
+    return get_path(assistant, "settings", "enableUrlContext") is True and ids.is_gemini(model)
+
+
+def requested_image_generation(model: dict, assistant: dict) -> bool:
+    return (get_path(assistant, "settings", "enableGenerateImage") is True
+            and ids.has_capability(model, "image-generation"))
+
+
 def web_search_enabled(model: dict, assistant: dict) -> bool:
     toggle = get_path(assistant, "settings", "enableWebSearch") is True
     return ((toggle and ids.has_capability(model, "web-search"))
@@ -57,13 +67,10 @@ def resolve_capabilities(model: dict, provider: dict, assistant: dict, options_i
                          prefs: dict, *, strict: bool = False) -> Capabilities:
     web = web_search_enabled(model, assistant)
     stream = get_path(assistant, "settings", "streamOutput") is not False
-    url_context = False
-    generate_image = False
-    if strict:  # PAR-Q9 fix: compute the conditions the reference hard-wires off
-        url_context = (get_path(assistant, "settings", "enableUrlContext") is True
-                       and ids.is_gemini(model))
-        generate_image = (get_path(assistant, "settings", "enableGenerateImage") is True
-                          and ids.has_capability(model, "image-generation"))
+    url_context, generate_image = requested_url_context(model, assistant), \
+        requested_image_generation(model, assistant)
+    if not strict:  # PAR-Q9: the reference hard-wires both off
+        url_context = generate_image = False
     return Capabilities(
         enable_reasoning=reasoning_enabled(model, assistant),
         enable_web_search=web,

@@ -11,23 +11,10 @@ import json
 import math
 from typing import Any
 
+from engine.jsvalues import UNDEFINED as _JS_UNDEFINED
+from engine.jsvalues import json_stringify, number_to_js_string, utf16_len
 
-class _Undefined:
-    _instance: _Undefined | None = None
-
-    def __new__(cls) -> _Undefined:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "undefined"
-
-
-UNDEFINED: Any = _Undefined()
+UNDEFINED: Any = _JS_UNDEFINED
 UNDEFINED_JSON = {"$undefined": True}
 
 
@@ -75,47 +62,6 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def drop_undefined(value: Any) -> Any:
-    """What ``JSON.stringify`` would keep: keys holding ``undefined`` vanish."""
-    if isinstance(value, dict):
-        return {k: drop_undefined(v) for k, v in value.items() if v is not UNDEFINED}
-    if isinstance(value, list):
-        return [None if v is UNDEFINED else drop_undefined(v) for v in value]
-    return value
-
-
-def number_to_string(value: float | int) -> str:
-    """``String(number)``."""
-    try:
-        from engine.jsvalues import number_to_js_string
-    except ImportError:  # pragma: no cover - the shared helper lands with engine.jsvalues
-        number_to_js_string = None
-    if number_to_js_string is not None:
-        return number_to_js_string(value)
-    return _number_to_string(value)
-
-
-def _number_to_string(value: float | int) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == int(value) and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(value)
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        sign = "-" if exp.startswith("-") else "+"
-        text = f"{mantissa}e{sign}{int(exp.lstrip('+-'))}"
-        if mantissa.endswith(".0"):
-            text = text.replace(".0e", "e")
-    return text
-
-
 def js_string(value: Any) -> str:
     """``String(value)`` for JSON-shaped values (objects → ``[object Object]``)."""
     if value is UNDEFINED:
@@ -127,7 +73,7 @@ def js_string(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, (int, float)):
-        return number_to_string(value)
+        return number_to_js_string(value)
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -151,22 +97,11 @@ def json_parse(text: str) -> Any:
         raise JSONParseError(str(exc)) from exc
 
 
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
 def json_compact(value: Any) -> str:
-    """``JSON.stringify(value)`` for JSON-shaped data (compact, key order kept, non-ASCII raw)."""
-    return json.dumps(_js_numbers(drop_undefined(value)), ensure_ascii=False,
-                      separators=(",", ":"), default=lambda v: None)
+    """``JSON.stringify(value)`` (compact, key order kept, non-ASCII raw)."""
+    return json_stringify(value) or ""
 
 
-def _js_numbers(value: Any) -> Any:
-    """Integral floats print as JS prints them (``1`` not ``1.0``)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _js_numbers(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_js_numbers(v) for v in value]
-    return value
+__all__ = ["UNDEFINED", "UNDEFINED_JSON", "JSONParseError", "get", "get_path",
+           "is_nullish", "js_string", "json_compact", "json_parse", "to_json", "truthy",
+           "utf16_len"]

@@ -73,6 +73,8 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
                                      strict=strict)
                 if isinstance(assistant, dict) else None)
         _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint)
+        if caps is not None:
+            _capability_quirks(diagnostics, caps, model, assistant, options_id, strict)
 
         request_id = request.get("messageId")
         if is_nullish(request_id):
@@ -229,6 +231,19 @@ def _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint) -> No
                                          "(region prefix)"))
 
 
+def _capability_quirks(diagnostics, caps, model, assistant, options_id, strict) -> None:
+    from engine.params.capabilities import requested_image_generation, requested_url_context
+
+    if strict:
+        return
+    if requested_url_context(model, assistant) or requested_image_generation(model, assistant):
+        diagnostics.append(_q("PAR-Q9", "URL context / image generation was requested but the "
+                                        "reference hard-wires both off"))
+    if caps.enable_web_search and options_id == "gateway":
+        diagnostics.append(_q("PAR-Q24", "AI Gateway web search gets an empty config: the "
+                                         "family mapping is unreachable"))
+
+
 def _tools_quirks(diagnostics, tools: ToolsResult, assistant, model) -> None:
     from engine.params.collation import collation_differs
 
@@ -241,6 +256,4 @@ def _tools_quirks(diagnostics, tools: ToolsResult, assistant, model) -> None:
                                                                                "web-search"):
         diagnostics.append(_q("PAR-Q14", "builtin web tools are active although the model lacks "
                                          "the web-search capability"))
-    for note in tools.notes:
-        if note.get("code"):
-            diagnostics.append(note)
+    diagnostics.extend(tools.quirks)

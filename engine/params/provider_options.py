@@ -286,6 +286,9 @@ def bedrock_options(ctx: OptionsContext) -> dict:
                                       "budgetTokens": UNDEFINED if budget is None else budget}
     flags = anthropic_beta_flags(ctx.model, ctx.assistant,
                                  provider=ctx.provider if ctx.strict else None)
+    if not ctx.strict and flags != anthropic_beta_flags(ctx.model, ctx.assistant, ctx.provider):
+        ctx.quirk("PAR-Q28", "Bedrock anthropicBeta computed without the provider: "
+                             + ",".join(flags))
     if flags:
         out["anthropicBeta"] = flags
     return out

@@ -59,6 +59,7 @@ class ToolsResult:
     defer_diagnostics: dict | None = None
     skipped: str | None = None
     notes: list[dict] = field(default_factory=list)
+    quirks: list[dict] = field(default_factory=list)
 
     def to_report(self) -> dict:
         return {"exposed": self.exposed, "deferred": list(self.deferred),
@@ -229,4 +230,12 @@ def resolve_tools(payload: dict, model: dict, *, strict: bool = False) -> ToolsR
         result = apply_defer(active, get(model, "contextWindow"))
         result.mcp_tool_ids = mcp_ids
     result.notes.append({"mcpToolIdsFrom": origin})
+    if not strict:
+        for server in _servers(payload):
+            for tool in _server_tools(server):
+                if quirk27_hits(server, tool):
+                    result.quirks.append({"code": "PAR-Q27", "message":
+                                          f"a source rule on server {server.get('name')!r} names "
+                                          f"tool {tool.get('name')!r} by an un-camelCased id and "
+                                          "matches nothing"})
     return result

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 from engine.params.jsv import get, get_path, truthy
 
 CACHE_MARKER = {"anthropic": {"cacheControl": {"type": "ephemeral"}}}
@@ -55,7 +55,7 @@ def place_cache_markers(messages: list[dict], settings: dict) -> list[dict]:
 class AnthropicCacheFeature(Feature):
     def decide(self, scope) -> Decision:
         if scope.endpoint_type != "anthropic-messages":
-            return Decision(False, f"endpointType is {scope.endpoint_type!r}, not "
+            return Decision(False, f"endpointType is {show(scope.endpoint_type)}, not "
                                    "'anthropic-messages'")
         cache = get_path(scope.provider, "settings", "cacheControl")
         if not (isinstance(cache, dict) and truthy(cache.get("enabled"))):
@@ -69,19 +69,27 @@ class AnthropicCacheFeature(Feature):
         cache = get_path(scope.provider, "settings", "cacheControl")
         settings = cache if isinstance(cache, dict) else {}
         threshold = get(settings, "tokenThreshold")
-        filler = "x" * (4 * int(threshold if isinstance(threshold, (int, float)) else 0) + 4)
+        filler = "x" * (4 * int(threshold if isinstance(threshold, (int, float)) else 0))
         sample = [{"role": "system", "content": "You are helpful. " + filler},
                   {"role": "user", "content": "First question. " + filler},
                   {"role": "assistant", "content": "First answer."},
                   {"role": "user", "content": "Second question."}]
-        return {"sampleMessages": [{"role": m["role"], "chars": len(m["content"])} for m in sample],
-                "markedMessages": [i for i, m in enumerate(place_cache_markers(sample, settings))
-                                   if m.get("providerOptions") or any(
-                                       isinstance(p, dict) and p.get("providerOptions")
-                                       for p in (m["content"] if isinstance(m["content"], list)
-                                                 else []))],
-                "marker": CACHE_MARKER,
-                "note": "token counts approximated as ceil(chars / 4)"}
+        marked = place_cache_markers(sample, settings)
+        rows, total = [], 0
+        for before, after in zip(sample, marked):
+            tokens = estimate_tokens(before["content"])
+            total += tokens
+            where = None
+            if after.get("providerOptions"):
+                where = "message"
+            elif isinstance(after["content"], list) and after["content"][-1].get("providerOptions"):
+                where = "last content part"
+            rows.append({"role": before["role"], "tokens": tokens, "cumulativeTokens": total,
+                         "marker": where})
+        return {"settings": {k: settings.get(k) for k in (
+                    "tokenThreshold", "cacheSystemMessage", "cacheLastNMessages")},
+                "sampleMessages": rows, "marker": CACHE_MARKER,
+                "note": "token counts approximated as ceil(chars / 4) (the reference uses tokenx)"}
 
 
 FEATURE = AnthropicCacheFeature("anthropic-cache",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.params import ids
 from engine.params.beta import anthropic_beta_flags
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 
 
 class AnthropicHeadersFeature(Feature):
@@ -14,7 +14,7 @@ class AnthropicHeadersFeature(Feature):
         if not ids.is_anthropic(scope.model):
             return Decision(False, "not an Anthropic (Claude) model")
         if scope.endpoint_type != "anthropic-messages":
-            return Decision(False, f"endpointType is {scope.endpoint_type!r}, not "
+            return Decision(False, f"endpointType is {show(scope.endpoint_type)}, not "
                                    "'anthropic-messages'")
         if scope.ai_sdk_provider_id == "bedrock":
             return Decision(False, "Bedrock carries the flags in providerOptions instead")

@@ -73,6 +73,10 @@ class Feature:
         return self.hooks
 
 
-def call_optional(feature: Any, method: str, scope: RequestScope, default: Any) -> Any:
-    fn = getattr(feature, method, None)
-    return default if fn is None else fn(scope)
+def show(value: Any) -> str:
+    """A value as JSON text, for explanations (``'x'`` → ``"x"``, ``False`` → ``false``)."""
+    import json
+
+    from engine.params.jsv import to_json
+
+    return json.dumps(to_json(value), ensure_ascii=False)

@@ -19,6 +19,12 @@ class DeepseekDsmlFeature(Feature):
             return Decision(True, "model.name contains 'deepseek'")
         return Decision(False, "not a DeepSeek model (base id, providerId, name)")
 
+    def details(self, scope) -> None:
+        if not scope.strict:
+            scope.quirk("PAR-Q15", "deepseek-dsml-parser applied: the design doc's feature list "
+                                   "omits it (the code has 15 features)")
+        return None
+
     def demo(self, scope) -> dict:
         return {"effect": "DSML tool-call blocks in text become tool-call events; finish reason "
                           "'stop' becomes 'tool-calls' when calls are produced; unparseable "

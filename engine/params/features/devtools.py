@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 
 
 class DevtoolsFeature(Feature):
     def decide(self, scope) -> Decision:
         on = scope.prefs.get("app.developer_mode.enabled") is True
-        return Decision(on, f"pref app.developer_mode.enabled is {on!r}")
+        return Decision(on, f"pref app.developer_mode.enabled is {show(on)}")
 
     def demo(self, scope) -> dict:
         return {"effect": "request unchanged; params and outputs are recorded for devtools"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 
 
 def normalize_usage(usage: dict) -> dict:
@@ -20,7 +20,8 @@ def normalize_usage(usage: dict) -> dict:
 class GatewayUsageNormalizeFeature(Feature):
     def decide(self, scope) -> Decision:
         pid = scope.sdk_config.provider_id
-        return Decision(pid == "gateway", f"sdkConfig.providerId is {pid!r} (needs 'gateway')")
+        return Decision(pid == "gateway",
+                        f'sdkConfig.providerId is {show(pid)} (needs "gateway")')
 
     def demo(self, scope) -> dict:
         before = {"type": "finish", "usage": {"inputTokens": 120, "outputTokens": 40,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 from engine.params.jsv import get
 
 PROBE = "hello"
@@ -16,7 +16,7 @@ class NoThinkFeature(Feature):
     def decide(self, scope) -> Decision:
         pid = get(scope.provider, "id")
         if pid != "ovms":
-            return Decision(False, f"provider.id is {pid!r}, not 'ovms'")
+            return Decision(False, f'provider.id is {show(pid)}, not "ovms"')
         if not scope.mcp_tool_ids:
             return Decision(False, "OVMS but no MCP tool ids")
         return Decision(True, f"OVMS with {len(scope.mcp_tool_ids)} MCP tool id(s)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 from engine.params.jsv import get
 
 MARKER = "[REDACTED]"
@@ -17,13 +17,13 @@ class OpenrouterReasoningFeature(Feature):
     def decide(self, scope) -> Decision:
         pid = get(scope.provider, "id")
         if pid == "openrouter":
-            return Decision(True, "provider.id is 'openrouter'")
+            return Decision(True, 'provider.id is "openrouter"')
         if get(scope.provider, "presetProviderId") == "openrouter":
             if scope.strict:
                 return Decision(True, "presetProviderId is 'openrouter' (strict, PAR-Q13)")
-            scope.quirk("PAR-Q13", f"provider {pid!r} is an OpenRouter preset but the feature "
+            scope.quirk("PAR-Q13", f"provider {show(pid)} is an OpenRouter preset but the feature "
                                    "tests the literal id")
-        return Decision(False, f"provider.id is {pid!r}, not 'openrouter'")
+        return Decision(False, f'provider.id is {show(pid)}, not "openrouter"')
 
     def demo(self, scope) -> dict:
         sample = "[REDACTED] Thinking about it. [REDACTED]"

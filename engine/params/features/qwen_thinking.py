@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.params import ids
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 from engine.params.features.no_think import PROBE, append_suffix
 from engine.params.generic_reasoning import is_enable_thinking_provider, is_thinking_token_qwen
 from engine.params.jsv import UNDEFINED, get
@@ -18,7 +18,7 @@ def suffix_for(scope) -> str:
     if scope.strict and effort in ("none", "default"):
         return "/no_think"
     if effort in ("none", "default"):
-        scope.quirk("PAR-Q2", f"effort {effort!r} still appends /think (only 'undefined' "
+        scope.quirk("PAR-Q2", f"effort {show(effort)} still appends /think (only 'undefined' "
                               "gives /no_think)")
     return "/think"
 
@@ -34,8 +34,8 @@ class QwenThinkingFeature(Feature):
         if ids.is_qwen35_plus_id(ids.base_id(scope.model)):
             return Decision(False, "Qwen 3.5–3.9 uses chat_template_kwargs instead")
         if is_enable_thinking_provider(scope.provider):
-            return Decision(False, f"provider {get(scope.provider, 'id')!r} takes enable_thinking")
-        return Decision(True, f"thinking-token Qwen on {get(scope.provider, 'id')!r} (no "
+            return Decision(False, f"provider {show(get(scope.provider, 'id'))} takes enable_thinking")
+        return Decision(True, f"thinking-token Qwen on {show(get(scope.provider, 'id'))} (no "
                               "enable_thinking option)")
 
     def details(self, scope) -> dict:

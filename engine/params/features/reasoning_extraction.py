@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.params import ids
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 
 OPENAI_STYLE_IDS = ("openai", "openai-chat", "openai-response", "openai-compatible", "azure",
                     "azure-responses")
@@ -27,8 +27,8 @@ def tag_name(scope) -> str:
     if scope.strict:
         return raw_tag
     if unique_tag != raw_tag:
-        scope.quirk("PAR-Q3", f"reasoning tag {unique_tag!r} comes from the provider prefix of "
-                              f"the unique id; the model id alone gives {raw_tag!r}")
+        scope.quirk("PAR-Q3", f"reasoning tag {show(unique_tag)} comes from the provider prefix of "
+                              f"the unique id; the model id alone gives {show(raw_tag)}")
     return unique_tag
 
 
@@ -54,7 +54,7 @@ class ReasoningExtractionFeature(Feature):
     def decide(self, scope) -> Decision:
         pid = scope.ai_sdk_provider_id
         ok = pid in OPENAI_STYLE_IDS
-        return Decision(ok, f"aiSdkProviderId {pid!r} is {'' if ok else 'not '}an OpenAI-style "
+        return Decision(ok, f"aiSdkProviderId {show(pid)} is {'' if ok else 'not '}an OpenAI-style "
                             "adapter")
 
     def details(self, scope) -> dict:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.params import ids
-from engine.params.features.base import Decision, Feature
+from engine.params.features.base import Decision, Feature, show
 
 SKIP_VALUE = "skip_thought_signature_validator"
 
@@ -20,7 +20,7 @@ class SkipGeminiThoughtSignatureFeature(Feature):
     def decide(self, scope) -> Decision:
         base = ids.base_id(scope.model)
         ok = ids.is_gemini3_id(base)
-        return Decision(ok, f"base id {base!r} is {'' if ok else 'not '}Gemini 3")
+        return Decision(ok, f"base id {show(base)} is {'' if ok else 'not '}Gemini 3")
 
     def demo(self, scope) -> dict:
         part = {"type": "tool-call", "toolCallId": "call_1", "toolName": "search",

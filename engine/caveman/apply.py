@@ -1,0 +1,220 @@
+"""Rule selection (§6) and application with JavaScript semantics (§7, §8).
+
+Each rule is compiled once per run (so a ``y``-without-``g`` rule keeps its ``lastIndex``
+across parts, as the reference's cached RegExp objects do, JSR-Q8) and evaluated through
+``engine.jsregex`` under a timeout; a rule that times out is skipped with a diagnostic and
+the text stays whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.caveman.packs import INTENSITIES, Rule, normalize_key
+from engine.diagnostics import Diagnostic
+from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js
+from engine.jsvalues import js_trim, py_to_utf16_index, utf16_len, utf16_to_py_index
+
+_RANK = {name: i for i, name in enumerate(INTENSITIES)}
+
+
+def intensity_rank(intensity: object) -> int:
+    """lite 0, full 1, ultra 2; anything else counts as full."""
+    return _RANK.get(intensity, 1) if isinstance(intensity, str) else 1
+
+
+def filter_rules(rules: list[Rule], context: str, intensity: str) -> list[Rule]:
+    rank = intensity_rank(intensity)
+    return [r for r in rules if (r.context == "all" or r.context == context)
+            and intensity_rank(r.min_intensity) <= rank]
+
+
+@dataclass
+class Selection:
+    rules: list[Rule]
+    from_fallback: bool = False  # the reference would use its English list here (CAV-Q3)
+    fallback_available: bool = True
+
+
+def select_rules(file_rules: list[Rule], fallback: list[Rule] | None, context: str, intensity: str,
+                 *, profile: str) -> Selection:
+    """``getRulesForContext``: the language's rules, else the English fallback list (CAV-Q3)."""
+    chosen = filter_rules(file_rules, context, intensity)
+    if chosen:
+        return Selection(chosen)
+    if profile == "strict":
+        return Selection([], from_fallback=False)
+    if fallback is None:
+        return Selection([], from_fallback=True, fallback_available=False)
+    return Selection(filter_rules(fallback, context, intensity), from_fallback=True)
+
+
+# ---------------------------------------------------------------- JS replacement templates
+
+def expand_template(template: str, m: JSMatch, subject: str, rx: JSRegExp) -> str:
+    """``GetSubstitution`` (jsregex.md §11) for one match: ``$$ $& $` $' $n $nn $<name>``."""
+    if "$" not in template:
+        return template
+    out: list[str] = []
+    i, n = 0, len(template)
+    groups = m.groups
+    count = len(groups)
+    while i < n:
+        c = template[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        nxt = template[i + 1]
+        if nxt == "$":
+            out.append("$")
+            i += 2
+        elif nxt == "&":
+            out.append(m.match)
+            i += 2
+        elif nxt == "`":
+            out.append(subject[:utf16_to_py_index(subject, m.index)])
+            i += 2
+        elif nxt == "'":
+            out.append(subject[utf16_to_py_index(subject, m.index + utf16_len(m.match)):])
+            i += 2
+        elif nxt.isdigit() and nxt.isascii():
+            two = template[i + 1:i + 3]
+            if len(two) == 2 and two.isdigit() and two.isascii() and 1 <= int(two) <= count:
+                out.append(groups[int(two) - 1] or "")
+                i += 3
+            elif 1 <= int(nxt) <= count:
+                out.append(groups[int(nxt) - 1] or "")
+                i += 2
+            else:
+                out.append("$")
+                i += 1
+        elif nxt == "<":
+            close = template.find(">", i + 2)
+            if not rx.group_names or close < 0:
+                out.append("$<")
+                i += 2
+            else:
+                out.append(m.named.get(template[i + 2:close]) or "")
+                i = close + 1
+        else:
+            out.append("$")
+            i += 1
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- running rules
+
+@dataclass
+class MatchRecord:
+    start: int  # UTF-16, in the text the rule ran on
+    end: int
+    match: str
+    replacement: str
+
+    def to_dict(self) -> dict:
+        return {"start": self.start, "end": self.end, "match": self.match, "replacement": self.replacement}
+
+
+@dataclass
+class RuleRun:
+    """What one rule did to one text."""
+
+    rule: Rule
+    before: str
+    after: str
+    attempted: bool = True
+    skipped: str = ""  # why not attempted: "prefilter", "skipRules", "timeout"
+    matches: list[MatchRecord] = field(default_factory=list)
+    q5_literal: bool = False  # a replacementMap miss inserted a $-template verbatim (CAV-Q5)
+
+    @property
+    def changed(self) -> bool:
+        return self.after != self.before
+
+
+class RuleRunner:
+    """Compiled rules of one run, applied with the reference's semantics."""
+
+    def __init__(self, *, profile: str = "omniroute", timeout: float | None = None) -> None:
+        self.profile = profile
+        self.timeout = timeout
+        self._compiled: dict[int, JSRegExp] = {}
+
+    def regexp(self, rule: Rule) -> JSRegExp:
+        key = id(rule)
+        rx = self._compiled.get(key)
+        if rx is None:
+            rx = self._compiled[key] = compile_js(rule.pattern, rule.flags, timeout=self.timeout)
+        return rx
+
+    def fresh(self, rule: Rule) -> JSRegExp:
+        return compile_js(rule.pattern, rule.flags, timeout=self.timeout)
+
+    def _replacer(self, rule: Rule, rx: JSRegExp, subject: str, run: RuleRun | None
+                  ) -> str | Callable[[JSMatch], str]:
+        mapping = rule.replacement_map
+        if mapping is None:
+            if run is None:
+                return rule.replacement or ""
+            template = rule.replacement or ""
+
+            def plain(m: JSMatch) -> str:
+                out = expand_template(template, m, subject, rx)
+                run.matches.append(MatchRecord(m.index, m.index + utf16_len(m.match), m.match, out))
+                return out
+            return plain
+
+        strict = self.profile == "strict"
+
+        def mapped(m: JSMatch) -> str:
+            s = m.match
+            if rule.map_mode == "fallback":
+                key = js_trim(s).lower()
+                out = mapping.get(key, "" if rule.miss == "empty" else s)
+            else:
+                key = normalize_key(s)
+                if key in mapping:
+                    out = mapping[key]
+                elif rule.replacement is not None:
+                    out = rule.replacement
+                    if "$" in out:
+                        expanded = expand_template(out, m, subject, rx)
+                        if expanded != out:
+                            if strict:
+                                out = expanded  # fix of CAV-Q5
+                            elif run is not None:
+                                run.q5_literal = True
+                else:
+                    out = s
+            if run is not None:
+                run.matches.append(MatchRecord(m.index, m.index + utf16_len(s), s, out))
+            return out
+        return mapped
+
+    def apply(self, rule: Rule, text: str, *, record: bool = False, rx: JSRegExp | None = None) -> RuleRun:
+        """Run ``rule`` on ``text``. Raises ``RegexTimeout`` (the caller skips the rule)."""
+        rx = rx or self.regexp(rule)
+        run = RuleRun(rule, text, text)
+        needs_run = record or (rule.replacement_map is not None and rule.replacement is not None
+                               and "$" in rule.replacement and rule.map_mode == "pack")
+        run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None))
+        return run
+
+    def would_change(self, rule: Rule, text: str) -> bool:
+        """Dry run on a fresh regex (no shared lastIndex touched): would this rule change ``text``?"""
+        rx = self.fresh(rule)
+        if rx.search(text) is None and not rx.sticky:
+            return False
+        return self.apply(rule, text, rx=self.fresh(rule)).changed
+
+
+def timeout_diagnostic(rule: Rule, exc: RegexTimeout, where: str) -> Diagnostic:
+    ms = round((exc.timeout or 0) * 1000)
+    return Diagnostic(f"rule {rule.name} timed out after {ms} ms on {where}; skipped (it would stall OmniRoute)",
+                      "error", "CAV-timeout", source="caveman", data={"rule": rule.name, "source": rule.source})
+
+
+def utf16_span(text: str, start: int, end: int) -> tuple[int, int]:
+    return py_to_utf16_index(text, start), py_to_utf16_index(text, end)

@@ -1,0 +1,404 @@
+"""The Caveman flow: chat body → messages → text parts → protected regions, rules, cleanup,
+restore, validation and fallback, with the reference's stats (spec §2, §13).
+
+``profile="omniroute"`` reproduces OmniRoute v3.8.49 including its quirks and adds a diagnostic
+(code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
+from engine.caveman.cleanup import cleanup, cleanup_segments, recapitalize
+from engine.caveman.config import CavemanConfig
+from engine.caveman.language import Detection, choose_language, detect_language
+from engine.caveman.packs import PackSource, Rule
+from engine.caveman.prefilter import Prefilter
+from engine.caveman.preservation import Extraction, choose_seed, extract, has_structure, restore, segments
+from engine.caveman.quirks import check_profile
+from engine.caveman.validation import validate_blocks, validate_compression
+from engine.diagnostics import Diagnostic
+from engine.jsregex import JSRegExp, JSSyntaxError, RegexTimeout, compile_js
+from engine.jsvalues import js_trim, json_stringify, math_round, utf16_len
+
+TEXT_PART_TYPES = (None, "text", "input_text")
+_DOTTED = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
+
+
+def estimate_tokens(text: str) -> int:
+    """``ceil(length / 4)`` over UTF-16 units."""
+    return math.ceil(utf16_len(text) / 4)
+
+
+def content_string(content: Any) -> str:
+    """The text a message is measured by: the string, or every string ``text`` part joined by ``\\n``."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(p["text"] for p in content
+                     if isinstance(p, dict) and isinstance(p.get("text"), str) and p["text"])
+
+
+@dataclass
+class PartOutcome:
+    """Everything that happened to one text part (the explanation is built from it)."""
+
+    message_index: int
+    part_index: int | None
+    role: str
+    original: str
+    text: str
+    gated: str = ""  # why the part was left alone: "empty", "short"
+    extraction: Extraction | None = None
+    should_preserve: bool = False
+    language: str = ""
+    detection: Detection | None = None
+    selection: Selection | None = None
+    runs: list[RuleRun] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
+    after_rules: str = ""
+    after_cleanup: str = ""
+    restored: str = ""
+    fallback: bool = False
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class CompressResult:
+    body: Any
+    compressed: bool
+    stats: dict[str, Any]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    parts: list[PartOutcome] = field(default_factory=list)
+
+    @property
+    def rules_applied(self) -> list[str]:
+        return list(self.stats.get("rulesApplied", []))
+
+
+class Compressor:
+    """One ``cavemanCompress`` run: packs, config and profile fixed; rules compiled once."""
+
+    def __init__(self, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
+                 profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
+                 timeout: float | None = None, record: bool = False, only_rule: str | None = None,
+                 diagnose: bool = True) -> None:
+        self.packs = packs
+        self.config = config if isinstance(config, CavemanConfig) else CavemanConfig.from_dict(config)
+        self.profile = check_profile(profile)
+        self.strict = profile == "strict"
+        self.fallback_rules = fallback_rules
+        self.timeout = timeout
+        self.record = record
+        self.only_rule = only_rule
+        self.diagnose = diagnose
+        self.runner = RuleRunner(profile=profile, timeout=timeout)
+        self.custom: list[JSRegExp] = []
+        self.pattern_warnings: list[str] = []
+        self.timed_out: set[int] = set()
+
+    # ------------------------------------------------------------ body level
+
+    def compile_patterns(self) -> None:
+        flags = "gm" if self.strict and self.config.uses_default_patterns else "g"  # CAV-Q17 fix
+        for source in self.config.patterns():
+            if not isinstance(source, str):
+                continue
+            try:
+                self.custom.append(compile_js(source, flags))
+            except JSSyntaxError as exc:
+                self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
+
+    def compress_body(self, body: Any) -> CompressResult:
+        started = time.perf_counter()
+        messages = body.get("messages") if isinstance(body, dict) else None
+        if not self.config.enabled or not isinstance(messages, list) or not messages:
+            return self._disabled(body)
+        self.compile_patterns()
+        original_tokens = compressed_tokens = 0
+        outcomes: list[PartOutcome] = []
+        new_messages = []
+        for mi, msg in enumerate(messages):
+            content = msg.get("content") if isinstance(msg, dict) else None
+            if not isinstance(content, str | list):
+                new_messages.append(msg)
+                continue
+            measured = content_string(content)
+            tokens = estimate_tokens(measured)
+            original_tokens += tokens
+            role = msg.get("role")
+            if not measured or utf16_len(measured) < self.config.min_message_length \
+                    or role not in self.config.compress_roles:
+                compressed_tokens += tokens
+                new_messages.append(msg)
+                continue
+            if isinstance(content, str):
+                outcome = self.compress_part(content, role, mi, None)
+                outcomes.append(outcome)
+                new_msg = {**msg, "content": outcome.text}
+            else:
+                parts = []
+                changed = False
+                for pi, part in enumerate(content):
+                    if isinstance(part, dict) and isinstance(part.get("text"), str) \
+                            and part.get("type") in TEXT_PART_TYPES:
+                        outcome = self.compress_part(part["text"], role, mi, pi)
+                        outcomes.append(outcome)
+                        if outcome.text != part["text"]:
+                            part = {**part, "text": outcome.text}
+                            changed = True
+                    parts.append(part)
+                new_msg = {**msg, "content": parts} if changed else msg
+            compressed_tokens += estimate_tokens(content_string(new_msg["content"]))
+            new_messages.append(new_msg)
+        stats, diags = self._stats(outcomes, original_tokens, compressed_tokens, started)
+        return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
+                              stats, diags, outcomes)
+
+    def _disabled(self, body: Any) -> CompressResult:
+        tokens = math.ceil(utf16_len(json_stringify(body) or "") / 4)
+        stats = {"originalTokens": tokens, "compressedTokens": tokens, "savingsPercent": 0,
+                 "techniquesUsed": [], "mode": "standard", "timestamp": int(time.time() * 1000)}
+        diags = [Diagnostic("compression did not run (disabled or no messages); OmniRoute measures tokens "
+                            "over the JSON body here, not over message text", "info", "CAV-Q15",
+                            source="caveman")] if not self.strict else []
+        if self.strict:
+            messages = body.get("messages") if isinstance(body, dict) else None
+            texts = [content_string(m["content"]) for m in messages or []
+                     if isinstance(m, dict) and isinstance(m.get("content"), str | list)]
+            tokens = sum(estimate_tokens(t) for t in texts)
+            stats.update(originalTokens=tokens, compressedTokens=tokens)
+        return CompressResult(body, False, stats, diags, [])
+
+    def _stats(self, outcomes: list[PartOutcome], original: int, compressed: int, started: float):
+        applied: list[str] = []
+        errors: list[str] = []
+        warnings: list[str] = list(self.pattern_warnings)
+        diags: list[Diagnostic] = []
+        fallback = False
+        blocks = 0
+        for o in outcomes:
+            diags.extend(o.diagnostics)
+            blocks += len(o.extraction.blocks) if o.extraction else 0
+            fallback = fallback or o.fallback
+            if not (o.fallback and self.strict):  # CAV-Q2 fix drops a fallen-back part's rules
+                applied.extend(o.applied)
+            errors.extend(o.errors)
+            warnings.extend(o.warnings)
+        applied, errors, warnings = _unique(applied), _unique(errors), _unique(warnings)
+        stats: dict[str, Any] = {
+            "originalTokens": original, "compressedTokens": compressed,
+            "savingsPercent": math_round((original - compressed) / original * 10000) / 100 if original else 0,
+            "techniquesUsed": ["caveman-rules"] if applied else [], "mode": "standard",
+            "timestamp": int(time.time() * 1000),
+        }
+        if applied:
+            stats["rulesApplied"] = applied
+        stats["durationMs"] = math_round((time.perf_counter() - started) * 1000 * 100) / 100
+        if warnings:
+            stats["validationWarnings"] = warnings
+        if errors:
+            stats["validationErrors"] = errors
+        if fallback:
+            stats["fallbackApplied"] = True
+        if blocks:
+            stats["preservedBlockCount"] = blocks
+        return stats, diags
+
+    # ------------------------------------------------------------ part level
+
+    def _diag(self, o: PartOutcome, code: str, message: str, level: str = "info", **data: Any) -> None:
+        where = {"messageIndex": o.message_index}
+        if o.part_index is not None:
+            where["partIndex"] = o.part_index
+        o.diagnostics.append(Diagnostic(message, level, code, source="caveman", data={**where, **data}))
+
+    def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
+        o = PartOutcome(mi, pi, role, text, text)
+        if not text or utf16_len(text) < self.config.min_message_length:
+            o.gated = "empty" if not text else "short"
+            return o
+        # 2–3. protected regions
+        o.should_preserve = bool(self.custom) or has_structure(text)
+        if o.should_preserve:
+            o.extraction = extract(text, self.custom, profile=self.profile)
+        else:
+            o.extraction = Extraction(text, text, [], choose_seed(text))
+        ex = o.extraction
+        for quirk, message, block in ex.notes:
+            span = [block.start, block.end] if block else None
+            self._diag(o, quirk, message, "info", **({"span": span} if span else {}))
+        # 4–5. language and rules
+        o.language, o.detection = choose_language(text, _config_view(self.config), profile=self.profile)
+        if o.detection is not None and not self.strict and self.diagnose:
+            unicode_pick = detect_language(text, profile="strict")
+            if unicode_pick.language != o.detection.language:
+                self._diag(o, "CAV-Q6", f"language detected as {o.detection.language}; with Unicode word "
+                           f"edges for hint words it would be {unicode_pick.language}", "warning")
+        o.selection = self._select(o, role)
+        # 6. rules
+        work = self._run_rules(o, ex.text)
+        o.after_rules = work
+        # 7. first cleanup and recapitalisation
+        if self.diagnose and not self.strict and "\r\n" in work and cleanup(work) != cleanup(work, crlf=True):
+            self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
+                       "trailing blanks / blank lines)")
+        work = recapitalize(cleanup(work, crlf=self.strict))
+        o.after_cleanup = work
+        # 8. restore and second cleanup
+        restored = restore(work, ex)
+        if ex.blocks:
+            restored = cleanup_segments(segments(work, ex), crlf=True) if self.strict else cleanup(restored)
+        o.restored = restored
+        # 9. validation and fallback
+        self._validate(o, restored)
+        return o
+
+    def _select(self, o: PartOutcome, role: str) -> Selection:
+        file_rules = self.packs.rules_for(o.language)
+        sel = select_rules(file_rules, self.fallback_rules, role, self.config.intensity, profile=self.profile)
+        if sel.from_fallback:
+            if sel.fallback_available:
+                self._diag(o, "CAV-Q3", f"no {o.language} rules for {self.config.intensity}/{role}: OmniRoute "
+                           "applies its built-in English rules", "warning")
+            else:
+                self._diag(o, "CAV-Q3", f"no {o.language} rules for {self.config.intensity}/{role}: OmniRoute "
+                           "would apply its built-in English rules here (not loaded: pass fallbackRules)",
+                           "warning")
+        elif self.strict and not sel.rules:
+            self._diag(o, "CAV-rules", f"no rules for {o.language} at {self.config.intensity}/{role}", "warning")
+        skip = set(self.config.skip_rules or [])
+        sel.rules = [r for r in sel.rules if r.name not in skip]
+        if self.only_rule is not None:
+            sel.rules = [r for r in sel.rules if r.name == self.only_rule]
+        return sel
+
+    def _run_rules(self, o: PartOutcome, text: str) -> str:
+        prefilter = None if self.strict else Prefilter(text)
+        q4: list[str] = []
+        for rule in o.selection.rules:
+            if id(rule) in self.timed_out:
+                continue
+            if prefilter is not None and not prefilter.attempt(rule.name):
+                if self.record:
+                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
+                if self.diagnose:
+                    try:
+                        if self.runner.would_change(rule, text):
+                            q4.append(rule.name)
+                    except RegexTimeout:
+                        pass
+                continue
+            try:
+                run = self.runner.apply(rule, text, record=self.record)
+            except RegexTimeout as exc:
+                self.timed_out.add(id(rule))
+                diag = timeout_diagnostic(rule, exc, _where(o))
+                o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
+                if self.record:
+                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="timeout"))
+                continue
+            if self.record:
+                o.runs.append(run)
+            if run.q5_literal:
+                self._diag(o, "CAV-Q5", f"rule {rule.name}: a replacementMap miss inserted its replacement "
+                           f"{rule.replacement!r} verbatim ($-patterns not expanded)", "warning", rule=rule.name)
+            if run.changed:
+                o.applied.append(rule.name)
+                text = run.after
+        if q4:
+            self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
+                       f"text: {', '.join(q4)}", "warning", rules=q4)
+        if self.diagnose and not self.strict:
+            self._check_dotted(o, text)
+        return text
+
+    def _check_dotted(self, o: PartOutcome, after: str) -> None:
+        """CAV-Q12: an unprotected ``a.b`` token (no following ``(``) that the rules rewrote."""
+        before = o.extraction.text
+        if "." not in before or before == after:
+            return
+        hit = [m.group(0) for m in _DOTTED.finditer(before) if m.group(0) not in after]
+        if hit:
+            self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
+                       f"{', '.join(_unique(hit)[:5])}", "warning")
+
+    def _validate(self, o: PartOutcome, restored: str) -> None:
+        ex = o.extraction
+        original = o.original
+        if self.strict:
+            errors, warnings = validate_blocks(original, restored, ex.blocks)
+            missing: list[str] = []
+        elif o.should_preserve or ex.blocks:
+            errors, warnings, missing = validate_compression(original, restored)
+        else:
+            errors, warnings, missing = [], [], []
+            if self.diagnose and original and not js_trim(restored):
+                self._diag(o, "CAV-Q7", "the rules emptied this part and nothing checked it (preservation off)",
+                           "warning")
+        o.warnings = warnings
+        if errors:
+            o.errors = errors
+            o.fallback = True
+            o.text = original
+            if not self.strict and self.diagnose:
+                self._explain_fallback(o, missing)
+            return
+        o.text = restored
+        if not self.strict and self.diagnose and ex.blocks:
+            lost = [b for b in ex.blocks if b.content not in restored]
+            if lost:
+                kinds = ", ".join(_unique([b.kind for b in lost]))
+                self._diag(o, "CAV-Q8", f"protected content ({kinds}) is missing from the output and "
+                           "OmniRoute does not validate it", "warning",
+                           spans=[[b.start, b.end] for b in lost])
+
+    def _explain_fallback(self, o: PartOutcome, missing: list[str]) -> None:
+        ex = o.extraction
+        if o.applied:
+            self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
+        if ex.blocks:
+            alternative = cleanup_segments(segments(o.after_cleanup, ex))
+            if not validate_compression(o.original, alternative)[0]:
+                self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
+                           "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
+        contents = [b.content for b in ex.blocks]
+        stray = [m for m in missing if not any(m in c for c in contents)]
+        if stray:
+            self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
+                       + "; ".join(s[:60] for s in stray[:3]), "warning")
+
+
+def _where(o: PartOutcome) -> str:
+    return f"message {o.message_index}" + (f" part {o.part_index}" if o.part_index is not None else "")
+
+
+def _config_view(config: CavemanConfig) -> dict[str, Any]:
+    return {"language": config.language, "autoDetectLanguage": config.auto_detect_language,
+            "enabledLanguagePacks": config.enabled_language_packs}
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def compress(body: Any, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
+             profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
+             timeout: float | None = None) -> CompressResult:
+    """``cavemanCompress(body, config)`` over a chat body."""
+    return Compressor(packs, config, profile=profile, fallback_rules=fallback_rules,
+                      timeout=timeout).compress_body(body)
+
+
+def compress_text(text: str, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
+                  role: str = "user", profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
+                  timeout: float | None = None) -> CompressResult:
+    """One message ``{role, content: text}``; ``result.body["messages"][0]["content"]`` is the text."""
+    return compress({"messages": [{"role": role, "content": text}]}, packs, config, profile=profile,
+                    fallback_rules=fallback_rules, timeout=timeout)

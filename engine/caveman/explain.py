@@ -1,0 +1,160 @@
+"""Explanations for the IDE, computed by the engine (the app only draws them).
+
+For one text: the protected regions (kind, UTF-16 span), each rule in order with whether it was
+attempted, what it matched (spans in the text it ran on and, mapped back, in the input), the text
+before and after it, tokens before/after, and the quirks that changed the result. ``only_rule``
+runs one rule alone through the same flow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.caveman.apply import RuleRun
+from engine.caveman.compress import Compressor, PartOutcome, estimate_tokens
+from engine.caveman.config import CavemanConfig
+from engine.caveman.packs import PackSource, Rule
+from engine.caveman.preservation import Extraction
+
+
+@dataclass
+class MatchExplanation:
+    start: int  # UTF-16 span in the text the rule ran on
+    end: int
+    match: str
+    replacement: str
+    input_start: int | None = None  # the same span mapped back to the input
+    input_end: int | None = None
+
+
+@dataclass
+class RuleExplanation:
+    name: str
+    source: str
+    category: str
+    context: str
+    min_intensity: str
+    attempted: bool
+    skipped: str
+    changed: bool
+    before: str
+    after: str
+    matches: list[MatchExplanation] = field(default_factory=list)
+
+
+@dataclass
+class RegionExplanation:
+    n: int
+    kind: str
+    start: int
+    end: int
+    content: str
+
+
+@dataclass
+class Explanation:
+    input: str
+    output: str
+    profile: str
+    role: str
+    intensity: str
+    language: str
+    gated: str
+    protected: list[RegionExplanation]
+    placeholder_text: str
+    rules: list[RuleExplanation]
+    rules_applied: list[str]
+    tokens_before: int
+    tokens_after: int
+    fallback_applied: bool
+    validation_errors: list[str]
+    validation_warnings: list[str]
+    quirks: list[dict[str, Any]]
+    diagnostics: list[dict[str, Any]]
+    selection_from_fallback: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _edits(run: RuleRun) -> list[tuple[int, int, int]]:
+    """(old start, old end, new length) per replaced match, UTF-16, in order."""
+    from engine.jsvalues import utf16_len
+
+    return [(m.start, m.end, utf16_len(m.replacement)) for m in run.matches]
+
+
+def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) -> int:
+    """Map a position in an edited text back to the text before the edits; a position inside
+    a replacement maps to the start (or, for an end, the end) of what it replaced."""
+    delta = 0
+    for old_start, old_end, new_len in edits:
+        new_start = old_start + delta
+        if pos <= new_start:
+            break
+        if pos < new_start + new_len:
+            return old_end if is_end else old_start
+        delta += new_len - (old_end - old_start)
+    return pos - delta
+
+
+def _placeholder_to_input(pos: int, ex: Extraction, *, is_end: bool) -> int:
+    """UTF-16 position in the placeholder text → UTF-16 position in the original part."""
+    edits = sorted((b.start, b.end, len(b.placeholder)) for b in ex.blocks)  # placeholders are ASCII + NUL
+    return _map_back_one(pos, edits, is_end=is_end)
+
+
+def _explain_rules(o: PartOutcome) -> list[RuleExplanation]:
+    out: list[RuleExplanation] = []
+    history: list[list[tuple[int, int, int]]] = []
+    for run in o.runs:
+        matches = []
+        for m in run.matches:
+            s, e = m.start, m.end
+            for edits in reversed(history):
+                s = _map_back_one(s, edits, is_end=False)
+                e = _map_back_one(e, edits, is_end=True)
+            matches.append(MatchExplanation(
+                m.start, m.end, m.match, m.replacement,
+                _placeholder_to_input(s, o.extraction, is_end=False),
+                _placeholder_to_input(e, o.extraction, is_end=True)))
+        rule: Rule = run.rule
+        out.append(RuleExplanation(rule.name, rule.source, rule.category, rule.context, rule.min_intensity,
+                                   run.attempted, run.skipped, run.changed, run.before, run.after, matches))
+        if run.changed:
+            history.append(_edits(run))
+    return out
+
+
+def explain(text: str, packs: PackSource, options: CavemanConfig | dict[str, Any] | None = None,
+            only_rule: str | None = None, *, role: str = "user", profile: str = "omniroute",
+            fallback_rules: list[Rule] | None = None, timeout: float | None = None) -> Explanation:
+    """Run ``text`` as one ``role`` message and explain every step (``only_rule``: that rule alone)."""
+    if isinstance(options, CavemanConfig):
+        config = options
+    else:
+        data = {"enabled": True, "minMessageLength": 0, "compressRoles": [role], "intensity": "full"}
+        data.update(options or {})
+        config = CavemanConfig.from_dict(data)
+    if role not in config.compress_roles:
+        config = CavemanConfig.from_dict({**config.to_dict(), "compressRoles": [*config.compress_roles, role]})
+    compressor = Compressor(packs, config, profile=profile, fallback_rules=fallback_rules, timeout=timeout,
+                            record=True, only_rule=only_rule)
+    result = compressor.compress_body({"messages": [{"role": role, "content": text}]})
+    output = result.body["messages"][0]["content"]
+    o = result.parts[0] if result.parts else PartOutcome(0, None, role, text, text, gated="short")
+    ex = o.extraction
+    regions = [RegionExplanation(b.n, b.kind, b.start, b.end, b.content) for b in ex.blocks] if ex else []
+    diags = [d.to_dict() for d in result.diagnostics]
+    return Explanation(
+        input=text, output=output, profile=profile, role=role, intensity=config.intensity,
+        language=o.language, gated=o.gated, protected=regions, placeholder_text=ex.text if ex else text,
+        rules=_explain_rules(o) if ex else [], rules_applied=result.rules_applied,
+        tokens_before=estimate_tokens(text), tokens_after=estimate_tokens(output),
+        fallback_applied=bool(result.stats.get("fallbackApplied")),
+        validation_errors=list(result.stats.get("validationErrors", [])),
+        validation_warnings=list(result.stats.get("validationWarnings", [])),
+        quirks=[d for d in diags if d.get("code", "").startswith("CAV-Q")], diagnostics=diags,
+        selection_from_fallback=bool(o.selection and o.selection.from_fallback),
+    )

@@ -1,0 +1,67 @@
+"""Line scans shared by extraction (§3.1 kinds 1–2) and validation (§10): fences, frontmatter."""
+
+from __future__ import annotations
+
+import re
+
+JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_OPEN = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_CLOSE = re.compile(rf"[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS}]*")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines that keep their ``\\n`` (only ``\\n`` breaks a line)."""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def fence_spans(text: str) -> list[tuple[int, int]]:
+    """Python-index spans of fenced code blocks: opener line … closer line incl. its ``\\n``.
+
+    An opener without a closer is plain text and scanning resumes on the next line; lines inside
+    a block are never openers.
+    """
+    if "```" not in text and "~~~" not in text:
+        return []
+    lines = split_lines(text)
+    starts = []
+    pos = 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line)
+    spans = []
+    i = 0
+    while i < len(lines):
+        opener = _OPEN.match(lines[i])
+        if opener is None:
+            i += 1
+            continue
+        char, size = opener.group(1)[0], len(opener.group(1))
+        close_at = -1
+        for j in range(i + 1, len(lines)):
+            body = lines[j][:-1] if lines[j].endswith("\n") else lines[j]
+            closer = _CLOSE.fullmatch(body)
+            if closer and closer.group(1)[0] == char and len(closer.group(1)) >= size:
+                close_at = j
+                break
+        if close_at < 0:
+            i += 1
+            continue
+        spans.append((starts[i], starts[close_at] + len(lines[close_at])))
+        i = close_at + 1
+    return spans
+
+
+def frontmatter_end(text: str, *, search_from: int = 4) -> int:
+    """End (exclusive) of the leading frontmatter block, or -1 (spec §3.1 kind 1; CAV-Q16 is
+    ``search_from=4``, the strict fix searches from 3)."""
+    if not text.startswith("---\n"):
+        return -1
+    close = text.find("\n---", search_from)
+    if close < 0:
+        return -1
+    nl = text.find("\n", close + 4)
+    return len(text) if nl < 0 else nl + 1

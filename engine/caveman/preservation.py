@@ -1,0 +1,278 @@
+"""Protected regions: set code, math, links, paths… aside behind placeholders, then restore.
+
+Spec §3. Kinds run in a fixed order over the *current* text (earlier placeholders included); a
+match is wrapped only when it is non-empty and does not contain a placeholder, so kinds never
+nest. Patterns here are our own JavaScript sources for the regions the spec describes, run
+through ``engine.jsregex`` so that ``\\b``, ``\\s`` and UTF-16 counting behave as in V8.
+
+The placeholder seed is deterministic and never collides with the input (CAV-Q9: always
+contains a hex letter, so ``const_case`` can never re-wrap part of a placeholder).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from engine.caveman.fences import fence_spans, frontmatter_end
+from engine.jsregex import JSRegExp, compile_js
+from engine.jsvalues import py_to_utf16_index
+
+MARKER = "\x00OMNI_CAVEMAN"
+
+# Default CavemanConfig.preservePatterns (spec §1.1), compiled with "g" (CAV-Q17: no "m").
+DEFAULT_PRESERVE_PATTERNS: tuple[str, ...] = (
+    r"```[\s\S]*?```",
+    r"`[^`\n]+`",
+    r"\b(https?://\S+)",
+    r"(?:^|\s)(\.{0,2}/[\w./\-]+)",
+    r"^\s*(Error|TypeError|RangeError|SyntaxError|ReferenceError):",
+    r"^\s+at\s",
+)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One pattern-based protected kind: JS source, flags and literals it cannot match without."""
+
+    name: str
+    source: str
+    flags: str = "g"
+    needs: tuple[str, ...] = ()  # every one of these substrings must occur
+    needs_any: tuple[str, ...] = ()  # at least one of these must occur
+
+
+_IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+
+# Kinds 3–21 of spec §3.1 (1 frontmatter and 2 fenced code are line scans below).
+PATTERN_KINDS: tuple[Kind, ...] = (
+    Kind("math_block", r"\$\$[\s\S]*?\$\$", needs=("$$",)),
+    Kind("math_block", r"\\\[[\s\S]*?\\\]", needs=("\\[", "\\]")),
+    Kind("math_inline", r"(?<!\$)\$(?![\s$0-9])(?:\\.|[^$\n\\]){1,160}?(?<!\s)\$(?!\$)", needs=("$",)),
+    Kind("latex_block", r"\\begin\{[A-Za-z*]+\}[\s\S]*?\\end\{[A-Za-z*]+\}", needs=("\\begin{", "\\end{")),
+    Kind("markdown_heading", r"^#{1,6}\s+.+$", "gm", needs=("#",)),
+    Kind("markdown_table", r"^\s*\|.*\|\s*$", "gm", needs=("|",)),
+    Kind("markdown_table", r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$", "gm", needs=("---", "|")),
+    Kind("typst_directive", r"^\s*#(?:set|show|let|import|include)\b.+$", "gm", needs=("#",)),
+    Kind("inline_code", r"`[^`\n]+`", needs=("`",)),
+    Kind("markdown_link", r"\[[^\]\n]+\]\([^) \n]+(?:\s+\"[^\"]*\")?\)", needs=("](",)),
+    Kind("url", r"\bhttps?:\/\/[^\s)\]\"'>]+", "gi", needs=("://",)),
+    Kind("const_case", r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", needs=("_",)),
+    Kind("env_var", r"\bprocess\.env\.[A-Za-z_][A-Za-z0-9_]*\b", needs=("process.env.",)),
+    Kind("env_var", r"\$[A-Z_][A-Z0-9_]*\b", needs=("$",)),
+    Kind("version", r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", needs=(".",)),
+    Kind("dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+\(\)?", needs=(".", "(")),
+    Kind("function_call", rf"\b{_IDENT}\s*\([^()\n]*\)", needs=("(", ")")),
+    Kind("file_path", r"(?:^|\s)(?:\.{0,2}\/[A-Za-z0-9_@./-]+|[A-Za-z]:\\[A-Za-z0-9_./-]+)", needs_any=("/", ":\\")),
+    Kind("error_message",
+         r"\b(?:TypeError|ReferenceError|SyntaxError|RangeError|URIError|EvalError|Error|Exception):[^\n]+",
+         needs=(":",)),
+)
+
+# strict fixes: CAV-Q10 (matching \begin/\end names) and CAV-Q12 (dotted names without "(").
+STRICT_OVERRIDES: dict[tuple[str, str], Kind] = {
+    ("latex_block", PATTERN_KINDS[3].source): Kind(
+        "latex_block", r"\\begin\{([A-Za-z*]+)\}[\s\S]*?\\end\{\1\}", needs=("\\begin{", "\\end{")),
+    ("dotted_identifier", PATTERN_KINDS[15].source): Kind(
+        "dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+(?:\(\)?)?", needs=(".",)),
+}
+
+_LATEX_NAMES = re.compile(r"\\begin\{([A-Za-z*]+)\}[\s\S]*\\end\{([A-Za-z*]+)\}\Z")
+
+
+@dataclass
+class Block:
+    """A protected region: its placeholder, content and UTF-16 span in the original part."""
+
+    n: int
+    kind: str
+    content: str
+    placeholder: str
+    start: int = -1
+    end: int = -1
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "kind": self.kind, "start": self.start, "end": self.end, "content": self.content}
+
+
+@dataclass
+class Extraction:
+    original: str
+    text: str  # the part with placeholders
+    blocks: list[Block] = field(default_factory=list)
+    seed: str = ""
+    notes: list[tuple[str, str, Block | None]] = field(default_factory=list)  # (quirk id, message, block)
+
+    @property
+    def placeholder_re(self) -> re.Pattern[str]:
+        return placeholder_pattern(self.seed)
+
+
+def choose_seed(text: str) -> str:
+    """16 lowercase hex digits with at least one letter (CAV-Q9), absent from ``text``."""
+    counter = 0
+    while True:
+        seed = hashlib.sha256(f"rulewright-caveman-{counter}".encode()).hexdigest()[:16]
+        if not any(c in "abcdef" for c in seed):
+            seed = "a" + seed[1:]
+        if seed not in text:
+            return seed
+        counter += 1
+
+
+def placeholder_pattern(seed: str) -> re.Pattern[str]:
+    return re.compile("\x00OMNI_CAVEMAN_" + re.escape(seed) + r"_(\d+)\x00")
+
+
+class _Extractor:
+    def __init__(self, original: str, seed: str) -> None:
+        self.ex = Extraction(original=original, text=original, seed=seed)
+
+    def add(self, kind: str, content: str) -> str:
+        n = len(self.ex.blocks)
+        placeholder = f"\x00OMNI_CAVEMAN_{self.ex.seed}_{n}\x00"
+        self.ex.blocks.append(Block(n, kind, content, placeholder))
+        return placeholder
+
+    def frontmatter(self, *, strict: bool) -> None:
+        text = self.ex.text
+        if text.startswith("---\n---") and not strict:
+            self.ex.notes.append(("CAV-Q16", "the empty frontmatter '---\\n---' is not closed by its own "
+                                  "second line (OmniRoute searches from offset 4)", None))
+        end = frontmatter_end(text, search_from=3 if strict else 4)
+        if end > 0:
+            self.ex.text = self.add("frontmatter", text[:end]) + text[end:]
+
+    def fenced_code(self) -> None:
+        text = self.ex.text
+        spans = fence_spans(text)
+        if not spans:
+            return
+        out: list[str] = []
+        last = 0
+        for start, end in spans:
+            out.append(text[last:start])
+            out.append(self.add("fenced_code", text[start:end]))
+            last = end
+        out.append(text[last:])
+        self.ex.text = "".join(out)
+
+    def pattern(self, kind: str, rx: JSRegExp) -> None:
+        def wrap(m) -> str:
+            s = m.match
+            if not s or MARKER in s:
+                return s
+            return self.add(kind, s)
+
+        self.ex.text = rx.replace(self.ex.text, wrap)
+
+
+def _applies(kind: Kind, text: str) -> bool:
+    if kind.needs and not all(s in text for s in kind.needs):
+        return False
+    return not (kind.needs_any and not any(s in text for s in kind.needs_any))
+
+
+def extract(text: str, custom: list[JSRegExp], *, profile: str = "omniroute", seed: str | None = None) -> Extraction:
+    """Replace every protected region of ``text`` by a placeholder, in the spec's kind order."""
+    strict = profile == "strict"
+    x = _Extractor(text, seed or choose_seed(text))
+    x.frontmatter(strict=strict)
+    x.fenced_code()
+    for kind in PATTERN_KINDS:
+        if strict:
+            kind = STRICT_OVERRIDES.get((kind.name, kind.source), kind)
+        if not _applies(kind, x.ex.text):
+            continue
+        before = len(x.ex.blocks)
+        x.pattern(kind.name, compile_js(kind.source, kind.flags))
+        if kind.name == "latex_block" and not strict:
+            for block in x.ex.blocks[before:]:
+                names = _LATEX_NAMES.match(block.content)
+                if names and names.group(1) != names.group(2):
+                    x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
+                                       f"\\end{{{names.group(2)}}} and protected as one region", block))
+    for rx in custom:
+        x.pattern("custom", rx)
+    _locate(x.ex)
+    return x.ex
+
+
+def _locate(ex: Extraction) -> None:
+    """Fill each block's UTF-16 span in the original part (blocks never nest)."""
+    if not ex.blocks:
+        return
+    by_placeholder = {b.placeholder: b for b in ex.blocks}
+    pos = 0  # python index into the original
+    last = 0
+    for m in ex.placeholder_re.finditer(ex.text):
+        pos += m.start() - last
+        block = by_placeholder.get(m.group(0))
+        if block is None:
+            continue
+        start = pos
+        pos += len(block.content)
+        block.start = py_to_utf16_index(ex.original, start)
+        block.end = py_to_utf16_index(ex.original, pos)
+        last = m.end()
+
+
+def restore(text: str, ex: Extraction) -> str:
+    """Put every block back in one pass (same result as the reference's per-block global replace,
+    since block contents never contain a placeholder and the seed never occurs in the input)."""
+    if not ex.blocks:
+        return text
+    contents = [b.content for b in ex.blocks]
+
+    def put(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return contents[n] if n < len(contents) else m.group(0)
+
+    return ex.placeholder_re.sub(put, text)
+
+
+def segments(text: str, ex: Extraction) -> list[tuple[str, bool]]:
+    """``text`` (with placeholders) restored as ``(piece, protected)`` pairs, for strict cleanup."""
+    out: list[tuple[str, bool]] = []
+    last = 0
+    contents = [b.content for b in ex.blocks]
+    for m in ex.placeholder_re.finditer(text):
+        n = int(m.group(1))
+        if n >= len(contents):
+            continue
+        if m.start() > last:
+            out.append((text[last:m.start()], False))
+        out.append((contents[n], True))
+        last = m.end()
+    if last < len(text):
+        out.append((text[last:], False))
+    return out
+
+
+# ---------------------------------------------------------------- structure check (§3.3)
+
+_STRUCTURE_PREFILTER = re.compile(r"[`~\[\]|$#\\/:_()0-9]")
+_STRUCTURE_SOURCE = "|".join((
+    r"```", r"~~~", r"`", r"https?:\/\/",
+    r"\[[^\]\n]{1,1000}\]\([^)\[ \t\n]{1,2000}(?:\s+\"[^\"]*\")?\)",
+    r"^#{1,6}\s",
+    r"^[ \t]*\|(?:[^|\n]{0,1000}\|){1,100}[ \t]*$",
+    r"\$\$", r"\\\[", r"\\begin\{",
+    r"^\s*#(?:set|show|let|import|include)\b",
+    r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b",
+    r"\bprocess\.env\.[A-Za-z_]",
+    r"\$[A-Z_][A-Z0-9_]*\b",
+    r"\b\d+(?:\.\d+){1,3}",
+    rf"\b{_IDENT}(?:\.{_IDENT})+\(",
+    rf"\b{_IDENT}[ \t]*\([^()\n]{{0,1000}}\)",
+    r"(?:^|\s)(?:\.{0,2}\/[A-Za-z0-9_@./-]+|[A-Za-z]:\\)",
+    r"\b(?:TypeError|ReferenceError|SyntaxError|RangeError|URIError|EvalError|Error|Exception):",
+))
+
+
+def has_structure(text: str) -> bool:
+    """The reference's structure check: does this part look like it holds protectable regions?"""
+    if not _STRUCTURE_PREFILTER.search(text):
+        return False
+    return compile_js(_STRUCTURE_SOURCE, "im").search(text) is not None

@@ -1,0 +1,285 @@
+"""``validateCompression``: did the compressed part keep what must not change? (spec §10)
+
+The reference does not re-check the extracted blocks; it re-finds "important" items in the
+original with hand-written scanners that approximate the extraction kinds (CAV-Q13) and
+requires each to occur verbatim somewhere in the result. The scanners below follow its rules,
+including where each one resumes after a failed candidate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from engine.caveman.fences import fence_spans, frontmatter_end
+from engine.jsvalues import js_trim, utf16_len
+
+WS6 = " \t\n\r\f\v"
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_WS6_RUN = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def _is_word(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and text[i] in _WORD
+
+
+def preview(item: str) -> str:
+    """Blank runs collapsed to one space, then the first 80 UTF-16 units (as JS ``slice``)."""
+    flat = _WS6_RUN.sub(" ", item)
+    if len(flat) <= 40 or utf16_len(flat) <= 80:
+        return flat
+    units = flat.encode("utf-16-le", "surrogatepass")[:160]
+    return units.decode("utf-16-le", "surrogatepass")
+
+
+# ---------------------------------------------------------------- scanners
+
+def scan_fenced(text: str) -> Iterator[str]:
+    for start, end in fence_spans(text):
+        yield text[start:end]
+
+
+def scan_inline_code(text: str) -> Iterator[str]:
+    i = 0
+    while True:
+        a = text.find("`", i)
+        if a < 0:
+            return
+        b = text.find("`", a + 1)
+        if b < 0:
+            return
+        content = text[a + 1:b]
+        if content and "\n" not in content:
+            yield text[a:b + 1]
+            i = b + 1
+        else:
+            i = a + 1
+
+
+_URL_START = re.compile(r"https?://")
+_URL_BODY = re.compile(r"[^ \t\n\r\f\v)\]\"'>]*")
+
+
+def scan_urls(text: str) -> Iterator[str]:
+    pos = 0
+    while True:
+        m = _URL_START.search(text, pos)
+        if m is None:
+            return
+        if _is_word(text, m.start() - 1):
+            pos = m.start() + 1
+            continue
+        end = _URL_BODY.match(text, m.end()).end()
+        yield text[m.start():end]
+        pos = end
+
+
+def scan_links(text: str) -> Iterator[str]:
+    i = 0
+    while True:
+        a = text.find("[", i)
+        if a < 0:
+            return
+        b = text.find("]", a + 1)
+        if b < 0:
+            return
+        label = text[a + 1:b]
+        if len(label) > 1000 or "\n" in label or text[b + 1:b + 2] != "(":
+            i = a + 1
+            continue
+        window = text[b + 2:b + 2 + 2000]
+        close = window.find(")")
+        newline = window.find("\n")
+        if close < 0 or (0 <= newline < close):
+            i = a + 1
+            continue
+        end = b + 2 + close + 1
+        yield text[a:end]
+        i = end
+
+
+def scan_frontmatter(text: str) -> Iterator[str]:
+    end = frontmatter_end(text)
+    if end > 0:
+        yield text[:end]
+
+
+_HEADING = re.compile(r"^#{1,6}[ \t\r\f\v]", re.M)
+
+
+def scan_headings(text: str) -> Iterator[str]:
+    if "#" not in text:
+        return
+    for m in _HEADING.finditer(text):
+        end = text.find("\n", m.start())
+        line = text[m.start():] if end < 0 else text[m.start():end]
+        if len(line) > m.end() - m.start() and line[m.end() - m.start():].strip(WS6):
+            yield line
+
+
+_TABLE = re.compile(r"^[ \t]*\|", re.M)
+
+
+def scan_table_rows(text: str) -> Iterator[str]:
+    if "|" not in text:
+        return
+    for m in _TABLE.finditer(text):
+        end = text.find("\n", m.start())
+        line = text[m.start():] if end < 0 else text[m.start():end]
+        if line.count("|", m.end() - 1 - m.start()) >= 2:
+            yield line
+
+
+def scan_math_blocks(text: str) -> Iterator[str]:
+    i = 0
+    while True:
+        a = text.find("$$", i)
+        if a < 0:
+            return
+        b = text.find("$$", a + 2)
+        if b < 0:
+            return
+        if b - (a + 2) > 10000:
+            i = a + 2
+            continue
+        yield text[a:b + 2]
+        i = b + 2
+
+
+def scan_inline_math(text: str) -> Iterator[str]:
+    n = len(text)
+    i = 0
+    while True:
+        i = text.find("$", i)
+        if i < 0:
+            return
+        nxt = text[i + 1:i + 2]
+        if (i > 0 and text[i - 1] == "$") or not nxt or nxt in WS6 or nxt == "$" or (nxt.isascii() and nxt.isdigit()):
+            i += 1
+            continue
+        j = i + 1
+        limit = min(n, i + 1 + 160)
+        end = -1
+        while j < limit:
+            c = text[j]
+            if c == "\n":
+                break
+            if c == "\\":
+                j += 2
+                continue
+            if c == "$" and text[j - 1] not in WS6 and text[j + 1:j + 2] != "$":
+                end = j + 1
+                break
+            j += 1
+        if end < 0:
+            i += 1
+            continue
+        yield text[i:end]
+        i = end
+
+
+_ENV_NAME = re.compile(r"[A-Za-z*]{1,50}\}")
+
+
+def scan_latex(text: str) -> Iterator[str]:
+    i = 0
+    while True:
+        a = text.find("\\begin{", i)
+        if a < 0:
+            return
+        name_at = a + len("\\begin{")
+        m = _ENV_NAME.match(text, name_at)
+        if m is None:
+            i = name_at
+            continue
+        name = m.group(0)[:-1]
+        after = m.end()
+        close = text.find("\\end{" + name + "}", after)
+        if close < 0 or close - after > 10000:
+            i = after
+            continue
+        end = close + len("\\end{") + len(name) + 1
+        yield text[a:end]
+        i = end
+
+
+_VERSION = re.compile(r"(?<![A-Za-z0-9_])\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+
+
+def scan_versions(text: str) -> Iterator[str]:
+    pos = 0
+    while True:
+        m = _VERSION.search(text, pos)
+        if m is None:
+            return
+        if not m.group(1) or _is_word(text, m.end()):
+            pos = m.start() + 1
+            continue
+        yield m.group(0)
+        pos = m.end()
+
+
+_CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
+
+
+def scan_const_case(text: str) -> Iterator[str]:
+    if "_" not in text:
+        return
+    pos = 0
+    while True:
+        m = _CONST.search(text, pos)
+        if m is None:
+            return
+        if "_" not in m.group(0) or _is_word(text, m.end()):
+            pos = m.start() + 1
+            continue
+        yield m.group(0)
+        pos = m.end()
+
+
+SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = (
+    ("fenced code block", scan_fenced),
+    ("inline code", scan_inline_code),
+    ("URL", scan_urls),
+    ("markdown link", scan_links),
+    ("frontmatter", scan_frontmatter),
+    ("heading", scan_headings),
+    ("table row", scan_table_rows),
+    ("math block", scan_math_blocks),
+    ("inline math", scan_inline_math),
+    ("LaTeX block", scan_latex),
+    ("version", scan_versions),
+    ("CONST_CASE", scan_const_case),
+)
+
+
+def validate_compression(original: object, compressed: object) -> tuple[list[str], list[str], list[str]]:
+    """``(errors, warnings, missing_items)`` exactly as the reference words them."""
+    if not isinstance(original, str) or not isinstance(compressed, str):
+        return ["validation received non-string input"], [], []
+    errors: list[str] = []
+    missing: list[str] = []
+    if original and not js_trim(compressed):
+        errors.append("compressed text is empty")
+    for label, scan in SCANNERS:
+        for item in scan(original):
+            if item not in compressed:
+                errors.append(f"{label} changed or missing: {preview(item)}")
+                missing.append(item)
+    before, after = len(fence_spans(original)), len(fence_spans(compressed))
+    if before > after:
+        errors.append(f"fenced code block count dropped: {before} -> {after}")
+    warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
+    return errors, warnings, missing
+
+
+def validate_blocks(original: str, compressed: str, blocks) -> tuple[list[str], list[str]]:
+    """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block."""
+    errors: list[str] = []
+    if original and not js_trim(compressed):
+        errors.append("compressed text is empty")
+    for block in blocks:
+        if block.content not in compressed:
+            errors.append(f"{block.kind} changed or missing: {preview(block.content)}")
+    warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
+    return errors, warnings

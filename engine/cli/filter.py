@@ -1,0 +1,252 @@
+"""``rulewright filter``: RTK-filter command output as OmniRoute would.
+
+``--stage engine`` (default) runs detection, filter choice, the filter, engine dedup and the
+final caps; ``--stage filter`` runs one filter's line pipeline alone (as the verify gate does).
+Built-in filters come from ``--builtin DIR`` (default: the project's own ``filters/`` folder);
+``--project`` / ``--data-dir`` add project and global filters through ``engine.rtk.sources``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
+
+
+def default_builtin_dir() -> Path:
+    import engine
+
+    return Path(engine.__file__).resolve().parent.parent / "filters"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", default="-", help="command output to filter (default: stdin)")
+    parser.add_argument("--command", help="the command line that produced the output")
+    parser.add_argument("--stage", choices=("engine", "filter"), default="engine",
+                        help="engine: the whole RTK engine (default); filter: one filter's pipeline only")
+    parser.add_argument("--builtin", metavar="DIR", help="folder of built-in filter JSON files")
+    parser.add_argument("--project", metavar="DIR", help="project folder (its .rtk/filters.json|toml)")
+    parser.add_argument("--data-dir", metavar="DIR", help="OmniRoute DATA_DIR (global <DIR>/rtk/filters.*)")
+    parser.add_argument("--filter", metavar="FILE", dest="filter_file",
+                        help="a filter file: run only this filter (with --stage filter) or add it as a project filter")
+    parser.add_argument("--filter-id", metavar="ID", help="which filter of --filter FILE to use (default: the first)")
+    parser.add_argument("--config", metavar="JSON", help="RtkConfig overrides as a JSON object")
+    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute")
+    parser.add_argument("--trace", action="store_true", help="include the per-stage trace (with --json)")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+
+
+# ----------------------------------------------------------------------------- shared helpers
+
+
+def load_builtin(folder: str | os.PathLike, profile: str) -> tuple[list, list]:
+    """Built-in filters of a folder, cached per process (a batch loads them once)."""
+    from engine.rtk.model import load_filter_dir
+
+    key = (str(folder), profile)
+    try:
+        stamp = max((p.stat().st_mtime for p in Path(folder).glob("*.json")), default=0.0)
+    except OSError:
+        stamp = -1.0
+    cached = _BUILTIN_CACHE.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1], cached[2]
+    filters, diagnostics = load_filter_dir(folder, profile=profile, source="builtin")
+    _BUILTIN_CACHE[key] = (stamp, filters, diagnostics)
+    return filters, diagnostics
+
+
+def _diagnostic_dict(d: Any) -> dict[str, Any]:
+    if isinstance(d, dict):
+        return d
+    out = {"source": d.source or "rtk", "level": d.level, "message": d.message}
+    if d.code:
+        out["code"] = d.code
+    if d.path:
+        out["file"] = d.path
+    if d.pointer:
+        out["pointer"] = d.pointer
+    return out
+
+
+def _collect(builtin: str | None, project: str | None, data_dir: str | None, config: dict | None,
+             profile: str) -> tuple[list, list]:
+    builtin_dir = builtin or str(default_builtin_dir())
+    if project or data_dir:
+        try:
+            from engine.rtk.sources import collect_filters
+        except ImportError as exc:  # pragma: no cover - the sources module is a teammate's
+            raise RuntimeError("project/global filters need engine.rtk.sources, which is not available") from exc
+        filters, diagnostics = collect_filters(builtin_dir, project_dir=project, data_dir=data_dir, config=config,
+                                               environ=dict(os.environ), profile=profile)
+        return list(filters), [_diagnostic_dict(d) for d in diagnostics]
+    filters, diagnostics = load_builtin(builtin_dir, profile)
+    return list(filters), [_diagnostic_dict(d) for d in diagnostics]
+
+
+def run_filter_stage(output: str, filter_obj: Any, *, profile: str = "omniroute", filter_id: str | None = None,
+                     trace: bool = False) -> dict[str, Any]:
+    from engine.rtk.model import parse_filter_file
+    from engine.rtk.stages import apply_line_filter
+    from engine.rtk.tokens import estimate_tokens
+    from engine.rtk.trace import Trace
+
+    filters, diagnostics = parse_filter_file(filter_obj, profile=profile, source="project")
+    if not filters:
+        errors = [d for d in diagnostics if d.level == "error"]
+        message = errors[0].message if errors else "no filter in the file"
+        return {"error": message, "diagnostics": [_diagnostic_dict(d) for d in diagnostics]}
+    chosen = filters[0]
+    if filter_id is not None:
+        chosen = next((f for f in filters if f.id == filter_id), None)
+        if chosen is None:
+            return {"error": f"no filter with id {filter_id!r}"}
+    recorder = Trace() if trace else None
+    result = apply_line_filter(output, chosen, profile=profile, trace=recorder)
+    response = {
+        "text": result.text, "filterId": chosen.id, "filterSource": None, "detectedType": None,
+        "confidence": None, "rulesApplied": result.applied_rules, "strippedLines": result.stripped_lines,
+        "keptByRule": result.kept_by_rule, "originalTokens": estimate_tokens(output),
+        "compressedTokens": estimate_tokens(result.text),
+        "diagnostics": [_diagnostic_dict(d) for d in diagnostics + result.diagnostics],
+    }
+    if recorder is not None:
+        response["trace"] = recorder.to_dict()
+    return response
+
+
+def run_engine_stage(output: str, command: str | None, *, builtin: str | None = None, project: str | None = None,
+                     data_dir: str | None = None, config: dict | None = None, profile: str = "omniroute",
+                     extra_filters: list | None = None, trace: bool = False) -> dict[str, Any]:
+    from engine.rtk.engine import RtkConfig, process_rtk_text
+    from engine.rtk.trace import Trace
+
+    merged = {"enabled": True, **(config or {})}
+    filters, diagnostics = _collect(builtin, project, data_dir, merged, profile)
+    if extra_filters:
+        filters = list(extra_filters) + filters
+    recorder = Trace() if trace else None
+    result = process_rtk_text(output, command, RtkConfig.from_dict(merged), filters, profile=profile,
+                              trace=recorder)
+    response = result.to_dict()
+    response["diagnostics"] = diagnostics + [_diagnostic_dict(d) for d in result.diagnostics]
+    return response
+
+
+# ----------------------------------------------------------------------------- batch
+
+
+def handle_request(request: dict) -> dict:
+    output = request.get("output")
+    if not isinstance(output, str):
+        raise ValueError('"output" must be a string')
+    command = request.get("command")
+    if command is not None and not isinstance(command, str):
+        raise ValueError('"command" must be a string or null')
+    profile = request.get("profile", "omniroute")
+    stage = request.get("stage", "engine")
+    if stage == "filter":
+        if "filter" not in request:
+            raise ValueError('stage "filter" needs a "filter" object')
+        return run_filter_stage(output, request["filter"], profile=profile, filter_id=request.get("filterId"),
+                                trace=bool(request.get("trace")))
+    if stage != "engine":
+        raise ValueError(f'unknown stage {stage!r} (expected "engine" or "filter")')
+    config = request.get("config")
+    if config is not None and not isinstance(config, dict):
+        raise ValueError('"config" must be an object')
+    return run_engine_stage(output, command, builtin=request.get("builtin"), project=request.get("project"),
+                            data_dir=request.get("dataDir"), config=config, profile=profile,
+                            trace=bool(request.get("trace")))
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _read_input(name: str) -> str:
+    if name == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        data = Path(name).read_bytes()
+    return data.decode("utf-8", errors="replace")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        output = _read_input(args.file)
+    except OSError as exc:
+        print(f"{args.file}:1:1: error: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    config = None
+    if args.config:
+        try:
+            config = json.loads(args.config)
+        except json.JSONDecodeError as exc:
+            print(f"<config>:1:{exc.colno}: error: --config is not JSON: {exc.msg}", file=sys.stderr)
+            return EXIT_USAGE
+        if not isinstance(config, dict):
+            print("<config>:1:1: error: --config must be a JSON object", file=sys.stderr)
+            return EXIT_USAGE
+    filter_obj = None
+    if args.filter_file:
+        filter_obj = _load_filter_file(args.filter_file)
+        if filter_obj is None:
+            return EXIT_PROBLEMS
+    if args.stage == "filter":
+        if filter_obj is None:
+            print("error: --stage filter needs --filter FILE", file=sys.stderr)
+            return EXIT_USAGE
+        response = run_filter_stage(output, filter_obj, profile=args.profile, filter_id=args.filter_id,
+                                    trace=args.trace)
+    else:
+        extra = None
+        if filter_obj is not None:
+            from engine.rtk.model import parse_filter_file
+
+            extra, found = parse_filter_file(filter_obj, profile=args.profile, source="project", path=args.filter_file)
+            if args.filter_id is not None:
+                extra = [f for f in extra if f.id == args.filter_id]
+            for d in found:
+                if d.level == "error":
+                    print(f"{args.filter_file}: error: {d.message}", file=sys.stderr)
+                    return EXIT_PROBLEMS
+        try:
+            response = run_engine_stage(output, args.command, builtin=args.builtin, project=args.project,
+                                        data_dir=args.data_dir, config=config, profile=args.profile,
+                                        extra_filters=extra, trace=args.trace)
+        except RuntimeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_PROBLEMS
+    if "error" in response:
+        where = args.filter_file or "<filter>"
+        print(f"{where}: error: {response['error']}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    if args.json:
+        sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(response["text"])
+        if response["text"] and not response["text"].endswith("\n"):
+            sys.stdout.write("\n")
+        for d in response.get("diagnostics", []):
+            if d.get("level") in ("error", "warning"):
+                print(f"{d.get('file') or '<rtk>'}: {d['level']}: {d['message']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _load_filter_file(name: str) -> Any:
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{name}:1:1: error: cannot read: {exc}", file=sys.stderr)
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{name}:{exc.lineno}:{exc.colno}: error: {exc.msg}", file=sys.stderr)
+        return None

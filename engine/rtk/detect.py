@@ -1,0 +1,409 @@
+"""Command-type detection (``rtk.md`` §2): which command produced this output, and how sure we are.
+
+The 51 detectors are written here from the spec's plain-language descriptions, not copied from
+the reference. They are *our* patterns, so they use Python's ``re`` with JavaScript's character
+classes spelled out: JS ``\\s`` (``_WS``), JS line starts (after LF, CR, U+2028, U+2029), ASCII
+``\\b``/``\\w``/``\\d`` and ASCII-only case folding (``re.ASCII``).
+
+Each content pattern may carry a *needle*: a literal the pattern cannot match without. Checking
+``needle in text`` first (a C-speed scan) keeps detection linear and cheap on large outputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.jsvalues import js_trim
+
+# JavaScript's \s (WhiteSpace + LineTerminator), its complement, a non-break character, and a
+# JS multiline line start.
+_WS = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_NWS = r"[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_NB = r"[^\n\r\u2028\u2029]"
+_LS = r"(?<![^\n\r\u2028\u2029])"
+_PATH = r"[A-Za-z0-9_./\-]"
+
+
+def _expand(source: str) -> str:
+    return (source.replace("{WS}", _WS).replace("{NWS}", _NWS).replace("{NB}", _NB)
+            .replace("{LS}", _LS).replace("{PATH}", _PATH))
+
+
+@dataclass(frozen=True)
+class ContentPattern:
+    """One content signal: a compiled pattern (or a predicate) plus an optional needle."""
+
+    id: str
+    test: Callable[[str], bool]
+    needle: str | None = None
+    needle_ci: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Detector:
+    type: str
+    category: str
+    commands: tuple[tuple[str, re.Pattern[str]], ...]
+    contents: tuple[ContentPattern, ...]
+
+
+@dataclass
+class Detection:
+    """``{type, command, confidence, category, matchedPatterns}`` of the reference."""
+
+    type: str
+    command: str | None
+    confidence: float
+    category: str
+    matched_patterns: list[str] = field(default_factory=list)
+    command_source: str = "none"  # "given", "output" (found in the first lines) or "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "command": self.command, "confidence": self.confidence,
+                "category": self.category, "matchedPatterns": list(self.matched_patterns),
+                "commandSource": self.command_source}
+
+
+def _cmd(source: str) -> re.Pattern[str]:
+    return re.compile(_expand(source), re.ASCII | re.IGNORECASE)
+
+
+def _content(det_id: str, index: int, source: str, needle: str | None = None, *, any_case: bool = False,
+             description: str = "") -> ContentPattern:
+    flags = re.ASCII | (re.IGNORECASE if any_case else 0)
+    search = re.compile(_expand(source), flags).search
+    return ContentPattern(f"{det_id}:content:{index}", lambda text: search(text) is not None,
+                          needle.lower() if (needle and any_case) else needle, any_case, description)
+
+
+def _json_like(text: str) -> bool:
+    """json-output: first non-whitespace is ``[``/``{`` and the last (another one) is ``]``/``}``."""
+    body = js_trim(text)
+    return len(body) >= 2 and body[0] in "[{" and body[-1] in "]}"
+
+
+# (type, category, command patterns, content patterns as (source, needle, any_case))
+_SPEC: list[tuple[str, str, list[str], list[tuple[str, str | None, bool]]]] = [
+    ("git-status", "git", [r"git{WS}+status\b"], [
+        (r"{LS}On branch ", "On branch ", False),
+        (r"{LS}(?:Changes not staged|Changes to be committed)", "Changes ", False),
+        (r"{LS}Untracked files:", "Untracked files:", False)]),
+    ("git-branch", "git", [r"git{WS}+branch\b", r"git{WS}+checkout\b", r"git{WS}+switch\b"], [
+        (r"{LS}\*{WS}+{NWS}", "*", False),
+        (r"Switched to (?:branch|a new branch)", "switched to ", True),
+        (r"Already on ['\"][^'\"]+['\"]", "already on ", True)]),
+    ("git-diff", "git", [r"git{WS}+diff\b", r"git{WS}+show\b"], [
+        (r"{LS}diff --git ", "diff --git ", False),
+        (r"{LS}@@{WS}+-\d+,\d+{WS}+\+\d+,\d+{WS}+@@", "@@", False)]),
+    ("git-log", "git", [r"git{WS}+log\b"], [
+        (r"{LS}commit [0-9a-f]{7}", "commit ", False),
+        (r"{LS}Author: ", "Author: ", False)]),
+    ("make", "build", [r"make\b"], [
+        (r"{LS}make\[\d+\]: (?:Entering|Leaving) directory", "make[", False),
+        (r"make: \*\*\* ", "make: *** ", False)]),
+    ("gradle", "build", [r"(?:gradle|gradlew|\./gradlew)\b"], [
+        (r"{LS}> Task :", "> Task :", False),
+        (r"{LS}BUILD (?:SUCCESSFUL|FAILED)\b", "BUILD ", False)]),
+    ("dotnet", "build", [r"dotnet{WS}+(?:build|test|run|restore|publish|pack|msbuild)\b", r"dotnet\b"], [
+        (r"{LS}Build (?:succeeded|FAILED)\b", "Build ", False),
+        (r"\b(?:error|warning) CS\d+\b", " CS", False)]),
+    ("terraform-plan", "infra", [r"terraform{WS}+plan\b"], [
+        (r"Terraform will perform the following actions:", "Terraform will perform", False),
+        (r"Plan: \d+ to add", "plan: ", True)]),
+    ("tofu-plan", "infra", [r"(?:tofu|opentofu){WS}+plan\b"], [
+        (r"OpenTofu will perform the following actions:", "OpenTofu will perform", False),
+        (r"Plan: \d+ to add", "plan: ", True)]),
+    ("systemctl-status", "infra", [r"systemctl{WS}+status\b"], [
+        (r"{LS}{WS}*Loaded:{WS}+", "Loaded:", False),
+        (r"{LS}{WS}*Active:{WS}+", "Active:", False),
+        (r"{LS}\u25cf{WS}+{NWS}+\.service", "\u25cf", False)]),
+    ("test-vitest", "test", [r"vitest\b", r"npm{WS}+(?:run{WS}+)?test:vitest\b"], [
+        (r"\bvitest\b", "vitest", True),
+        (r"{LS} \u2713 ", " \u2713 ", False),
+        (r"{LS} \u276f ", " \u276f ", False),
+        (r"Test Files{WS}+\d+{WS}+(?:passed|failed)", "test files", True)]),
+    ("test-jest", "test", [r"jest\b", r"npm{WS}+(?:run{WS}+)?test\b"], [
+        (r"Test Suites:{WS}+\d", "test suites:", True),
+        (r"Tests:{WS}+\d", "tests:", True),
+        (r"{LS}PASS{WS}", "PASS", False),
+        (r"{LS}FAIL{WS}", "FAIL", False)]),
+    ("test-pytest", "test", [r"pytest\b", r"python{WS}+-m{WS}+pytest\b"], [
+        (r"=+{WS}+(?:\d+{WS}+)?(?:passed|failed|error)", "=", True),
+        (r"{LS}E{WS}", "E", False),
+        (r"{LS}FAILED ", "FAILED ", False)]),
+    ("test-cargo", "test", [r"cargo{WS}+test\b", r"cargo{WS}+nextest\b"], [
+        (r"{LS}running \d+ test", "running ", False),
+        (r"{LS}test{WS}+[A-Za-z0-9_:.\-]+{WS}+\.\.\.{WS}+(?:ok|FAILED|ignored)", "...", False),
+        (r"test result:{WS}+(?:ok|FAILED)", "test result:", True)]),
+    ("test-go", "test", [r"go{WS}+test\b"], [
+        (r"{LS}(?:ok|FAIL){WS}+{PATH}+{WS}+[0-9.]+s", None, False),
+        (r"{LS}--- FAIL: ", "--- FAIL: ", False),
+        (r"{LS}panic: ", "panic: ", False)]),
+    ("build-typescript", "build", [r"tsc\b", r"npm{WS}+run{WS}+typecheck\b"], [
+        (r"TS\d{4}:", "TS", False),
+        (r"error TS\d{4}", "error ts", True)]),
+    ("build-eslint", "build", [r"eslint\b", r"npm{WS}+run{WS}+lint\b"], [
+        (r"{WS}+\d+:\d+{WS}+(?:error|warning){WS}+", ":", False),
+        (r"\u2716{WS}+\d+{WS}+problem", "\u2716", False)]),
+    ("build-webpack", "build", [r"webpack\b", r"npx{WS}+webpack\b", r"npm{WS}+run{WS}+build:webpack\b"], [
+        (r"webpack{WS}+\d", "webpack", True),
+        (r"compiled successfully|compiled with \d+ error", "compiled ", True),
+        (r"asset {NB}+\.js", "asset ", True)]),
+    ("build-vite", "build", [r"vite{WS}+build\b", r"npm{WS}+run{WS}+build\b", r"pnpm{WS}+build\b"], [
+        (r"vite v[0-9.]+", "vite v", True),
+        (r"\u2713 built in", "\u2713 built in", True),
+        (r"transforming \(\d+\)", "transforming (", True)]),
+    ("biome", "build", [r"biome\b", r"npx{WS}+biome\b"], [
+        (r"lint/[A-Za-z0-9/.\-]+", "lint/", False),
+        (r"Checked \d+ files? in", "checked ", True)]),
+    ("prettier", "build", [r"prettier\b", r"npx{WS}+prettier\b"], [
+        (r"{LS}Checking formatting\.\.\.", "Checking formatting...", False),
+        (r"Code style issues found", "code style issues found", True)]),
+    ("turbo", "build", [r"turbo\b", r"npx{WS}+turbo\b"], [
+        (r"{LS}\u2022 Packages in scope:", "\u2022 Packages in scope:", False),
+        (r"{LS}Tasks:{WS}+\d+{WS}+successful", "Tasks:", False)]),
+    ("nx", "build", [r"nx\b", r"npx{WS}+nx\b"], [
+        (r"{LS}NX{WS}", "NX", False),
+        (r"{LS}> nx run ", "> nx run ", False)]),
+    ("playwright", "test", [r"playwright{WS}+test\b", r"npx{WS}+playwright{WS}+test\b"], [
+        (r"Running \d+ tests? using \d+ worker", "running ", True),
+        (r"{LS}{WS}+\d+ failed", " failed", False)]),
+    ("npm-install", "package", [r"(?:npm|pnpm|yarn){WS}+(?:install|add|update)\b"], [
+        (r"added \d+ packages", "added ", True),
+        (r"packages are looking for funding", "packages are looking for funding", True),
+        (r"audited \d+ packages", "audited ", True)]),
+    ("npm-audit", "package", [r"(?:npm|pnpm|yarn){WS}+audit\b"], [
+        (r"found \d+ vulnerabilities", "found ", True),
+        (r"\b(?:low|moderate|high|critical)\b", None, True)]),
+    ("ruff", "build", [r"ruff\b", r"uv{WS}+run{WS}+ruff\b"], [
+        (r"{LS}{PATH}+\.py:\d+:\d+:{WS}+[A-Z]\d+", ".py:", False),
+        (r"Found \d+ errors?\.", "found ", True)]),
+    ("mypy", "build", [r"mypy\b", r"python{WS}+-m{WS}+mypy\b"], [
+        (r"{LS}{PATH}+\.py:\d+:{WS}+error:", ".py:", False),
+        (r"Found \d+ errors? in \d+ file", "found ", True)]),
+    ("pip", "package", [r"pip{WS}+(?:install|download|uninstall)\b", r"python{WS}+-m{WS}+pip\b"], [
+        (r"{LS}Collecting ", "Collecting ", False),
+        (r"{LS}Successfully installed ", "Successfully installed ", False)]),
+    ("uv-sync", "package", [r"uv{WS}+sync\b", r"uv{WS}+pip{WS}+install\b"], [
+        (r"{LS}Resolved \d+ package", "Resolved ", False),
+        (r"{LS}Installed \d+ package", "Installed ", False)]),
+    ("poetry-install", "package", [r"poetry{WS}+install\b"], [
+        (r"{LS}Installing dependencies from lock file", "Installing dependencies from lock file", False),
+        (r"{LS}Package operations:", "Package operations:", False)]),
+    ("golangci-lint", "build", [r"golangci-lint\b"], [
+        (r"{LS}{PATH}+\.go:\d+:\d+:", ".go:", False),
+        (r"{LS}\d+ issues?:", " issue", False)]),
+    ("bundle-install", "package", [r"bundle{WS}+install\b"], [
+        (r"{LS}Fetching gem metadata from ", "Fetching gem metadata from ", False),
+        (r"{LS}Bundle complete!", "Bundle complete!", False)]),
+    ("rubocop", "build", [r"rubocop\b", r"bundle{WS}+exec{WS}+rubocop\b"], [
+        (r"{LS}Inspecting \d+ files", "Inspecting ", False),
+        (r"{LS}{PATH}+\.rb:\d+:\d+:{WS}+[A-Z]:", ".rb:", False)]),
+    ("docker-ps", "docker", [r"docker{WS}+ps\b"], [
+        (r"{LS}CONTAINER ID{WS}+IMAGE{WS}+COMMAND", "CONTAINER ID", False)]),
+    ("docker-logs", "docker", [r"docker{WS}+logs\b", r"docker{WS}+compose{WS}+logs\b"], [
+        (r"{LS}\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}", "T", False),
+        (r"\b(?:ERROR|WARN|INFO)\b", None, False),
+        (r"{LS}Attaching to ", "Attaching to ", False)]),
+    ("aws", "cloud", [r"aws\b"], [
+        (r"An error occurred \([A-Za-z0-9]+\) when calling", "An error occurred (", False),
+        (r"{LS}(?:upload|download): ", "load: ", False)]),
+    ("gcloud", "cloud", [r"gcloud\b"], [
+        (r"{LS}ERROR: \(gcloud\.", "ERROR: (gcloud.", False),
+        (r"{LS}Updated property \[", "Updated property [", False)]),
+    ("ssh", "cloud", [r"ssh\b"], [
+        (r"Permission denied \(", "Permission denied (", False),
+        (r"Host key verification failed", "Host key verification failed", False),
+        (r"Connection timed out", "Connection timed out", False)]),
+    ("rsync", "cloud", [r"rsync\b"], [
+        (r"{LS}sending incremental file list", "sending incremental file list", False),
+        (r"{LS}rsync error:", "rsync error:", False)]),
+    ("curl", "cloud", [r"curl\b"], [
+        (r"curl: \(\d+\)", "curl: (", False),
+        (r"{LS}HTTP/\d(?:\.\d)? \d{3}", "HTTP/", False)]),
+    ("wget", "cloud", [r"wget\b"], [
+        (r"{LS}--\d{4}-\d{2}-\d{2}", "--", False),
+        (r"{LS}ERROR \d{3}:", "ERROR ", False)]),
+    ("json-output", "generic", [r"jq\b", r"cat{WS}+{NB}*\.json\b"], []),  # content: _json_like
+    ("shell-ls", "shell", [r"ls\b"], [
+        (r"{LS}total \d+", "total ", False),
+        (r"{LS}{NWS}+{WS}+{NWS}+{WS}+\d+{WS}+\w+{WS}+\d{1,2}{WS}+", None, False)]),
+    ("shell-find", "shell", [r"find\b"], [
+        (r"{LS}(?:[./]|[A-Za-z0-9_.\-]+/){NB}", None, False)]),
+    ("shell-grep", "shell", [r"(?:grep|rg|ag)\b"], [
+        (r"{LS}{PATH}+\.(?:ts|tsx|js|jsx|py|go|rs|java|rb|md|json|yml|yaml|txt):\d*:", ":", False),
+        (r"{LS}{PATH}+/{PATH}+:\d*:", ":", False)]),
+    ("shell-ps", "shell", [r"ps\b"], [
+        (r"{LS}(?:USER{WS}+PID|{WS}*PID{WS}+)", "PID", False)]),
+    ("shell-df", "shell", [r"df\b"], [
+        (r"{LS}Filesystem{WS}+{NB}*Use%", "Filesystem", False)]),
+    ("shell-du", "shell", [r"du\b"], [
+        (r"{LS}\d+(?:\.\d+)?[KMGTP]?{WS}+{NWS}", None, False)]),
+    ("error-stacktrace", "generic", [], [
+        (r"Traceback \(most recent call last\):", "Traceback (most recent call last):", False),
+        (r"{LS}{WS}+at{WS}+{NWS}+{WS}+\({NB}+:\d+:\d+\)", "at", False),
+        (r"{LS}panic: ", "panic: ", False),
+        (r"{LS}thread '[^']+' panicked at", "' panicked at", False)]),
+    ("generic-error", "generic", [], [
+        (r"Error:", "Error:", False),
+        (r"Exception:", "Exception:", False),
+        (r"Traceback \(most recent call last\):", "Traceback (most recent call last):", False)]),
+]
+
+
+def _build() -> tuple[Detector, ...]:
+    detectors = []
+    for det_type, category, commands, contents in _SPEC:
+        compiled_commands = tuple((f"{det_type}:command:{i}", _cmd(src)) for i, src in enumerate(commands))
+        compiled_contents = [_content(det_type, i, src, needle, any_case=ci)
+                             for i, (src, needle, ci) in enumerate(contents)]
+        if det_type == "json-output":
+            compiled_contents.append(ContentPattern("json-output:content:0", _json_like))
+        detectors.append(Detector(det_type, category, compiled_commands, tuple(compiled_contents)))
+    return tuple(detectors)
+
+
+DETECTORS: tuple[Detector, ...] = _build()
+DETECTOR_TYPES: tuple[str, ...] = tuple(d.type for d in DETECTORS)
+
+# The 53 command prefixes recognised on the first lines of an output (rtk.md §2.1).
+COMMAND_PREFIXES = (
+    "git", "make", "gradle", "gradlew", "dotnet", "terraform", "tofu", "opentofu", "systemctl",
+    "npm", "pnpm", "yarn", "vitest", "jest", "pytest", "python", "go", "cargo", "tsc", "eslint",
+    "webpack", "vite", "biome", "prettier", "turbo", "nx", "playwright", "ruff", "mypy", "pip",
+    "uv", "poetry", "golangci-lint", "bundle", "rubocop", "kubectl", "composer", "gh", "docker",
+    "aws", "gcloud", "ssh", "rsync", "curl", "wget", "ls", "find", "grep", "rg", "ag", "ps", "df",
+    "du",
+)
+_PREFIX = re.compile("(?:" + "|".join(re.escape(p) for p in COMMAND_PREFIXES) + r")\b", re.ASCII)
+_PROMPT = re.compile(r"\$" + _WS + "+")
+_LINE_SPLIT = re.compile(r"\r?\n")
+
+
+def last_command_segment(command: str) -> str:
+    """The last ``&&`` / ``||`` / ``;`` segment of a shell command line, quoting as the reference
+    scans it (no backslash escapes; ``$(`` opened inside double quotes stays open)."""
+    if not command:
+        return command
+    units = command
+    segments: list[str] = []
+    start = 0
+    in_single = in_double = in_backtick = False
+    depth = 0
+    split = False
+    i = 0
+    n = len(units)
+    while i < n:
+        ch = units[i]
+        nxt = units[i + 1] if i + 1 < n else ""
+        if in_single:
+            if ch == "'":
+                in_single = False
+        elif in_backtick:
+            if ch == "`":
+                in_backtick = False
+        elif in_double:
+            if ch == '"':
+                in_double = False
+            elif ch == "$" and nxt == "(":
+                depth += 1
+                i += 1
+        elif depth > 0:
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+        elif ch == "'":
+            in_single = True
+        elif ch == '"':
+            in_double = True
+        elif ch == "`":
+            in_backtick = True
+        elif ch == "$" and nxt == "(":
+            depth += 1
+            i += 1
+        elif ch == "(":
+            depth += 1
+        elif (ch == "&" and nxt == "&") or (ch == "|" and nxt == "|"):
+            segments.append(units[start:i])
+            split = True
+            i += 2
+            start = i
+            continue
+        elif ch == ";":
+            segments.append(units[start:i])
+            split = True
+            start = i + 1
+        i += 1
+    if not split:
+        return command
+    segments.append(units[start:])
+    for segment in reversed(segments):
+        trimmed = js_trim(segment)
+        if trimmed:
+            return trimmed
+    return command
+
+
+def find_command(text: str, command: str | None, *, profile: str = "omniroute") -> tuple[str | None, str]:
+    """``(detectedCommand, where)``: the given command, else one found on the first 4 lines.
+
+    RTK-Q14: the reference accepts any of those lines that starts with a known tool name, so
+    prose like ``make sure…`` counts; ``strict`` only accepts a line behind a ``$ `` prompt.
+    """
+    if command is not None and js_trim(command):
+        segment = last_command_segment(js_trim(command))
+        return (segment or None), "given"
+    head = _LINE_SPLIT.split(text, 4)[:4]
+    for raw in head:
+        line = js_trim(raw)
+        prompt = _PROMPT.match(line)
+        if profile == "strict" and prompt is None:
+            continue
+        if prompt:
+            line = line[prompt.end():]
+        if not line:
+            continue
+        if _PREFIX.match(line):
+            segment = last_command_segment(last_command_segment(line))
+            return (segment or None), "output"
+    return None, "none"
+
+
+def _content_hits(detector: Detector, text: str, lowered: str | None) -> list[str]:
+    hits = []
+    for pattern in detector.contents:
+        if pattern.needle is not None:
+            haystack = lowered if pattern.needle_ci else text
+            if pattern.needle not in haystack:  # type: ignore[operator]
+                continue
+        if pattern.test(text):
+            hits.append(pattern.id)
+    return hits
+
+
+def detect_command_type(text: str, command: str | None = None, *, profile: str = "omniroute") -> Detection:
+    """``detectCommandType(text, command?)``: the best-scoring detector, or ``unknown``."""
+    detected, where = find_command(text, command, profile=profile)
+    lowered = text.lower()
+    best: Detection | None = None
+    for detector in DETECTORS:
+        command_hit = None
+        if detected:
+            command_hit = next((pid for pid, rx in detector.commands if rx.match(detected)), None)
+        content = _content_hits(detector, text, lowered)
+        if command_hit is None and not content:
+            continue
+        confidence = min(1, (0.55 if command_hit else 0) + 0.25 * len(content))
+        if confidence == int(confidence):
+            confidence = int(confidence)
+        if best is None or confidence > best.confidence:
+            matched = ([command_hit] if command_hit else []) + content
+            best = Detection(detector.type, detected, confidence, detector.category, matched, where)
+    if best is None:
+        return Detection("unknown", detected, 0.35 if detected else 0.1, "generic", [], where)
+    return best

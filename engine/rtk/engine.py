@@ -1,0 +1,287 @@
+"""The RTK engine around one filter — OmniRoute's ``processRtkText`` (``rtk.md`` §7).
+
+detect → (unless a document read) select and run the filter with the effective line limit →
+engine dedup → (unless a document read) final cap with priority lines → token counts. Each quirk
+that changed a result leaves a diagnostic (RTK-Q5, Q6, Q7, Q8, Q9, Q10, Q12); ``strict`` fixes
+them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.jsregex import RegexTimeout
+from engine.jsvalues import math_round
+from engine.rtk.dedup import LINE_SPLIT, deduplicate_lines
+from engine.rtk.detect import Detection, detect_command_type
+from engine.rtk.model import RtkFilter
+from engine.rtk.select import Selection, select_filter
+from engine.rtk.stages import apply_line_filter, default_priority_tests, describe_truncation
+from engine.rtk.tokens import estimate_tokens
+from engine.rtk.trace import LineEvent, SelectionTrace, Trace
+from engine.rtk.truncate import smart_truncate
+
+INTENSITIES = ("minimal", "standard", "aggressive")
+INTENSITY_FACTORS = {"aggressive": 0.5, "minimal": 1.5, "standard": 1}
+# Our own statement of the engine's default priority pattern (case-insensitive, unanchored).
+DEFAULT_PRIORITY = re.compile(r"error|failed|exception|traceback|TS\d{4}|FAIL|\u2716", re.IGNORECASE | re.ASCII)
+ERROR_MARKERS = ("Error:", "Exception:", "Traceback (most recent call last):")
+
+
+@dataclass
+class RtkConfig:
+    """``RtkConfig`` after OmniRoute's normalisation (``rtk.md`` §7.1)."""
+
+    enabled: bool = False
+    intensity: str = "minimal"
+    apply_to_tool_results: bool = True
+    apply_to_code_blocks: bool = False
+    apply_to_assistant_messages: bool = False
+    enabled_filters: list[str] = field(default_factory=list)
+    disabled_filters: list[str] = field(default_factory=list)
+    max_lines_per_result: int = 120
+    max_chars_per_result: int = 12000
+    deduplicate_threshold: int = 3
+    custom_filters_enabled: bool = True
+    trust_project_filters: bool = False
+    raw_output_retention: str = "never"
+    raw_output_max_bytes: int = 1048576
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any] | None) -> RtkConfig:
+        raw = raw if isinstance(raw, Mapping) else {}
+        cfg = cls()
+        if "enabled" in raw:
+            cfg.enabled = raw["enabled"]  # not normalised by the reference
+        cfg.intensity = raw.get("intensity") if raw.get("intensity") in INTENSITIES else "minimal"
+        for key, attr in (("applyToToolResults", "apply_to_tool_results"),
+                          ("applyToCodeBlocks", "apply_to_code_blocks"),
+                          ("applyToAssistantMessages", "apply_to_assistant_messages")):
+            if key in raw:
+                setattr(cfg, attr, raw[key])
+        cfg.enabled_filters = _strings(raw.get("enabledFilters"))
+        cfg.disabled_filters = _strings(raw.get("disabledFilters"))
+        cfg.max_lines_per_result = _floored(raw.get("maxLinesPerResult"), 0, 120)
+        cfg.max_chars_per_result = _floored(raw.get("maxCharsPerResult"), 0, 12000)
+        cfg.deduplicate_threshold = _floored(raw.get("deduplicateThreshold"), 2, 3)
+        for key, attr in (("customFiltersEnabled", "custom_filters_enabled"),
+                          ("trustProjectFilters", "trust_project_filters")):
+            if isinstance(raw.get(key), bool):
+                setattr(cfg, attr, raw[key])
+        if raw.get("rawOutputRetention") in ("never", "failures", "always"):
+            cfg.raw_output_retention = raw["rawOutputRetention"]
+        cfg.raw_output_max_bytes = _floored(raw.get("rawOutputMaxBytes"), 1024, 1048576)
+        return cfg
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "enabled": self.enabled, "intensity": self.intensity,
+            "applyToToolResults": self.apply_to_tool_results, "applyToCodeBlocks": self.apply_to_code_blocks,
+            "applyToAssistantMessages": self.apply_to_assistant_messages,
+            "enabledFilters": list(self.enabled_filters), "disabledFilters": list(self.disabled_filters),
+            "maxLinesPerResult": self.max_lines_per_result, "maxCharsPerResult": self.max_chars_per_result,
+            "deduplicateThreshold": self.deduplicate_threshold,
+            "customFiltersEnabled": self.custom_filters_enabled,
+            "trustProjectFilters": self.trust_project_filters,
+            "rawOutputRetention": self.raw_output_retention, "rawOutputMaxBytes": self.raw_output_max_bytes,
+        }
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _floored(value: Any, minimum: int, default: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return default
+    return max(minimum, math.floor(value))
+
+
+def effective_max_lines(base: int, intensity: str, *, profile: str = "omniroute") -> int:
+    """``max(1, round(base × factor))``; RTK-Q8: ``strict`` keeps 0 as "no limit"."""
+    if profile == "strict" and base <= 0:
+        return 0
+    return max(1, int(math_round(base * INTENSITY_FACTORS.get(intensity, 1.5))))
+
+
+@dataclass
+class RtkResult:
+    text: str
+    compressed: bool
+    original_tokens: int
+    compressed_tokens: int
+    techniques_used: list[str]
+    rules_applied: list[str]
+    detection: Detection
+    filter: RtkFilter | None = None
+    selection: Selection | None = None
+    document_read: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    trace: Trace | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "text": self.text, "compressed": self.compressed, "originalTokens": self.original_tokens,
+            "compressedTokens": self.compressed_tokens, "techniquesUsed": list(self.techniques_used),
+            "rulesApplied": list(self.rules_applied), "detectedType": self.detection.type,
+            "confidence": self.detection.confidence, "detectedCommand": self.detection.command,
+            "filterId": self.filter.id if self.filter else None,
+            "filterSource": self.filter.source if self.filter else None,
+            "documentRead": self.document_read,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
+        if self.trace is not None:
+            out["trace"] = self.trace.to_dict()
+        return out
+
+
+def _unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def process_rtk_text(
+    text: str,
+    command: str | None = None,
+    config: RtkConfig | Mapping[str, Any] | None = None,
+    filters: Sequence[RtkFilter] = (),
+    *,
+    skip_filters: bool = False,
+    profile: str = "omniroute",
+    trace: Trace | None = None,
+) -> RtkResult:
+    """Filter one tool output as OmniRoute does (see the module docstring)."""
+    cfg = config if isinstance(config, RtkConfig) else RtkConfig.from_dict(config)
+    diagnostics: list[Diagnostic] = []
+    techniques: list[str] = []
+    rules: list[str] = []
+    original_tokens = estimate_tokens(text)
+    detection = detect_command_type(text, command, profile=profile)
+    if trace is not None:
+        trace.detection = detection.to_dict()
+
+    document_read = (detection.type == "unknown" and not detection.command
+                     and not any(marker in text for marker in ERROR_MARKERS))
+    if skip_filters and not document_read:
+        if profile == "strict":
+            document_read = True  # RTK-Q10 fix: a non-shell tool's output is a document
+        else:
+            diagnostics.append(Diagnostic(
+                f"output of a non-shell tool was typed {detection.type!r} rather than treated as a document "
+                "read, so the final cap still applies", "info", "RTK-Q10", source="rtk"))
+    elif not skip_filters and not document_read and detection.type in ("shell-find", "json-output") \
+            and not detection.command:
+        diagnostics.append(Diagnostic(
+            f"no command was given and the output was typed {detection.type!r} from incidental content, so it "
+            "was filtered and capped instead of being treated as a document read", "info", "RTK-Q10",
+            source="rtk"))
+
+    result = text
+    chosen: RtkFilter | None = None
+    selection: Selection | None = None
+    extra_priority: list = []
+    if not skip_filters and not document_read:
+        candidates = [f for f in filters if cfg.custom_filters_enabled or f.source == "builtin"]
+        selection = select_filter(text, detection.command, candidates, detection=detection,
+                                  enabled=cfg.enabled_filters, disabled=cfg.disabled_filters, profile=profile)
+        diagnostics.extend(selection.diagnostics)
+        if trace is not None:
+            trace.selection = _selection_trace(selection)
+        chosen = selection.filter
+        if chosen is not None:
+            base = chosen.max_lines or cfg.max_lines_per_result
+            if profile == "strict" and chosen.max_lines == 0:
+                base = 0  # RTK-Q8 fix: a filter maxLines of 0 means no filter-level limit
+            limit = effective_max_lines(base, cfg.intensity, profile=profile)
+            filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace)
+            diagnostics.extend(filtered.diagnostics)
+            result = filtered.text
+            if filtered.applied_rules:
+                techniques.append("rtk-filter")
+                rules.extend(filtered.applied_rules)
+            extra_priority = default_priority_tests(list(chosen.priority_patterns))
+    elif trace is not None:
+        trace.selection = SelectionTrace(None, detected_command=detection.command or "",
+                                         detected_type=detection.type,
+                                         note="document read: no filter and no final cap" if document_read
+                                         else "filters skipped for this tool")
+
+    # Engine dedup (runs even for document reads: RTK-Q9).
+    if document_read and profile == "strict":
+        pass  # RTK-Q9 fix
+    else:
+        lines = LINE_SPLIT.split(result)
+        dedup = deduplicate_lines(lines, cfg.deduplicate_threshold, profile=profile)
+        if dedup.collapsed > 0:
+            if document_read:
+                diagnostics.append(Diagnostic(
+                    "a document read got dedup markers (the bypass does not cover engine dedup)", "info",
+                    "RTK-Q9", source="rtk"))
+            if dedup.quirk_grew:
+                diagnostics.append(Diagnostic("dedup markers made a short run of repeated lines longer",
+                                              "info", "RTK-Q12", source="rtk"))
+            if trace is not None:
+                step = trace.step("rtk:dedup", len(lines))
+                step.tag = "rtk:dedup"
+                for start, length in dedup.runs:
+                    step.markers.extend([f"[line repeated {length - 1}x]",
+                                         f"[rtk:dropped {length - 1} repeated lines]"])
+                    for i in range(start + 1, start + length):
+                        step.add(LineEvent(i, "collapsed", lines[i]))
+            result = dedup.text
+            if trace is not None:
+                trace.steps[-1].lines_out = len(LINE_SPLIT.split(result))
+            techniques.append("rtk-dedup")
+            rules.append("rtk:dedup")
+
+    if not document_read:
+        result = _final_cap(result, cfg, extra_priority, profile, techniques, rules, diagnostics, trace)
+
+    compressed_tokens = estimate_tokens(result)
+    return RtkResult(result, compressed_tokens < original_tokens, original_tokens, compressed_tokens,
+                     _unique(techniques), _unique(rules), detection, chosen, selection, document_read,
+                     diagnostics, trace)
+
+
+def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, techniques: list[str],
+               rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None) -> str:
+    keep = 16 if cfg.intensity == "aggressive" else 24
+    max_lines = effective_max_lines(cfg.max_lines_per_result, cfg.intensity, profile=profile)
+    if cfg.max_lines_per_result == 0 and profile != "strict":
+        diagnostics.append(Diagnostic("maxLinesPerResult 0 was turned into a 1-line limit", "info", "RTK-Q8",
+                                      source="rtk"))
+    lines = LINE_SPLIT.split(result)
+    tests = [lambda line: DEFAULT_PRIORITY.search(line) is not None, *extra_priority]
+    try:
+        cut = smart_truncate(result, max_lines=max_lines, max_chars=cfg.max_chars_per_result,
+                             preserve_head=keep, preserve_tail=keep, priority=tests, profile=profile, lines=lines)
+    except RegexTimeout as exc:
+        diagnostics.append(Diagnostic(f"priority pattern {exc.source!r} ran out of time; final cap skipped",
+                                      "error", "RTK-TIMEOUT", source="rtk"))
+        return result
+    if not cut.truncated:
+        return result
+    diagnostics.extend(cut.diagnostics)
+    techniques.append("rtk-truncate")
+    rules.append("rtk:truncate")
+    if trace is not None:
+        step = trace.step("rtk:truncate", len(lines))
+        describe_truncation(step, lines, cut, "rtk:truncate", len(LINE_SPLIT.split(cut.text)))
+    return cut.text
+
+
+def _selection_trace(selection: Selection) -> SelectionTrace:
+    flt = selection.filter or selection.disabled
+    note = ""
+    if selection.disabled is not None:
+        note = "chosen, but switched off by the enabled/disabled lists: no filter ran"
+    elif flt is None:
+        note = "no filter matched and there is no generic-output fallback"
+    return SelectionTrace(
+        flt.id if flt else None, selection.scope, selection.criterion, selection.pattern, selection.pointer,
+        selection.detection.command or "", selection.detection.type, disabled=selection.disabled is not None,
+        note=note)

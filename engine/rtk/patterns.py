@@ -1,0 +1,60 @@
+"""Compiling filter patterns once, through ``engine.jsregex``, with invalid ones set aside.
+
+Filter patterns are JavaScript regexes from files, so they always go through ``engine.jsregex``.
+OmniRoute compiles them on every call and skips the ones that throw (RTK-Q3); we compile each
+(source, flags) pair once per process and remember whether it was valid. Only stateless
+operations are used on the cached ``JSRegExp`` objects (``search`` and ``replace``), so sharing
+them is safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engine.jsregex import JSSyntaxError, compile_js
+
+
+@dataclass(frozen=True)
+class CompiledPattern:
+    index: int  # position in the filter's list
+    source: str
+    regex: Any  # JSRegExp
+    test: Callable[[str], bool]
+
+
+@lru_cache(maxsize=4096)
+def compile_cached(source: str, flags: str) -> tuple[Any, str | None]:
+    """``(JSRegExp, None)`` or ``(None, V8 error message)``."""
+    try:
+        return compile_js(source, flags), None
+    except JSSyntaxError as exc:
+        return None, str(exc)
+
+
+def tester(regex: Any) -> Callable[[str], bool]:
+    """A fast yes/no test for a non-global regex (``RegExp.prototype.test``)."""
+    search = regex.search
+    return lambda text: search(text) is not None
+
+
+def compile_list(sources: Sequence[str], flags: str) -> tuple[list[CompiledPattern], list[tuple[int, str, str]]]:
+    """Compile every pattern; returns the valid ones and ``(index, source, error)`` for the rest."""
+    valid: list[CompiledPattern] = []
+    invalid: list[tuple[int, str, str]] = []
+    for index, source in enumerate(sources):
+        regex, error = compile_cached(source, flags)
+        if regex is None:
+            invalid.append((index, source, error or "invalid regex"))
+        else:
+            valid.append(CompiledPattern(index, source, regex, tester(regex)))
+    return valid, invalid
+
+
+def first_match(patterns: Sequence[CompiledPattern], text: str) -> CompiledPattern | None:
+    for pattern in patterns:
+        if pattern.test(text):
+            return pattern
+    return None

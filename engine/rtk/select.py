@@ -1,0 +1,134 @@
+"""Choosing the filter for an output — OmniRoute's ``matchRtkFilter`` (``rtk.md`` §3).
+
+Filters from every scope arrive in one list, each tagged by its ``source`` (project, global,
+builtin). They are sorted (scope, format, priority, id), then each scope is searched in turn
+with four criteria in order — TOML command, output type, command pattern, output pattern — and
+the first criterion any filter of the scope meets decides. Criterion order beats priority inside a
+scope, by design. The ``generic-output`` type is the fallback. Enable/disable lists are applied to
+the winner only (RTK-Q5); ``strict`` falls through to the next candidate instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+
+from engine.diagnostics import Diagnostic
+from engine.jsvalues import js_sort_key, locale_compare
+from engine.rtk.detect import Detection, detect_command_type
+from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
+from engine.rtk.patterns import compile_cached
+
+SCOPES = ("project", "global", "builtin")
+CRITERIA = ("toml-command", "outputTypes", "commands", "patterns")
+GENERIC_TYPE = "generic-output"
+
+
+@dataclass
+class Selection:
+    filter: RtkFilter | None
+    detection: Detection
+    scope: str | None = None
+    criterion: str | None = None  # one of CRITERIA, "generic-fallback", or None
+    pattern: str | None = None
+    pointer: str | None = None
+    disabled: RtkFilter | None = None  # the winner that enable/disable lists switched off
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") -> list[RtkFilter]:
+    """Scope rank, format rank and priority descending, then id by ICU collation (RTK-Q15;
+    ``strict``: UTF-16 code-unit order). Stable."""
+
+    def compare(a: RtkFilter, b: RtkFilter) -> int:
+        for key in (lambda f: SOURCE_RANK.get(f.source, 0), lambda f: FORMAT_RANK.get(f.source_format, 0),
+                    lambda f: f.priority):
+            ka, kb = key(a), key(b)
+            if ka != kb:
+                return -1 if ka > kb else 1
+        if profile == "strict":
+            ia, ib = js_sort_key(a.id), js_sort_key(b.id)
+            return (ia > ib) - (ia < ib)
+        return locale_compare(a.id, b.id)
+
+    return sorted(filters, key=cmp_to_key(compare))
+
+
+def _search(source: str, flags: str, subject: str) -> bool:
+    regex, _ = compile_cached(source, flags)
+    return regex is not None and regex.search(subject) is not None
+
+
+def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, detected_type: str,
+                   profile: str) -> tuple[str | None, str | None] | None:
+    """``(pattern, pointer)`` when ``flt`` meets ``criterion``, else ``None``."""
+    if criterion == "toml-command":
+        if not flt.is_toml or not command:
+            return None
+        flags = "m" if profile == "strict" else "im"  # RTK-Q16
+        return _first(flt, "command_patterns", flt.command_patterns, flags, command)
+    if criterion == "outputTypes":
+        return (None, None) if detected_type in flt.command_types else None
+    if criterion == "commands":
+        if not command:
+            return None
+        return _first(flt, "command_patterns", flt.command_patterns, "im", command)
+    return _first(flt, "match_patterns", flt.match_patterns, "im", text)
+
+
+def _first(flt: RtkFilter, field_name: str, sources: Sequence[str], flags: str, subject: str):
+    for index, source in enumerate(sources):
+        if _search(source, flags, subject):
+            return source, flt.pointer_of(field_name, index)
+    return None
+
+
+def _blocked(flt: RtkFilter, enabled: Sequence[str], disabled: Sequence[str]) -> bool:
+    return flt.id in disabled or (bool(enabled) and flt.id not in enabled)
+
+
+def select_filter(
+    text: str,
+    command: str | None,
+    filters: Sequence[RtkFilter],
+    *,
+    detection: Detection | None = None,
+    enabled: Sequence[str] = (),
+    disabled: Sequence[str] = (),
+    profile: str = "omniroute",
+    presorted: bool = False,
+) -> Selection:
+    """The filter OmniRoute would run on ``text`` (see the module docstring)."""
+    if detection is None:
+        detection = detect_command_type(text, command, profile=profile)
+    detected_command = detection.command or command or ""
+    ordered = list(filters) if presorted else sort_filters(filters, profile=profile)
+    strict = profile == "strict"
+    candidates = [f for f in ordered if not (strict and _blocked(f, enabled, disabled))]
+    chosen: Selection | None = None
+    for scope in SCOPES:
+        in_scope = [f for f in candidates if f.source == scope]
+        for criterion in CRITERIA:
+            for flt in in_scope:
+                hit = _criterion_hit(flt, criterion, text, detected_command, detection.type, profile)
+                if hit is not None:
+                    chosen = Selection(flt, detection, scope, criterion, hit[0], hit[1])
+                    break
+            if chosen:
+                break
+        if chosen:
+            break
+    if chosen is None:
+        fallback = next((f for f in candidates if GENERIC_TYPE in f.command_types), None)
+        chosen = Selection(fallback, detection, fallback.source if fallback else None,
+                           "generic-fallback" if fallback else None)
+    if chosen.filter is not None and not strict and _blocked(chosen.filter, enabled, disabled):
+        # RTK-Q5: the lists switch off the winner; OmniRoute does not try the next candidate.
+        blocked = chosen.filter
+        chosen.disabled, chosen.filter = blocked, None
+        chosen.diagnostics.append(Diagnostic(
+            f"filter {blocked.id!r} was chosen but is disabled by the enabled/disabled lists, so no filter "
+            "ran (OmniRoute does not fall through to the next candidate)", "info", "RTK-Q5", source="rtk",
+            data={"filterId": blocked.id}))
+    return chosen

@@ -1,0 +1,382 @@
+"""One filter's line pipeline — OmniRoute's ``applyLineFilter`` (``rtk.md`` §4).
+
+Stages run in a fixed order: strip ANSI, strip ``stderr:`` prefixes, replace, matchOutput
+(short-circuit), drop, include, collapse, per-line truncation, dedup, line limits, onEmpty. Tags
+``<filterId>:<stage>`` say which stages changed something. Invalid patterns are skipped as the
+reference does (RTK-Q3/RTK-Q4, reported once per pattern); a regex that runs out of time leaves
+the text whole and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.jsregex import RegexTimeout
+from engine.jsvalues import js_trim
+from engine.rtk.dedup import LINE_SPLIT, deduplicate_lines
+from engine.rtk.model import RtkFilter
+from engine.rtk.patterns import CompiledPattern, compile_cached, compile_list, first_match, tester
+from engine.rtk.trace import LineEvent, StageTrace, Trace
+from engine.rtk.truncate import smart_truncate
+
+# CSI sequences only: ESC [ parameter bytes, intermediate bytes, one final byte (OSC etc. stay).
+_CSI = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
+_JS_WS = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_STDERR_PREFIX = re.compile(rf"^{_JS_WS}*(?:stderr|err){_JS_WS}*[|:]{_JS_WS}*", re.ASCII | re.IGNORECASE)
+
+
+@dataclass
+class FilterResult:
+    """``{text, strippedLines, keptByRule, appliedRules}`` plus our diagnostics."""
+
+    text: str
+    stripped_lines: int
+    kept_by_rule: bool
+    applied_rules: list[str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timed_out: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "strippedLines": self.stripped_lines, "keptByRule": self.kept_by_rule,
+                "appliedRules": list(self.applied_rules),
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+
+
+@dataclass
+class _Run:
+    """State shared by the stages of one run."""
+
+    filter: RtkFilter
+    profile: str
+    trace: Trace | None
+    tags: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def tag(self, stage: str) -> None:
+        self.tags.append(f"{self.filter.id}:{stage}")
+
+    def stage(self, name: str, lines_in: int) -> StageTrace | None:
+        return self.trace.stage(name, lines_in) if self.trace is not None else None
+
+    def compile(self, field_name: str, sources: tuple[str, ...], flags: str, what: str) -> list[CompiledPattern]:
+        valid, invalid = compile_list(sources, flags)
+        for index, source, error in invalid:
+            self.invalid_pattern(what, source, error, self.filter.pointer_of(field_name, index))
+        return valid
+
+    def invalid_pattern(self, what: str, source: str, error: str, pointer: str | None, quirk: str = "RTK-Q3",
+                        effect: str = "skipped") -> None:
+        self.diagnostics.append(Diagnostic(
+            f"{what} {source!r} is not a valid JavaScript regex ({error}); {effect}", "warning", quirk,
+            path=self.filter.path, pointer=pointer, source="rtk",
+            data={"filterId": self.filter.id}))
+
+
+def split_lines(text: str) -> list[str]:
+    """``text.split(/\\r?\\n/)``."""
+    return LINE_SPLIT.split(text)
+
+
+def apply_line_filter(
+    text: str,
+    flt: RtkFilter,
+    *,
+    max_lines: int | None = None,
+    profile: str = "omniroute",
+    trace: Trace | None = None,
+) -> FilterResult:
+    """Run ``flt``'s pipeline on ``text``. ``max_lines`` overrides the filter's own (the engine
+    passes its effective value); a regex timeout returns the text unchanged with a diagnostic."""
+    run = _Run(flt, profile, trace)
+    try:
+        return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines)
+    except RegexTimeout as exc:
+        run.diagnostics.append(Diagnostic(
+            f"pattern {exc.source!r} of filter {flt.id!r} ran out of time ({exc.timeout}s); output kept whole",
+            "error", "RTK-TIMEOUT", path=flt.path, source="rtk", data={"filterId": flt.id}))
+        return FilterResult(text, 0, bool(flt.keep_patterns), [], run.diagnostics, timed_out=True)
+
+
+def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
+    flt = run.filter
+    lines = split_lines(text)
+    if flt.is_toml and lines and lines[-1] == "":
+        lines.pop()
+    original = len(lines)
+
+    if flt.strip_ansi:
+        lines = _map_lines(run, "strip-ansi", lines, lambda line: _CSI.sub("", line))
+    if flt.filter_stderr:
+        lines = _map_lines(run, "filter-stderr", lines, lambda line: _STDERR_PREFIX.sub("", line, count=1))
+    for index, rule in enumerate(flt.replace):
+        regex, error = compile_cached(rule.pattern, "g")
+        if regex is None:
+            run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
+            continue
+        lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
+                           pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}")
+
+    if flt.match_output:
+        short = _match_output(run, lines, original)
+        if short is not None:
+            return short
+
+    if flt.strip_patterns:
+        lines = _drop(run, lines, original)
+    if flt.keep_patterns:
+        lines = _include(run, lines)
+    if flt.collapse_patterns:
+        lines = _collapse(run, lines)
+    if flt.truncate_line_at > 0:
+        n = flt.truncate_line_at
+        cut = (lambda line: line[: n - 3] + "...") if n > 3 else (lambda line: line[:n])
+        lines = _map_lines(run, "truncate-line", lines, lambda line: cut(line) if len(line) > n else line)
+    if flt.deduplicate:
+        lines = _dedup(run, lines)
+    if flt.is_toml:
+        lines = _toml_limits(run, lines)
+    else:
+        lines = _smart_limit(run, lines, max_lines)
+
+    output = "\n".join(lines)
+    if flt.on_empty and not js_trim(output):
+        stage = run.stage("on-empty", len(lines))
+        if stage:
+            stage.lines_out = 1
+            stage.markers.append(flt.on_empty)
+            stage.note = "the output was empty, so the filter's onEmpty message replaced it"
+        output = flt.on_empty
+    return FilterResult(output, max(0, original - len(split_lines(output))), bool(flt.keep_patterns),
+                        run.tags, run.diagnostics)
+
+
+def _map_lines(run: _Run, name: str, lines: list[str], fn, *, pattern: str | None = None,
+               pointer: str | None = None, note: str = "") -> list[str]:
+    stage = run.stage(name, len(lines))
+    out = [fn(line) for line in lines]
+    changed = out != lines
+    if changed:
+        run.tag(name)
+    if stage:
+        stage.lines_out = len(out)
+        stage.note = note
+        stage.tag = f"{run.filter.id}:{name}" if changed else None
+        for i, (before, after) in enumerate(zip(lines, out)):
+            if before != after:
+                stage.add(LineEvent(i, "changed", before, pattern, pointer, after))
+    return out
+
+
+def _match_output(run: _Run, lines: list[str], original: int) -> FilterResult | None:
+    flt = run.filter
+    blob = "\n".join(lines)
+    stage = run.stage("match-output", len(lines))
+    for rule in flt.match_output:
+        regex, error = compile_cached(rule.pattern, "im")
+        if regex is None:
+            run.invalid_pattern("matchOutput.pattern", rule.pattern, error or "",
+                                rule.pointer and rule.pointer + "/pattern")
+            continue
+        if regex.search(blob) is None:
+            continue
+        if rule.unless is not None:
+            unless, unless_error = compile_cached(rule.unless, "im")
+            if unless is None:
+                if run.profile == "strict":
+                    run.invalid_pattern("unless", rule.unless, unless_error or "",
+                                        rule.pointer and rule.pointer + "/unless", "RTK-Q4", "rule skipped")
+                    continue
+                run.invalid_pattern("unless", rule.unless, unless_error or "",
+                                    rule.pointer and rule.pointer + "/unless", "RTK-Q4",
+                                    "treated as absent, so the rule fired")
+            elif unless.search(blob) is not None:
+                continue
+        run.tag("match-output")
+        if stage:
+            stage.lines_out = 1
+            stage.tag = f"{flt.id}:match-output"
+            stage.markers.append(rule.message)
+            stage.note = f"pattern {rule.pattern!r} matched: the whole output became the rule's message"
+        return FilterResult(rule.message, max(0, original - 1), False, run.tags, run.diagnostics)
+    if stage:
+        stage.lines_out = len(lines)
+    return None
+
+
+def _drop(run: _Run, lines: list[str], original: int) -> list[str]:
+    flt = run.filter
+    patterns = run.compile("strip_patterns", flt.strip_patterns, "i", "dropPatterns")
+    stage = run.stage("strip", len(lines))
+    if not patterns:
+        out = lines
+    elif stage is None:
+        tests = [p.test for p in patterns]
+        out = [line for line in lines if not any(t(line) for t in tests)]
+    else:
+        out = []
+        for i, line in enumerate(lines):
+            hit = first_match(patterns, line)
+            if hit is None:
+                out.append(line)
+            else:
+                stage.add(LineEvent(i, "dropped", line, hit.source, flt.pointer_of("strip_patterns", hit.index)))
+    if len(out) != original:
+        run.tag("strip")
+    if stage:
+        stage.lines_out = len(out)
+        stage.tag = f"{flt.id}:strip" if len(out) != original else None
+    return out
+
+
+def _include(run: _Run, lines: list[str]) -> list[str]:
+    flt = run.filter
+    patterns = run.compile("keep_patterns", flt.keep_patterns, "i", "includePatterns")
+    stage = run.stage("keep", len(lines))
+    hits: list[CompiledPattern | None]
+    if stage is None:
+        tests = [p.test for p in patterns]
+        kept = [line for line in lines if any(t(line) for t in tests)]
+        out = kept if kept else lines
+    else:
+        hits = [first_match(patterns, line) for line in lines]
+        kept = [line for line, hit in zip(lines, hits) if hit is not None]
+        out = kept if kept else lines
+        for i, (line, hit) in enumerate(zip(lines, hits)):
+            if hit is not None:
+                stage.add(LineEvent(i, "kept", line, hit.source, flt.pointer_of("keep_patterns", hit.index)))
+            elif kept:
+                stage.add(LineEvent(i, "dropped", line, None, None))
+        if not kept:
+            stage.note = "no line matched an include pattern, so every line was kept"
+    if kept:
+        run.tag("keep")
+    if stage:
+        stage.lines_out = len(out)
+        stage.tag = f"{flt.id}:keep" if kept else None
+    return out
+
+
+def _collapse(run: _Run, lines: list[str]) -> list[str]:
+    flt = run.filter
+    patterns = run.compile("collapse_patterns", flt.collapse_patterns, "i", "collapsePatterns")
+    if not patterns:
+        return lines
+    stage = run.stage("collapse", len(lines))
+    seen: set[str] = set()
+    out = []
+    for i, line in enumerate(lines):
+        hit = first_match(patterns, line)
+        if hit is None:
+            out.append(line)
+            continue
+        key = js_trim(line)
+        if key in seen:
+            if stage:
+                stage.add(LineEvent(i, "collapsed", line, hit.source, flt.pointer_of("collapse_patterns", hit.index)))
+            continue
+        seen.add(key)
+        out.append(line)
+    run.tag("collapse")
+    if stage:
+        stage.lines_out = len(out)
+        stage.tag = f"{flt.id}:collapse"
+    return out
+
+
+def _dedup(run: _Run, lines: list[str]) -> list[str]:
+    stage = run.stage("deduplicate", len(lines))
+    result = deduplicate_lines(lines, 3, profile=run.profile)
+    if result.quirk_grew and run.profile != "strict":
+        run.diagnostics.append(Diagnostic(
+            "dedup markers made a short run of repeated lines longer", "info", "RTK-Q12", source="rtk",
+            data={"filterId": run.filter.id}))
+    if result.collapsed <= 0:
+        if stage:
+            stage.lines_out = len(lines)
+        return lines
+    run.tag("deduplicate")
+    out = split_lines(result.text)
+    if stage:
+        stage.lines_out = len(out)
+        stage.tag = f"{run.filter.id}:deduplicate"
+        for start, length in result.runs:
+            stage.markers.extend([f"[line repeated {length - 1}x]", f"[rtk:dropped {length - 1} repeated lines]"])
+            for i in range(start + 1, start + length):
+                stage.add(LineEvent(i, "collapsed", lines[i]))
+    return out
+
+
+def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
+    flt = run.filter
+    if max_lines <= 0:
+        return lines
+    stage = run.stage("truncate", len(lines))
+    patterns = run.compile("priority_patterns", flt.priority_patterns, "i", "preserve pattern")
+    joined = "\n".join(lines)
+    result = smart_truncate(joined, max_lines=max_lines, preserve_head=flt.preserve_head,
+                            preserve_tail=flt.preserve_tail, priority=[p.test for p in patterns],
+                            profile=run.profile, lines=lines)
+    if not result.truncated:
+        if stage:
+            stage.lines_out = len(lines)
+        return lines
+    run.tag("truncate")
+    run.diagnostics.extend(result.diagnostics)
+    out = split_lines(result.text)
+    if stage:
+        describe_truncation(stage, lines, result, f"{flt.id}:truncate", len(out))
+    return out
+
+
+def describe_truncation(stage: StageTrace, lines: list[str], result, tag: str, lines_out: int) -> None:
+    stage.tag = tag
+    stage.lines_out = lines_out
+    stage.markers.append(f"[rtk:truncated {result.dropped_lines} lines]")
+    kept_head, kept_prio = set(result.head), set(result.priority)
+    kept = kept_head | kept_prio | set(result.tail)
+    for i, line in enumerate(lines):
+        if i in kept_prio:
+            stage.add(LineEvent(i, "priority", line))
+        elif i not in kept:
+            stage.add(LineEvent(i, "dropped", line))
+
+
+def _toml_limits(run: _Run, lines: list[str]) -> list[str]:
+    """rtk's own head/tail/max_lines semantics for TOML filters (``filter.maxLines`` ignored)."""
+    flt = run.filter
+    head, tail, cap = flt.rtk_toml_head_lines, flt.rtk_toml_tail_lines, flt.rtk_toml_max_lines
+    total = len(lines)
+    stage = run.stage("rtk-limits", total)
+    if head is not None and tail is not None:
+        if total > head + tail:
+            omitted = total - head - tail
+            lines = lines[:head] + [f"... ({omitted} lines omitted)"] + (lines[total - tail:] if tail > 0 else [])
+            run.tag("rtk-head-tail")
+    elif head is not None:
+        if total > head:
+            lines = [*lines[:head], f"... ({total - head} lines omitted)"]
+            run.tag("rtk-head")
+    elif tail is not None:
+        if total > tail:
+            lines = [f"... ({total - tail} lines omitted)"] + (lines[total - tail:] if tail > 0 else [])
+            run.tag("rtk-tail")
+    if cap is not None and len(lines) > cap:
+        lines = [*lines[:cap], f"... ({len(lines) - cap} lines truncated)"]
+        run.tag("rtk-max-lines")
+    if stage:
+        stage.lines_out = len(lines)
+        stage.markers.extend(line for line in lines if line.startswith("... (") and line.endswith(")"))
+    return lines
+
+
+def default_priority_tests(patterns: list[str]) -> list:
+    """Compile extra priority patterns with flag ``i``, invalid ones dropped (engine final cap)."""
+    out = []
+    for source in patterns:
+        regex, _ = compile_cached(source, "i")
+        if regex is not None:
+            out.append(tester(regex))
+    return out

@@ -14,19 +14,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from functools import cmp_to_key
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import from_utf16_units, js_sort_key, locale_compare, to_utf16_units
+from engine.jsvalues import from_utf16_units, to_utf16_units
 from engine.rtk.hashing import decode_like_node
 from engine.rtk.trust import decide_trust, format_of
 
 SCOPES = ("project", "global", "builtin")
-SOURCE_RANK = {"project": 3, "global": 2, "builtin": 1}
-FORMAT_RANK = {"rtk-toml-v1": 2, "omniroute-json": 1}
 INVALID_CUSTOM = "Invalid custom RTK filter skipped: "
 
 
@@ -434,37 +431,23 @@ def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, enviro
     return filters, diagnostics, notes
 
 
-def sort_filters(filters: list, profile: str = "omniroute") -> list:
-    """Scope rank, format rank, priority (all descending), then id (ICU collation; RTK-Q15)."""
-    def compare(a, b) -> int:
-        for rank in (SOURCE_RANK[b.source] - SOURCE_RANK[a.source],
-                     FORMAT_RANK.get(b.source_format, 1) - FORMAT_RANK.get(a.source_format, 1),
-                     b.priority - a.priority):
-            if rank:
-                return rank
-        if profile == "strict":
-            ka, kb = js_sort_key(a.id), js_sort_key(b.id)
-            return (ka > kb) - (ka < kb)
-        return locale_compare(a.id, b.id)
-
-    return sorted(filters, key=cmp_to_key(compare))
-
-
 def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,
                     project_dir: str | os.PathLike[str] | None = None,
                     data_dir: str | os.PathLike[str] | None = None,
                     config: Mapping[str, Any] | None = None,
                     environ: Mapping[str, str] | None = None,
-                    profile: str = "omniroute") -> tuple[list, list[Diagnostic]]:
+                    profile: str = "omniroute", *, diagnostics_quirk: str = "VT-Q13"
+                    ) -> tuple[list, list[Diagnostic]]:
     """Every filter the engine may choose from, sorted, and the load diagnostics.
 
     ``data_dir`` None means ``DATA_DIR`` from ``environ`` (default ``~/.omniroute``); pass
     ``project_dir`` None for no project scope. ``config`` holds RtkConfig keys
     (``customFiltersEnabled``, ``trustProjectFilters``). Under ``omniroute`` the reported loader
     diagnostics are those of a load with default options, as OmniRoute's diagnostics API reloads
-    that way (VT-Q13); ``strict`` reports the diagnostics of the load actually used.
+    that way (VT-Q13; the verify gate does the same, VT-Q7, hence ``diagnostics_quirk``); ``strict`` reports the diagnostics of the load actually used.
     """
     from engine.paths import builtin_filters_dir
+    from engine.rtk.select import sort_filters
 
     environ = os.environ if environ is None else environ
     builtin = Path(builtin_dir) if builtin_dir is not None else builtin_filters_dir()
@@ -477,10 +460,104 @@ def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,
             notes.append(Diagnostic(
                 "the load diagnostics describe a load with default options (customFiltersEnabled on, "
                 "project trust from trust.json only), not the options in use, as OmniRoute reports them",
-                "info", "VT-Q13", source="rtk-sources"))
+                "info", diagnostics_quirk, source="rtk-sources"))
         diagnostics = default_diagnostics
-    return sort_filters(filters, profile), diagnostics + notes
+    return sort_filters(filters, profile=profile), diagnostics + notes
 
 
 def _keys(diagnostics: list[Diagnostic]) -> list[tuple]:
     return [(d.source, d.level, d.message) for d in diagnostics]
+
+
+# ---------------------------------------------------------------- authoring files (verify, export, trust)
+
+@dataclass
+class FilterFile:
+    """One filter file read for authoring: its filters, the objects as written, and located errors."""
+
+    path: Path
+    format: str
+    text: str
+    filters: list
+    objects: list[dict] | None = None  # JSON: the filter objects as written
+    toml: Any = None  # TOML: the TomlParseResult
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.level == "error" for d in self.diagnostics)
+
+
+def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute", source: str = "builtin",
+                     run_toml_tests: bool = False) -> FilterFile:
+    """Read a ``*.json`` or ``*.toml`` filter file; every problem is a located diagnostic."""
+    from engine.diagnostics import position
+    from engine.jsondoc import parse_json_text
+    from engine.rtk.model import parse_filter_file
+    from engine.rtk.toml_io import TomlFilterError, parse_rtk_toml
+
+    file = Path(path)
+    fmt = format_of(file)
+    shown = str(file)
+    try:
+        text = _read_text(file)
+    except OSError as exc:
+        return FilterFile(file, fmt, "", [], diagnostics=[Diagnostic(
+            f"cannot read file: {exc.strerror or exc}", "error", "io", shown, 1, 1, source="rtk")])
+    if fmt == "rtk-toml-v1":
+        try:
+            result = parse_rtk_toml(text, run_tests=run_toml_tests)
+        except TomlFilterError as exc:
+            line, column = exc.line, exc.column
+            if line is None:
+                line, column = _toml_error_position(text, exc)
+            return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
+                str(exc), "error", "RTK-TOML", shown, line, column, source="rtk")])
+        filters = [replace(f, source=source, path=shown) for f in result.filters]
+        warnings = [Diagnostic(w, "warning", "RTK-TOML", shown, source="rtk") for w in result.warnings]
+        return FilterFile(file, fmt, text, filters, toml=result, diagnostics=warnings)
+
+    body = text[1:] if text.startswith("\ufeff") and profile == "strict" else text
+    try:
+        value = js_json_parse(body)
+    except V8JsonError as exc:
+        pos = _utf16_to_index(body, exc.position) if exc.position is not None else len(body)
+        line, column = position(body, pos)
+        return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
+            str(exc), "error", "json-syntax", shown, line, column, source="json")])
+    filters, found = parse_filter_file(value, profile=profile, source=source, path=shown)
+    doc = parse_json_text(body, shown)
+    located = [doc.locate(d) if d.pointer is not None else d for d in found]
+    objects = value if isinstance(value, list) else [value]
+    return FilterFile(file, fmt, text, filters, objects=objects, diagnostics=located)
+
+
+def _toml_error_position(text: str, exc: Exception) -> tuple[int | None, int | None]:
+    """Best-effort line of a TOML schema/semantic error: the filter's table header."""
+    from engine.diagnostics import position
+
+    name = getattr(exc, "filter_name", None)
+    path = getattr(exc, "path", None) or ()
+    if name is None and len(path) >= 2 and path[0] in ("filters", "tests"):
+        name = str(path[1])
+    if name is None:
+        return None, None
+    for header in (f"[filters.{name}]", f'[filters."{name}"]', f"[[tests.{name}]]"):
+        index = text.find(header)
+        if index >= 0:
+            return position(text, index)
+    return None, None
+
+
+def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
+    """Expand folders into their ``*.json`` / ``*.toml`` files (sorted); keep files as given."""
+    out: list[Path] = []
+    for item in paths:
+        p = Path(item)
+        if p.is_dir():
+            out += sorted((c for c in p.iterdir() if c.is_file() and c.suffix.lower() in (".json", ".toml")
+                           and c.name != "trust.json" and not c.name.startswith(".")),
+                          key=lambda c: c.name.encode("utf-16-be", "surrogatepass"))
+        else:
+            out.append(p)
+    return out

@@ -1,0 +1,96 @@
+"""``rulewright verify [PATH...]``: run the inline ``tests[]`` of RTK filter files (the verify gate).
+
+Paths are filter files (``*.json``, ``*.toml``) or folders of them; the default is our built-in
+``filters/``. Exit 1 when a test fails, or with ``--require-all`` when a filter has no tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="filter files or folders (default: the built-in filters/)")
+    parser.add_argument("--require-all", action="store_true", help="fail when a filter has no tests")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
+                        help="strict: a test whose command selects another filter fails (VT-Q5)")
+    parser.add_argument("--no-activation", action="store_true",
+                        help="do not check that tests[].command selects the filter")
+    parser.add_argument("--diff", action="store_true", help="print a unified diff for every failing test")
+
+
+def _default_paths() -> list[str]:
+    from pathlib import Path
+
+    import engine
+
+    return [str(Path(engine.__file__).parent.parent / "filters")]
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from engine.rtk.sources import filter_files_in, read_filter_file
+    from engine.rtk.verify import verify_filters
+
+    paths = args.paths or _default_paths()
+    missing = [p for p in paths if not Path(p).exists()]
+    for p in missing:
+        print(f"{p}:1:1: error: no such file or folder", file=sys.stderr)
+    if missing:
+        return 1
+    files = filter_files_in(paths)
+    filters, problems = [], []
+    for file in files:
+        read = read_filter_file(file, profile=args.profile)
+        problems += [d for d in read.diagnostics if d.level == "error"]
+        filters += read.filters
+    for d in problems:
+        print(d.format(), file=sys.stderr)
+    result = verify_filters(filters, require_all=args.require_all, profile=args.profile,
+                            check_activation=not args.no_activation)
+    if args.json:
+        out = result.to_dict()
+        out["files"] = [str(f) for f in files]
+        out["errors"] = [d.to_dict() for d in problems]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        _print_report(result, files, show_diff=args.diff)
+    if problems or not result.passed:
+        return 1
+    return 0
+
+
+def _print_report(result, files, *, show_diff: bool) -> None:
+    for outcome in result.failed:
+        where = f"{outcome.path}: " if outcome.path else ""
+        print(f"{where}FAIL [{outcome.filter_id}] {outcome.test_name}")
+        if show_diff or outcome.diff:
+            for line in outcome.diff.splitlines():
+                print(f"    {line}")
+    for d in result.diagnostics:
+        print(d.format(), file=sys.stderr)
+    if result.require_all:
+        for fid in result.filters_without_tests:
+            print(f"MISSING tests for filter: {fid}")
+    total = len(result.outcomes)
+    passed = total - len(result.failed)
+    if total:
+        print(f"{passed}/{total} tests passed ({len(files)} file(s))")
+    else:
+        print(f"No inline tests found ({len(files)} file(s)).")
+    checked = [o for o in result.outcomes if o.activation is not None]
+    if checked:
+        print(f"activation: {len(checked) - len(result.activation_failures)}/{len(checked)} test commands select "
+              "their filter")
+    if result.benchmark:
+        print("savings by category:")
+        for row in result.benchmark:
+            print(f"  {row.category:<8} {row.average_savings_percent:6.2f}%  "
+                  f"({row.filters} filter(s), {row.tests} test(s))")
+    if result.require_all and result.filters_without_tests:
+        print(f"{len(result.filters_without_tests)} filter(s) have no inline tests", file=sys.stderr)

@@ -1,0 +1,224 @@
+"""The RTK verify gate — OmniRoute's ``runRtkFilterTests`` (verify-trust §1) — plus activation.
+
+Each inline test runs the filter's line pipeline alone (no detection, no engine dedup or caps,
+the filter's raw ``maxLines``), compares with trailing ``\\n`` removed, and feeds a per-category
+savings benchmark. ``tests[].command`` is ignored by the reference (VT-Q5); we additionally run
+detection + selection for it and report, separately, whether this filter would be the one
+chosen (rtk added that check later). Under ``strict`` a failed activation fails the gate.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cmp_to_key
+from typing import Any
+
+from engine.diagnostics import Diagnostic
+from engine.jsvalues import locale_compare, math_round, utf16_len
+from engine.rtk.model import RtkFilter
+
+
+def strip_trailing_newlines(text: str) -> str:
+    """The gate's comparison form: only ``\\n`` is removed (``\\r`` and spaces count)."""
+    return text.rstrip("\n")
+
+
+def run_filter_stage(flt: RtkFilter, text: str, profile: str = "omniroute") -> str:
+    """``applyLineFilter(text, filter).text`` with the filter's raw ``maxLines``."""
+    from engine.rtk.stages import apply_line_filter
+
+    return apply_line_filter(text, flt, profile=profile).text
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(utf16_len(text) / 4)
+
+
+def savings_percent(original: str, result: str) -> float:
+    orig, comp = estimate_tokens(original), estimate_tokens(result)
+    return 0 if orig == 0 else (orig - comp) / orig * 100
+
+
+def unified_diff(expected: str, actual: str, name: str = "") -> str:
+    """Expected vs actual, line by line, as a unified diff ('' when equal)."""
+    if expected == actual:
+        return ""
+    lines = difflib.unified_diff(expected.split("\n"), actual.split("\n"),
+                                 fromfile=f"expected{name}", tofile=f"actual{name}", lineterm="")
+    return "\n".join(lines)
+
+
+@dataclass
+class ActivationCheck:
+    """Whether detection + selection picks this filter for the test's ``command`` (VT-Q5)."""
+
+    command: str
+    passed: bool
+    selected_id: str | None
+    selected_source: str | None
+    criterion: str | None
+    detected_type: str
+
+    def to_dict(self) -> dict:
+        return {"command": self.command, "passed": self.passed, "selectedFilterId": self.selected_id,
+                "selectedSource": self.selected_source, "criterion": self.criterion,
+                "detectedType": self.detected_type}
+
+
+@dataclass
+class TestOutcome:
+    filter_id: str
+    test_name: str
+    passed: bool
+    actual: str
+    expected: str
+    diff: str = ""
+    source: str | None = None
+    path: str | None = None
+    pointer: str | None = None
+    savings_percent: float = 0.0
+    activation: ActivationCheck | None = None
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
+                               "actual": self.actual, "expected": self.expected}
+        if self.diff:
+            out["diff"] = self.diff
+        out.update({"source": self.source, "path": self.path, "pointer": self.pointer,
+                    "savingsPercent": self.savings_percent})
+        if self.activation is not None:
+            out["activation"] = self.activation.to_dict()
+        return out
+
+
+@dataclass
+class BenchmarkRow:
+    category: str
+    filters: int
+    tests: int
+    average_savings_percent: float
+
+    def to_dict(self) -> dict:
+        return {"category": self.category, "filters": self.filters, "tests": self.tests,
+                "averageSavingsPercent": self.average_savings_percent}
+
+
+@dataclass
+class VerifyResult:
+    passed: bool
+    outcomes: list[TestOutcome]
+    filters_without_tests: list[str]
+    benchmark: list[BenchmarkRow]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    require_all: bool = False
+
+    @property
+    def failed(self) -> list[TestOutcome]:
+        return [o for o in self.outcomes if not o.passed]
+
+    @property
+    def activation_failures(self) -> list[TestOutcome]:
+        return [o for o in self.outcomes if o.activation is not None and not o.activation.passed]
+
+    def to_dict(self) -> dict:
+        return {
+            "passed": self.passed,
+            "outcomes": [o.to_dict() for o in self.outcomes],
+            "filtersWithoutTests": list(self.filters_without_tests),
+            "benchmark": [b.to_dict() for b in self.benchmark],
+            "activation": {"checked": sum(1 for o in self.outcomes if o.activation is not None),
+                           "failed": len(self.activation_failures)},
+            "diagnostics": [_diagnostic_dict(d) for d in self.diagnostics],
+        }
+
+
+def _diagnostic_dict(d: Diagnostic) -> dict:
+    from engine.rtk.sources import is_loader_diagnostic, reference_dict
+
+    return reference_dict(d) if is_loader_diagnostic(d) else d.to_dict()
+
+
+def _check_activation(flt: RtkFilter, command: str, text: str, candidates: list[RtkFilter],
+                      profile: str) -> ActivationCheck:
+    from engine.rtk.select import select_filter
+
+    selection = select_filter(text, command, candidates, profile=profile, presorted=True)
+    chosen = selection.filter
+    return ActivationCheck(command, chosen is flt or (chosen is not None and chosen == flt),
+                           chosen.id if chosen else None, chosen.source if chosen else None,
+                           selection.criterion, selection.detection.type)
+
+
+def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profile: str = "omniroute",
+                   check_activation: bool = True, selection_pool: list[RtkFilter] | None = None,
+                   diagnostics: list[Diagnostic] | None = None) -> VerifyResult:
+    """Run the gate over ``filters`` in the order given (the loader's sorted order).
+
+    ``selection_pool`` is the filter set activation checks select from (default: ``filters``).
+    """
+    from engine.rtk.select import sort_filters
+
+    pool = sort_filters(selection_pool if selection_pool is not None else filters, profile=profile)
+    outcomes: list[TestOutcome] = []
+    without: list[str] = []
+    buckets: dict[str, dict[str, Any]] = {}
+    notes: list[Diagnostic] = list(diagnostics or [])
+    for flt in filters:
+        bucket = buckets.setdefault(flt.category, {"ids": set(), "tests": 0, "total": 0.0})
+        bucket["ids"].add(flt.id)
+        if not flt.tests:
+            without.append(flt.id)
+            continue
+        for test in flt.tests:
+            result = run_filter_stage(flt, test.input, profile)
+            actual, expected = strip_trailing_newlines(result), strip_trailing_newlines(test.expected)
+            saving = savings_percent(test.input, result)
+            bucket["tests"] += 1
+            bucket["total"] += max(0, saving)
+            outcome = TestOutcome(flt.id, test.name, actual == expected, actual, expected,
+                                  unified_diff(expected, actual), flt.source, flt.path, test.pointer, saving)
+            if check_activation and test.command is not None:
+                outcome.activation = _check_activation(flt, test.command, test.input, pool, profile)
+                if not outcome.activation.passed:
+                    a = outcome.activation
+                    chosen = f"'{a.selected_id}' ({a.selected_source})" if a.selected_id else "no filter"
+                    notes.append(Diagnostic(
+                        f"test '{test.name}' of '{flt.id}': for command {test.command!r} {chosen} is selected, "
+                        "not this filter" + ("" if profile == "strict" else " (OmniRoute's gate ignores "
+                                                                            "tests[].command)"),
+                        "error" if profile == "strict" else "warning", "VT-Q5", path=flt.path,
+                        pointer=test.pointer, source="verify"))
+            outcomes.append(outcome)
+    passed = all(o.passed for o in outcomes) and (not require_all or not without)
+    if profile == "strict" and any(o.activation and not o.activation.passed for o in outcomes):
+        passed = False
+    return VerifyResult(passed, outcomes, without, _benchmark(buckets), notes, require_all)
+
+
+def _benchmark(buckets: dict[str, dict[str, Any]]) -> list[BenchmarkRow]:
+    rows = []
+    for category, b in buckets.items():
+        average = math_round(b["total"] / b["tests"] * 100) / 100 if b["tests"] else 0
+        rows.append(BenchmarkRow(category, len(b["ids"]), b["tests"], average))
+    return sorted(rows, key=cmp_to_key(lambda a, b: locale_compare(a.category, b.category)))
+
+
+def run_rtk_filter_tests(*, builtin_dir: str | os.PathLike[str] | None = None,
+                         project_dir: str | os.PathLike[str] | None = None,
+                         data_dir: str | os.PathLike[str] | None = None,
+                         require_all: bool = False, custom_filters_enabled: bool = True,
+                         trust_project_filters: bool = False, environ: Mapping[str, str] | None = None,
+                         profile: str = "omniroute") -> VerifyResult:
+    """``runRtkFilterTests``: reload every scope, run the gate, attach loader diagnostics (VT-Q7)."""
+    from engine.rtk.sources import collect_filters
+
+    config = {"customFiltersEnabled": custom_filters_enabled, "trustProjectFilters": trust_project_filters}
+    filters, diagnostics = collect_filters(builtin_dir, project_dir, data_dir, config, environ, profile,
+                                           diagnostics_quirk="VT-Q7")
+    if not custom_filters_enabled:
+        diagnostics = [d for d in diagnostics if d.source not in ("project", "global", "builtin")]
+    return verify_filters(filters, require_all=require_all, profile=profile, diagnostics=diagnostics)

@@ -1,0 +1,132 @@
+"""RTK TOML v1: validation order and messages (§6.3), mapping (§6.2), inline gate (§2), round trip."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from engine.rtk.toml_io import (
+    TomlFilterError,
+    TomlTest,
+    derive_category,
+    dump_rtk_toml,
+    multiline_string,
+    parse_rtk_toml,
+)
+
+GOOD = """schema_version = 1
+
+[filters.make-quiet]
+description = "quiet make"
+match_command = '^make\\b'
+strip_lines_matching = ['^make\\[\\d+\\]: (?:Entering|Leaving)']
+head_lines = 2
+tail_lines = 1
+
+[[tests.make-quiet]]
+name = "drops directory noise"
+input = \"\"\"
+make[1]: Entering directory '/x'
+cc -c a.c
+make[1]: Leaving directory '/x'
+\"\"\"
+expected = "cc -c a.c"
+"""
+
+
+def test_parse_maps_fields_and_runs_tests():
+    result = parse_rtk_toml(GOOD)
+    (f,) = result.filters
+    assert (f.id, f.name, f.priority, f.source_format, f.category) == ("make-quiet", "make-quiet", 50,
+                                                                       "rtk-toml-v1", "build")
+    assert f.command_patterns == ("^make\\b",)
+    assert (f.rtk_toml_head_lines, f.rtk_toml_tail_lines, f.rtk_toml_max_lines, f.max_lines) == (2, 1, None, 0)
+    assert (f.preserve_head, f.preserve_tail, f.deduplicate) == (0, 0, False)
+    assert result.passed and [o.test_name for o in result.outcomes] == ["drops directory noise"]
+    assert result.filters_without_tests == [] and result.warnings == []
+    assert len(result.sha256) == 64
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x" * 1048577, "file exceeds the 1048576-byte limit"),
+    ("schema_version = 1\n[filters.bad\nmatch_command = 'x'\n", "invalid TOML syntax (line 2, column 2)"),
+    ("a = \n", "invalid TOML syntax (line 1, column 5)"),
+    ("a = 1\na = 2", "invalid TOML syntax (line 2, column 1)"),
+    ("x = [1,\n", "invalid TOML syntax (line 2, column 1)"),
+    ("schema_version = 2\n[filters.a]\nmatch_command='a'\n", "schema_version: Invalid input: expected 1"),
+    ("schema_version = 1\nfoo = 1\n[filters.a]\nmatch_command='a'\n", 'document: Unrecognized key: "foo"'),
+    ("schema_version = 1\n[filters.x]\nmatch_command='a'\ndedup = true\n", 'filters.x: Unrecognized key: "dedup"'),
+    ("schema_version = 1\n[filters.x]\n", "filters.x.match_command: Invalid input: expected string, received undefined"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = ''\n",
+     "filters.x.match_command: Too small: expected string to have >=1 characters"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = 'a'\nmax_lines = -1\n",
+     "filters.x.max_lines: Too small: expected number to be >=0"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = 'a'\n[[tests.x]]\nname='n'\ninput=''\nexpected=''\ncommand='a'\n",
+     'tests.x.0: Unrecognized key: "command"'),
+    ("schema_version = 1\n", "document contains no filters"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = 'a'\n[[tests.y]]\nname='n'\ninput=''\nexpected=''\n",
+     "tests reference unknown filter 'y'"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = 'a'\nstrip_lines_matching=['a']\nkeep_lines_matching=['b']\n",
+     "filter 'x' cannot combine strip_lines_matching with keep_lines_matching"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = '(a+)+'\n", "filter 'x' has an unsafe regex in match_command"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = '(?i)git'\n", "filter 'x' has an invalid regex in match_command"),
+    ("schema_version = 1\n[filters.x]\nmatch_command = 'a'\n[[filters.x.match_output]]\npattern='ok'\nmessage='m'\nunless='('\n",
+     "filter 'x' has an invalid regex in match_output.unless"),
+])
+def test_validation_messages(text, message):
+    with pytest.raises(TomlFilterError) as info:
+        parse_rtk_toml(text)
+    assert str(info.value) == message
+
+
+def test_warnings_for_missing_tests_and_filter_stderr():
+    result = parse_rtk_toml("schema_version = 1\n[filters.q]\nmatch_command = '^q'\nfilter_stderr = true\n")
+    assert result.filters_without_tests == ["q"]
+    assert result.warnings == [
+        "Filter 'q' has no inline tests and should be reviewed before installation",
+        "Filter 'q': filter_stderr is accepted as a no-op because OmniRoute receives already-captured tool output",
+    ]
+    assert result.filters[0].filter_stderr is False
+
+
+def test_failing_inline_test_is_reported():
+    result = parse_rtk_toml(GOOD.replace('expected = "cc -c a.c"', 'expected = "other"'))
+    assert not result.passed
+    (outcome,) = result.outcomes
+    assert (outcome.actual, outcome.expected) == ("cc -c a.c", "other")
+
+
+@pytest.mark.parametrize(("name", "command", "category"), [
+    ("git-log", "^git log", "git"),
+    ("make-test", "^make test", "test"),
+    ("cargo", "^cargo test", "test"),
+    ("npmish", "^npm\\b", "package"),
+    ("deploy", "^terraform apply", "infra"),
+    ("mytool", "^mytool", "generic"),
+    ("lsd", "^lsd", "generic"),
+])
+def test_category_from_words(name, command, category):
+    assert derive_category(name, command) == category
+
+
+@pytest.mark.parametrize("text", ["", "plain", "two\nlines", "\nleading newline", "ends with quote\"",
+                                  'three """ quotes\n', "back\\slash\n\ttab\r\ncrlf", "ctrl\x01\n", "é😀\n"])
+def test_multiline_strings_round_trip(text):
+    assert tomllib.loads(f"v = {multiline_string(text)}")["v"] == text
+
+
+def test_dump_round_trips_through_parse():
+    tables = {"a b": {"description": "x", "match_command": "^it's", "strip_ansi": True,
+                      "keep_lines_matching": ["^\\s*ok", "it's"],
+                      "replace": [{"pattern": "\\d+", "replacement": "N"}],
+                      "match_output": [{"pattern": "done", "message": "ok", "unless": "error"}],
+                      "truncate_lines_at": 80, "max_lines": 10, "on_empty": "nothing"}}
+    tests = {"a b": [TomlTest("t1", "ok 1\n\nit's\n", "ok N\nit's\n")]}
+    text = dump_rtk_toml(tables, tests, header_comment="exported")
+    assert text.startswith("# exported\nschema_version = 1\n")
+    assert "[filters.\"a b\"]" in text and "'^\\s*ok'" in text
+    result = parse_rtk_toml(text)
+    assert result.tables == tables
+    assert result.tests["a b"] == tests["a b"]
+    assert result.passed

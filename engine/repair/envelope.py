@@ -8,6 +8,7 @@ budget, and a fixed list of suffixes to complete a truncated object. Named-key e
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,8 @@ def _over_size(value: Any, limit: float) -> bool:
     return text is not None and utf8_byte_length(text) > limit
 
 
-def recover_envelope(raw: Any, limits: dict[str, float], *, exact_ints: bool = False) -> EnvelopeResult:
+def recover_envelope(raw: Any, limits: dict[str, float], *, exact_ints: bool = False,
+                     on_inexact: Callable[[str], Any] | None = None) -> EnvelopeResult:
     started = time.perf_counter()
 
     def elapsed_ms() -> float:
@@ -98,7 +100,7 @@ def recover_envelope(raw: Any, limits: dict[str, float], *, exact_ints: bool = F
     while isinstance(value, str) and attempts < limits["maxDecodeAttempts"] and elapsed_ms() <= limits["maxWorkMs"]:
         escaped = escape_control_characters(value)
         try:
-            parsed = parse_json(escaped, exact_ints=exact_ints)
+            parsed = parse_json(escaped, exact_ints=exact_ints, on_inexact=on_inexact)
         except JSONParseError:
             break
         changes.append(RepairChange("envelope.decode-json", "envelope", DECODE_NOTE))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from engine.jsvalues import UNDEFINED, js_sort_key, json_stringify, number_to_js_string
@@ -155,13 +156,24 @@ def _reject_constant(name: str) -> Any:
     raise JSONParseError(f"Unexpected token '{name[0]}'")
 
 
-def parse_json(text: str, *, exact_ints: bool = False) -> Any:
-    """``JSON.parse(text)``: strict JSON, numbers as doubles, last duplicate key wins."""
+def parse_json(text: str, *, exact_ints: bool = False,
+               on_inexact: Callable[[str], Any] | None = None) -> Any:
+    """``JSON.parse(text)``: strict JSON, numbers as doubles, last duplicate key wins.
+
+    ``on_inexact(literal)`` is told about every integer literal a double cannot hold (REP-Q15).
+    """
+    def parse_int(literal: str) -> float | int:
+        number = int(literal)
+        if on_inexact is not None and not exact_ints and abs(number) > MAX_SAFE_INTEGER \
+                and int(float(number)) != number:
+            on_inexact(literal)
+        return normalize_number(number, exact_ints=exact_ints)
+
     try:
         return json.loads(
             text,
             parse_float=lambda s: normalize_number(float(s)),
-            parse_int=lambda s: normalize_number(int(s), exact_ints=exact_ints),
+            parse_int=parse_int,
             parse_constant=_reject_constant,
         )
     except (ValueError, RecursionError) as exc:

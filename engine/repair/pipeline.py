@@ -98,7 +98,9 @@ class _Pipeline:
 
     def run(self) -> RepairResult:
         ctx, options = self.ctx, self.options
-        envelope = recover_envelope(self.raw, resolve_limits(options.limits), exact_ints=ctx.strict)
+        envelope = recover_envelope(
+            self.raw, resolve_limits(options.limits), exact_ints=ctx.strict,
+            on_inexact=lambda literal: ctx.quirk("REP-Q15", f"integer {literal} lost precision as a double"))
         envelope_changes = [
             RepairChange(c.rule_id, c.stage, DECODE_PIPELINE_NOTE.format(tool=ctx.tool_name))
             if c.rule_id == "envelope.decode-json" else c

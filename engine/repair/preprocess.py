@@ -160,7 +160,7 @@ class _Run:
             self.ctx.quirk("REP-Q4", f"selector {sel!r} has a numeric segment over an array",
                            pointer=sel if sel.startswith("/") else None)
         return resolve(self.value, selector, index_arrays=self.ctx.strict,
-                       own_only=self.own_only, on_numeric_array=numeric)
+                       own_only=self.own_only, on_numeric_array=None if self.ctx.strict else numeric)
 
     def record(self, rule_id: str, note: str) -> None:
         self.changes.append(RepairChange(rule_id, "preprocess", note))
@@ -187,21 +187,22 @@ class _Run:
         aliases = [a for a in entry.get("aliases") or [] if isinstance(a, str)]
         accepts = entry.get("accepts")
         empty_is_missing = bool(entry.get("emptyEquivalentToMissing"))
-        target_schema = schema_at(self.ctx.schema, selector) if self.ctx.strict else None
+        target_schema = schema_at(self.ctx.schema, selector)
+        strict = self.ctx.strict
         for loc in self.locations(parent_selector):
             parent = loc.value
             if not is_plain_object(parent):
                 continue
             if js_in(canonical, parent, own_only=self.own_only):
                 current = js_get(parent, canonical, own_only=self.own_only)
-                if canonical not in parent and current is not None and current is not UNDEFINED:
-                    self.ctx.quirk("REP-Q11", f"canonical `{canonical}` is an inherited member and blocks the alias")
-                if current is not None and current is not UNDEFINED and not (empty_is_missing and current == ""):
-                    if current == "" and target_schema is not None and not check(target_schema, ""):
-                        pass  # strict fix of REP-Q5: an empty canonical its schema rejects is missing
-                    else:
-                        if current == "" and any(a in parent for a in aliases) and not self.ctx.strict:
-                            self.ctx.quirk("REP-Q5", f"empty `{canonical}` kept although an alias is present")
+                present = current is not None and current is not UNDEFINED
+                if present and not (empty_is_missing and current == ""):
+                    empty_rejected = current == "" and target_schema is not None and not check(target_schema, "")
+                    if not empty_rejected or not strict:  # strict fix of REP-Q5: such a value is missing
+                        if canonical not in parent:
+                            self.ctx.quirk("REP-Q11", f"inherited member `{canonical}` blocks its aliases")
+                        elif empty_rejected and any(a in parent for a in aliases):
+                            self.ctx.quirk("REP-Q5", f"an empty `{canonical}` the schema rejects blocks its aliases")
                         continue
             moved = None
             for alias in aliases:
@@ -211,9 +212,11 @@ class _Run:
                 if not _accepts(accepts, candidate) or candidate == "":
                     continue
                 if accepts is None and target_schema is not None and not check(target_schema, candidate):
-                    continue  # strict fix of REP-Q8
-                if accepts is None and not self.ctx.strict:
-                    self.ctx.quirk("REP-Q8", f"alias `{alias}` moved without an `accepts` guard")
+                    if strict:
+                        continue  # strict fix of REP-Q8: the value must satisfy the canonical schema
+                    self.ctx.quirk("REP-Q8", f"alias `{alias}` moved a value `{canonical}`'s schema rejects")
+                if alias not in parent:
+                    self.ctx.quirk("REP-Q11", f"alias `{alias}` is an inherited member")
                 moved = alias
                 parent[canonical] = candidate
                 parent.pop(alias, None)

@@ -137,6 +137,7 @@ class _Stage:
         self.ctx = ctx
         self.legacy = legacy
         self.changes: list[RepairChange] = []
+        self.refused = False  # strict: a value was judged unrepairable (REP-Q1 fix)
 
     @property
     def tool(self) -> str:
@@ -289,8 +290,9 @@ class _Stage:
         if site.expected != "array" or not isinstance(value, str):
             return False
         if js_trim_start(value).startswith("["):
-            if self.ctx.strict:
-                return False  # strict fix of REP-Q1: do not wrap broken JSON array text
+            if self.ctx.strict:  # strict fix of REP-Q1: broken JSON array text is unrepairable
+                self.refused = True
+                return False
             self.ctx.quirk("REP-Q1", f"wrapped unparseable array text at `{site.key}` as a one-item array")
         self._set(site, [value])
         self.fire("wrapBareStringAsArray",
@@ -338,7 +340,7 @@ def repair_schema_input(value: Any, ctx: RepairContext, legacy: LegacyConfig) ->
         if not fired:
             break
     probe = convert(schema, deep_clone(work))
-    if not check(schema, probe):
+    if stage.refused or not check(schema, probe):
         return unrepairable()
     if not stage.changes:
         return SchemaStageResult("valid", value, [], first_errors)

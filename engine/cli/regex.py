@@ -1,0 +1,136 @@
+"""``rulewright regex``: run a JavaScript regular expression with V8 semantics.
+
+    rulewright regex PATTERN [--flags F] [--replace R] [FILE|-] [--json]
+
+Without ``--replace`` it lists the matches (UTF-16 index, text, groups) as ``matchAll`` finds
+them with ``g`` added; with ``--replace`` it prints ``input.replace(new RegExp(PATTERN, F), R)``.
+An invalid pattern prints V8's SyntaxError message and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pattern", nargs="?", help="the JavaScript pattern source (without slashes)")
+    parser.add_argument("input", nargs="?", default="-", help="file to search, or - for stdin (default)")
+    parser.add_argument("--flags", "-f", default="", help="JavaScript flags, e.g. gimsuyvd")
+    parser.add_argument("--replace", "-r", metavar="R", help="replacement template ($1, $<name>, $&, $$ …)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help="time budget in seconds (default 0.25; 0 = none)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
+
+    if args.pattern is None:
+        print("rulewright regex: error: the following arguments are required: pattern", file=sys.stderr)
+        return 2
+    try:
+        text = _read_input(args.input)
+    except OSError as exc:
+        print(f"{args.input}: error: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    timeout = None if args.timeout is None else (args.timeout or 1e9)
+    try:
+        rx = compile_js(args.pattern, args.flags, timeout=timeout)
+        if args.replace is not None:
+            result = rx.replace(text, args.replace)
+            if args.json:
+                print(json.dumps({"result": result}, ensure_ascii=False))
+            else:
+                sys.stdout.write(result)
+            return 0
+        matches = _all_matches(args.pattern, args.flags, text, timeout)
+    except JSSyntaxError as exc:
+        print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    except RegexTimeout as exc:
+        print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"matches": [match_to_json(m) for m in matches]}, ensure_ascii=False))
+        return 0
+    for m in matches:
+        line = f"{m.index}-{m.end}: {json.dumps(m.match, ensure_ascii=False)}"
+        if m.groups:
+            labels = {index: name for name, index in zip(rx.group_names, _named_indexes(rx))}
+            parts = []
+            for n, value in enumerate(m.groups, start=1):
+                label = f"{n}<{labels[n]}>" if n in labels else str(n)
+                parts.append(f"{label}={'undefined' if value is None else json.dumps(value, ensure_ascii=False)}")
+            line += "  " + " ".join(parts)
+        print(line)
+    if not matches:
+        print("no match", file=sys.stderr)
+    return 0
+
+
+def _named_indexes(rx: Any) -> list[int]:
+    return [rx.translation.name_index[name] for name in rx.group_names]
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+        return fh.read()
+
+
+def _all_matches(pattern: str, flags: str, text: str, timeout: float | None) -> list[Any]:
+    from engine.jsregex import compile_js
+
+    return compile_js(pattern, flags, timeout=timeout).match_all(text)
+
+
+def match_to_json(m: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "index": m.index,
+        "cpIndex": m.cp_index,
+        "match": m.match,
+        "groups": list(m.groups),
+        "named": dict(m.named),
+    }
+    if m.indices is not None:
+        out["indices"] = [None if span is None else list(span) for span in m.indices]
+        out["namedIndices"] = {k: None if v is None else list(v) for k, v in m.named_indices.items()}
+    return out
+
+
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
+    """One ``--jsonl`` request: ``{"pattern", "flags", "op", "input", "replacement"?}``."""
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    pattern = request.get("pattern", "")
+    flags = request.get("flags", "") or ""
+    op = request.get("op", "matches")
+    text = request.get("input", "") or ""
+    if not isinstance(pattern, str) or not isinstance(flags, str) or not isinstance(text, str):
+        return {"error": "pattern, flags and input must be strings"}
+    if op == "compile":
+        try:
+            compile_js(pattern, flags)
+        except JSSyntaxError as exc:
+            return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+    try:
+        rx = compile_js(pattern, flags)
+    except JSSyntaxError as exc:
+        return {"error": str(exc), "syntaxError": True}
+    if op == "replace":
+        replacement = request.get("replacement", "")
+        if not isinstance(replacement, str):
+            return {"error": "replacement must be a string"}
+        return {"result": rx.replace(text, replacement)}
+    if op == "matches":
+        response: dict[str, Any] = {"matches": [match_to_json(m) for m in rx.match_all(text)]}
+        if not rx.is_global:
+            first = compile_js(pattern, flags).exec(text)
+            response["exec"] = None if first is None else match_to_json(first)
+        return response
+    return {"error": f"unknown op {op!r} (expected replace, matches or compile)"}

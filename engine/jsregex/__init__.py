@@ -1,0 +1,48 @@
+"""JavaScript (V8) regular expressions on the `regex` package.
+
+Every pattern that comes from a rule file, filter, config or payload goes through here:
+``compile_js(source, flags)`` behaves like ``new RegExp(source, flags)`` in Node 20 — same
+syntax errors (V8's texts), same matches, same UTF-16 offsets — and every call runs under a
+time budget that raises :class:`RegexTimeout`. See ``docs`` in /work/shared/spec/jsregex.md
+(the contract) and ``GAPS.md`` beside this file for what cannot be reproduced.
+"""
+
+from __future__ import annotations
+
+from .errors import JSSyntaxError, JSUnsupportedError, RegexTimeout
+from .quirks import QUIRKS, quirks
+from .runtime import JSMatch, JSRegExp, get_default_timeout, set_default_timeout
+from .translate import canonical_flags, translate
+
+__all__ = [
+    "QUIRKS",
+    "JSMatch",
+    "JSRegExp",
+    "JSSyntaxError",
+    "JSUnsupportedError",
+    "RegexTimeout",
+    "canonical_flags",
+    "compile_js",
+    "get_default_timeout",
+    "is_valid",
+    "quirks",
+    "set_default_timeout",
+]
+
+
+def compile_js(source: str, flags: str = "", timeout: float | None = None) -> JSRegExp:
+    """``new RegExp(source, flags)``; raises :class:`JSSyntaxError` with V8's message.
+
+    The translation is cached per (source, flags); each call returns a fresh object with its
+    own ``last_index`` (JSR-Q8 state lives per rule object, as in JavaScript).
+    """
+    return JSRegExp(translate(source, flags), timeout)
+
+
+def is_valid(source: str, flags: str = "") -> bool:
+    """Whether ``new RegExp(source, flags)`` would not throw."""
+    try:
+        translate(source, flags)
+    except JSSyntaxError:
+        return False
+    return True

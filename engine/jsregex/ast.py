@@ -1,0 +1,105 @@
+"""The parsed form of a JavaScript pattern.
+
+Character matchers are already evaluated to code-point sets (case-folded images under ``i``),
+so the emitter never needs to know about escapes, classes or folding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .charset import Ranges
+
+INF = None  # an unbounded quantifier maximum
+
+
+@dataclass(slots=True)
+class Node:
+    pass
+
+
+@dataclass(slots=True)
+class Empty(Node):
+    pass
+
+
+@dataclass(slots=True)
+class Seq(Node):
+    items: list[Node]
+
+
+@dataclass(slots=True)
+class Alt(Node):
+    alternatives: list[Node]
+
+
+@dataclass(slots=True)
+class CharSet(Node):
+    """One character from ``ranges``, or (``v`` mode) one of ``strings`` (longest first)."""
+
+    ranges: Ranges
+    strings: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Dot(Node):
+    pass
+
+
+@dataclass(slots=True)
+class Anchor(Node):
+    kind: str  # "^", "$", "b", "B"
+
+
+@dataclass(slots=True)
+class Group(Node):
+    index: int
+    body: Node
+    name: str | None = None
+
+
+@dataclass(slots=True)
+class Look(Node):
+    behind: bool
+    negative: bool
+    body: Node
+
+
+@dataclass(slots=True)
+class Quant(Node):
+    body: Node
+    min: int
+    max: int | None
+    greedy: bool = True
+
+
+@dataclass(slots=True)
+class Backref(Node):
+    index: int = 0
+    name: str | None = None  # resolved to ``index`` once the whole pattern is parsed
+    start: int = 0
+    end: int = 0
+
+
+@dataclass(slots=True)
+class Unsupported(Node):
+    """A valid construct whose data Rulewright lacks (string properties other than keycaps)."""
+
+    what: str
+
+
+@dataclass
+class QuirkEvent:
+    code: str
+    start: int  # offsets in the parser's units (UTF-16 without u; code points with u/v)
+    end: int
+    message: str
+
+
+@dataclass
+class Parsed:
+    root: Node
+    group_count: int
+    group_names: list[tuple[str, int]]  # (name, index) in pattern order
+    quirks: list[QuirkEvent] = field(default_factory=list)
+    unsupported: str | None = None

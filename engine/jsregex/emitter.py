@@ -1,0 +1,195 @@
+"""Emit a `regex` (VERSION0) pattern that behaves like the parsed JavaScript pattern.
+
+What the emitted pattern does that passing JS through would not (spec §§3–10):
+
+* every class is an explicit code-point set; ``\\b`` is the ASCII word boundary;
+* ``^``/``$`` know the four JS line terminators, and ``$`` without ``m`` is the absolute end;
+* JS group N is ``(?P<gN>…)``; a backreference is ``(?(gN)(?P=gN))`` so that an unset group
+  matches empty (JSR-Q4), and a reference inside its own group is dropped;
+* captures inside a loop are reset per iteration with duplicate-named groups: a reset marker
+  ``(?P<gN>)`` plus a non-empty ``eN`` span, and a close marker ``(?P<eN>)`` after a real
+  capture (JSR-Q5); the runtime reports group N as undefined when ``eN`` ends non-empty;
+* a loop over a body that can match empty gets the empty-iteration check of §10 (JSR-Q5).
+
+Inside a lookbehind `regex` matches right to left, so sequences that depend on order (markers,
+the empty-iteration check) are mirrored there.
+"""
+
+from __future__ import annotations
+
+from .ast import Alt, Anchor, Backref, CharSet, Dot, Empty, Group, Look, Node, Quant, Seq, Unsupported
+from .charset import escape_char, to_pattern
+
+LINE_TERMINATOR_CLASS = r"[\n\r\u2028\u2029]"
+MAX_REPEAT = 65535  # `regex` expands minimum counts in memory; see spec §8
+
+
+def nullable(node: Node) -> bool:
+    """Whether ``node`` can match the empty string."""
+    if isinstance(node, Empty | Anchor | Look | Backref):
+        return True
+    if isinstance(node, CharSet):
+        return "" in node.strings
+    if isinstance(node, Seq):
+        return all(nullable(n) for n in node.items)
+    if isinstance(node, Alt):
+        return any(nullable(n) for n in node.alternatives)
+    if isinstance(node, Group):
+        return nullable(node.body)
+    if isinstance(node, Quant):
+        return node.min == 0 or nullable(node.body)
+    return False
+
+
+def groups_in(node: Node) -> list[int]:
+    out: list[int] = []
+    _collect_groups(node, out)
+    return out
+
+
+def _collect_groups(node: Node, out: list[int]) -> None:
+    if isinstance(node, Group):
+        out.append(node.index)
+        _collect_groups(node.body, out)
+    elif isinstance(node, Seq):
+        for n in node.items:
+            _collect_groups(n, out)
+    elif isinstance(node, Alt):
+        for n in node.alternatives:
+            _collect_groups(n, out)
+    elif isinstance(node, Look | Quant):
+        _collect_groups(node.body, out)
+
+
+def _looping(q: Quant) -> bool:
+    return q.max is None or q.max > 1
+
+
+def _marker_groups(node: Node, inside_loop: bool, out: set[int]) -> None:
+    if isinstance(node, Group):
+        if inside_loop:
+            out.add(node.index)
+        _marker_groups(node.body, inside_loop, out)
+    elif isinstance(node, Seq):
+        for n in node.items:
+            _marker_groups(n, inside_loop, out)
+    elif isinstance(node, Alt):
+        for n in node.alternatives:
+            _marker_groups(n, inside_loop, out)
+    elif isinstance(node, Look):
+        _marker_groups(node.body, inside_loop, out)
+    elif isinstance(node, Quant):
+        _marker_groups(node.body, inside_loop or _looping(node), out)
+
+
+class Emitter:
+    def __init__(self, *, multiline: bool, dot_all: bool) -> None:
+        self.multiline = multiline
+        self.dot_all = dot_all
+        self.marker_groups: set[int] = set()
+        self.loop_checks = 0  # number of empty-iteration checks emitted (rK names)
+        self.clamped = False
+
+    def emit_pattern(self, root: Node) -> str:
+        _marker_groups(root, False, self.marker_groups)
+        return self.emit(root, False, frozenset())
+
+    def emit(self, node: Node, behind: bool, open_groups: frozenset[int]) -> str:
+        if isinstance(node, CharSet):
+            return self.emit_charset(node)
+        if isinstance(node, Seq):
+            parts = [self.emit(n, behind, open_groups) for n in node.items]
+            return "".join(f"(?:{p})" if isinstance(n, Alt) else p for n, p in zip(node.items, parts))
+        if isinstance(node, Alt):
+            return "(?:" + "|".join(self.emit(n, behind, open_groups) for n in node.alternatives) + ")"
+        if isinstance(node, Empty):
+            return ""
+        if isinstance(node, Dot):
+            return r"[\s\S]" if self.dot_all else r"[^\n\r\u2028\u2029]"
+        if isinstance(node, Anchor):
+            return self.emit_anchor(node.kind)
+        if isinstance(node, Group):
+            n = node.index
+            body = self.emit(node.body, behind, open_groups | {n})
+            group = f"(?P<g{n}>{body})"
+            if n in self.marker_groups:
+                return f"(?P<e{n}>){group}" if behind else f"{group}(?P<e{n}>)"
+            return group
+        if isinstance(node, Look):
+            body = self.emit(node.body, node.behind, open_groups)
+            kind = ("<" if node.behind else "") + ("!" if node.negative else "=")
+            return f"(?{kind}{body})"
+        if isinstance(node, Backref):
+            if node.index in open_groups:
+                return ""  # a reference inside its own group always matches empty in JS
+            return f"(?(g{node.index})(?P=g{node.index}))"
+        if isinstance(node, Quant):
+            return self.emit_quant(node, behind, open_groups)
+        if isinstance(node, Unsupported):
+            return "(?!)"
+        raise TypeError(f"cannot emit {type(node).__name__}")
+
+    def emit_charset(self, node: CharSet) -> str:
+        if not node.strings:
+            return to_pattern(node.ranges)
+        alternatives = ["".join(escape_char(ord(ch)) for ch in s) for s in node.strings if s]
+        if node.ranges:
+            alternatives.append(to_pattern(node.ranges))
+        if "" in node.strings:
+            alternatives.append("")
+        return "(?:" + "|".join(alternatives) + ")"
+
+    def emit_anchor(self, kind: str) -> str:
+        if kind == "^":
+            return rf"(?:\A|(?<={LINE_TERMINATOR_CLASS}))" if self.multiline else r"\A"
+        if kind == "$":
+            return rf"(?={LINE_TERMINATOR_CLASS}|\Z)" if self.multiline else r"\Z"
+        return r"(?a:\b)" if kind == "b" else r"(?a:\B)"
+
+    def emit_quant(self, q: Quant, behind: bool, open_groups: frozenset[int]) -> str:
+        lo, hi = q.min, q.max
+        can_be_empty = nullable(q.body)
+        if hi is not None and hi > MAX_REPEAT:
+            hi = None
+            self.clamped = True
+        if lo > MAX_REPEAT:
+            self.clamped = True
+            if not can_be_empty:
+                return "(?!)"  # needs more than MAX_REPEAT units: out of contract (spec §8)
+            lo = MAX_REPEAT
+        if hi == 0:
+            return ""
+        body = self.emit(q.body, behind, open_groups)
+        if _looping(q):
+            resets = "".join(
+                rf"(?P<g{n}>)(?:(?=(?P<e{n}>[\s\S]))|(?<=(?P<e{n}>[\s\S]))|)" for n in groups_in(q.body)
+            )
+            body = body + resets if behind else resets + body
+        lazy = "" if q.greedy else "?"
+        if can_be_empty and (hi is None or hi > lo):
+            # JS: an iteration past the minimum that consumes nothing fails (spec §10).
+            self.loop_checks += 1
+            k = self.loop_checks
+            record = rf"(?=(?P<r{k}>[\s\S]*))"
+            moved = rf"(?!(?P=r{k})(?![\s\S]))"
+            checked = f"(?:{moved}(?:{body}){record})" if behind else f"(?:{record}(?:{body}){moved})"
+            fixed = "" if lo == 0 else f"(?:{body})" + ("" if lo == 1 else f"{{{lo}}}")
+            rest_hi = None if hi is None else hi - lo
+            return fixed + checked + _suffix(0, rest_hi) + lazy
+        atom = body if _is_atom(q.body, body) else f"(?:{body})"
+        suffix = _suffix(lo, hi)
+        return atom + suffix + (lazy if suffix else "")
+
+
+def _is_atom(node: Node, text: str) -> bool:
+    return (isinstance(node, CharSet) and not node.strings and not text.startswith("(")) or isinstance(node, Dot)
+
+
+def _suffix(lo: int, hi: int | None) -> str:
+    if hi is None:
+        return "*" if lo == 0 else "+" if lo == 1 else f"{{{lo},}}"
+    if lo == hi:
+        return "" if lo == 1 else f"{{{lo}}}"
+    if lo == 0 and hi == 1:
+        return "?"
+    return f"{{{lo},{hi}}}"

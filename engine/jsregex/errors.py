@@ -1,0 +1,27 @@
+"""Exceptions of the JavaScript-regex layer."""
+
+from __future__ import annotations
+
+
+class JSSyntaxError(ValueError):
+    """``new RegExp(source, flags)`` would throw; ``str()`` is V8's exact message."""
+
+    def __init__(self, message: str, source: str = "", flags: str = "", reason: str = "") -> None:
+        super().__init__(message)
+        self.source = source
+        self.flags = flags
+        self.reason = reason
+
+
+class RegexTimeout(TimeoutError):
+    """A regex call ran past its time budget (OmniRoute would stall on such a pattern)."""
+
+    def __init__(self, source: str, flags: str, timeout: float) -> None:
+        self.source = source
+        self.flags = flags
+        self.timeout = timeout
+        super().__init__(f"regex /{source}/{flags} timed out after {round(timeout * 1000)} ms")
+
+
+class JSUnsupportedError(ValueError):
+    """The pattern is valid JavaScript but needs data Rulewright does not ship (JSR-Q12)."""

@@ -1,0 +1,399 @@
+"""JavaScript RegExp objects and String.prototype methods on top of a translation.
+
+Subjects are prepared once per call (§1 step 3, §5): without ``u`` astral characters are split
+into surrogate units so indices are UTF-16 and ``.`` eats half an emoji (JSR-Q6); under ``i``
+the pattern runs on a canonicalized copy of the same length (JSR-Q7) while every string that
+leaves comes from the original. All offsets that leave are UTF-16.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import regex
+
+from ..jsvalues import from_utf16_units, to_utf16_units, utf16_to_py_index
+from .errors import JSUnsupportedError, RegexTimeout
+from .translate import Translation
+from .unicode_data import canon_table
+
+_DEFAULT_TIMEOUT: float | None = 0.25
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def set_default_timeout(seconds: float | None) -> None:
+    """Budget of every regex call that does not pass its own ``timeout=`` (None: no limit)."""
+    global _DEFAULT_TIMEOUT
+    _DEFAULT_TIMEOUT = seconds
+
+
+def get_default_timeout() -> float | None:
+    return _DEFAULT_TIMEOUT
+
+
+class JSMatch:
+    """One match, as JavaScript's exec result: offsets in UTF-16 units, unset groups ``None``."""
+
+    __slots__ = ("cp_index", "end", "groups", "index", "indices", "input", "match", "named", "named_indices")
+
+    def __init__(self, index: int, end: int, cp_index: int, match: str, groups: tuple[str | None, ...],
+                 named: dict[str, str | None], indices: list[tuple[int, int] | None] | None,
+                 named_indices: dict[str, tuple[int, int] | None] | None, input: str) -> None:
+        self.index = index
+        self.end = end
+        self.cp_index = cp_index
+        self.match = match
+        self.groups = groups
+        self.named = named
+        self.indices = indices
+        self.named_indices = named_indices
+        self.input = input
+
+    def group(self, n: int | str = 0) -> str | None:
+        if isinstance(n, str):
+            return self.named.get(n)
+        return self.match if n == 0 else self.groups[n - 1]
+
+    def __repr__(self) -> str:
+        return f"<JSMatch index={self.index} match={self.match!r} groups={self.groups!r}>"
+
+
+class _Subject:
+    """A subject prepared for one translation: working units, match target, offset maps."""
+
+    __slots__ = ("_astral", "expanded", "js_length", "original", "target", "unicode", "units")
+
+    def __init__(self, s: str, t: Translation) -> None:
+        self.original = s
+        self.unicode = t.unicode
+        if s.isascii():
+            self.units = s
+            self.expanded = False
+            self._astral: list[int] | None = None
+            self.target = s.upper() if t.ignore_case else s
+            self.js_length = len(s)
+            return
+        if t.unicode:
+            self.units = s
+            self.expanded = False
+            positions = [m.start() for m in _ASTRAL.finditer(s)]
+            self._astral = positions or None
+            self.js_length = len(s) + len(positions)
+        else:
+            self.units = to_utf16_units(s)
+            self.expanded = self.units is not s and len(self.units) != len(s)
+            self._astral = None
+            self.js_length = len(self.units)
+        self.target = self.units.translate(canon_table(t.unicode)) if t.ignore_case else self.units
+
+    def to_js(self, i: int) -> int:
+        if self._astral is None:
+            return i
+        return i + bisect_left(self._astral, i)
+
+    def from_js(self, u: int) -> int:
+        if self._astral is None:
+            return u
+        return utf16_to_py_index(self.units, u)
+
+    def text(self, a: int, b: int) -> str:
+        piece = self.units[a:b]
+        return from_utf16_units(piece) if self.expanded else piece
+
+    def cp_index(self, i: int) -> int:
+        if not self.expanded:
+            return i
+        return len(from_utf16_units(self.units[:i]))
+
+
+class JSRegExp:
+    """``new RegExp(source, flags)``: JS semantics, including ``lastIndex`` state for g/y."""
+
+    __slots__ = ("_names", "_subject_cache", "_t", "last_index", "timeout")
+
+    def __init__(self, translation: Translation, timeout: float | None = None) -> None:
+        self._t = translation
+        self.timeout = timeout
+        self.last_index = 0
+        self._subject_cache: _Subject | None = None
+        markers = translation.marker_groups
+        self._names = tuple(
+            (f"g{n}", f"e{n}" if n in markers else None) for n in range(1, translation.group_count + 1)
+        )
+
+    # ------------------------------------------------------------------ properties
+
+    source = property(lambda self: self._t.source)
+    flags = property(lambda self: self._t.flags)
+    is_global = property(lambda self: "g" in self._t.flags)
+    sticky = property(lambda self: "y" in self._t.flags)
+    unicode = property(lambda self: self._t.unicode)
+    unicode_sets = property(lambda self: "v" in self._t.flags)
+    ignore_case = property(lambda self: self._t.ignore_case)
+    multiline = property(lambda self: "m" in self._t.flags)
+    dot_all = property(lambda self: "s" in self._t.flags)
+    has_indices = property(lambda self: "d" in self._t.flags)
+    group_count = property(lambda self: self._t.group_count)
+    group_names = property(lambda self: list(self._t.group_names))
+    translation = property(lambda self: self._t)
+
+    def __repr__(self) -> str:
+        return f"/{self._t.source}/{self._t.flags}"
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        if self._t.unsupported:
+            raise JSUnsupportedError(f"/{self._t.source}/{self._t.flags}: unsupported in Rulewright: "
+                                     f"{self._t.unsupported}")
+        budget = timeout if timeout is not None else self.timeout if self.timeout is not None else _DEFAULT_TIMEOUT
+        return None if budget is None else time.monotonic() + budget
+
+    def _budget(self, timeout: float | None) -> float:
+        budget = timeout if timeout is not None else self.timeout if self.timeout is not None else _DEFAULT_TIMEOUT
+        return budget or 0.0
+
+    def _subject(self, s: str) -> _Subject:
+        cached = self._subject_cache
+        if cached is not None and cached.original is s:
+            return cached
+        subj = _Subject(s, self._t)
+        self._subject_cache = subj
+        return subj
+
+    def _step(self, subj: _Subject, pos: int, sticky: bool, deadline: float | None,
+              timeout: float | None) -> regex.Match[str] | None:
+        fn = self._t.compiled.match if sticky else self._t.compiled.search
+        if deadline is None:
+            return fn(subj.target, pos)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout))
+        try:
+            return fn(subj.target, pos, timeout=remaining)
+        except TimeoutError:
+            raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout)) from None
+
+    def _iterate(self, subj: _Subject, sticky: bool, deadline: float | None,
+                 timeout: float | None) -> Iterator[regex.Match[str]]:
+        """Every match as a global exec loop finds them (empty match: advance one unit/code point)."""
+        pos = 0
+        limit = len(subj.units)
+        while pos <= limit:
+            m = self._step(subj, pos, sticky, deadline, timeout)
+            if m is None:
+                return
+            yield m
+            start, end = m.span()
+            pos = end + 1 if end == start else end
+
+    def _group_spans(self, m: regex.Match[str]) -> list[tuple[int, int] | None]:
+        spans: list[tuple[int, int] | None] = []
+        for gname, ename in self._names:
+            span = m.span(gname)
+            if span[0] < 0:
+                spans.append(None)
+                continue
+            if ename is not None:
+                marker = m.span(ename)
+                if marker[0] < 0 or marker[1] > marker[0]:
+                    spans.append(None)  # reset by a later iteration of an enclosing loop
+                    continue
+            spans.append(span)
+        return spans
+
+    def _to_match(self, m: regex.Match[str], subj: _Subject) -> JSMatch:
+        start, end = m.span()
+        spans = self._group_spans(m)
+        groups = tuple(None if sp is None else subj.text(sp[0], sp[1]) for sp in spans)
+        t = self._t
+        named = {name: groups[t.name_index[name] - 1] for name in t.group_names}
+        indices = named_indices = None
+        if "d" in t.flags:
+            to_js = subj.to_js
+            indices = [(to_js(start), to_js(end))]
+            indices += [None if sp is None else (to_js(sp[0]), to_js(sp[1])) for sp in spans]
+            named_indices = {name: indices[t.name_index[name]] for name in t.group_names}
+        return JSMatch(subj.to_js(start), subj.to_js(end), subj.cp_index(start), subj.text(start, end),
+                       groups, named, indices, named_indices, subj.original)
+
+    def _exec_stateful(self, subj: _Subject, deadline: float | None, timeout: float | None) -> regex.Match[str] | None:
+        """RegExpBuiltinExec: honours and updates ``last_index`` for g/y."""
+        flags = self._t.flags
+        uses_last_index = "g" in flags or "y" in flags
+        if not uses_last_index:
+            return self._step(subj, 0, False, deadline, timeout)
+        last = max(0, int(self.last_index))
+        if last > subj.js_length:
+            self.last_index = 0
+            return None
+        m = self._step(subj, subj.from_js(last), "y" in flags, deadline, timeout)
+        self.last_index = 0 if m is None else subj.to_js(m.end())
+        return m
+
+    # ------------------------------------------------------------------ public API
+
+    def exec(self, s: str, timeout: float | None = None) -> JSMatch | None:
+        """``re.exec(s)``."""
+        deadline = self._deadline(timeout)
+        subj = self._subject(s)
+        m = self._exec_stateful(subj, deadline, timeout)
+        return None if m is None else self._to_match(m, subj)
+
+    def test(self, s: str, timeout: float | None = None) -> bool:
+        """``re.test(s)`` (stateful like JS for g/y)."""
+        deadline = self._deadline(timeout)
+        return self._exec_stateful(self._subject(s), deadline, timeout) is not None
+
+    def search(self, s: str, pos: int = 0, timeout: float | None = None) -> JSMatch | None:
+        """First match at or after UTF-16 offset ``pos`` (only at ``pos`` with y); no state."""
+        deadline = self._deadline(timeout)
+        subj = self._subject(s)
+        if pos > subj.js_length:
+            return None
+        m = self._step(subj, subj.from_js(max(0, pos)), "y" in self._t.flags, deadline, timeout)
+        return None if m is None else self._to_match(m, subj)
+
+    def match_all(self, s: str, timeout: float | None = None) -> list[JSMatch]:
+        """``[...s.matchAll(re)]`` as if ``g`` were set (the sticky chain with y)."""
+        deadline = self._deadline(timeout)
+        subj = self._subject(s)
+        return [self._to_match(m, subj) for m in self._iterate(subj, "y" in self._t.flags, deadline, timeout)]
+
+    def replace(self, s: str, repl: str | Callable[[JSMatch], Any], timeout: float | None = None) -> str:
+        """``s.replace(re, repl)``: a template string (``$``-patterns) or a function of the match."""
+        deadline = self._deadline(timeout)
+        subj = self._subject(s)
+        flags = self._t.flags
+        if "g" in flags:
+            self.last_index = 0
+            found = list(self._iterate(subj, "y" in flags, deadline, timeout))
+        else:
+            m = self._exec_stateful(subj, deadline, timeout)
+            found = [] if m is None else [m]
+        if not found:
+            return s
+        units = subj.units
+        pieces: list[str] = []
+        position = 0
+        if callable(repl):
+            for m in found:
+                start, end = m.span()
+                pieces.append(units[position:start])
+                value = repl(self._to_match(m, subj))
+                pieces.append(value if isinstance(value, str) else str(value))
+                position = end
+        else:
+            template = repl if (self._t.unicode or repl.isascii()) else to_utf16_units(repl)
+            simple = "$" not in template
+            for m in found:
+                start, end = m.span()
+                pieces.append(units[position:start])
+                pieces.append(template if simple else self._expand(template, m, subj))
+                position = end
+        pieces.append(units[position:])
+        out = "".join(pieces)
+        return out if out.isascii() else from_utf16_units(out)
+
+    def _expand(self, template: str, m: regex.Match[str], subj: _Subject) -> str:
+        """GetSubstitution (spec §11) on working units; JSR-Q9 fallbacks included."""
+        units = subj.units
+        start, end = m.span()
+        count = self._t.group_count
+        spans: list[tuple[int, int] | None] | None = None
+        out: list[str] = []
+        i = 0
+        n = len(template)
+        while i < n:
+            j = template.find("$", i)
+            if j < 0 or j + 1 >= n:
+                out.append(template[i:])
+                break
+            out.append(template[i:j])
+            c = template[j + 1]
+            if c == "$":
+                out.append("$")
+                i = j + 2
+            elif c == "&":
+                out.append(units[start:end])
+                i = j + 2
+            elif c == "`":
+                out.append(units[:start])
+                i = j + 2
+            elif c == "'":
+                out.append(units[end:])
+                i = j + 2
+            elif "0" <= c <= "9":
+                d2 = template[j + 2] if j + 2 < n else ""
+                index = 0
+                if d2 and "0" <= d2 <= "9" and 1 <= int(c + d2) <= count:
+                    index, i = int(c + d2), j + 3
+                elif 1 <= int(c) <= count:
+                    index, i = int(c), j + 2
+                if index:
+                    if spans is None:
+                        spans = self._group_spans(m)
+                    sp = spans[index - 1]
+                    if sp is not None:
+                        out.append(units[sp[0]:sp[1]])
+                else:
+                    out.append("$")
+                    i = j + 1
+            elif c == "<" and self._t.group_names:
+                close = template.find(">", j + 2)
+                if close < 0:
+                    out.append("$<")
+                    i = j + 2
+                    continue
+                name = template[j + 2:close]
+                if not self._t.unicode:
+                    name = from_utf16_units(name)
+                index = self._t.name_index.get(name)
+                if index is not None:
+                    if spans is None:
+                        spans = self._group_spans(m)
+                    sp = spans[index - 1]
+                    if sp is not None:
+                        out.append(units[sp[0]:sp[1]])
+                i = close + 1
+            else:
+                out.append("$")
+                i = j + 1
+        return "".join(out)
+
+    def split(self, s: str, limit: int | None = None, timeout: float | None = None) -> list[str | None]:
+        """``s.split(re, limit)`` (ECMA-262 @@split: sticky matching at each position)."""
+        deadline = self._deadline(timeout)
+        lim = 2**32 - 1 if limit is None else int(limit) % 2**32
+        if lim == 0:
+            return []
+        subj = self._subject(s)
+        size = len(subj.units)
+        if size == 0:
+            return [] if self._step(subj, 0, True, deadline, timeout) is not None else [s]
+        out: list[str | None] = []
+        p = 0
+        q = 0
+        while q < size:
+            m = self._step(subj, q, False, deadline, timeout)
+            if m is None or m.start() >= size:
+                break
+            e = min(m.end(), size)
+            if e == p:
+                q = m.start() + 1
+                continue
+            out.append(subj.text(p, m.start()))
+            if len(out) == lim:
+                return out
+            p = e
+            for sp in self._group_spans(m):
+                out.append(None if sp is None else subj.text(sp[0], sp[1]))
+                if len(out) == lim:
+                    return out
+            q = p
+        out.append(subj.text(p, size))
+        return out

@@ -1,0 +1,108 @@
+"""JS source + flags -> a compiled `regex` pattern and what the runtime needs to read it.
+
+Translations are cached (LRU, keyed by source and flags); syntax errors are cached too, so a
+rule that is re-evaluated thousands of times never re-parses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
+from .ast import QuirkEvent
+from .emitter import Emitter
+from .errors import JSSyntaxError
+from .parser import ParseError, parse
+
+FLAG_ORDER = "dgimsuvy"
+CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Translation:
+    source: str
+    flags: str  # canonical order (what JS's `flags` getter returns)
+    emitted: str
+    compiled: regex.Pattern[str]
+    group_count: int
+    group_names: tuple[str, ...]
+    name_index: dict[str, int]
+    marker_groups: frozenset[int]
+    unicode: bool  # u or v: code-point mode
+    ignore_case: bool
+    quirks: tuple[QuirkEvent, ...]  # spans in UTF-16 units of the source
+    unsupported: str | None
+    clamped: bool  # a quantifier count was clamped (spec §8)
+    loop_checks: int
+
+
+def canonical_flags(flags: str) -> str:
+    """Validate flags like ``new RegExp`` and return them in ``dgimsuvy`` order."""
+    if (
+        any(c not in FLAG_ORDER for c in flags)
+        or len(set(flags)) != len(flags)
+        or ("u" in flags and "v" in flags)
+    ):
+        raise JSSyntaxError(f"Invalid flags supplied to RegExp constructor '{flags}'", flags=flags)
+    return "".join(c for c in FLAG_ORDER if c in flags)
+
+
+def translate(source: str, flags: str = "") -> Translation:
+    result = _translate_cached(source, flags)
+    if isinstance(result, JSSyntaxError):
+        raise JSSyntaxError(str(result), result.source, result.flags, result.reason)
+    return result
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _translate_cached(source: str, flags: str) -> Translation | JSSyntaxError:
+    try:
+        return _translate(source, flags)
+    except JSSyntaxError as exc:
+        return exc
+
+
+def _translate(source: str, flags: str) -> Translation:
+    ordered = canonical_flags(flags)
+    unicode = "u" in ordered or "v" in ordered
+    units = from_utf16_units(source) if unicode else to_utf16_units(source)
+    try:
+        parsed = parse(units, unicode=unicode, vmode="v" in ordered, ignore_case="i" in ordered)
+    except ParseError as exc:
+        raise JSSyntaxError(
+            f"Invalid regular expression: /{source}/{ordered}: {exc.reason}", source, ordered, exc.reason
+        ) from None
+    emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered)
+    emitted = emitter.emit_pattern(parsed.root)
+    compiled = regex.compile(emitted, regex.VERSION0)
+    if unicode:
+        quirks = tuple(
+            QuirkEvent(q.code, py_to_utf16_index(units, q.start), py_to_utf16_index(units, q.end), q.message)
+            for q in parsed.quirks
+        )
+    else:
+        quirks = tuple(parsed.quirks)
+    names = tuple(name for name, _ in parsed.group_names)
+    return Translation(
+        source=source,
+        flags=ordered,
+        emitted=emitted,
+        compiled=compiled,
+        group_count=parsed.group_count,
+        group_names=names,
+        name_index=dict(parsed.group_names),
+        marker_groups=frozenset(emitter.marker_groups),
+        unicode=unicode,
+        ignore_case="i" in ordered,
+        quirks=quirks,
+        unsupported=parsed.unsupported,
+        clamped=emitter.clamped,
+        loop_checks=emitter.loop_checks,
+    )
+
+
+def cache_clear() -> None:
+    _translate_cached.cache_clear()

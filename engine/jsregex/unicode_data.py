@@ -1,0 +1,238 @@
+"""Unicode tables the translator needs: property names (exactly as ECMAScript spells them),
+property code-point sets, and the two case-canonicalization functions of ECMA-262.
+
+Property *membership* comes from the `regex` package's own Unicode tables (it ships a newer
+Unicode than Python's ``unicodedata``); property *names* are validated against the ECMAScript
+tables below, because `regex` is lenient (``\\p{lu}``, ``\\p{IsGreek}``) where V8 is not.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+import regex
+
+from . import charset
+from .charset import Ranges
+
+# General_Category values (ECMA-262 table "Value aliases and canonical values for
+# General_Category"): canonical name, then aliases.
+_GENERAL_CATEGORY = """
+Cased_Letter LC; Close_Punctuation Pe; Connector_Punctuation Pc; Control Cc cntrl;
+Currency_Symbol Sc; Dash_Punctuation Pd; Decimal_Number Nd digit; Enclosing_Mark Me;
+Final_Punctuation Pf; Format Cf; Initial_Punctuation Pi; Letter L; Letter_Number Nl;
+Line_Separator Zl; Lowercase_Letter Ll; Mark M Combining_Mark; Math_Symbol Sm; Modifier_Letter Lm;
+Modifier_Symbol Sk; Nonspacing_Mark Mn; Number N; Open_Punctuation Ps; Other C; Other_Letter Lo;
+Other_Number No; Other_Punctuation Po; Other_Symbol So; Paragraph_Separator Zp; Private_Use Co;
+Punctuation P punct; Separator Z; Space_Separator Zs; Spacing_Mark Mc; Surrogate Cs; Symbol S;
+Titlecase_Letter Lt; Unassigned Cn; Uppercase_Letter Lu
+"""
+
+# Binary properties (ECMA-262 table "Binary Unicode property aliases").
+_BINARY = """
+ASCII; ASCII_Hex_Digit AHex; Alphabetic Alpha; Any; Assigned; Bidi_Control Bidi_C;
+Bidi_Mirrored Bidi_M; Case_Ignorable CI; Cased; Changes_When_Casefolded CWCF;
+Changes_When_Casemapped CWCM; Changes_When_Lowercased CWL; Changes_When_NFKC_Casefolded CWKCF;
+Changes_When_Titlecased CWT; Changes_When_Uppercased CWU; Dash; Default_Ignorable_Code_Point DI;
+Deprecated Dep; Diacritic Dia; Emoji; Emoji_Component EComp; Emoji_Modifier EMod;
+Emoji_Modifier_Base EBase; Emoji_Presentation EPres; Extended_Pictographic ExtPict; Extender Ext;
+Grapheme_Base Gr_Base; Grapheme_Extend Gr_Ext; Hex_Digit Hex; IDS_Binary_Operator IDSB;
+IDS_Trinary_Operator IDST; ID_Continue IDC; ID_Start IDS; Ideographic Ideo; Join_Control Join_C;
+Logical_Order_Exception LOE; Lowercase Lower; Math; Noncharacter_Code_Point NChar;
+Pattern_Syntax Pat_Syn; Pattern_White_Space Pat_WS; Quotation_Mark QMark; Radical;
+Regional_Indicator RI; Sentence_Terminal STerm; Soft_Dotted SD; Terminal_Punctuation Term;
+Unified_Ideograph UIdeo; Uppercase Upper; Variation_Selector VS; White_Space space;
+XID_Continue XIDC; XID_Start XIDS
+"""
+
+# Script / Script_Extensions values V8 11.3 accepts (Unicode 17.0): code,long name[,alias].
+_SCRIPTS = """
+Adlm,Adlam Aghb,Caucasian_Albanian Ahom,Ahom Arab,Arabic Armi,Imperial_Aramaic Armn,Armenian
+Avst,Avestan Bali,Balinese Bamu,Bamum Bass,Bassa_Vah Batk,Batak Beng,Bengali Berf,Beria_Erfe
+Bhks,Bhaiksuki Bopo,Bopomofo Brah,Brahmi Brai,Braille Bugi,Buginese Buhd,Buhid Cakm,Chakma
+Cans,Canadian_Aboriginal Cari,Carian Cham,Cham Cher,Cherokee Chrs,Chorasmian Copt,Coptic,Qaac
+Cpmn,Cypro_Minoan Cprt,Cypriot Cyrl,Cyrillic Deva,Devanagari Diak,Dives_Akuru Dogr,Dogra
+Dsrt,Deseret Dupl,Duployan Egyp,Egyptian_Hieroglyphs Elba,Elbasan Elym,Elymaic Ethi,Ethiopic
+Gara,Garay Geor,Georgian Glag,Glagolitic Gong,Gunjala_Gondi Gonm,Masaram_Gondi Goth,Gothic
+Gran,Grantha Grek,Greek Gujr,Gujarati Gukh,Gurung_Khema Guru,Gurmukhi Hang,Hangul Hani,Han
+Hano,Hanunoo Hatr,Hatran Hebr,Hebrew Hira,Hiragana Hluw,Anatolian_Hieroglyphs Hmng,Pahawh_Hmong
+Hmnp,Nyiakeng_Puachue_Hmong Hung,Old_Hungarian Ital,Old_Italic Java,Javanese Kali,Kayah_Li
+Kana,Katakana Kawi,Kawi Khar,Kharoshthi Khmr,Khmer Khoj,Khojki Kits,Khitan_Small_Script Knda,Kannada
+Krai,Kirat_Rai Kthi,Kaithi Lana,Tai_Tham Laoo,Lao Latn,Latin Lepc,Lepcha Limb,Limbu Lina,Linear_A
+Linb,Linear_B Lisu,Lisu Lyci,Lycian Lydi,Lydian Mahj,Mahajani Maka,Makasar Mand,Mandaic
+Mani,Manichaean Marc,Marchen Medf,Medefaidrin Mend,Mende_Kikakui Merc,Meroitic_Cursive
+Mero,Meroitic_Hieroglyphs Mlym,Malayalam Modi,Modi Mong,Mongolian Mroo,Mro Mtei,Meetei_Mayek
+Mult,Multani Mymr,Myanmar Nagm,Nag_Mundari Nand,Nandinagari Narb,Old_North_Arabian Nbat,Nabataean
+Newa,Newa Nkoo,Nko Nshu,Nushu Ogam,Ogham Olck,Ol_Chiki Onao,Ol_Onal Orkh,Old_Turkic Orya,Oriya
+Osge,Osage Osma,Osmanya Ougr,Old_Uyghur Palm,Palmyrene Pauc,Pau_Cin_Hau Perm,Old_Permic
+Phag,Phags_Pa Phli,Inscriptional_Pahlavi Phlp,Psalter_Pahlavi Phnx,Phoenician Plrd,Miao
+Prti,Inscriptional_Parthian Rjng,Rejang Rohg,Hanifi_Rohingya Runr,Runic Samr,Samaritan
+Sarb,Old_South_Arabian Saur,Saurashtra Sgnw,SignWriting Shaw,Shavian Shrd,Sharada Sidd,Siddham
+Sidt,Sidetic Sind,Khudawadi Sinh,Sinhala Sogd,Sogdian Sogo,Old_Sogdian Sora,Sora_Sompeng
+Soyo,Soyombo Sund,Sundanese Sunu,Sunuwar Sylo,Syloti_Nagri Syrc,Syriac Tagb,Tagbanwa Takr,Takri
+Tale,Tai_Le Talu,New_Tai_Lue Taml,Tamil Tang,Tangut Tavt,Tai_Viet Tayo,Tai_Yo Telu,Telugu
+Tfng,Tifinagh Tglg,Tagalog Thaa,Thaana Thai,Thai Tibt,Tibetan Tirh,Tirhuta Tnsa,Tangsa Todr,Todhri
+Tols,Tolong_Siki Toto,Toto Tutg,Tulu_Tigalari Ugar,Ugaritic Vaii,Vai Vith,Vithkuqi Wara,Warang_Citi
+Wcho,Wancho Xpeo,Old_Persian Xsux,Cuneiform Yezi,Yezidi Yiii,Yi Zanb,Zanabazar_Square
+Zinh,Inherited,Qaai Zyyy,Common Zzzz,Unknown"""
+
+# Properties of strings: valid only with the v flag (ECMA-262 table "Binary Unicode properties of
+# strings").
+STRING_PROPERTIES = frozenset({
+    "Basic_Emoji", "Emoji_Keycap_Sequence", "RGI_Emoji", "RGI_Emoji_Flag_Sequence",
+    "RGI_Emoji_Modifier_Sequence", "RGI_Emoji_Tag_Sequence", "RGI_Emoji_ZWJ_Sequence",
+})
+
+
+def _alias_table(text: str, sep: str = ";") -> dict[str, str]:
+    """name or alias -> the `regex` spelling of the canonical name."""
+    table: dict[str, str] = {}
+    for entry in text.replace("\n", " ").split(sep):
+        names = entry.replace(",", " ").split()
+        if names:
+            canonical = names[0]
+            for name in names:
+                table[name] = canonical
+    return table
+
+
+GENERAL_CATEGORY = _alias_table(_GENERAL_CATEGORY)
+BINARY = _alias_table(_BINARY)
+SCRIPTS = _alias_table(_SCRIPTS, sep=" ")
+
+
+def property_ranges(name: str, value: str | None) -> Ranges | None:
+    """Code points of ``\\p{name}`` or ``\\p{name=value}``; None when V8 rejects the name."""
+    if value is None:
+        if name in GENERAL_CATEGORY:
+            return _gc(GENERAL_CATEGORY[name])
+        if name in BINARY:
+            return _binary(BINARY[name])
+        return None
+    if name in ("General_Category", "gc"):
+        return _gc(GENERAL_CATEGORY[value]) if value in GENERAL_CATEGORY else None
+    if name in ("Script", "sc", "Script_Extensions", "scx"):
+        if value not in SCRIPTS:
+            return None
+        return _script(SCRIPTS[value], extensions=name in ("Script_Extensions", "scx"))
+    return None
+
+
+@cache
+def _all_code_points() -> str:
+    return "".join(map(chr, range(charset.MAX_CP + 1)))
+
+
+@cache
+def _regex_property(spec: str) -> Ranges:
+    pattern = regex.compile(r"\p{" + spec + "}+")
+    return tuple((m.start(), m.end() - 1) for m in pattern.finditer(_all_code_points()))
+
+
+def _gc(canonical: str) -> Ranges:
+    if canonical == "Cased_Letter":
+        return charset.union(_regex_property("gc=Lu"), _regex_property("gc=Ll"), _regex_property("gc=Lt"))
+    return _regex_property("gc=" + canonical)
+
+
+def _script(canonical: str, *, extensions: bool) -> Ranges:
+    return _regex_property(("scx=" if extensions else "sc=") + canonical)
+
+
+@cache
+def _binary(canonical: str) -> Ranges:
+    if canonical == "Any":
+        return charset.ALL
+    if canonical == "ASCII":
+        return ((0, 0x7F),)
+    if canonical == "Assigned":
+        return charset.complement(_regex_property("gc=Cn"))
+    if canonical == "Changes_When_NFKC_Casefolded":
+        return _changes_when_nfkc_casefolded()
+    return _regex_property(canonical)
+
+
+def _changes_when_nfkc_casefolded() -> Ranges:
+    # `regex` has no CWKCF table; NFKC_Casefold(c) != c, from Python's unicodedata (drift on
+    # characters newer than its Unicode version) plus the default ignorables it removes.
+    ignorable = _regex_property("Default_Ignorable_Code_Point")
+    chars = []
+    for c in range(charset.MAX_CP + 1):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        ch = chr(c)
+        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
+        if folded != ch:
+            chars.append(c)
+    return charset.union(charset.from_chars(chars), ignorable)
+
+
+# ----------------------------------------------------------------------------- case folding
+
+_TURKISH = (0x130, 0x131)  # İ and ı fold only to themselves in ECMAScript's simple case folding
+# Case pairs the `regex` tables carry that V8 (Unicode 17.0) does not.
+_NOT_IN_V8 = frozenset({0x1DF95})
+
+
+@cache
+def _case_classes() -> dict[int, tuple[int, ...]]:
+    """Simple case-folding equivalence classes (size > 1) keyed by each member."""
+    candidates = regex.compile(r"[\p{Cased}\p{CWCM}\p{CWCF}]").finditer(_all_code_points())
+    classes: dict[int, tuple[int, ...]] = {}
+    for m in candidates:
+        c = ord(m.group())
+        if c in classes or c in _TURKISH or c in _NOT_IN_V8:
+            continue
+        members = tuple(sorted(x for x in regex._regex.get_all_cases(regex.IGNORECASE, c)
+                               if x not in _TURKISH and x not in _NOT_IN_V8))
+        if len(members) > 1:
+            for x in members:
+                classes[x] = members
+    return classes
+
+
+@cache
+def unicode_canon_changes() -> tuple[tuple[int, int], ...]:
+    """``(c, canon(c))`` for every c that ``u``/``v``-mode Canonicalize changes.
+
+    canon(c) is the smallest member of c's simple-case-folding class: any fixed representative
+    gives the same equivalence, and the smallest keeps ASCII letters (and ſ, K → S, K) ASCII so
+    that ``\\b`` on the canonicalized subject sees ECMAScript's ``iu`` word characters.
+    """
+    return tuple(sorted((c, members[0]) for c, members in _case_classes().items() if members[0] != c))
+
+
+@cache
+def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
+    """``(c, canon(c))`` for every UTF-16 unit that non-``u`` Canonicalize changes.
+
+    ECMA-262 Canonicalize(rer, ch) without unicode: toUppercase(ch) if that is a single code unit
+    and does not map a non-ASCII unit to ASCII.
+    """
+    changes = []
+    classes = _case_classes()
+    for c in range(0x10000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        upper = chr(c).upper()
+        if unicodedata.category(chr(c)) == "Cn" and c in classes:
+            # Newer than Python's unicodedata: take the class's upper-case member from `regex`.
+            uppers = [x for x in classes[c] if x <= 0xFFFF and regex.match(r"\p{Lu}", chr(x))]
+            upper = chr(uppers[0]) if len(uppers) == 1 else chr(c)
+        if len(upper) != 1:
+            continue
+        u = ord(upper)
+        if u != c and not (c >= 128 and u < 128):
+            changes.append((c, u))
+    return tuple(changes)
+
+
+@cache
+def canon_table(unicode_mode: bool) -> dict[int, int]:
+    """``str.translate`` table producing the canonicalized subject (§5 of the spec)."""
+    return dict(unicode_canon_changes() if unicode_mode else legacy_canon_changes())
+
+
+def canon(c: int, unicode_mode: bool) -> int:
+    return canon_table(unicode_mode).get(c, c)

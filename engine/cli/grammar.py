@@ -158,15 +158,15 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        print(_summary(record, args.file))
+        print(_summary(record, args.file, args.profile))
     return 0
 
 
-def _summary(record: dict[str, Any], path: str) -> str:
+def _summary(record: dict[str, Any], path: str, profile: str) -> str:
     where = "<stdin>" if path == "-" else path
     s = record["settings"]
-    lines = [f"{where}: mode {s['mode']} (profile {s['profile']}), model gate "
-             f"{'open' if record['modelGate'] else 'closed'}"]
+    lines = [f"{where}: grammar mode {s['mode']} (policy {s['profile']}, engine profile {profile}), "
+             f"model gate {'open' if record['modelGate'] else 'closed'}"]
     if record["skippedBy"]:
         lines.append(f"skipped: {record['skippedBy']}")
     for cand in record["candidates"]:
@@ -187,5 +187,6 @@ def _summary(record: dict[str, Any], path: str) -> str:
     for note in record["notes"]:
         lines.append(f"note: {note}")
     for diag in record["diagnostics"]:
-        lines.append(f"{diag['level']}: {diag['message']} [{diag.get('code', '')}]")
+        at = f"{where}:{diag['line']}:{diag['column']}" if "line" in diag else where
+        lines.append(f"{at}: {diag['level']}: {diag['message']} [{diag.get('code', '')}]")
     return "\n".join(lines)

@@ -12,8 +12,9 @@ from engine.grammar.parsers import dsml, invoke, kimi, minimax_text, mistral, py
 def collect(ctx: ParseContext) -> list[Candidate]:
     found: list[Candidate] = []
     if ctx.has("dsml"):
-        found += dsml.parse_blocks(ctx)
-        found += dsml.parse_dangling_markers(ctx)
+        blocks = dsml.parse_blocks(ctx)
+        found += blocks
+        found += dsml.parse_dangling_markers(ctx, blocks)
     if ctx.has("kimi"):
         found += kimi.parse(ctx)
     if ctx.has("mistral"):

@@ -16,6 +16,7 @@ from engine.diagnostics import Diagnostic
 from engine.grammar.candidates import QuirkHit
 from engine.grammar.detect import detect
 from engine.grammar.model_gate import model_leaks_grammar
+from engine.grammar.quirks import STRICT_FIXED
 from engine.grammar.recover import is_tool_call_part, part_text, quirk_diagnostic, recover_grammar_leaks
 from engine.grammar.settings import GrammarSettings
 
@@ -159,6 +160,8 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
     record["reasonNotPromoted"] = reasons[0] if reasons else None
     record["reasonsNotPromoted"] = reasons
     record["candidates"] = [c.to_dict() for c in result.candidates] if result else []
+    if strict:
+        diagnostics = [d for d in diagnostics if d.code not in STRICT_FIXED]
     record["diagnostics"] = [d.to_dict() for d in diagnostics]
     return record
 

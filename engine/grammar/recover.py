@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, position
 from engine.grammar.candidates import Candidate, Hits, QuirkHit
 from engine.grammar.detect import detect
+from engine.grammar.quirks import STRICT_FIXED
 from engine.grammar.stripping import remove_ranges, remove_ranges_locally
+from engine.grammar.textscan import WS, js_ascii
 from engine.jsvalues import py_to_utf16_index
 
 MODES = ("off", "observe", "strip", "recover")
@@ -136,14 +138,31 @@ def _add_unique(items: list[str], value: str) -> None:
         items.append(value)
 
 
-def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, span: tuple[int, int] | None = None,
-                     level: str = "info") -> Diagnostic:
+def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, text: str | None = None,
+                     cp_range: tuple[int, int] | None = None, level: str = "info") -> Diagnostic:
+    """A diagnostic naming a quirk; located in the part's text when the range is known."""
     data: dict[str, Any] = {}
+    where: dict[str, int] = {}
     if part is not None:
         data["part"] = part
-    if span is not None:
-        data["span"] = list(span)
-    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data)  # type: ignore[arg-type]
+    if text is not None and cp_range is not None:
+        start, end = cp_range
+        data["span"] = [py_to_utf16_index(text, start), py_to_utf16_index(text, end)]
+        (where["line"], where["column"]), (where["end_line"], where["end_column"]) = (
+            position(text, start), position(text, end))
+    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data, **where)  # type: ignore[arg-type]
+
+
+def unique_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Calls that share a block carry the same notes; report each note once per place."""
+    seen: set[tuple[Any, ...]] = set()
+    out: list[Diagnostic] = []
+    for d in diagnostics:
+        key = (d.code, d.message, d.data.get("part"), tuple(d.data.get("span") or ()))
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 @dataclass
@@ -250,14 +269,14 @@ def recover_grammar_leaks(
             reports[id(cand)].stripped = True
             if eligible(cand):
                 recoverable.append(cand)
-        ranges = [c.range for c in chosen]
+        ranges = [strip_range(p.text, c, c.hits, strict=strict) for c in chosen]
         new_text = (remove_ranges_locally if strict else remove_ranges)(p.text, ranges)
         local = remove_ranges_locally(p.text, ranges)
         if not strict and local != new_text:
             diagnostics.append(quirk_diagnostic(
                 QuirkHit("GRM-Q11", "stripping also re-spaced text away from the removed leaks"), part=p.index))
         next_content[p.index] = with_part_text(content[p.index], new_text)
-        _shared_range_notes(p, chosen, allowed, diagnostics)
+        _shared_range_notes(p, chosen, diagnostics)
 
     changed = bool(chosen_by_part)
     promote = will_promote and bool(recoverable)
@@ -285,6 +304,9 @@ def recover_grammar_leaks(
             if hit.quirk != "GRM-Q28" or mode in ("strip", "recover"):
                 diagnostics.append(quirk_diagnostic(hit, part=p.index))
 
+    diagnostics = unique_diagnostics(diagnostics)
+    if strict:  # the fixed quirks no longer change anything; keep the ones strict leaves alone
+        diagnostics = [d for d in diagnostics if d.code not in STRICT_FIXED]
     all_reports = [reports[id(c)] for p in parts for c in p.kept]
     if not changed and not promote:
         if detected_ranges == 0:
@@ -333,15 +355,28 @@ def _reason(cand: Candidate, mode: str, report: CandidateReport, allowed, existi
     return _not_promoted_reason(cand, allowed, existing_blocks, stop_reason, False)
 
 
-def _shared_range_notes(p: _Part, chosen: list[Candidate], allowed, diagnostics: list[Diagnostic]) -> None:
-    """GRM-Q9: a stripped block took unknown-tool calls with it."""
-    for cand in chosen:
-        if not cand.strip_only and not allowed(cand.name):
-            sharers = [c for c in chosen if c.range == cand.range and c is not cand and allowed(c.name)]
-            if sharers:
-                diagnostics.append(quirk_diagnostic(
-                    QuirkHit("GRM-Q9", f"the call to unknown tool `{cand.name}` was stripped with its block"),
-                    part=p.index, level="warning"))
+def _shared_range_notes(p: _Part, chosen: list[Candidate], diagnostics: list[Diagnostic]) -> None:
+    """GRM-Q9: a stripped block took calls with it that were meant to stay as text."""
+    stripped = {c.range for c in chosen}
+    for cand in p.kept:
+        if cand.range in stripped and not any(cand is c for c in chosen) and not cand.strip_only:
+            diagnostics.append(quirk_diagnostic(
+                QuirkHit("GRM-Q9", f"the call to `{cand.name}` was stripped with its block although its text was to be kept"),
+                part=p.index, text=p.text, cp_range=cand.range, level="warning"))
+
+
+_OPEN_WRAPPER_BEFORE = js_ascii(
+    rf"(?:<(?:[A-Za-z][A-Za-z0-9_.\-]*:)?tool_call(?:{WS}[^>]*)?>|<function_calls>){WS}*\Z", ignore_case=True)
+
+
+def strip_range(text: str, cand: Candidate, hits: Hits, *, strict: bool) -> tuple[int, int]:
+    """The range to cut; strict extends it over an unclosed wrapper opener just before (GRM-Q25)."""
+    window_start = max(0, cand.start - 300)
+    m = _OPEN_WRAPPER_BEFORE.search(text[window_start : cand.start])
+    if m is None or cand.strip_only:
+        return cand.range
+    hits.add("GRM-Q25", f"the unclosed wrapper `{m.group(0).strip()}` before the call was left behind")
+    return (window_start + m.start(), cand.end) if strict else cand.range
 
 
 def _decision_notes(parts: list[_Part], reports: dict[int, CandidateReport], mode: str, promote: bool,
@@ -351,34 +386,37 @@ def _decision_notes(parts: list[_Part], reports: dict[int, CandidateReport], mod
     for p in parts:
         for cand in p.kept:
             report = reports[id(cand)]
-            if not (report.stripped or report.promoted):
+            if mode == "observe":
                 continue
-            span = report.span
+            if not (report.stripped or report.promoted):
+                for hit in cand.hits:
+                    diagnostics.append(quirk_diagnostic(hit, part=p.index, text=p.text, cp_range=cand.range))
+                continue
             for hit in cand.hits:
-                diagnostics.append(quirk_diagnostic(hit, part=p.index, span=span))
+                diagnostics.append(quirk_diagnostic(hit, part=p.index, text=p.text, cp_range=cand.range))
             if cand.strip_only:
                 continue
             if p.thinking:
                 diagnostics.append(quirk_diagnostic(QuirkHit(
                     "GRM-Q18", f"a call to `{cand.name}` in a thinking part was "
-                    + ("promoted" if report.promoted else "stripped")), part=p.index, span=span, level="warning"))
+                    + ("promoted" if report.promoted else "stripped")), part=p.index, text=p.text, cp_range=cand.range, level="warning"))
             if report.stripped and not report.promoted and mode == "recover" and not strict:
                 if report.known and not cand.arguments:
                     diagnostics.append(quirk_diagnostic(QuirkHit(
                         "GRM-Q12", f"the call to `{cand.name}` had no arguments: stripped, never run"),
-                        part=p.index, span=span, level="warning"))
+                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
                 elif report.known and existing:
                     diagnostics.append(quirk_diagnostic(QuirkHit(
                         "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
-                        part=p.index, span=span, level="warning"))
+                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
                 elif report.known and stop_reason != "stop":
                     diagnostics.append(quirk_diagnostic(QuirkHit(
                         "GRM-Q17", f"stop reason {stop_reason!r} blocked promotion, yet the `{cand.name}` call was stripped"),
-                        part=p.index, span=span, level="warning"))
+                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
             if report.stripped and report.known and not cand.arguments and mode == "strip":
                 diagnostics.append(quirk_diagnostic(QuirkHit(
                     "GRM-Q12", f"the call to `{cand.name}` had no arguments and was stripped"),
-                    part=p.index, span=span))
+                    part=p.index, text=p.text, cp_range=cand.range))
     if promote and odd_existing and not strict:
         diagnostics.append(quirk_diagnostic(QuirkHit(
             "GRM-Q26", "a toolCall part with a non-string name did not block promotion"), level="warning"))

@@ -7,6 +7,8 @@ leave the engine.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import regex
 
 from engine.jsvalues import JS_WHITESPACE
@@ -87,7 +89,19 @@ class FenceTest:
         self.text = text
         self.strict = strict
         self._spans: list[tuple[int, int]] | None = None
+        self._fence_ends: list[int] | None = None
         self.disagreements: list[int] = []
+
+    def _parity_inside(self, index: int) -> bool:
+        """``fence_parity_inside`` with the fence positions found once per text."""
+        if self._fence_ends is None:
+            ends: list[int] = []
+            at = self.text.find(FENCE)
+            while at != -1:
+                ends.append(at + len(FENCE))
+                at = self.text.find(FENCE, at + len(FENCE))
+            self._fence_ends = ends
+        return bisect_right(self._fence_ends, index) % 2 == 1
 
     def _markdown_inside(self, index: int) -> bool:
         if self._spans is None:
@@ -97,7 +111,7 @@ class FenceTest:
     def inside(self, index: int) -> bool:
         if FENCE not in self.text and "~~~" not in self.text:
             return False
-        parity = fence_parity_inside(self.text, index)
+        parity = self._parity_inside(index)
         markdown = self._markdown_inside(index)
         if parity != markdown:
             self.disagreements.append(index)

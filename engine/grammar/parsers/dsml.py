@@ -134,20 +134,25 @@ def _group_markers(markers: list[tuple[int, int, str, bool]]) -> list[tuple[int,
     return ranges
 
 
-def parse_dangling_markers(ctx: ParseContext) -> list[Candidate]:
+def parse_dangling_markers(ctx: ParseContext, blocks: list[Candidate]) -> list[Candidate]:
+    """Strip-only candidates for DSML markers outside the complete ``blocks`` (§3.1).
+
+    Markers inside a block that produced calls would lose to it in selection anyway; leaving
+    them out here keeps the strict grouping (GRM-Q22) from competing with real blocks.
+    """
     text = ctx.text
-    if "DSML" not in text:
-        # GRM-Q28: the marker pass needs an uppercase `DSML` although the markers match any case.
-        lowercase = any(not ctx.fenced(m.start()) for m in MARKER.finditer(text))
-        if lowercase:
-            ctx.hits.add("GRM-Q28", "lowercase DSML markers were left in place (no uppercase `DSML` in the text)")
-        if not (lowercase and ctx.strict):
-            return []
     markers = [
         (m.start(), m.end(), m.group(1).lower(), text[m.start() + 1] == "/")
         for m in MARKER.finditer(text)
-        if not ctx.fenced(m.start())
+        if not ctx.fenced(m.start()) and not any(b.start <= m.start() and m.end() <= b.end for b in blocks)
     ]
+    if not markers:
+        return []
+    if "DSML" not in text:
+        # GRM-Q28: the marker pass needs an uppercase `DSML` although the markers match any case.
+        ctx.hits.add("GRM-Q28", "lowercase DSML markers were left in place (no uppercase `DSML` in the text)")
+        if not ctx.strict:
+            return []
     singles = [(s, e) for s, e, _, _ in markers]
     grouped = _group_markers(markers)
     hits = Hits()

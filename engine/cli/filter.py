@@ -27,7 +27,8 @@ def default_builtin_dir() -> Path:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="command output to filter (default: stdin)")
-    parser.add_argument("--command", help="the command line that produced the output")
+    parser.add_argument("--command", dest="shell_command", metavar="CMD",
+                        help="the command line that produced the output")
     parser.add_argument("--stage", choices=("engine", "filter"), default="engine",
                         help="engine: the whole RTK engine (default); filter: one filter's pipeline only")
     parser.add_argument("--builtin", metavar="DIR", help="folder of built-in filter JSON files")
@@ -217,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"{args.filter_file}: error: {d.message}", file=sys.stderr)
                     return EXIT_PROBLEMS
         try:
-            response = run_engine_stage(output, args.command, builtin=args.builtin, project=args.project,
+            response = run_engine_stage(output, args.shell_command, builtin=args.builtin, project=args.project,
                                         data_dir=args.data_dir, config=config, profile=args.profile,
                                         extra_filters=extra, trace=args.trace)
         except RuntimeError as exc:

@@ -254,15 +254,9 @@ def is_redos_prone(pattern: str) -> bool:
 
 def regex_error(pattern: str, flags: str = "") -> str | None:
     """V8's ``SyntaxError`` message for ``new RegExp(pattern, flags)``, or ``None`` if it compiles."""
-    try:
-        from engine.jsregex import JSSyntaxError, compile_js
-    except ImportError:  # the regex layer is optional only while it is being written
-        return None
-    try:
-        compile_js(pattern, flags)
-    except JSSyntaxError as exc:
-        return str(exc)
-    return None
+    from engine.rtk.patterns import compile_cached
+
+    return compile_cached(pattern, flags)[1]
 
 
 @dataclass

@@ -29,15 +29,19 @@ class CompiledPattern:
 def compile_cached(source: str, flags: str) -> tuple[Any, str | None]:
     """``(JSRegExp, None)`` or ``(None, V8 error message)``."""
     try:
-        return compile_js(source, flags), None
+        regex = compile_js(source, flags)
     except JSSyntaxError as exc:
         return None, str(exc)
+    unsupported = getattr(regex.translation, "unsupported", None)
+    if unsupported:
+        # Valid JavaScript that the regex layer cannot run (JSR-Q12): set aside like an invalid one.
+        return None, f"unsupported by Rulewright's regex layer: {unsupported}"
+    return regex, None
 
 
 def tester(regex: Any) -> Callable[[str], bool]:
-    """A fast yes/no test for a non-global regex (``RegExp.prototype.test``)."""
-    search = regex.search
-    return lambda text: search(text) is not None
+    """A yes/no test for a non-global, non-sticky regex (``RegExp.prototype.test``, stateless)."""
+    return regex.test
 
 
 def compile_list(sources: Sequence[str], flags: str) -> tuple[list[CompiledPattern], list[tuple[int, str, str]]]:

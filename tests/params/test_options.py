@@ -3,8 +3,12 @@
 import pytest
 
 from engine.params.jsv import UNDEFINED
-from engine.params.options import (flatten_custom_parameters, merge_custom_provider_parameters,
-                                   split_custom_parameters, stop_step_count)
+from engine.params.options import (
+    flatten_custom_parameters,
+    merge_custom_provider_parameters,
+    split_custom_parameters,
+    stop_step_count,
+)
 
 
 def item(name, type_, value):

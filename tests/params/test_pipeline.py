@@ -3,8 +3,7 @@
 import pytest
 from payloads import THINKING, assistant, model, payload, provider
 
-from engine.params import (INTERNAL_FEATURES, REPORT_KEYS, Decision, Feature, ParamsError,
-                           build_params_report)
+from engine.params import INTERNAL_FEATURES, REPORT_KEYS, Decision, Feature, ParamsError, build_params_report
 
 U = {"$undefined": True}
 
@@ -221,7 +220,7 @@ def test_extra_features_run_after_the_internal_ones():
                                  features=[Counting("extra"), Exploding(), HookOnly()])
     assert names(report)[-2:] == ["extra", "hook-only"]
     assert report["hookPartsCount"] == 1
-    exploded = [f for f in report["explain"]["features"] if f["name"] == "exploding"][0]
+    exploded = next(f for f in report["explain"]["features"] if f["name"] == "exploding")
     assert exploded["applied"] is False and "boom" in exploded["warning"]
 
 

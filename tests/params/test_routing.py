@@ -5,9 +5,15 @@ from payloads import model, provider
 
 from engine.params import ParamsError
 from engine.params.jsv import UNDEFINED
-from engine.params.routing import (build_sdk_config, effective_endpoint, format_ollama_url,
-                                   format_url, formatted_base_url, resolve_options_provider_id,
-                                   resolve_scope_provider_id)
+from engine.params.routing import (
+    build_sdk_config,
+    effective_endpoint,
+    format_ollama_url,
+    format_url,
+    formatted_base_url,
+    resolve_options_provider_id,
+    resolve_scope_provider_id,
+)
 
 
 @pytest.mark.parametrize("url,version,expected", [

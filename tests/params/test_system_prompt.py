@@ -1,7 +1,11 @@
 """Prompt variables, date formatting and the deferred-tools section (spec §7)."""
 
-from engine.params.system_prompt import (assemble_system_prompt, date_variables,
-                                         deferred_tools_section, substitute_variables)
+from engine.params.system_prompt import (
+    assemble_system_prompt,
+    date_variables,
+    deferred_tools_section,
+    substitute_variables,
+)
 
 PREFS = {"app.user.name": "", "app.language": "en-US"}
 

@@ -136,7 +136,10 @@ def _warn(where: str, filter_id: str, message: str, level: str = "warning") -> D
 
 
 def _read_all(files: list[Path], profile: str) -> list[FilterFile]:
-    read = [read_filter_file(f, profile=profile, run_toml_tests=False) for f in files]
+    """Inputs are validated with the fixed semantics (``strict``): an omitted ``rules``/``preserve``
+    is fine (export writes ``{}``), an invalid regex is not. The written file is then re-read with
+    the requested profile."""
+    read = [read_filter_file(f, profile="strict", run_toml_tests=False) for f in files]
     errors = [d for r in read for d in r.diagnostics if d.level == "error"]
     if errors:
         raise ExportError(f"{len(errors)} error(s) in the chosen filter files", errors)

@@ -527,7 +527,15 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
             str(exc), "error", "json-syntax", shown, line, column, source="json")])
     filters, found = parse_filter_file(value, profile=profile, source=source, path=shown)
     doc = parse_json_text(body, shown)
-    located = [doc.locate(d) if d.pointer is not None else d for d in found]
+    located = []
+    for d in found:
+        issues = d.data.get("issues") if d.level == "error" else None
+        if issues:  # one located diagnostic per zod issue; the reference's text stays in data
+            located += [doc.locate(Diagnostic(i["message"], "error", d.code, shown, pointer=i["pointer"],
+                                              source="rtk", data={"reference": d.message}))
+                        for i in issues]
+        else:
+            located.append(doc.locate(d) if d.pointer is not None else d)
     objects = value if isinstance(value, list) else [value]
     return FilterFile(file, fmt, text, filters, objects=objects, diagnostics=located)
 

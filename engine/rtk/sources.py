@@ -531,7 +531,8 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
     for d in found:
         issues = d.data.get("issues") if d.level == "error" else None
         if issues:  # one located diagnostic per zod issue; the reference's text stays in data
-            located += [doc.locate(Diagnostic(i["message"], "error", d.code, shown, pointer=i["pointer"],
+            located += [doc.locate(Diagnostic(f"{i['pointer'] or '/'}: {i['message']}", "error", d.code, shown,
+                                              pointer=i["pointer"],
                                               source="rtk", data={"reference": d.message}))
                         for i in issues]
         else:

@@ -62,6 +62,7 @@ class ActivationCheck:
     selected_source: str | None
     criterion: str | None
     detected_type: str
+    selected_path: str | None = None
 
     def to_dict(self) -> dict:
         return {"command": self.command, "passed": self.passed, "selectedFilterId": self.selected_id,
@@ -150,7 +151,7 @@ def _check_activation(flt: RtkFilter, command: str, text: str, candidates: list[
     chosen = selection.filter
     return ActivationCheck(command, chosen is flt or (chosen is not None and chosen == flt),
                            chosen.id if chosen else None, chosen.source if chosen else None,
-                           selection.criterion, selection.detection.type)
+                           selection.criterion, selection.detection.type, chosen.path if chosen else None)
 
 
 def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profile: str = "omniroute",
@@ -184,8 +185,7 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
             if check_activation and test.command is not None:
                 outcome.activation = _check_activation(flt, test.command, test.input, pool, profile)
                 if not outcome.activation.passed:
-                    a = outcome.activation
-                    chosen = f"'{a.selected_id}' ({a.selected_source})" if a.selected_id else "no filter"
+                    chosen = _describe(outcome.activation, flt)
                     notes.append(Diagnostic(
                         f"test '{test.name}' of '{flt.id}': for command {test.command!r} {chosen} is selected, "
                         "not this filter" + ("" if profile == "strict" else " (OmniRoute's gate ignores "
@@ -197,6 +197,15 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
     if profile == "strict" and any(o.activation and not o.activation.passed for o in outcomes):
         passed = False
     return VerifyResult(passed, outcomes, without, _benchmark(buckets), notes, require_all)
+
+
+def _describe(activation: ActivationCheck, flt: RtkFilter) -> str:
+    if activation.selected_id is None:
+        return "no filter"
+    text = f"'{activation.selected_id}' ({activation.selected_source}"
+    if activation.selected_id == flt.id and activation.selected_path:
+        text += f", {os.path.basename(activation.selected_path)}"
+    return text + ")"
 
 
 def _benchmark(buckets: dict[str, dict[str, Any]]) -> list[BenchmarkRow]:

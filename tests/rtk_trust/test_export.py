@@ -117,6 +117,7 @@ def test_read_filter_file_locates_schema_errors(tmp_path):
     read = read_filter_file(src)
     assert not read.ok
     (d,) = [d for d in read.diagnostics if d.level == "error"]
-    assert (d.path, d.message, d.pointer) == (str(src), "Too big: expected number to be <=100", "/priority")
+    assert (d.path, d.message, d.pointer) == (str(src), "/priority: Too big: expected number to be <=100",
+                                          "/priority")
     assert (d.line, d.column) == (6, 15)
     assert d.data["reference"].startswith("[\n  {\n    \"origin\": \"number\"")

@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="strict: a test whose command selects another filter fails (VT-Q5)")
     parser.add_argument("--no-activation", action="store_true",
                         help="do not check that tests[].command selects the filter")
-    parser.add_argument("--diff", action="store_true", help="print a unified diff for every failing test")
+    parser.add_argument("--engine", action="store_true",
+                        help="also run the whole engine on each test input and flag divergences (VT-Q6)")
 
 
 def _default_paths() -> list[str]:
@@ -52,26 +53,25 @@ def run(args: argparse.Namespace) -> int:
     for d in problems:
         print(d.format(), file=sys.stderr)
     result = verify_filters(filters, require_all=args.require_all, profile=args.profile,
-                            check_activation=not args.no_activation)
+                            check_activation=not args.no_activation, check_engine=args.engine)
     if args.json:
         out = result.to_dict()
         out["files"] = [str(f) for f in files]
         out["errors"] = [d.to_dict() for d in problems]
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        _print_report(result, files, show_diff=args.diff)
+        _print_report(result, files)
     if problems or not result.passed:
         return 1
     return 0
 
 
-def _print_report(result, files, *, show_diff: bool) -> None:
+def _print_report(result, files) -> None:
     for outcome in result.failed:
         where = f"{outcome.path}: " if outcome.path else ""
         print(f"{where}FAIL [{outcome.filter_id}] {outcome.test_name}")
-        if show_diff or outcome.diff:
-            for line in outcome.diff.splitlines():
-                print(f"    {line}")
+        for line in outcome.diff.splitlines():
+            print(f"    {line}")
     for d in result.diagnostics:
         print(d.format(), file=sys.stderr)
     if result.require_all:
@@ -87,6 +87,10 @@ def _print_report(result, files, *, show_diff: bool) -> None:
     if checked:
         print(f"activation: {len(checked) - len(result.activation_failures)}/{len(checked)} test commands select "
               "their filter")
+    engine_checked = [o for o in result.outcomes if o.engine is not None]
+    if engine_checked:
+        print(f"engine: {len(engine_checked) - len(result.engine_divergences)}/{len(engine_checked)} test inputs "
+              "give the same output at run time")
     if result.benchmark:
         print("savings by category:")
         for row in result.benchmark:

@@ -71,6 +71,21 @@ class ActivationCheck:
 
 
 @dataclass
+class EngineCheck:
+    """What the whole engine does with the test input at run time (VT-Q6): detection, selection,
+    the filter with the *effective* max lines, engine dedup and the final caps."""
+
+    text: str  # trailing \n removed, as the gate compares
+    filter_id: str | None
+    filter_source: str | None
+    differs: bool
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "filterId": self.filter_id, "filterSource": self.filter_source,
+                "differs": self.differs}
+
+
+@dataclass
 class TestOutcome:
     filter_id: str
     test_name: str
@@ -83,6 +98,7 @@ class TestOutcome:
     pointer: str | None = None
     savings_percent: float = 0.0
     activation: ActivationCheck | None = None
+    engine: EngineCheck | None = None
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
@@ -93,6 +109,8 @@ class TestOutcome:
                     "savingsPercent": self.savings_percent})
         if self.activation is not None:
             out["activation"] = self.activation.to_dict()
+        if self.engine is not None:
+            out["engine"] = self.engine.to_dict()
         return out
 
 
@@ -122,6 +140,10 @@ class VerifyResult:
         return [o for o in self.outcomes if not o.passed]
 
     @property
+    def engine_divergences(self) -> list[TestOutcome]:
+        return [o for o in self.outcomes if o.engine is not None and o.engine.differs]
+
+    @property
     def activation_failures(self) -> list[TestOutcome]:
         return [o for o in self.outcomes if o.activation is not None and not o.activation.passed]
 
@@ -133,6 +155,7 @@ class VerifyResult:
             "benchmark": [b.to_dict() for b in self.benchmark],
             "activation": {"checked": sum(1 for o in self.outcomes if o.activation is not None),
                            "failed": len(self.activation_failures)},
+            "engineDivergences": len(self.engine_divergences),
             "diagnostics": [_diagnostic_dict(d) for d in self.diagnostics],
         }
 
@@ -154,12 +177,24 @@ def _check_activation(flt: RtkFilter, command: str, text: str, candidates: list[
                            selection.criterion, selection.detection.type, chosen.path if chosen else None)
 
 
+def _check_engine(flt: RtkFilter, test, actual: str, pool: list[RtkFilter], profile: str) -> EngineCheck:
+    from engine.rtk.engine import process_rtk_text
+
+    result = process_rtk_text(test.input, test.command, {"enabled": True}, pool, profile=profile)
+    text = strip_trailing_newlines(result.text)
+    chosen = result.filter
+    return EngineCheck(text, chosen.id if chosen else None, chosen.source if chosen else None, text != actual)
+
+
 def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profile: str = "omniroute",
-                   check_activation: bool = True, selection_pool: list[RtkFilter] | None = None,
+                   check_activation: bool = True, check_engine: bool = False,
+                   selection_pool: list[RtkFilter] | None = None,
                    diagnostics: list[Diagnostic] | None = None) -> VerifyResult:
     """Run the gate over ``filters`` in the order given (the loader's sorted order).
 
-    ``selection_pool`` is the filter set activation checks select from (default: ``filters``).
+    ``selection_pool`` is the filter set activation and engine checks select from (default:
+    ``filters``). ``check_engine`` also runs the whole engine on each test input (VT-Q6); under
+    ``strict`` with ``require_all`` a divergence fails the gate.
     """
     from engine.rtk.select import sort_filters
 
@@ -192,11 +227,30 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
                                                                             "tests[].command)"),
                         "error" if profile == "strict" else "warning", "VT-Q5", path=flt.path,
                         pointer=test.pointer, source="verify"))
+            if check_engine:
+                outcome.engine = _check_engine(flt, test, actual, pool, profile)
+                if outcome.engine.differs:
+                    strict_fail = profile == "strict" and require_all
+                    notes.append(Diagnostic(
+                        f"test '{test.name}' of '{flt.id}': at run time the engine gives a different output "
+                        f"({_engine_summary(outcome.engine, flt)}); the gate runs the filter alone",
+                        "error" if strict_fail else "info", "VT-Q6", path=flt.path, pointer=test.pointer,
+                        source="verify"))
             outcomes.append(outcome)
     passed = all(o.passed for o in outcomes) and (not require_all or not without)
     if profile == "strict" and any(o.activation and not o.activation.passed for o in outcomes):
         passed = False
+    if profile == "strict" and require_all and any(o.engine and o.engine.differs for o in outcomes):
+        passed = False
     return VerifyResult(passed, outcomes, without, _benchmark(buckets), notes, require_all)
+
+
+def _engine_summary(check: EngineCheck, flt: RtkFilter) -> str:
+    if check.filter_id is None:
+        return "no filter ran"
+    if check.filter_id != flt.id:
+        return f"filter '{check.filter_id}' ({check.filter_source}) ran instead"
+    return "same filter, with engine dedup, effective max lines and final caps"
 
 
 def _describe(activation: ActivationCheck, flt: RtkFilter) -> str:

@@ -103,3 +103,16 @@ def test_to_dict_shape():
     assert set(out) >= {"passed", "outcomes", "filtersWithoutTests", "benchmark", "diagnostics", "activation"}
     assert out["outcomes"][0]["diff"].startswith("--- expected")
     assert out["benchmark"][0] == {"category": "git", "filters": 1, "tests": 1, "averageSavingsPercent": 0}
+
+
+def test_engine_check_flags_runtime_divergence_VT_Q6():
+    many = "\n".join(["same line"] * 5)
+    flt = canonical("quiet", tests=[{"name": "dedup at run time", "command": "git status",
+                                     "input": many, "expected": many}])
+    filters = load(flt)
+    result = verify_filters(filters, check_engine=True)
+    (outcome,) = result.outcomes
+    assert outcome.passed and outcome.engine.differs  # engine dedup collapses the run
+    assert "[line repeated 4x]" in outcome.engine.text and outcome.engine.filter_id == "quiet"
+    assert result.passed and [d.code for d in result.diagnostics] == ["VT-Q6"]
+    assert not verify_filters(filters, check_engine=True, require_all=True, profile="strict").passed

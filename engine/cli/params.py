@@ -76,12 +76,24 @@ def run(args: argparse.Namespace) -> int:
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: error: {exc.pointer or '/'}: {exc.message}", file=sys.stderr)
         return 1
+    for finding in _schema_findings(payload):
+        where = _location(text, finding.pointer or "")
+        prefix = f"{name}:{where[0]}:{where[1]}" if where else name
+        print(f"{prefix}: warning: {finding.message} (the reference schema would reject this; "
+              f"the pipeline uses it as given) [{finding.code}]", file=sys.stderr)
     if args.json:
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_summary(report))
     return 0
+
+
+def _schema_findings(payload: Any) -> list:
+    """The payload checked against resources/schemas/params-payload.schema.json."""
+    from engine.schemas import validate_against
+
+    return validate_against("params-payload", payload, code_prefix="schema")
 
 
 def _fmt(value: Any) -> str:
@@ -137,5 +149,5 @@ def render_summary(report: dict) -> str:
         lines.append("")
         lines.append("quirks")
         for d in report["diagnostics"]:
-            lines.append(f"  {d['code']:<8} {d['message']}")
+            lines.append(f"  {d['code']:<8} {d['message']}  ({d['pointer']})")
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from engine.params.options import (
 )
 from engine.params.payload import read_envelope
 from engine.params.provider_options import OptionsContext, capability_provider_options
-from engine.params.quirks import QUIRKS
+from engine.params.quirks import QUIRK_POINTERS, QUIRKS
 from engine.params.routing import (
     build_sdk_config,
     effective_endpoint,
@@ -132,16 +132,15 @@ def _q(code: str, message: str) -> dict:
 
 
 def _dedupe(diagnostics: list[dict]) -> list[dict]:
-    seen: set = set()
-    out = []
+    """One diagnostic per quirk id, in first-seen order, with the JSON path it is about."""
+    merged: dict[str, list[str]] = {}
     for d in diagnostics:
-        key = (d["code"], d["message"])
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append({"code": d["code"], "level": "info", "message": d["message"],
-                    "quirk": QUIRKS.get(d["code"], "")})
-    return out
+        messages = merged.setdefault(d["code"], [])
+        if d["message"] not in messages:
+            messages.append(d["message"])
+    return [{"code": code, "level": "info", "message": "; ".join(messages),
+             "pointer": QUIRK_POINTERS.get(code, ""), "quirk": QUIRKS.get(code, "")}
+            for code, messages in merged.items()]
 
 
 def _build_options(request, provider, model, assistant, caps, options_id, scope_id, sdk, prefs,

@@ -31,3 +31,37 @@ QUIRKS: dict[str, str] = {
     "PAR-Q28": "Bedrock beta flags are computed without the provider",
     "PAR-Q29": "Vertex Claude web search gets an empty config",
 }
+
+# Where in the payload each quirk shows up (RFC 6901; an editor walks up to the nearest key
+# that exists in the document).
+QUIRK_POINTERS: dict[str, str] = {
+    "PAR-Q1": "/assistant/settings",
+    "PAR-Q2": "/assistant/settings/reasoning_effort",
+    "PAR-Q3": "/model/id",
+    "PAR-Q4": "/provider/defaultChatEndpoint",
+    "PAR-Q5": "/provider/endpointConfigs",
+    "PAR-Q6": "/assistant/settings/customParameters",
+    "PAR-Q7": "/assistant/settings/customParameters",
+    "PAR-Q8": "/assistant/settings/customParameters",
+    "PAR-Q9": "/assistant/settings",
+    "PAR-Q10": "/assistant/settings/reasoning_effort",
+    "PAR-Q11": "/assistant/settings/maxTokens",
+    "PAR-Q12": "/model/apiModelId",
+    "PAR-Q13": "/provider/id",
+    "PAR-Q14": "/assistant/settings/enableWebSearch",
+    "PAR-Q15": "/model/id",
+    "PAR-Q16": "/assistant/settings/maxTokens",
+    "PAR-Q17": "/model/apiModelId",
+    "PAR-Q18": "/assistant/settings/maxToolCalls",
+    "PAR-Q19": "/provider/endpointConfigs",
+    "PAR-Q20": "/mcpServers",
+    "PAR-Q21": "/provider/defaultChatEndpoint",
+    "PAR-Q22": "/model/apiModelId",
+    "PAR-Q23": "/assistant/settings/reasoning_effort",
+    "PAR-Q24": "/provider/endpointConfigs",
+    "PAR-Q25": "/assistant/settings/reasoning_effort",
+    "PAR-Q26": "/provider/endpointConfigs",
+    "PAR-Q27": "/mcpServers",
+    "PAR-Q28": "/model/id",
+    "PAR-Q29": "/assistant/settings/enableWebSearch",
+}

@@ -56,7 +56,7 @@ class AnthropicCacheFeature(Feature):
     def decide(self, scope) -> Decision:
         if scope.endpoint_type != "anthropic-messages":
             return Decision(False, f"endpointType is {show(scope.endpoint_type)}, not "
-                                   "'anthropic-messages'")
+                                   '"anthropic-messages"')
         cache = get_path(scope.provider, "settings", "cacheControl")
         if not (isinstance(cache, dict) and truthy(cache.get("enabled"))):
             return Decision(False, "provider.settings.cacheControl.enabled is not set")

@@ -15,7 +15,7 @@ class AnthropicHeadersFeature(Feature):
             return Decision(False, "not an Anthropic (Claude) model")
         if scope.endpoint_type != "anthropic-messages":
             return Decision(False, f"endpointType is {show(scope.endpoint_type)}, not "
-                                   "'anthropic-messages'")
+                                   '"anthropic-messages"')
         if scope.ai_sdk_provider_id == "bedrock":
             return Decision(False, "Bedrock carries the flags in providerOptions instead")
         return Decision(True, "Claude model on an anthropic-messages endpoint (not Bedrock)")

@@ -106,13 +106,13 @@ def test_to_dict_shape():
 
 
 def test_engine_check_flags_runtime_divergence_VT_Q6():
-    many = "\n".join(["same line"] * 5)
+    many = "\n".join(["a rather long line of repeated build output"] * 10)
     flt = canonical("quiet", tests=[{"name": "dedup at run time", "command": "git status",
                                      "input": many, "expected": many}])
     filters = load(flt)
     result = verify_filters(filters, check_engine=True)
     (outcome,) = result.outcomes
     assert outcome.passed and outcome.engine.differs  # engine dedup collapses the run
-    assert "[line repeated 4x]" in outcome.engine.text and outcome.engine.filter_id == "quiet"
+    assert "[line repeated 9x]" in outcome.engine.text and outcome.engine.filter_id == "quiet"
     assert result.passed and [d.code for d in result.diagnostics] == ["VT-Q6"]
     assert not verify_filters(filters, check_engine=True, require_all=True, profile="strict").passed

@@ -8,6 +8,7 @@ leave the engine.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
 import regex
 
@@ -91,6 +92,7 @@ class FenceTest:
         self._spans: list[tuple[int, int]] | None = None
         self._fence_ends: list[int] | None = None
         self.disagreements: list[int] = []
+        self._any_fence = FENCE in text or "~~~" in text
 
     def _parity_inside(self, index: int) -> bool:
         """``fence_parity_inside`` with the fence positions found once per text."""
@@ -109,7 +111,7 @@ class FenceTest:
         return any(start < index < end for start, end in self._spans)
 
     def inside(self, index: int) -> bool:
-        if FENCE not in self.text and "~~~" not in self.text:
+        if not self._any_fence:
             return False
         parity = self._parity_inside(index)
         markdown = self._markdown_inside(index)
@@ -118,8 +120,60 @@ class FenceTest:
         return markdown if self.strict else parity
 
 
-def find_matching(text: str, open_index: int, opener: str, closer: str) -> int | None:
-    """Balanced scan (§2.2): index of the closer that returns depth to zero, quotes respected."""
+class _BracketMatcher:
+    """Balanced scans (§2.2) over one text, remembered so repeated scans stay linear.
+
+    A scan from an opener passes later openers in the same quote state a scan started there
+    would have (outside any literal), so one pass settles the match of every opener it passes,
+    and later scans jump over settled spans. Without this, text full of unclosed ``{"name":``
+    costs a full scan per opener.
+    """
+
+    def __init__(self, text: str, opener: str, closer: str) -> None:
+        self.text, self.opener, self.closer = text, opener, closer
+        self.memo: dict[int, int | None] = {}
+
+    def match(self, open_index: int) -> int | None:
+        if open_index in self.memo:
+            return self.memo[open_index]
+        text, opener, closer, memo = self.text, self.opener, self.closer, self.memo
+        if open_index >= len(text) or text[open_index] != opener:
+            return _plain_find_matching(text, open_index, opener, closer)
+        stack: list[int] = []
+        quote = ""
+        escaped = False
+        i = open_index
+        n = len(text)
+        while i < n:
+            ch = text[i]
+            if quote:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == quote:
+                    quote = ""
+            elif ch == '"' or ch == "'":
+                quote = ch
+            elif ch == opener:
+                if stack and i in memo:
+                    settled = memo[i]
+                    if settled is None:
+                        break
+                    i = settled + 1
+                    continue
+                stack.append(i)
+            elif ch == closer:
+                memo[stack.pop()] = i
+                if not stack:
+                    return i
+            i += 1
+        for q in stack:
+            memo[q] = None
+        return None
+
+
+def _plain_find_matching(text: str, open_index: int, opener: str, closer: str) -> int | None:
     depth = 0
     quote = ""
     escaped = False
@@ -145,12 +199,25 @@ def find_matching(text: str, open_index: int, opener: str, closer: str) -> int |
     return None
 
 
+@lru_cache(maxsize=16)
+def _matcher(text: str, opener: str, closer: str) -> _BracketMatcher:
+    return _BracketMatcher(text, opener, closer)
+
+
+def find_matching(text: str, open_index: int, opener: str, closer: str) -> int | None:
+    """Balanced scan (§2.2): index of the closer that returns depth to zero, quotes respected."""
+    return _matcher(text, opener, closer).match(open_index)
+
+
 _FIRST_BRACKET = regex.compile(r"[\[{]")
 
 
-def first_balanced_json(text: str) -> tuple[str, int, int] | None:
-    """First balanced ``{…}``/``[…]`` anywhere in ``text`` (§2.3): ``(json, start, end)``."""
-    m = _FIRST_BRACKET.search(text)
+def first_balanced_json(text: str, offset: int = 0) -> tuple[str, int, int] | None:
+    """First balanced ``{…}``/``[…]`` in ``text[offset:]`` (§2.3): ``(json, start, end)``.
+
+    ``start`` and ``end`` are relative to ``offset``, as if the text had been sliced there.
+    """
+    m = _FIRST_BRACKET.search(text, offset)
     if m is None:
         return None
     start = m.start()
@@ -158,7 +225,7 @@ def first_balanced_json(text: str) -> tuple[str, int, int] | None:
     end = find_matching(text, start, opener, "}" if opener == "{" else "]")
     if end is None:
         return None
-    return text[start : end + 1], start, end + 1
+    return text[start : end + 1], start - offset, end + 1 - offset
 
 
 def _top_level_scan(text: str):

@@ -83,3 +83,16 @@ def test_promoted_ids_count_from_zero_across_the_message(text):
         assert record["stopReason"] == "toolUse"
         ids = [c["id"] for c in record["promotedCalls"]]
         assert ids == [f"{i.rsplit('_', 1)[0]}_{n}" for n, i in enumerate(ids)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='{}[]()"\'\\ab', max_size=60), st.randoms(use_true_random=False))
+def test_remembered_balanced_scans_match_a_fresh_scan(text, rnd):
+    from engine.grammar.textscan import _BracketMatcher, _plain_find_matching
+
+    for opener, closer in (("{", "}"), ("[", "]"), ("(", ")")):
+        matcher = _BracketMatcher(text, opener, closer)
+        starts = list(range(len(text)))
+        rnd.shuffle(starts)
+        for start in starts:
+            assert matcher.match(start) == _plain_find_matching(text, start, opener, closer)

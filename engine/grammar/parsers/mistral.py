@@ -39,7 +39,7 @@ def parse_tool_calls(ctx: ParseContext) -> list[Candidate]:
 def _array_form(ctx: ParseContext, index: int, json_start: int, rest: str, out: list[Candidate]):
     if not rest.startswith("["):
         return None
-    found = first_balanced_json(ctx.text[json_start:])
+    found = first_balanced_json(ctx.text, json_start)
     if found is None or not found[0].startswith("["):
         return None
     json_text, _, end = found
@@ -60,7 +60,7 @@ def _v11_form(ctx: ParseContext, index: int, json_start: int, rest: str, out: li
     if m is None:
         return None
     args_start = json_start + m.end()
-    found = first_balanced_json(ctx.text[args_start:])
+    found = first_balanced_json(ctx.text, args_start)
     if found is None:
         return None
     hits = Hits()
@@ -94,7 +94,7 @@ def parse_bare_json(ctx: ParseContext, grammar: str) -> list[Candidate]:
         for m in pattern.finditer(text):
             if ctx.fenced(m.start()):
                 continue
-            found = first_balanced_json(text[m.start() :])
+            found = first_balanced_json(text, m.start())
             if found is None:
                 continue
             end = m.start() + found[2]

@@ -49,7 +49,7 @@ def parse_python_tag(ctx: ParseContext) -> list[Candidate]:
             continue
         body_start = index + len(PYTHON_TAG)
         payload_start = body_start + (len(text) - body_start - len(js_trim_start(text[body_start:])))
-        found = first_balanced_json(text[payload_start:])
+        found = first_balanced_json(text, payload_start)
         at_start = found is not None and found[1] == 0
         if found is not None and (at_start or not ctx.strict):
             end = payload_start + found[2]

@@ -570,3 +570,63 @@ def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+# ---------------------------------------------------------------- caching (§3.3)
+
+def _signature(paths: list[Path]) -> tuple:
+    """What the files look like now: (path, mtime_ns, size, sha256) for each that exists."""
+    import hashlib
+
+    out = []
+    for path in paths:
+        try:
+            stat = path.stat()
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            continue
+        out.append((str(path), stat.st_mtime_ns, stat.st_size, digest))
+    return tuple(out)
+
+
+class FilterSourceCache:
+    """OmniRoute's loaded-filter cache: keyed on (project, DATA_DIR, custom on/off, trust option,
+    env-trust flag), so editing a file — even a trusted one — is invisible until a load with
+    ``refresh=True`` (VT-Q10, reported when it happens). ``strict`` also keys on every custom
+    file's and ``trust.json``'s mtime, size and hash, so trust is re-checked on every use.
+    """
+
+    def __init__(self, profile: str = "omniroute") -> None:
+        self.profile = profile
+        self._key: tuple | None = None
+        self._signature: tuple = ()
+        self._value: tuple[list, list[Diagnostic]] | None = None
+
+    def _watched(self, project_dir, data_dir: Path) -> list[Path]:
+        paths = [p for _, p in custom_files(project_dir, data_dir)]
+        if project_dir is not None:
+            paths.append(Path(project_dir) / ".rtk" / "trust.json")
+        return paths
+
+    def load(self, builtin_dir=None, project_dir=None, data_dir=None, config=None, environ=None, *,
+             refresh: bool = False) -> tuple[list, list[Diagnostic]]:
+        from engine.rtk.trust import env_trust_requested
+
+        environ = os.environ if environ is None else environ
+        data = Path(data_dir) if data_dir is not None else default_data_dir(environ)
+        options = LoadOptions.from_config(config)
+        key = (str(builtin_dir), str(project_dir), str(data), options, env_trust_requested(environ))
+        signature = _signature(self._watched(project_dir, data))
+        if self.profile == "strict":
+            key = (*key, signature)
+        if not refresh and self._value is not None and key == self._key:
+            filters, diagnostics = self._value
+            if signature != self._signature:
+                diagnostics = [*diagnostics, Diagnostic(
+                    "project or global filter files (or trust.json) changed since they were loaded; OmniRoute "
+                    "keeps applying the cached filters until a reload with refresh", "warning", "VT-Q10",
+                    source="rtk-sources")]
+            return list(filters), diagnostics
+        value = collect_filters(builtin_dir, project_dir, data, config, environ, self.profile)
+        self._key, self._signature, self._value = key, signature, value
+        return list(value[0]), list(value[1])

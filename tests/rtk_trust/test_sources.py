@@ -203,3 +203,20 @@ def test_json_parse_messages_are_v8s(text, message):
 
 def test_json_parse_accepts_valid_json():
     assert js_json_parse('[{"a": [1, -2.5e3, true, null, "x\\u00e9"]}]') == [{"a": [1, -2500.0, True, None, "x\u00e9"]}]
+
+
+def test_cache_keeps_stale_filters_until_refresh_VT_Q10(builtin_dir, layout):
+    from engine.rtk.sources import FilterSourceCache
+
+    project, data = layout
+    write_json(data / "rtk" / "filters.json", canonical("first"))
+    cache = FilterSourceCache()
+    assert cache.load(builtin_dir, project, data, environ={})[0][0].id == "first"
+    write_json(data / "rtk" / "filters.json", canonical("second"))
+    filters, diagnostics = cache.load(builtin_dir, project, data, environ={})
+    assert filters[0].id == "first" and "VT-Q10" in [d.code for d in diagnostics]
+    assert cache.load(builtin_dir, project, data, environ={}, refresh=True)[0][0].id == "second"
+    strict = FilterSourceCache("strict")
+    assert strict.load(builtin_dir, project, data, environ={})[0][0].id == "second"
+    write_json(data / "rtk" / "filters.json", canonical("third"))
+    assert strict.load(builtin_dir, project, data, environ={})[0][0].id == "third"

@@ -1,26 +1,140 @@
-"""Start the desktop app: QApplication, main window, and the docs-mode screenshot path."""
+"""Start the desktop app: QApplication, main window, workspace, and the docs-mode screenshot path."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import time
+from pathlib import Path
+
+
+def _parse_size(text: str | None) -> tuple[int, int]:
+    width, sep, height = (text or "1400x900").lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit() or int(width) < 200 or int(height) < 150:
+        raise ValueError(f"--size must look like 1400x900, not {text!r}")
+    return int(width), int(height)
+
+
+def _docs_workspace() -> Path:
+    """Screenshots use the bundled example as shipped (deterministic), not the user's copy."""
+    from engine.paths import example_workspace_dir
+
+    bundled = example_workspace_dir()
+    if bundled.is_dir() and any(bundled.iterdir()):
+        return bundled
+    from engine.workspace.example import ensure_example_workspace
+
+    return ensure_example_workspace()
+
+
+def _first_file(window) -> Path | None:
+    """A representative file to show in docs mode: a pack, else a filter file, else anything."""
+    if window.index is None:
+        return None
+    for group in ("caveman", "rtk", "project", "other"):
+        files = window.index.by_group(group)
+        if files:
+            return files[0].path
+    return None
+
+
+def _settle(app, window, timeout: float = 20.0) -> None:
+    """Process events until loading, parsing, validation and highlighting are done (docs mode)."""
+    deadline = time.monotonic() + timeout
+    quiet_since = None
+    while time.monotonic() < deadline:
+        app.processEvents()
+        busy = window.scanner.busy or window.validator.busy
+        for tab in window.document_tabs():
+            busy = busy or tab.editor.loading or tab._parser.busy or tab._validator.busy
+        if busy:
+            quiet_since = None
+        else:
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since > 0.6:
+                break
+        time.sleep(0.01)
+    app.processEvents()
 
 
 def launch(args: argparse.Namespace) -> int:
-    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from PySide6.QtWidgets import QApplication, QMainWindow
+    try:
+        size = _parse_size(getattr(args, "size", None))
+    except ValueError as exc:
+        print(f"rulewright gui: error: {exc}", file=sys.stderr)
+        return 2
+    workspace_arg = getattr(args, "workspace", None)
+    if workspace_arg and not Path(workspace_arg).exists():
+        print(f"{workspace_arg}:1:1: error: no such file or folder", file=sys.stderr)
+        return 1
+
+    from PySide6.QtWidgets import QApplication
+
+    from app import panels
+
+    panels.load_panel_modules()
+    panel_name = getattr(args, "panel", None)
+    if panel_name:
+        try:
+            panels.panel(panel_name)
+        except panels.UnknownPanelError as exc:
+            print(f"rulewright gui: error: {exc}", file=sys.stderr)
+            return 2
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Rulewright")
-    window = QMainWindow()
-    window.setWindowTitle("Rulewright")
-    width, _, height = (args.size or "1400x900").partition("x")
-    window.resize(int(width), int(height))
+    app.setOrganizationName("Rulewright")
+    app.setDesktopFileName("rulewright")
+
+    from app.mainwindow import MainWindow
+    from engine.workspace.settings import Settings
+
+    docs_mode = bool(screenshot)
+    settings = Settings() if docs_mode else Settings.load()
+    window = MainWindow(settings, docs_mode=docs_mode)
+    window.resize(*size)
+
+    target = Path(workspace_arg).resolve() if workspace_arg else None
+    open_file = None
+    if target is not None and target.is_file():
+        open_file, target = target, target.parent
+    if target is None:
+        if docs_mode:
+            target = _docs_workspace()
+        elif settings.last_workspace and Path(settings.last_workspace).is_dir():
+            target = Path(settings.last_workspace)
+        else:
+            from engine.workspace.example import ensure_example_workspace
+
+            target = ensure_example_workspace()
+    window.open_workspace(target)
     window.show()
-    if args.screenshot:
-        app.processEvents()
-        ok = window.grab().save(args.screenshot)
-        return 0 if ok else 1
+
+    if docs_mode:
+        app.setCursorFlashTime(0)
+        _settle(app, window)
+        first = open_file or _first_file(window)
+        if first is not None:
+            window.open_file(first)
+        if panel_name:
+            window.show_panel(panel_name)
+        _settle(app, window)
+        ok = window.grab().save(screenshot)
+        window.close()
+        if not ok:
+            print(f"{screenshot}:1:1: error: could not write the PNG", file=sys.stderr)
+            return 1
+        return 0
+
+    if open_file is not None:
+        window.open_file(open_file)
+    else:
+        for name in settings.open_files:
+            p = Path(name)
+            if p.is_file() and target in p.parents:
+                window.open_file(p)
     return app.exec()

@@ -103,19 +103,26 @@ def _tree(parsed: ParseResult) -> Node:
     return parsed.root
 
 
-def set_value(text: str, parsed: ParseResult, pointer: str, value: Any) -> Splice:
+def set_value(text: str, parsed: ParseResult, pointer: str, value: Any, style: Style | None = None) -> Splice:
     """Replace the value at ``pointer``, or add the member when its parent object lacks it."""
     root = _tree(parsed)
     node = resolve(root, pointer)
-    style = Style.detect(text)
+    style = style or Style.detect(text)
     if node is None:
         tokens = split_pointer(pointer)
         if not tokens:
             raise EditError("no root value")
-        parent = resolve(root, join_pointer(tokens[:-1]))
+        # create missing parents as nested objects on the deepest existing object
+        depth = len(tokens) - 1
+        while depth > 0 and resolve(root, join_pointer(tokens[:depth])) is None:
+            depth -= 1
+        parent = resolve(root, join_pointer(tokens[:depth]))
         if parent is None or parent.kind != "object":
-            raise EditError(f"cannot create {pointer}: parent is missing or not an object")
-        return add_member(text, parsed, join_pointer(tokens[:-1]), tokens[-1], value)
+            raise EditError(f"cannot create {pointer}: its parent is not an object")
+        nested: Any = value
+        for token in reversed(tokens[depth + 1 :]):
+            nested = {token: nested}
+        return add_member(text, parsed, join_pointer(tokens[:depth]), tokens[depth], nested, style)
     if node.value == value and type(node.value) is type(value):
         return Splice(node.start, node.start, "")
     one_line = not _is_multiline(text, node) and node.kind in ("object", "array") and bool(node.value)
@@ -132,13 +139,14 @@ def _line_anchor(text: str, offset: int) -> int:
     return line_start + len(stripped) - len(stripped.lstrip(" \t"))
 
 
-def add_member(text: str, parsed: ParseResult, obj_pointer: str, key: str, value: Any) -> Splice:
+def add_member(text: str, parsed: ParseResult, obj_pointer: str, key: str, value: Any,
+               style: Style | None = None) -> Splice:
     """Append ``key: value`` to the object at ``obj_pointer`` (after its last member)."""
     root = _tree(parsed)
     obj = resolve(root, obj_pointer)
     if obj is None or obj.kind != "object":
         raise EditError(f"{obj_pointer or '/'} is not an object")
-    style = Style.detect(text)
+    style = style or Style.detect(text)
     level = _level_of(text, _line_anchor(text, obj.start), style)
     if not obj.members:
         return Splice(obj.start, obj.end, dumps({key: value}, style, level))
@@ -163,20 +171,25 @@ def remove(text: str, parsed: ParseResult, pointer: str) -> Splice:
     parent = resolve(root, join_pointer(tokens[:-1]))
     if parent is None:
         raise EditError(f"{pointer} does not exist")
+    return remove_child(text, parent, tokens[-1])
+
+
+def remove_child(text: str, parent: Node, token: str) -> Splice:
+    """Delete member ``token`` of object ``parent`` (or item ``token`` of an array)."""
     spans: list[tuple[int, int]]
     if parent.kind == "object":
-        member = parent.member(tokens[-1])
+        member = parent.member(token)
         if member is None:
-            raise EditError(f"{pointer} does not exist")
+            raise EditError(f"member {token!r} does not exist")
         spans = [(m.key_start, m.node.end) for m in parent.members]
         index = next(i for i, m in enumerate(parent.members) if m is member)
     elif parent.kind == "array":
-        index = int(tokens[-1]) if tokens[-1].isdigit() else -1
+        index = int(token) if token.isdigit() else -1
         if not 0 <= index < len(parent.items):
-            raise EditError(f"{pointer} does not exist")
+            raise EditError(f"item {token} does not exist")
         spans = [(n.start, n.end) for n in parent.items]
     else:
-        raise EditError(f"{pointer} does not exist")
+        raise EditError(f"{token!r}: the parent is not a container")
     if len(spans) == 1:
         # the only element: empty the container but keep its brackets
         opener = text[parent.start]
@@ -189,13 +202,19 @@ def remove(text: str, parsed: ParseResult, pointer: str) -> Splice:
     return Splice(spans[index - 1][1], spans[index][1], "")
 
 
-def insert_item(text: str, parsed: ParseResult, array_pointer: str, index: int, value: Any) -> Splice:
+def insert_item(text: str, parsed: ParseResult, array_pointer: str, index: int, value: Any,
+                style: Style | None = None) -> Splice:
     """Insert ``value`` into the array at ``array_pointer`` so that it ends up at ``index``."""
     root = _tree(parsed)
     arr = resolve(root, array_pointer)
     if arr is None or arr.kind != "array":
         raise EditError(f"{array_pointer or '/'} is not an array")
-    style = Style.detect(text)
+    return insert_into(text, arr, index, value, style)
+
+
+def insert_into(text: str, arr: Node, index: int, value: Any, style: Style | None = None) -> Splice:
+    """Insert ``value`` into array node ``arr`` at ``index`` (only item spans are needed)."""
+    style = style or Style.detect(text)
     level = _level_of(text, _line_anchor(text, arr.start), style)
     items = arr.items
     index = max(0, min(index, len(items)))
@@ -221,6 +240,11 @@ def move_item(text: str, parsed: ParseResult, array_pointer: str, src: int, dst:
     arr = resolve(root, array_pointer)
     if arr is None or arr.kind != "array":
         raise EditError(f"{array_pointer or '/'} is not an array")
+    return move_within(text, arr, src, dst)
+
+
+def move_within(text: str, arr: Node, src: int, dst: int) -> Splice:
+    """Move item ``src`` of array node ``arr`` to index ``dst``."""
     items = arr.items
     if not (0 <= src < len(items) and 0 <= dst < len(items)):
         raise EditError("index out of range")

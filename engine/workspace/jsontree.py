@@ -356,23 +356,45 @@ class LineIndex:
         return start + utf16_to_cp(segment, max(0, column - 1))
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 def utf16_len(s: str) -> int:
     if s.isascii():
         return len(s)
-    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+    return len(s) + len(_ASTRAL.findall(s))
 
 
 def utf16_to_cp(s: str, units: int) -> int:
-    """Code-point index in ``s`` of UTF-16 offset ``units`` (clamped to ``len(s)``)."""
-    if s.isascii():
-        return min(units, len(s))
-    count = 0
-    for index, ch in enumerate(s):
-        if count >= units:
-            return index
-        count += 2 if ord(ch) > 0xFFFF else 1
-    return len(s)
+    """Code-point index in ``s`` of UTF-16 offset ``units`` (clamped to ``len(s)``).
+
+    Only characters outside the BMP take two units, so the walk visits those alone.
+    """
+    if s.isascii() or _ASTRAL.search(s) is None:
+        return max(0, min(units, len(s)))
+    extra = 0
+    for m in _ASTRAL.finditer(s):
+        at16 = m.start() + extra
+        if at16 >= units:
+            break
+        extra += 1
+        if at16 + 1 == units:  # inside a surrogate pair: snap to the character start
+            break
+    return max(0, min(units - extra, len(s)))
 
 
 def cp_to_utf16(s: str, index: int) -> int:
     return utf16_len(s[:index])
+
+
+def resolve_value(value: Any, pointer: str) -> tuple[bool, Any]:
+    """(found, value) of ``pointer`` inside an already-parsed Python value."""
+    current = value
+    for token in split_pointer(pointer):
+        if isinstance(current, dict) and token in current:
+            current = current[token]
+        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            return False, None
+    return True, current

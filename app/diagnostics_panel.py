@@ -1,0 +1,176 @@
+"""The workspace diagnostics panel: every problem of every file, sorted by file and line; click to jump."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.theme import tints
+from engine.diagnostics import Diagnostic, sort_key
+
+ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+
+
+class DiagnosticsModel(QAbstractTableModel):
+    HEADERS = ("", "File", "Line", "Message", "Code")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[Diagnostic] = []
+        self.root: Path | None = None
+
+    def set_diagnostics(self, by_file: dict[Path, list[Diagnostic]], root: Path | None) -> None:
+        self.beginResetModel()
+        self.root = root
+        self.rows = sorted((d for ds in by_file.values() for d in ds), key=sort_key)
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def _file(self, d: Diagnostic) -> str:
+        if not d.path:
+            return ""
+        p = Path(d.path)
+        if self.root is not None:
+            try:
+                return str(p.relative_to(self.root))
+            except ValueError:
+                pass
+        return p.name
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        d = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return ICONS.get(d.level, "")
+            if col == 1:
+                return self._file(d)
+            if col == 2:
+                return f"{d.line}:{d.column}" if d.line else ""
+            if col == 3:
+                return d.message
+            return d.code
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = f" at {d.pointer}" if d.pointer else ""
+            return f"{d.level}{where}: {d.message}" + (f" [{d.code}]" if d.code else "")
+        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            t = tints()
+            return QColor({"error": t.error, "warning": t.warning}.get(d.level, t.info))
+        if role == Qt.ItemDataRole.UserRole:
+            return d
+        if role == Qt.ItemDataRole.UserRole + 1:  # filter text
+            return f"{d.level} {self._file(d)} {d.message} {d.code}"
+        return None
+
+
+class DiagnosticsPanel(QWidget):
+    activated = Signal(object)  # Diagnostic
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = DiagnosticsModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterRole(Qt.ItemDataRole.UserRole + 1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.view.verticalHeader().setVisible(False)
+        self.view.setShowGrid(False)
+        self.view.setWordWrap(False)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.ResizeToContents)
+        header.resizeSection(1, 220)
+        self.view.activated.connect(self._activated)
+        self.view.clicked.connect(self._activated)
+        self.level = QComboBox()
+        self.level.addItems(["all levels", "errors", "warnings", "info"])
+        self.level.currentIndexChanged.connect(self._refilter)
+        self.search = QLineEdit(placeholderText="Filter diagnostics")
+        self.search.textChanged.connect(self._refilter)
+        self.summary = QLabel()
+        top = QHBoxLayout()
+        top.setContentsMargins(4, 2, 4, 2)
+        top.addWidget(self.summary)
+        top.addStretch(1)
+        top.addWidget(self.level)
+        top.addWidget(self.search)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(self.view, 1)
+        self.by_file: dict[Path, list[Diagnostic]] = {}
+        self._root: Path | None = None
+
+    def set_root(self, root: Path | None) -> None:
+        self._root = root
+
+    def set_file(self, path: Path, diagnostics: list[Diagnostic]) -> None:
+        self.by_file[path] = list(diagnostics)
+        self._refresh()
+
+    def set_all(self, by_file: dict[Path, list[Diagnostic]]) -> None:
+        self.by_file = {p: list(ds) for p, ds in by_file.items()}
+        self._refresh()
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "info": 0}
+        for ds in self.by_file.values():
+            for d in ds:
+                out[d.level] = out.get(d.level, 0) + 1
+        return out
+
+    def _refresh(self) -> None:
+        self.model.set_diagnostics(self.by_file, self._root)
+        c = self.counts()
+        self.summary.setText(f"✖ {c['error']}   ⚠ {c['warning']}   ℹ {c['info']}")
+
+    def _refilter(self, *_args) -> None:
+        level = ("", "error", "warning", "info")[self.level.currentIndex()]
+        text = self.search.text()
+        pattern = re.escape(text)
+        if level:
+            pattern = f"^{level} .*{pattern}" if text else f"^{level} "
+        self.proxy.setFilterRegularExpression(pattern)
+
+    def row_diagnostic(self, row: int) -> Diagnostic | None:
+        index = self.proxy.index(row, 0)
+        return index.data(Qt.ItemDataRole.UserRole) if index.isValid() else None
+
+    def _activated(self, index: QModelIndex) -> None:
+        d = index.data(Qt.ItemDataRole.UserRole) if index.isValid() else None
+        if d is None:
+            d = self.proxy.index(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+        if d is not None:
+            self.activated.emit(d)

@@ -1,0 +1,527 @@
+"""One open file: the visual and JSON views over one document, one undo stack, safe saving.
+
+Data flow: every change — a keystroke in the JSON view, a form field, a list action, undo/redo,
+a reload from disk — is a splice applied through :meth:`DocumentTab.apply_splice`, which updates
+the document, the item index, the *other* view, and schedules the workers (full parse,
+validation) and the recovery journal. The GUI thread only ever handles the edited range.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtGui import QTextCursor, QUndoStack
+from PySide6.QtWidgets import QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget
+
+from app.conflict import ConflictBar, DiffDialog
+from app.fields import REMOVE
+from app.jsonview import FindBar, JsonEditor, Mark
+from app.undo import SpliceCommand
+from app.visual import VisualEditor
+from app.workers import Dispatcher
+from engine.diagnostics import Diagnostic
+from engine.workspace import jsonedit, jsontree
+from engine.workspace.document import Document, minimal_splice
+from engine.workspace.items import LIST_CHANGED, ItemIndex
+from engine.workspace.journal import RecoveryJournal
+from engine.workspace.jsonedit import Splice, Style
+from engine.workspace.kinds import FileKind
+from engine.workspace.templates import new_filter, new_rule, unique_name
+from engine.workspace.validation import TrustInfo, trust_of, validate_text
+
+
+def _full_parse(version: int, text: str) -> tuple[int, jsontree.ParseResult]:
+    return version, jsontree.parse(text)
+
+
+def _validate(version: int, path: str, text: str, profile: str) -> tuple[int, list[Diagnostic], TrustInfo | None]:
+    diagnostics = validate_text(path, text, profile=profile)
+    return version, diagnostics, None
+
+
+class DocumentTab(QWidget):
+    dirtyChanged = Signal(bool)
+    diagnosticsChanged = Signal()
+    statusChanged = Signal()
+    edited = Signal()
+
+    def __init__(self, document: Document, *, journal: RecoveryJournal | None = None,
+                 workspace: Path | None = None, profile: str = "omniroute",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = document
+        self.journal = journal
+        self.workspace = workspace
+        self.profile = profile
+        self.style_ = Style.detect(document.text)
+        self.index: ItemIndex | None = None
+        self.diagnostics: list[Diagnostic] = []
+        self.trust: TrustInfo | None = None
+        self._programmatic = False
+        self._ignore_disk_until = 0.0
+
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.dirtyChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(lambda _c: self._schedule_journal())
+
+        lexer = "toml" if document.kind == FileKind.RTK_TOML else "json"
+        self.editor = JsonEditor(lexer=lexer)
+        self.editor.undoRequested.connect(self.undo_stack.undo)
+        self.editor.redoRequested.connect(self.undo_stack.redo)
+        self.editor.document().contentsChange.connect(self._on_editor_change)
+        self.editor.loaded.connect(self._on_loaded)
+        self.find_bar = FindBar(self.editor)
+        self.find_bar.hide()
+        json_page = QWidget()
+        json_lay = QVBoxLayout(json_page)
+        json_lay.setContentsMargins(0, 0, 0, 0)
+        json_lay.setSpacing(0)
+        json_lay.addWidget(self.editor, 1)
+        json_lay.addWidget(self.find_bar)
+
+        self.visual: VisualEditor | None = None
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        self.views.setTabPosition(QTabWidget.TabPosition.South)
+        self.json_page = json_page
+        self._loading_label = QLabel("Loading…")
+        if document.kind.has_items:
+            self._make_visual()
+        self.views.addTab(json_page, "TOML" if lexer == "toml" else "JSON")
+        self.views.currentChanged.connect(self._on_view_switched)
+
+        self.conflict_bar = ConflictBar()
+        self.conflict_bar.reloadRequested.connect(self.reload_from_disk)
+        self.conflict_bar.keepRequested.connect(self.keep_mine)
+        self.conflict_bar.compareRequested.connect(self.compare_with_disk)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.conflict_bar)
+        lay.addWidget(self.views, 1)
+
+        self._parser = Dispatcher(self, debounce_ms=200)
+        self._parser.finished.connect(self._on_parsed)
+        self._validator = Dispatcher(self, debounce_ms=250)
+        self._validator.finished.connect(self._on_validated)
+        self._journal_timer = QTimer(self)
+        self._journal_timer.setSingleShot(True)
+        self._journal_timer.setInterval(800)
+        self._journal_timer.timeout.connect(self.write_journal)
+
+        self.editor.load_text(document.text)
+
+    # -- construction helpers -----------------------------------------------------------------------
+    def _make_visual(self) -> None:
+        visual = VisualEditor()
+        visual.fieldEdited.connect(self.edit_field)
+        visual.headerEdited.connect(self.edit_header)
+        visual.addRequested.connect(self.add_item)
+        visual.duplicateRequested.connect(self.duplicate_item)
+        visual.deleteRequested.connect(self.delete_item)
+        visual.moveRequested.connect(self.move_item)
+        visual.set_notice("Reading the file…")
+        self.visual = visual
+        self.views.insertTab(0, visual, "Visual")
+
+    @property
+    def path(self) -> Path | None:
+        return self.doc.path
+
+    @property
+    def text(self) -> str:
+        return self.doc.text
+
+    def is_dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def title(self) -> str:
+        return self.doc.display_name + (" ●" if self.is_dirty() else "")
+
+    @Slot()
+    def _on_loaded(self) -> None:
+        self.request_parse(immediate=True)
+        self.request_validation(immediate=True)
+        self.refresh_trust()
+
+    # -- the one place where text changes ---------------------------------------------------------
+    def apply_splice(self, splice: Splice, origin: str) -> Splice:
+        """Apply ``splice`` to the document and every view except ``origin``; return the inverse."""
+        old = self.doc.text
+        if origin != "editor":
+            s16 = jsontree.cp_to_utf16(old, splice.start)
+            e16 = s16 + jsontree.utf16_len(old[splice.start : splice.end])
+        inverse = self.doc.apply(splice)
+        if origin != "editor":
+            self._programmatic = True
+            try:
+                self.editor.replace_range(s16, e16, splice.insert)
+            finally:
+                self._programmatic = False
+        self._after_change(splice, origin)
+        return inverse
+
+    def _push(self, splice: Splice, label: str, merge_key: tuple | None = None, origin: str = "form") -> None:
+        if splice.start == splice.end and not splice.insert:
+            return
+        inverse = self.apply_splice(splice, origin)
+        self.undo_stack.push(SpliceCommand(self, splice, inverse, label, merge_key, already_applied=True))
+
+    @Slot(int, int, int)
+    def _on_editor_change(self, pos: int, removed: int, added: int) -> None:
+        if self._programmatic or self.editor.highlighter.applying or self.editor.loading:
+            return
+        old = self.doc.text
+        start = jsontree.utf16_to_cp(old, pos)
+        end = jsontree.utf16_to_cp(old, pos + removed)
+        cursor = QTextCursor(self.editor.document())
+        last = self.editor.document().characterCount() - 1
+        cursor.setPosition(min(pos, last))
+        cursor.setPosition(min(pos + added, last), QTextCursor.MoveMode.KeepAnchor)
+        inserted = cursor.selectedText().replace("\u2029", "\n")
+        if old[start:end] == inserted:
+            return  # formatting only
+        splice = Splice(start, end, inserted)
+        expected16 = jsontree.utf16_len(old) - removed + added
+        if pos + removed > jsontree.utf16_len(old) or last != expected16:
+            # Qt reported a range we cannot map exactly (rare): fall back to a full comparison
+            splice = minimal_splice(old, self.editor.toPlainText())
+        inverse = self.apply_splice(splice, "editor")
+        self.undo_stack.push(SpliceCommand(self, splice, inverse, "Typing", ("json", id(self)), already_applied=True))
+
+    def _after_change(self, splice: Splice, origin: str) -> None:
+        changed = None
+        if self.index is not None:
+            changed = self.index.apply(splice, self.doc.text)
+        if self.visual is not None and self.index is not None and not self.index.stale:
+            if changed == LIST_CHANGED:
+                self.visual.set_items(self.index.kind, self.index.values, self.index.single)
+            elif changed is not None:
+                self.visual.update_item(changed, self.index.values[changed])
+            self.visual.set_notice("")
+        elif self.visual is not None and self.index is not None and self.index.stale:
+            self.visual.set_notice("The JSON is being edited in a way the list cannot follow yet; "
+                                   "it refreshes when the text is valid again.")
+        self.request_parse()
+        self.request_validation()
+        self._schedule_journal()
+        self.edited.emit()
+        self.statusChanged.emit()
+
+    # -- workers ------------------------------------------------------------------------------------------
+    def request_parse(self, immediate: bool = False) -> None:
+        if self.doc.kind == FileKind.RTK_TOML:
+            return
+        self._parser.request(_full_parse, self.doc.version, self.doc.text, immediate=immediate)
+
+    def request_validation(self, immediate: bool = False) -> None:
+        path = str(self.doc.path or Path("untitled.json"))
+        self._validator.request(_validate, self.doc.version, path, self.doc.text, self.profile,
+                                immediate=immediate)
+
+    @Slot(int, object)
+    def _on_parsed(self, _job: int, result: tuple[int, jsontree.ParseResult]) -> None:
+        version, parsed = result
+        if not self.doc.adopt_parse(version, parsed):
+            return  # stale: a newer request is queued
+        old_kind = self.doc.kind
+        kind = self.doc.refresh_kind(parsed)
+        if kind.has_items and self.visual is None:
+            self._make_visual()
+        if self.visual is None:
+            return
+        if not parsed.ok:
+            if self.index is None or self.index.stale:
+                line, col = jsontree.LineIndex(self.doc.text).position(parsed.error.offset)
+                self.visual.set_notice(f"The JSON has a syntax error at {line}:{col} ({parsed.error.message}); "
+                                       "fix it in the JSON view — the list shows the last valid state.")
+            return
+        rebuild = self.index is None or self.index.stale or kind != old_kind
+        fresh = ItemIndex.build(kind, parsed)
+        if fresh is None:
+            self.index = None
+            self.visual.set_notice(f"This {kind.label} does not have the expected shape; edit it in the JSON view.")
+            self.visual.set_items(kind, [], True)
+            return
+        if rebuild or fresh.values != self.index.values or fresh.spans != self.index.spans:
+            self.index = fresh
+            self.visual.set_items(kind, fresh.values, fresh.single)
+        self.visual.set_header(parsed.value)
+        self.visual.set_notice("")
+        self.statusChanged.emit()
+
+    @Slot(int, object)
+    def _on_validated(self, _job: int, result: tuple[int, list[Diagnostic], Any]) -> None:
+        _version, diagnostics, _ = result
+        self.diagnostics = diagnostics
+        self._show_marks()
+        self.diagnosticsChanged.emit()
+        self.statusChanged.emit()
+
+    def _show_marks(self) -> None:
+        qdoc = self.editor.document()
+        marks = []
+        for d in self.diagnostics:
+            if d.line is None:
+                continue
+            block = qdoc.findBlockByNumber(d.line - 1)
+            if not block.isValid():
+                continue
+            start = block.position() + max(0, min((d.column or 1) - 1, block.length() - 1))
+            end = start + 1
+            if d.end_line is not None:
+                end_block = qdoc.findBlockByNumber(d.end_line - 1)
+                if end_block.isValid():
+                    end = end_block.position() + max(0, min((d.end_column or 1) - 1, end_block.length() - 1))
+            code = f" [{d.code}]" if d.code else ""
+            marks.append(Mark(start, max(end, start + 1), d.level, f"{d.level}: {d.message}{code}"))
+        self.editor.set_marks(marks)
+
+    # -- visual editor actions ------------------------------------------------------------------------
+    def _ensure_index(self) -> ItemIndex | None:
+        """An index for the current text: reuse, or parse now (only after the text became invalid)."""
+        if self.index is not None and not self.index.stale:
+            return self.index
+        parsed = self.doc.parsed()
+        if not parsed.ok:
+            return None
+        self.index = ItemIndex.build(self.doc.refresh_kind(parsed), parsed)
+        return self.index
+
+    @Slot(int, str, object, bool)
+    def edit_field(self, item: int, pointer: str, value: Any, mergeable: bool) -> None:
+        index = self._ensure_index()
+        if index is None or not 0 <= item < len(index):
+            return
+        try:
+            if value is REMOVE:
+                splice = index.remove_field(self.doc.text, item, pointer)
+                if splice is None:
+                    return
+            else:
+                splice = index.set_field(self.doc.text, item, pointer, value, self.style_)
+        except jsonedit.EditError as exc:
+            self.visual.set_notice(str(exc))
+            return
+        key = ("field", id(self), item, pointer) if mergeable else None
+        self._push(splice, f"Edit {pointer[1:]}", key)
+
+    @Slot(str, object)
+    def edit_header(self, pointer: str, value: Any) -> None:
+        parsed = self.doc.parsed()
+        if not parsed.ok:
+            return
+        try:
+            splice = jsonedit.set_value(self.doc.text, parsed, pointer, value, self.style_)
+        except jsonedit.EditError as exc:
+            self.visual.set_notice(str(exc))
+            return
+        self._push(splice, f"Edit {pointer[1:]}", ("header", id(self), pointer))
+        self.doc.parsed()  # header edits are outside the list: keep the span tree current
+
+    def _new_item(self, index: ItemIndex) -> Any:
+        if index.kind == FileKind.CAVEMAN_PACK:
+            names = {v.get("name") for v in index.values if isinstance(v, dict)}
+            current = self.visual.current() if self.visual else -1
+            category = index.values[current].get("category", "filler") if 0 <= current < len(index.values) \
+                and isinstance(index.values[current], dict) else "filler"
+            return new_rule(names, category)
+        return new_filter({v.get("id") for v in index.values if isinstance(v, dict)})
+
+    @Slot(int)
+    def add_item(self, position: int) -> None:
+        index = self._ensure_index()
+        if index is None or index.single:
+            return
+        position = max(0, min(position, len(index)))
+        self._push(index.insert(self.doc.text, position, self._new_item(index), self.style_), "Add item")
+        self.visual.select(position)
+
+    @Slot(int)
+    def duplicate_item(self, row: int) -> None:
+        index = self._ensure_index()
+        if index is None or index.single or not 0 <= row < len(index):
+            return
+        value = copy.deepcopy(index.values[row])
+        if isinstance(value, dict):
+            key = "name" if index.kind == FileKind.CAVEMAN_PACK else "id"
+            taken = {v.get(key) for v in index.values if isinstance(v, dict)}
+            if isinstance(value.get(key), str):
+                value[key] = unique_name(f"{value[key]}_copy" if key == "name" else f"{value[key]}-copy", taken)
+        self._push(index.insert(self.doc.text, row + 1, value, self.style_), "Duplicate item")
+        self.visual.select(row + 1)
+
+    @Slot(int)
+    def delete_item(self, row: int) -> None:
+        index = self._ensure_index()
+        if index is None or index.single or not 0 <= row < len(index):
+            return
+        self._push(index.remove(self.doc.text, row), "Delete item")
+        self.visual.select(min(row, len(index) - 1))
+
+    @Slot(int, int)
+    def move_item(self, src: int, dst: int) -> None:
+        index = self._ensure_index()
+        if index is None or index.single or src == dst:
+            return
+        self._push(index.move(self.doc.text, src, dst), "Move item")
+        self.visual.select(dst)
+
+    # -- views ------------------------------------------------------------------------------------------------
+    @Slot(int)
+    def _on_view_switched(self, tab: int) -> None:
+        if self.visual is None or self.index is None or self.index.stale:
+            return
+        if self.views.widget(tab) is self.visual:
+            caret = jsontree.utf16_to_cp(self.doc.text, self.editor.textCursor().position())
+            for i, (a, b) in enumerate(self.index.spans):
+                if a <= caret <= b:
+                    self.visual.select(i)
+                    break
+        else:
+            row = self.visual.current()
+            if 0 <= row < len(self.index) and not self.index.single:
+                line, col = jsontree.LineIndex(self.doc.text).position(self.index.spans[row][0])
+                if not self.editor.textCursor().hasSelection():
+                    self.editor.go_to(line, col)
+
+    def show_json(self) -> None:
+        self.views.setCurrentWidget(self.json_page)
+
+    def show_visual(self) -> None:
+        if self.visual is not None:
+            self.views.setCurrentWidget(self.visual)
+
+    def go_to(self, line: int, column: int = 1, end: tuple[int, int] | None = None) -> None:
+        self.show_json()
+        self.editor.go_to(line, column, end)
+
+    def open_find(self, replace: bool = False) -> None:
+        self.show_json()
+        self.find_bar.open(replace)
+
+    def item_count(self) -> int | None:
+        return len(self.index) if self.index is not None and not self.index.stale else None
+
+    # -- saving --------------------------------------------------------------------------------------------
+    def save(self, path: Path | None = None) -> bool:
+        """Atomic save; asks before overwriting a file that changed on disk since it was read."""
+        target = path or self.doc.path
+        if target is None:
+            return False
+        if path is None and self.doc.changed_on_disk():
+            answer = QMessageBox.question(
+                self, "File changed on disk",
+                f"{target.name} changed on disk after you opened it.\n\nOverwrite it with your version?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Save:
+                self.conflict_bar.show_conflict(f"{target.name} changed on disk. Your version was not saved.")
+                return False
+        self._ignore_disk_until = time.monotonic() + 1.0
+        try:
+            self.doc.save(target)
+        except OSError as exc:
+            QMessageBox.warning(self, "Save failed", f"Could not save {target}:\n{exc.strerror or exc}")
+            return False
+        self.undo_stack.setClean()
+        self.conflict_bar.hide()
+        if self.journal is not None:
+            self.journal.discard(target)
+        self.refresh_trust()
+        self.request_validation(immediate=True)
+        self.statusChanged.emit()
+        return True
+
+    def restore_text(self, text: str) -> None:
+        """Put a recovered buffer in place as one undoable step; the tab stays unsaved."""
+        splice = minimal_splice(self.doc.text, text)
+        if splice.start != splice.end or splice.insert:
+            self._push(splice, "Restore unsaved edits", None, origin="journal")
+
+    def revert(self) -> None:
+        """Back to the file on disk, as one undoable step."""
+        self.reload_from_disk()
+
+    # -- disk changes ---------------------------------------------------------------------------------------
+    def on_disk_changed(self) -> None:
+        """The watcher saw our file change (modified, created, or an atomic save's move)."""
+        if not self.doc.changed_on_disk():
+            return  # our own save, or a touch that did not change the bytes
+        if not self.is_dirty() and not self.conflict_bar.isVisible():
+            self.reload_from_disk()
+            return
+        name = self.doc.display_name
+        self.conflict_bar.show_conflict(f"{name} changed on disk, and you have unsaved edits.")
+
+    def on_disk_removed(self) -> None:
+        self.conflict_bar.show_conflict(f"{self.doc.display_name} was deleted or renamed on disk. "
+                                        "Save to write it again.", can_reload=False)
+        self.undo_stack.resetClean()
+
+    @Slot()
+    def reload_from_disk(self) -> None:
+        found = self.doc.read_disk()
+        if found is None:
+            return
+        text, state = found
+        splice = minimal_splice(self.doc.text, text)
+        if splice.start != splice.end or splice.insert:
+            inverse = self.apply_splice(splice, "disk")
+            self.undo_stack.push(SpliceCommand(self, splice, inverse, "Reload from disk", None, True))
+        self.doc.disk = state
+        self.undo_stack.setClean()
+        self.conflict_bar.hide()
+        if self.journal is not None and self.doc.path is not None:
+            self.journal.discard(self.doc.path)
+        self.refresh_trust()
+
+    @Slot()
+    def keep_mine(self) -> None:
+        found = self.doc.read_disk()
+        if found is not None:
+            self.doc.disk = found[1]  # the user has seen the change: saving may overwrite it now
+        self.conflict_bar.hide()
+        self.undo_stack.resetClean()
+        self.dirtyChanged.emit(True)
+
+    @Slot()
+    def compare_with_disk(self) -> DiffDialog | None:
+        found = self.doc.read_disk()
+        if found is None:
+            return None
+        dialog = DiffDialog(self.doc.text, found[0], self.doc.display_name, self)
+        dialog.exec()
+        return dialog
+
+    # -- journal, trust ---------------------------------------------------------------------------------------
+    def _schedule_journal(self) -> None:
+        if self.journal is not None:
+            self._journal_timer.start()
+
+    @Slot()
+    def write_journal(self) -> None:
+        if self.journal is None or self.doc.path is None:
+            return
+        if self.is_dirty():
+            self.journal.write(self.doc.path, self.doc.text, self.doc.disk.sha256 if self.doc.disk else None,
+                               self.workspace)
+        else:
+            self.journal.discard(self.doc.path)
+
+    def refresh_trust(self) -> None:
+        if self.doc.path is None:
+            return
+        info = trust_of(self.doc.path, buffer_differs=self.is_dirty())
+        self.trust = None if info.verdict == "n/a" else info
+        self.statusChanged.emit()
+
+    def close_cleanly(self) -> None:
+        """Called when the tab closes without saving: nothing to recover any more."""
+        self._journal_timer.stop()
+        if self.journal is not None and self.doc.path is not None:
+            self.journal.discard(self.doc.path)

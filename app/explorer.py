@@ -1,0 +1,145 @@
+"""The workspace explorer: packs by language and category, filter files, ``.rtk``, with badges.
+
+Badges: ● unsaved, ⚠/✖ diagnostics (count in the tooltip), ✓/✗ test status when part 2 reports
+it, and the trust verdict (🔒 trusted, ⚠ changed, ✗ untrusted) for project filter files.
+Folders and files can be dropped on it (or on the window) to open them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from app.theme import tints
+from engine.workspace.scan import FileEntry, WorkspaceIndex
+
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+TRUST_BADGES = {"trusted": "🔒", "changed": "⚠ changed", "untrusted": "✗ untrusted"}
+
+
+class Explorer(QWidget):
+    openRequested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemActivated.connect(self._activated)
+        self.tree.itemDoubleClicked.connect(self._activated)
+        self.empty = QLabel()
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.tree, 1)
+        lay.addWidget(self.empty)
+        self.index: WorkspaceIndex | None = None
+        self.items: dict[Path, QTreeWidgetItem] = {}
+        self.badges: dict[Path, dict[str, str]] = {}
+
+    def set_index(self, index: WorkspaceIndex) -> None:
+        self.index = index
+        expanded = {self._key(self.tree.topLevelItem(i)) for i in range(self.tree.topLevelItemCount())
+                    if self.tree.topLevelItem(i).isExpanded()}
+        self.tree.clear()
+        self.items = {}
+        groups = [("caveman", "Caveman packs"), ("rtk", "RTK filters"), ("project", ".rtk (project filters, trust)"),
+                  ("other", "Other JSON")]
+        for key, title in groups:
+            entries = index.by_group(key)
+            if not entries:
+                continue
+            top = QTreeWidgetItem([f"{title}  ({len(entries)})"])
+            top.setData(0, PATH_ROLE, f"group:{key}")
+            self.tree.addTopLevelItem(top)
+            if key == "caveman":
+                for language, packs in index.languages().items():
+                    lang_item = QTreeWidgetItem([language])
+                    lang_item.setData(0, PATH_ROLE, f"lang:{language}")
+                    top.addChild(lang_item)
+                    for entry in sorted(packs, key=lambda e: e.category):
+                        lang_item.addChild(self._file_item(entry, entry.category))
+                    lang_item.setExpanded(True)
+            else:
+                for entry in entries:
+                    top.addChild(self._file_item(entry, self._label(entry)))
+            top.setExpanded(not expanded or f"group:{key}" in expanded)
+        has_files = bool(index.files)
+        self.empty.setVisible(not has_files)
+        self.empty.setText(
+            f"No packs or filters in {index.root} yet.\n\nUse File ▸ New Pack or New Filter, "
+            "or drop a folder here." if not has_files else "")
+        for path in list(self.badges):
+            self._render(path)
+
+    @staticmethod
+    def _key(item: QTreeWidgetItem | None) -> str:
+        return item.data(0, PATH_ROLE) if item is not None else ""
+
+    def _label(self, entry: FileEntry) -> str:
+        if self.index is not None:
+            try:
+                return str(entry.path.relative_to(self.index.root))
+            except ValueError:
+                pass
+        return entry.name
+
+    def _file_item(self, entry: FileEntry, label: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem([label])
+        item.setData(0, PATH_ROLE, str(entry.path))
+        item.setData(0, Qt.ItemDataRole.UserRole + 2, label)
+        tip = f"{entry.path}\n{entry.kind.label}"
+        if entry.items:
+            tip += f" · {entry.items} item{'s' if entry.items != 1 else ''}"
+        if entry.parse_error:
+            tip += f"\nnot valid JSON: {entry.parse_error}"
+            self.badges.setdefault(entry.path, {}).setdefault("diag", "✖")
+        item.setToolTip(0, tip)
+        self.items[entry.path] = item
+        return item
+
+    def set_badge(self, path: Path, kind: str, text: str, tip: str = "") -> None:
+        """``kind``: dirty | diag | tests | trust. Empty ``text`` removes the badge."""
+        badges = self.badges.setdefault(path, {})
+        if text:
+            badges[kind] = text
+            if tip:
+                badges[kind + ":tip"] = tip
+        else:
+            badges.pop(kind, None)
+            badges.pop(kind + ":tip", None)
+        self._render(path)
+
+    def _render(self, path: Path) -> None:
+        item = self.items.get(path)
+        if item is None:
+            return
+        badges = self.badges.get(path, {})
+        label = item.data(0, Qt.ItemDataRole.UserRole + 2) or path.name
+        marks = [badges[k] for k in ("dirty", "diag", "tests", "trust") if badges.get(k)]
+        item.setText(0, f"{label}  {' '.join(marks)}" if marks else label)
+        t = tints()
+        if badges.get("diag", "").startswith("✖"):
+            item.setForeground(0, QBrush(QColor(t.error)))
+        elif badges.get("diag", "").startswith("⚠"):
+            item.setForeground(0, QBrush(QColor(t.warning)))
+        else:
+            item.setForeground(0, self.tree.palette().text())
+        tips = [badges[k + ":tip"] for k in ("diag", "tests", "trust") if badges.get(k + ":tip")]
+        base = item.toolTip(0).split("\n\n")[0]
+        item.setToolTip(0, base + ("\n\n" + "\n".join(tips) if tips else ""))
+
+    def select_path(self, path: Path) -> None:
+        item = self.items.get(path)
+        if item is not None:
+            self.tree.setCurrentItem(item)
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        key = item.data(0, PATH_ROLE) or ""
+        if key and not key.startswith(("group:", "lang:")):
+            self.openRequested.emit(key)

@@ -1,0 +1,755 @@
+"""The main window: explorer, editor tabs, bottom panels, status bar, menus and the palette.
+
+It wires the pieces and owns the workspace-wide services: the file watcher, the workspace
+scan and validation workers, the recovery journal and the settings. Per-file behaviour lives in
+:class:`app.document_tab.DocumentTab`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoGroup
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from app import panels
+from app.diagnostics_panel import DiagnosticsPanel
+from app.document_tab import DocumentTab
+from app.explorer import TRUST_BADGES, Explorer
+from app.palette import CommandPalette
+from app.settings_dialog import SettingsDialog
+from app.theme import apply_theme, mono_font
+from app.watcher import WorkspaceWatcher
+from app.workers import Dispatcher
+from engine.diagnostics import Diagnostic
+from engine.paths import resources_dir
+from engine.workspace import templates
+from engine.workspace.document import Document
+from engine.workspace.journal import JournalEntry, RecoveryJournal
+from engine.workspace.scan import WorkspaceIndex, scan_workspace
+from engine.workspace.settings import Settings, recovery_dir
+from engine.workspace.validation import validate_many
+
+
+def _scan_and_validate(root: Path, buffers: dict[Path, str], profile: str) -> tuple[WorkspaceIndex, dict]:
+    index = scan_workspace(root)
+    paths = [f.path for f in index.files if f.size <= 16 * 1024 * 1024]
+    return index, validate_many(paths, buffers, profile=profile)
+
+
+def _validate_only(paths: list[Path], buffers: dict[Path, str], profile: str) -> dict:
+    return validate_many(paths, buffers, profile=profile)
+
+
+class NewPackDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Caveman pack")
+        form = QFormLayout(self)
+        self.language = QLineEdit("en")
+        self.category = QLineEdit("filler")
+        self.category.setToolTip("The file name: rules/<language>/<category>.json (loaded in file-name order)")
+        form.addRow("Language", self.language)
+        form.addRow("Category (file name)", self.category)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+class MainWindow(QMainWindow):
+    workspaceOpened = Signal(str)
+    workspaceScanned = Signal()
+
+    def __init__(self, settings: Settings | None = None, *, docs_mode: bool = False) -> None:
+        super().__init__()
+        self.settings = settings or Settings.load()
+        self.docs_mode = docs_mode
+        self.workspace: Path | None = None
+        self.index: WorkspaceIndex | None = None
+        self.journal = RecoveryJournal(recovery_dir())
+        self.setWindowTitle("Rulewright")
+        icon = resources_dir() / "icons" / "rulewright.svg"
+        if icon.exists():
+            self.setWindowIcon(QIcon(str(icon)))
+        self.setAcceptDrops(True)
+        self.undo_group = QUndoGroup(self)
+
+        # editor area
+        self.tabs = QTabWidget()
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.empty_state = QLabel("Open a pack or filter from the explorer, or use File ▸ New Pack / New Filter.\n"
+                                  "Drop a folder to open it as a workspace.")
+        self.empty_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_state.setWordWrap(True)
+        self.center = QStackedWidget()
+        self.center.addWidget(self.empty_state)
+        self.center.addWidget(self.tabs)
+        self.setCentralWidget(self.center)
+
+        # explorer
+        self.explorer = Explorer()
+        self.explorer.openRequested.connect(lambda p: self.open_file(Path(p)))
+        self.explorer_dock = QDockWidget("Explorer", self)
+        self.explorer_dock.setObjectName("explorer")
+        self.explorer_dock.setWidget(self.explorer)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.explorer_dock)
+
+        # bottom panels
+        self.diagnostics_panel = DiagnosticsPanel()
+        self.diagnostics_panel.activated.connect(self.go_to_diagnostic)
+        self.output = QPlainTextEdit()
+        self.output.setReadOnly(True)
+        self.output.setMaximumBlockCount(5000)
+        self.bottom = QTabWidget()
+        self.bottom.setDocumentMode(True)
+        self.bottom_dock = QDockWidget("Panels", self)
+        self.bottom_dock.setObjectName("bottom")
+        self.bottom_dock.setTitleBarWidget(QWidget())
+        self.bottom_dock.setWidget(self.bottom)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.bottom_dock)
+        self.right = QTabWidget()
+        self.right.setDocumentMode(True)
+        self.right_dock = QDockWidget("Preview", self)
+        self.right_dock.setObjectName("preview")
+        self.right_dock.setWidget(self.right)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.right_dock)
+        self.panel_widgets: dict[str, QWidget] = {}
+        self._create_panels()
+
+        # status bar
+        self.status_workspace = QLabel()
+        self.status_file = QLabel()
+        self.status_rules = QLabel()
+        self.status_trust = QLabel()
+        self.status_profile = QLabel()
+        for w in (self.status_file, self.status_rules, self.status_trust, self.status_profile):
+            self.statusBar().addPermanentWidget(w)
+        self.statusBar().addWidget(self.status_workspace, 1)
+
+        # services
+        self.watcher = WorkspaceWatcher(self)
+        self.watcher.fileChanged.connect(self._on_file_changed)
+        self.watcher.fileRemoved.connect(self._on_file_removed)
+        self.watcher.treeChanged.connect(lambda: self.rescan())
+        self.scanner = Dispatcher(self)
+        self.scanner.finished.connect(self._on_scanned)
+        self.validator = Dispatcher(self, debounce_ms=600)
+        self.validator.finished.connect(self._on_workspace_validated)
+
+        self.actions_: dict[str, QAction] = {}
+        self._build_actions()
+        self._build_menus()
+        self.apply_settings()
+        self._update_status()
+        self.resize(1400, 900)
+
+    # -- panels ---------------------------------------------------------------------------------------
+    def _create_panels(self) -> None:
+        panels.load_panel_modules()
+        for spec in panels.PANELS.values():
+            if spec.area == "left":
+                self.panel_widgets[spec.name] = self.explorer
+                continue
+            widget = spec.factory(self)
+            self.panel_widgets[spec.name] = widget
+            if spec.area == "bottom":
+                self.bottom.addTab(widget, spec.title)
+            elif spec.area == "right":
+                self.right.addTab(widget, spec.title)
+            else:
+                self.tabs.addTab(widget, spec.title)
+        self.right_dock.setVisible(self.right.count() > 0)
+
+    def show_panel(self, name: str) -> QWidget:
+        """Bring panel ``name`` to the front; raises ``UnknownPanelError`` listing the known ones."""
+        spec = panels.panel(name)
+        widget = self.panel_widgets[name]
+        if spec.area == "bottom":
+            self.bottom_dock.show()
+            self.bottom.setCurrentWidget(widget)
+        elif spec.area == "right":
+            self.right_dock.show()
+            self.right.setCurrentWidget(widget)
+        elif spec.area == "left":
+            self.explorer_dock.show()
+            self.explorer_dock.raise_()
+        else:
+            self.tabs.setCurrentWidget(widget)
+        return widget
+
+    # -- actions ----------------------------------------------------------------------------------------
+    def _action(self, key: str, text: str, slot, shortcut: str | QKeySequence.StandardKey | None = None,
+                tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text.replace("&", "").replace("…", ""))
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        self.actions_[key] = action
+        return action
+
+    def _build_actions(self) -> None:
+        SK = QKeySequence.StandardKey
+        a = self._action
+        a("new_pack", "New &Pack…", self.new_pack_dialog, "Ctrl+N", "Create a Caveman rule pack from a template")
+        a("new_filter", "New &Filter…", self.new_filter_dialog, "Ctrl+Alt+N", "Create an RTK filter file from a template")
+        a("open_workspace", "Open &Workspace…", self.open_workspace_dialog, "Ctrl+Shift+O")
+        a("open_file", "&Open File…", self.open_file_dialog, SK.Open)
+        a("quick_open", "Go to File…", self.quick_open, "Ctrl+P")
+        a("save", "&Save", self.save_current, SK.Save)
+        a("save_as", "Save &As…", self.save_as_current, "Ctrl+Alt+S")
+        a("save_all", "Save A&ll", self.save_all, "Ctrl+Shift+S")
+        a("revert", "&Revert File", self.revert_current, None, "Reload the file from disk (undoable)")
+        a("close_tab", "&Close Tab", lambda: self.close_tab(self.tabs.currentIndex()), SK.Close)
+        a("quit", "&Quit", self.close, SK.Quit)
+        undo = self.undo_group.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence(SK.Undo))
+        redo = self.undo_group.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(SK.Redo)])
+        self.actions_["undo"], self.actions_["redo"] = undo, redo
+        a("find", "&Find…", lambda: self._with_tab(lambda t: t.open_find(False)), SK.Find)
+        a("replace", "&Replace…", lambda: self._with_tab(lambda t: t.open_find(True)), "Ctrl+H")
+        a("goto_line", "&Go to Line…", self.go_to_line, "Ctrl+G")
+        a("next_diag", "&Next Diagnostic", lambda: self.step_diagnostic(1), "F8")
+        a("prev_diag", "&Previous Diagnostic", lambda: self.step_diagnostic(-1), "Shift+F8")
+        a("show_visual", "Show &Visual Editor", lambda: self._with_tab(lambda t: t.show_visual()), "Ctrl+1")
+        a("show_json", "Show &JSON", lambda: self._with_tab(lambda t: t.show_json()), "Ctrl+2")
+        a("show_diagnostics", "Show &Diagnostics", lambda: self.show_panel("diagnostics"), "Ctrl+Shift+M")
+        a("show_explorer", "Show &Explorer", lambda: self.show_panel("explorer"), "Ctrl+Shift+E")
+        a("validate", "&Validate Workspace", lambda: self.rescan(), "Ctrl+Shift+V")
+        a("settings", "&Settings…", self.open_settings, SK.Preferences)
+        a("palette", "Command &Palette…", self.open_palette, "Ctrl+Shift+P")
+        a("about", "&About Rulewright", self.about)
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        for key in ("new_pack", "new_filter", None, "open_workspace", "open_file", "quick_open"):
+            m.addSeparator() if key is None else m.addAction(self.actions_[key])
+        self.recent_menu = m.addMenu("Recent &Workspaces")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        for key in (None, "save", "save_as", "save_all", "revert", None, "close_tab", "quit"):
+            m.addSeparator() if key is None else m.addAction(self.actions_[key])
+        m = mb.addMenu("&Edit")
+        for key in ("undo", "redo", None, "find", "replace", "goto_line", None, "next_diag", "prev_diag"):
+            m.addSeparator() if key is None else m.addAction(self.actions_[key])
+        m = mb.addMenu("&View")
+        for key in ("show_visual", "show_json", None, "show_explorer", "show_diagnostics"):
+            m.addSeparator() if key is None else m.addAction(self.actions_[key])
+        for name, spec in panels.PANELS.items():
+            if name not in ("diagnostics", "explorer"):
+                self._action(f"panel:{name}", f"Show {spec.title}", lambda n=name: self.show_panel(n))
+                m.addAction(self.actions_[f"panel:{name}"])
+        m = mb.addMenu("&Run")
+        m.addAction(self.actions_["validate"])
+        m = mb.addMenu("&Tools")
+        m.addAction(self.actions_["palette"])
+        m.addAction(self.actions_["settings"])
+        m = mb.addMenu("&Help")
+        m.addAction(self.actions_["about"])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_workspaces:
+            act = self.recent_menu.addAction(path)
+            act.triggered.connect(lambda _c=False, p=path: self.open_workspace(Path(p)))
+        if not self.settings.recent_workspaces:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+
+    def _with_tab(self, fn) -> None:
+        tab = self.current_tab()
+        if tab is not None:
+            fn(tab)
+
+    # -- settings -----------------------------------------------------------------------------------------
+    def apply_settings(self) -> None:
+        app = QApplication.instance()
+        if app is not None:
+            apply_theme(app, self.settings.theme)
+        font = mono_font(self.settings.font_family, self.settings.font_size)
+        for tab in self.document_tabs():
+            tab.editor.setFont(font)
+            tab.profile = self.settings.default_profile
+        try:
+            from engine.jsregex import set_default_timeout
+
+            set_default_timeout(self.settings.regex_timeout_ms / 1000)
+        except ImportError:
+            pass
+        self._update_status()
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            dialog.apply()
+            if not self.docs_mode:
+                self.settings.save()
+            self.apply_settings()
+            for tab in self.document_tabs():
+                tab.editor.highlighter.reset(tab.text if len(tab.text) < 262144 else None)
+                tab.request_validation()
+            self.rescan()
+
+    # -- workspace --------------------------------------------------------------------------------------------
+    def open_workspace(self, root: Path, *, restore: bool = True) -> None:
+        root = root.resolve()
+        if self.workspace is not None and root != self.workspace and not self.close_all_tabs():
+            return
+        self.workspace = root
+        self.setWindowTitle(f"{root.name} — Rulewright")
+        self.diagnostics_panel.set_root(root)
+        self.diagnostics_panel.set_all({})
+        if not self.docs_mode:
+            self.settings.remember_workspace(root)
+            self.settings.save()
+            self.watcher.watch(root)
+        self.log(f"Opened workspace {root}")
+        self.rescan(immediate=True)
+        self._update_status()
+        self.workspaceOpened.emit(str(root))
+        if restore and not self.docs_mode:
+            QTimer.singleShot(0, self.offer_recovery)
+
+    def rescan(self, immediate: bool = False) -> None:
+        if self.workspace is None:
+            return
+        self.scanner.request(_scan_and_validate, self.workspace, self._buffers(), self.settings.default_profile,
+                             immediate=immediate)
+
+    def _buffers(self) -> dict[Path, str]:
+        return {t.path: t.text for t in self.document_tabs() if t.path is not None and t.is_dirty()}
+
+    @Slot(int, object)
+    def _on_scanned(self, _job: int, result) -> None:
+        index, diagnostics = result
+        if self.workspace is None or index.root != self.workspace:
+            return
+        self.index = index
+        self.explorer.set_index(index)
+        self._apply_workspace_diagnostics(diagnostics)
+        for tab in self.document_tabs():
+            self._update_tab_badges(tab)
+        self.workspaceScanned.emit()
+
+    def validate_workspace(self) -> None:
+        if self.index is None:
+            return
+        paths = [f.path for f in self.index.files]
+        self.validator.request(_validate_only, paths, self._buffers(), self.settings.default_profile)
+
+    @Slot(int, object)
+    def _on_workspace_validated(self, _job: int, diagnostics: dict) -> None:
+        self._apply_workspace_diagnostics(diagnostics)
+
+    def _apply_workspace_diagnostics(self, by_file: dict[Path, list[Diagnostic]]) -> None:
+        # open tabs validate their own (newer) buffers: keep theirs
+        for tab in self.document_tabs():
+            if tab.path is not None and tab.path in by_file and tab.is_dirty():
+                by_file[tab.path] = tab.diagnostics
+        self.diagnostics_panel.set_all(by_file)
+        for path, diags in by_file.items():
+            self._set_diag_badge(path, diags)
+        self._update_bottom_title()
+
+    def _set_diag_badge(self, path: Path, diags: list[Diagnostic]) -> None:
+        errors = sum(1 for d in diags if d.level == "error")
+        warnings = sum(1 for d in diags if d.level == "warning")
+        if errors:
+            self.explorer.set_badge(path, "diag", f"✖{errors}", f"{errors} error(s), {warnings} warning(s)")
+        elif warnings:
+            self.explorer.set_badge(path, "diag", f"⚠{warnings}", f"{warnings} warning(s)")
+        else:
+            self.explorer.set_badge(path, "diag", "")
+
+    def _update_bottom_title(self) -> None:
+        counts = self.diagnostics_panel.counts()
+        index = self.bottom.indexOf(self.diagnostics_panel)
+        total = counts["error"] + counts["warning"]
+        self.bottom.setTabText(index, f"Diagnostics ({total})" if total else "Diagnostics")
+
+    # -- files -----------------------------------------------------------------------------------------------
+    def document_tabs(self) -> list[DocumentTab]:
+        return [w for i in range(self.tabs.count()) if isinstance(w := self.tabs.widget(i), DocumentTab)]
+
+    def current_tab(self) -> DocumentTab | None:
+        w = self.tabs.currentWidget()
+        return w if isinstance(w, DocumentTab) else None
+
+    def tab_for(self, path: Path) -> DocumentTab | None:
+        path = Path(path)
+        return next((t for t in self.document_tabs() if t.path is not None and _same(t.path, path)), None)
+
+    def open_file(self, path: Path) -> DocumentTab | None:
+        path = Path(path).resolve()
+        existing = self.tab_for(path)
+        if existing is not None:
+            self.tabs.setCurrentWidget(existing)
+            return existing
+        try:
+            document = Document.load(path)
+        except OSError as exc:
+            self.log(f"Cannot open {path}: {exc.strerror or exc}")
+            self.statusBar().showMessage(f"Cannot open {path.name}: {exc.strerror or exc}", 5000)
+            return None
+        tab = DocumentTab(document, journal=None if self.docs_mode else self.journal, workspace=self.workspace,
+                          profile=self.settings.default_profile)
+        tab.editor.setFont(mono_font(self.settings.font_family, self.settings.font_size))
+        if self.docs_mode:
+            tab.editor.setCursorWidth(0)  # deterministic screenshots (IDE-Q10)
+        tab.dirtyChanged.connect(lambda _d, t=tab: self._on_dirty(t))
+        tab.diagnosticsChanged.connect(lambda t=tab: self._on_tab_diagnostics(t))
+        tab.statusChanged.connect(lambda t=tab: self._on_tab_status(t))
+        tab.edited.connect(self.validate_workspace)
+        self.undo_group.addStack(tab.undo_stack)
+        index = self.tabs.addTab(tab, tab.title())
+        self.tabs.setTabToolTip(index, str(path))
+        self.tabs.setCurrentIndex(index)
+        if document.lossy:
+            self.log(f"{path.name} is not valid UTF-8; invalid bytes are shown as U+FFFD and saving would replace them")
+        self.explorer.select_path(path)
+        return tab
+
+    def _on_tab_changed(self, _index: int) -> None:
+        self.center.setCurrentWidget(self.tabs if self.tabs.count() else self.empty_state)
+        tab = self.current_tab()
+        self.undo_group.setActiveStack(tab.undo_stack if tab is not None else None)
+        self._update_status()
+
+    def _on_dirty(self, tab: DocumentTab) -> None:
+        index = self.tabs.indexOf(tab)
+        if index >= 0:
+            self.tabs.setTabText(index, tab.title())
+        if tab.path is not None:
+            self.explorer.set_badge(tab.path, "dirty", "●" if tab.is_dirty() else "", "unsaved changes")
+        self.setWindowModified(any(t.is_dirty() for t in self.document_tabs()))
+        self._update_status()
+
+    def _on_tab_diagnostics(self, tab: DocumentTab) -> None:
+        if tab.path is not None:
+            self.diagnostics_panel.set_file(tab.path, tab.diagnostics)
+            self._set_diag_badge(tab.path, tab.diagnostics)
+            self._update_bottom_title()
+
+    def _on_tab_status(self, tab: DocumentTab) -> None:
+        self._update_tab_badges(tab)
+        if tab is self.current_tab():
+            self._update_status()
+
+    def _update_tab_badges(self, tab: DocumentTab) -> None:
+        if tab.path is None:
+            return
+        if tab.trust is not None:
+            self.explorer.set_badge(tab.path, "trust", TRUST_BADGES.get(tab.trust.verdict, ""), tab.trust.detail)
+
+    def _update_status(self) -> None:
+        self.status_workspace.setText(f"workspace: {self.workspace}" if self.workspace else "no workspace")
+        tab = self.current_tab()
+        if tab is None:
+            self.status_file.setText("")
+            self.status_rules.setText("")
+            self.status_trust.setText("")
+        else:
+            self.status_file.setText(f"{tab.doc.display_name} · {tab.doc.kind.label}")
+            count = tab.item_count()
+            noun = "rules" if tab.doc.kind.value == "caveman-pack" else "filters"
+            self.status_rules.setText(f"{noun} {count}" if count is not None else "")
+            if tab.trust is not None:
+                self.status_trust.setText(f"trust: {tab.trust.verdict}")
+                self.status_trust.setToolTip(tab.trust.detail)
+            else:
+                self.status_trust.setText("")
+        self.status_profile.setText(f"profile {self.settings.default_profile} · timeout "
+                                    f"{self.settings.regex_timeout_ms} ms")
+
+    def close_tab(self, index: int) -> bool:
+        widget = self.tabs.widget(index)
+        if not isinstance(widget, DocumentTab):
+            return False
+        if widget.is_dirty():
+            answer = QMessageBox.question(
+                self, "Unsaved changes", f"Save changes to {widget.doc.display_name}?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+            if answer == QMessageBox.StandardButton.Cancel:
+                return False
+            if answer == QMessageBox.StandardButton.Save and not widget.save():
+                return False
+        widget.close_cleanly()
+        self.undo_group.removeStack(widget.undo_stack)
+        self.tabs.removeTab(index)
+        if widget.path is not None:
+            self.explorer.set_badge(widget.path, "dirty", "")
+        widget.deleteLater()
+        self._update_status()
+        return True
+
+    def close_all_tabs(self) -> bool:
+        return all(self.close_tab(self.tabs.indexOf(tab)) for tab in list(self.document_tabs()))
+
+    # -- saving ------------------------------------------------------------------------------------------------
+    def save_current(self) -> bool:
+        tab = self.current_tab()
+        return tab.save() if tab is not None else False
+
+    def save_as_current(self) -> bool:
+        tab = self.current_tab()
+        if tab is None:
+            return False
+        start = str(tab.path or self.workspace or Path.home())
+        name, _ = QFileDialog.getSaveFileName(self, "Save As", start, "JSON (*.json);;TOML (*.toml);;All files (*)")
+        if not name:
+            return False
+        old = tab.path
+        ok = tab.save(Path(name))
+        if ok:
+            self.tabs.setTabText(self.tabs.indexOf(tab), tab.title())
+            self.tabs.setTabToolTip(self.tabs.indexOf(tab), name)
+            if old is not None:
+                self.journal.discard(old)
+            self.rescan()
+        return ok
+
+    def save_all(self) -> bool:
+        return all([t.save() for t in self.document_tabs() if t.is_dirty()])
+
+    def revert_current(self) -> None:
+        tab = self.current_tab()
+        if tab is not None and tab.is_dirty():
+            answer = QMessageBox.question(self, "Revert", f"Replace your edits of {tab.doc.display_name} with the "
+                                          "file on disk? (You can undo this with Ctrl+Z.)")
+            if answer == QMessageBox.StandardButton.Yes:
+                tab.revert()
+
+    # -- disk events ---------------------------------------------------------------------------------------------
+    @Slot(str)
+    def _on_file_changed(self, path: str) -> None:
+        tab = self.tab_for(Path(path))
+        if tab is not None:
+            tab.on_disk_changed()
+            tab.refresh_trust()
+        if Path(path).name == "trust.json":
+            for other in self.document_tabs():
+                other.refresh_trust()
+        self.rescan()
+
+    @Slot(str)
+    def _on_file_removed(self, path: str) -> None:
+        tab = self.tab_for(Path(path))
+        if tab is not None:
+            tab.on_disk_removed()
+        self.rescan()
+
+    # -- recovery -------------------------------------------------------------------------------------------------
+    def offer_recovery(self) -> list[JournalEntry]:
+        """Ask to restore buffers journaled by a session that did not end cleanly."""
+        entries = [e for e in self.journal.entries(self.workspace) if Path(e.path).exists() or e.text]
+        if not entries:
+            return []
+        names = "\n".join(f"• {Path(e.path).name}" + ("  (changed on disk since)" if e.disk_changed() else "")
+                          for e in entries[:12])
+        answer = QMessageBox.question(
+            self, "Restore unsaved edits?",
+            f"Rulewright did not close cleanly. Unsaved edits of {len(entries)} file(s) were kept:\n\n{names}\n\n"
+            "Restore them? (They open as unsaved changes; nothing is written to disk.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Discard, QMessageBox.StandardButton.Yes)
+        if answer != QMessageBox.StandardButton.Yes:
+            for e in entries:
+                self.journal.discard(e.path)
+            return []
+        restored = []
+        for e in entries:
+            tab = self.open_file(Path(e.path)) if Path(e.path).exists() else None
+            if tab is None:
+                continue
+            tab.restore_text(e.text)
+            restored.append(e)
+            self.log(f"Restored unsaved edits of {e.path}")
+        return restored
+
+    # -- new files -------------------------------------------------------------------------------------------------
+    def new_pack_dialog(self) -> None:
+        dialog = NewPackDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.new_pack(dialog.language.text().strip(), dialog.category.text().strip())
+
+    def new_pack(self, language: str, category: str) -> DocumentTab | None:
+        if self.workspace is None:
+            return None
+        for value in (language, category):
+            problem = templates.check_file_name(value)
+            if problem:
+                QMessageBox.warning(self, "New pack", f"'{value}': {problem}")
+                return None
+        path = templates.pack_path(self.workspace, language, category)
+        return self._create(path, templates.render(templates.new_pack(language, category)))
+
+    def new_filter_dialog(self) -> None:
+        ident, ok = QInputDialog.getText(self, "New RTK filter", "Filter id (also the file name):", text="my-tool")
+        if ok:
+            self.new_filter(ident.strip())
+
+    def new_filter(self, ident: str) -> DocumentTab | None:
+        if self.workspace is None:
+            return None
+        problem = templates.check_file_name(ident)
+        if problem:
+            QMessageBox.warning(self, "New filter", f"'{ident}': {problem}")
+            return None
+        value = templates.new_filter(set())
+        value["id"] = ident
+        value["label"] = ident
+        value["match"]["commands"] = [f"^{ident}\\b"]
+        value["tests"][0]["command"] = ident
+        return self._create(templates.filter_path(self.workspace, ident), templates.render(value))
+
+    def _create(self, path: Path, text: str) -> DocumentTab | None:
+        if path.exists():
+            QMessageBox.information(self, "Already exists", f"{path} already exists; opening it.")
+            return self.open_file(path)
+        from engine.fsutil import atomic_write_text
+
+        atomic_write_text(path, text)
+        self.log(f"Created {path}")
+        self.rescan()
+        return self.open_file(path)
+
+    # -- navigation ------------------------------------------------------------------------------------------------
+    @Slot(object)
+    def go_to_diagnostic(self, d: Diagnostic) -> None:
+        if not d.path:
+            return
+        tab = self.open_file(Path(d.path))
+        if tab is None:
+            return
+        end = (d.end_line, d.end_column) if d.end_line and d.end_column else None
+        tab.go_to(d.line or 1, d.column or 1, end)
+        self.statusBar().showMessage(f"{d.level}: {d.message}", 8000)
+
+    def step_diagnostic(self, step: int) -> None:
+        panel = self.diagnostics_panel
+        rows = panel.proxy.rowCount()
+        if not rows:
+            return
+        current = panel.view.currentIndex().row()
+        row = (current + step) % rows if current >= 0 else (0 if step > 0 else rows - 1)
+        panel.view.selectRow(row)
+        d = panel.row_diagnostic(row)
+        if d is not None:
+            self.go_to_diagnostic(d)
+
+    def go_to_line(self) -> None:
+        tab = self.current_tab()
+        if tab is None:
+            return
+        line, ok = QInputDialog.getInt(self, "Go to line", "Line:", tab.editor.textCursor().blockNumber() + 1, 1,
+                                       tab.editor.blockCount())
+        if ok:
+            tab.go_to(line, 1)
+
+    def quick_open(self) -> None:
+        if self.index is None or not self.index.files:
+            return
+        names = [str(f.path.relative_to(self.index.root)) for f in self.index.files]
+        name, ok = QInputDialog.getItem(self, "Go to file", "File:", names, 0, True)
+        if ok and name in names:
+            self.open_file(self.index.root / name)
+
+    def open_palette(self) -> CommandPalette:
+        palette = CommandPalette(list(self.actions_.values()), self)
+        palette.move(self.geometry().center().x() - palette.width() // 2, self.geometry().top() + 80)
+        palette.exec()
+        return palette
+
+    # -- dialogs -----------------------------------------------------------------------------------------------------
+    def open_workspace_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open workspace", str(self.workspace or Path.home()))
+        if folder:
+            self.open_workspace(Path(folder))
+
+    def open_file_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open file", str(self.workspace or Path.home()),
+                                              "Rules and filters (*.json *.toml);;All files (*)")
+        if name:
+            self.open_file(Path(name))
+
+    def about(self) -> None:
+        from engine import __version__
+
+        QMessageBox.about(self, "About Rulewright",
+                          f"Rulewright {__version__}\n\nAuthor, preview, test and trust the rules that shrink "
+                          "what coding agents send to LLMs.")
+
+    def log(self, message: str) -> None:
+        self.output.appendPlainText(message)
+
+    # -- drag and drop -------------------------------------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        self.open_dropped([Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()])
+        event.acceptProposedAction()
+
+    def open_dropped(self, paths: list[Path]) -> None:
+        for path in paths:
+            if path.is_dir():
+                self.open_workspace(path)
+            elif path.is_file():
+                self.open_file(path)
+
+    # -- closing -------------------------------------------------------------------------------------------------------
+    def closeEvent(self, event: QCloseEvent) -> None:
+        dirty = [t for t in self.document_tabs() if t.is_dirty()]
+        if dirty:
+            answer = QMessageBox.question(
+                self, "Unsaved changes", f"Save changes to {len(dirty)} file(s) before closing?",
+                QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.SaveAll)
+            if answer == QMessageBox.StandardButton.Cancel:
+                event.ignore()
+                return
+            if answer == QMessageBox.StandardButton.SaveAll and not self.save_all():
+                event.ignore()
+                return
+        for tab in self.document_tabs():
+            tab.close_cleanly()
+        if not self.docs_mode:
+            self.settings.open_files = [str(t.path) for t in self.document_tabs() if t.path is not None]
+            self.settings.save()
+        self.watcher.stop()
+        event.accept()
+
+    def sizeHint(self) -> QSize:
+        return QSize(1400, 900)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()

@@ -1,0 +1,67 @@
+"""The command palette (Ctrl+Shift+P): every action of the window, filtered as you type."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+
+def matches(query: str, text: str) -> bool:
+    """Every word of ``query`` occurs in ``text`` (case-insensitive), in any order."""
+    low = text.lower()
+    return all(word in low for word in query.lower().split())
+
+
+class CommandPalette(QDialog):
+    def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Command palette")
+        self.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
+        self.resize(560, 380)
+        self.actions_ = [a for a in actions if a.text() and a.isEnabled()]
+        self.query = QLineEdit(placeholderText="Type a command…")
+        self.list = QListWidget()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.query)
+        lay.addWidget(self.list, 1)
+        self.query.textChanged.connect(self.refresh)
+        self.query.returnPressed.connect(self.run_current)
+        self.list.itemActivated.connect(lambda _item: self.run_current())
+        self.query.installEventFilter(self)
+        self.chosen: QAction | None = None
+        self.refresh("")
+
+    @staticmethod
+    def label(action: QAction) -> str:
+        return action.text().replace("&", "")
+
+    def refresh(self, query: str) -> None:
+        self.list.clear()
+        for action in self.actions_:
+            text = self.label(action)
+            if matches(query, text + " " + action.toolTip()):
+                shortcut = action.shortcut().toString()
+                item = QListWidgetItem(f"{text}\t{shortcut}" if shortcut else text)
+                item.setData(Qt.ItemDataRole.UserRole, action)
+                item.setToolTip(action.toolTip())
+                self.list.addItem(item)
+        if self.list.count():
+            self.list.setCurrentRow(0)
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.query and event.type() == event.Type.KeyPress and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+            step = 1 if event.key() == Qt.Key.Key_Down else -1
+            row = max(0, min(self.list.currentRow() + step, self.list.count() - 1))
+            self.list.setCurrentRow(row)
+            return True
+        return super().eventFilter(obj, event)
+
+    def run_current(self) -> None:
+        item = self.list.currentItem()
+        if item is None:
+            return
+        self.chosen = item.data(Qt.ItemDataRole.UserRole)
+        self.accept()
+        self.chosen.trigger()

@@ -1,0 +1,90 @@
+"""Panel registry: named views that docs mode (``--panel NAME``) and the View menu can bring forward.
+
+A panel is a factory ``(window) -> QWidget`` plus where it lives: ``"bottom"`` (the tabbed
+bottom area), ``"right"`` (the preview dock), ``"left"`` (the explorer dock) or ``"editor"`` (a
+tab in the editor area). Part 2 registers ``caveman-preview``, ``rtk-preview``, ``tests``,
+``trust``, ``repair`` and ``params`` by adding modules named ``app/panel_*.py`` that call
+:func:`register_panel` when imported; :func:`load_panel_modules` imports them all, and the
+window creates every registered panel at start-up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from app.mainwindow import MainWindow
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    name: str
+    title: str
+    area: str  # bottom | right | editor
+    factory: Callable[[MainWindow], QWidget]
+
+
+PANELS: dict[str, PanelSpec] = {}
+AREAS = ("bottom", "right", "left", "editor")
+
+
+class UnknownPanelError(KeyError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        known = ", ".join(sorted(PANELS)) or "(none)"
+        return f"unknown panel '{self.name}'; known panels: {known}"
+
+
+def register_panel(name: str, title: str, area: str, factory: Callable[[MainWindow], QWidget]) -> None:
+    if area not in AREAS:
+        raise ValueError(f"panel area must be one of {', '.join(AREAS)}, not {area!r}")
+    PANELS[name] = PanelSpec(name, title, area, factory)
+
+
+def panel(name: str) -> PanelSpec:
+    try:
+        return PANELS[name]
+    except KeyError:
+        raise UnknownPanelError(name) from None
+
+
+def _register_builtin() -> None:
+    """Part 1's own panels; part 2's modules add theirs on import (see ``app.mainwindow``)."""
+
+    def diagnostics(window: MainWindow) -> QWidget:
+        return window.diagnostics_panel
+
+    def output(window: MainWindow) -> QWidget:
+        return window.output
+
+    def explorer(window: MainWindow) -> QWidget:
+        return window.explorer
+
+    register_panel("explorer", "Explorer", "left", explorer)
+    register_panel("diagnostics", "Diagnostics", "bottom", diagnostics)
+    register_panel("output", "Output", "bottom", output)
+
+
+def load_panel_modules() -> list[str]:
+    """Import every ``app.panel_*`` module (each registers its panels); returns their names."""
+    import importlib
+    import pkgutil
+
+    import app
+
+    loaded = []
+    for info in pkgutil.iter_modules(app.__path__):
+        if info.name.startswith("panel_"):
+            importlib.import_module(f"app.{info.name}")
+            loaded.append(info.name)
+    return loaded
+
+
+_register_builtin()

@@ -1,0 +1,75 @@
+"""Preferences: theme, editor font, regex timeout, default profile, intensity and language."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFontComboBox,
+    QFormLayout,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from engine.workspace.settings import INTENSITIES, PROFILES, THEMES, Settings
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.settings = settings
+        form = QFormLayout(self)
+        self.theme = QComboBox()
+        self.theme.addItems(THEMES)
+        self.theme.setCurrentText(settings.theme)
+        self.font = QFontComboBox()
+        self.font.setFontFilters(QFontComboBox.FontFilter.MonospacedFonts)
+        if settings.font_family:
+            self.font.setCurrentFont(QFont(settings.font_family))
+        self.font_size = QSpinBox()
+        self.font_size.setRange(6, 48)
+        self.font_size.setValue(settings.font_size)
+        self.timeout = QSpinBox()
+        self.timeout.setRange(10, 60_000)
+        self.timeout.setSuffix(" ms")
+        self.timeout.setValue(settings.regex_timeout_ms)
+        self.timeout.setToolTip("Budget for every regex call (engine.jsregex); a runaway pattern reports "
+                                "'timed out after N ms' on its rule instead of hanging")
+        self.profile = QComboBox()
+        self.profile.addItems(PROFILES)
+        self.profile.setCurrentText(settings.default_profile)
+        self.profile.setToolTip("omniroute: reproduce the reference, quirks included (each reported by id); "
+                                "strict: apply the fixes")
+        self.intensity = QComboBox()
+        self.intensity.addItems(INTENSITIES)
+        self.intensity.setCurrentText(settings.intensity)
+        self.language = QLineEdit(settings.language)
+        self.language.setToolTip("Caveman language pack used by previews (e.g. en, de, pt-BR)")
+        form.addRow("Theme", self.theme)
+        form.addRow("Editor font", self.font)
+        form.addRow("Font size", self.font_size)
+        form.addRow("Regex timeout", self.timeout)
+        form.addRow("Default profile", self.profile)
+        form.addRow("Intensity", self.intensity)
+        form.addRow("Language", self.language)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def apply(self) -> Settings:
+        """Copy the dialog's values into the settings object (the caller saves and re-applies)."""
+        s = self.settings
+        s.theme = self.theme.currentText()
+        s.font_family = self.font.currentFont().family()
+        s.font_size = self.font_size.value()
+        s.regex_timeout_ms = self.timeout.value()
+        s.default_profile = self.profile.currentText()
+        s.intensity = self.intensity.currentText()
+        s.language = self.language.text().strip() or "en"
+        s.normalize()
+        return s

@@ -1,0 +1,98 @@
+"""Fusion style with a light or dark palette that follows the system (or the user's choice).
+
+Diff and highlight tints are picked per theme so they work on both backgrounds; they are never
+the only signal (the diff view also marks rows with -/+).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+
+@dataclass(frozen=True)
+class Tints:
+    dark: bool
+    keyword: str
+    string: str
+    key: str
+    number: str
+    punct: str
+    error: str
+    warning: str
+    info: str
+    removed: str
+    inserted: str
+    current_line: str
+    regex_escape: str
+    regex_class: str
+    regex_group: str
+    regex_quant: str
+    regex_anchor: str
+
+
+LIGHT = Tints(False, "#0033b3", "#067d17", "#871094", "#1750eb", "#555555", "#d32f2f", "#b26a00",
+              "#1565c0", "#ffdddd", "#ddffdd", "#f2f6fc", "#0037a6", "#8c4a00", "#6f42c1", "#d73a49", "#005cc5")
+DARK = Tints(True, "#cc7832", "#6a8759", "#9876aa", "#6897bb", "#a9b7c6", "#ff6b68", "#e0a040",
+             "#64b5f6", "#5c2b2b", "#2b4d2b", "#2a2d33", "#cc7832", "#ffc66d", "#b389d9", "#ff8a80", "#82aaff")
+
+_current = LIGHT
+
+
+def tints() -> Tints:
+    return _current
+
+
+def system_is_dark() -> bool:
+    hints = QGuiApplication.styleHints()
+    scheme = getattr(hints, "colorScheme", None)
+    if scheme is not None:
+        try:
+            return scheme() == Qt.ColorScheme.Dark
+        except (AttributeError, TypeError):
+            pass
+    return QGuiApplication.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def dark_palette() -> QPalette:
+    p = QPalette()
+    base, window, text = QColor("#1e1f22"), QColor("#2b2d30"), QColor("#dfe1e5")
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        p.setColor(group, QPalette.ColorRole.Window, window)
+        p.setColor(group, QPalette.ColorRole.WindowText, text)
+        p.setColor(group, QPalette.ColorRole.Base, base)
+        p.setColor(group, QPalette.ColorRole.AlternateBase, QColor("#26282b"))
+        p.setColor(group, QPalette.ColorRole.Text, text)
+        p.setColor(group, QPalette.ColorRole.Button, window)
+        p.setColor(group, QPalette.ColorRole.ButtonText, text)
+        p.setColor(group, QPalette.ColorRole.ToolTipBase, QColor("#3c3f41"))
+        p.setColor(group, QPalette.ColorRole.ToolTipText, text)
+        p.setColor(group, QPalette.ColorRole.Highlight, QColor("#2f65ca"))
+        p.setColor(group, QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
+        p.setColor(group, QPalette.ColorRole.PlaceholderText, QColor("#8c8f94"))
+        p.setColor(group, QPalette.ColorRole.Link, QColor("#6ea8fe"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#6f737a"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#6f737a"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#6f737a"))
+    return p
+
+
+def apply_theme(app: QApplication, choice: str = "system") -> Tints:
+    """Fusion + light/dark palette; returns the tints the editors should use."""
+    global _current
+    app.setStyle("Fusion")
+    dark = system_is_dark() if choice == "system" else choice == "dark"
+    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    _current = DARK if dark else LIGHT
+    return _current
+
+
+def mono_font(family: str = "", size: int = 10) -> QFont:
+    font = QFont(family) if family else QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    font.setFixedPitch(True)
+    font.setPointSize(size)
+    return font

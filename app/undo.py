@@ -1,0 +1,74 @@
+"""Undo for documents: every change is a splice; typing in one place merges into one step.
+
+``QUndoStack`` lives in ``QtGui`` in Qt 6 (IDE-Q1). A command stores the forward splice and its
+inverse (just the edited range, never the whole text). Consecutive small edits with the same
+merge key (keystrokes in the JSON view, or in one form field) merge through ``id()`` and
+``mergeWith()``, so one Ctrl+Z undoes a typed word, not a letter.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from PySide6.QtGui import QUndoCommand
+
+from engine.workspace.document import minimal_splice
+from engine.workspace.jsonedit import Splice
+
+MERGE_WINDOW_S = 2.0
+_merge_ids: dict[tuple, int] = {}
+
+
+class SpliceTarget(Protocol):
+    @property
+    def text(self) -> str: ...
+
+    def apply_splice(self, splice: Splice, origin: str) -> None: ...
+
+
+def _small(splice: Splice) -> bool:
+    return len(splice.insert) <= 64 and splice.end - splice.start <= 64 and "\n" not in splice.insert
+
+
+class SpliceCommand(QUndoCommand):
+    """One edit. ``already_applied``: the view made the change itself (typing), skip first redo."""
+
+    def __init__(self, target: SpliceTarget, splice: Splice, inverse: Splice, label: str,
+                 merge_key: tuple | None = None, already_applied: bool = True) -> None:
+        super().__init__(label)
+        self.target = target
+        self.forward = splice
+        self.inverse = inverse
+        self._skip_redo = already_applied
+        self._merge_key = merge_key if merge_key is not None and _small(splice) else None
+        self._stamp = time.monotonic()
+
+    def id(self) -> int:
+        if self._merge_key is None:
+            return -1
+        return _merge_ids.setdefault(self._merge_key, len(_merge_ids) + 1)
+
+    def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        self.target.apply_splice(self.forward, "undo")
+
+    def undo(self) -> None:
+        self.target.apply_splice(self.inverse, "undo")
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, SpliceCommand) or other._merge_key != self._merge_key or self._merge_key is None:
+            return False
+        if other._stamp - self._stamp > MERGE_WINDOW_S:
+            return False
+        current = self.target.text  # C: after both edits
+        before_other = other.inverse.apply(current)  # B
+        original = self.inverse.apply(before_other)  # A
+        self.forward = minimal_splice(original, current)
+        self.inverse = minimal_splice(current, original)
+        self._stamp = other._stamp
+        if not self.forward.insert and self.forward.start == self.forward.end:
+            self.setObsolete(True)  # typed and deleted again: nothing left to undo
+        return True

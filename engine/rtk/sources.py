@@ -375,7 +375,7 @@ def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, l
     from engine.rtk.toml_io import TESTS_FAILED, TomlFilterError, parse_rtk_toml
 
     try:
-        result = parse_rtk_toml(text)
+        result = parse_rtk_toml(text, profile=profile)
     except TomlFilterError as exc:
         diagnostic = loader_diagnostic(scope, path, INVALID_CUSTOM + str(exc))
         if exc.line is not None:
@@ -506,7 +506,7 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
             f"cannot read file: {exc.strerror or exc}", "error", "io", shown, 1, 1, source="rtk")])
     if fmt == "rtk-toml-v1":
         try:
-            result = parse_rtk_toml(text, run_tests=run_toml_tests)
+            result = parse_rtk_toml(text, run_tests=run_toml_tests, profile=profile)
         except TomlFilterError as exc:
             line, column = exc.line, exc.column
             if line is None:

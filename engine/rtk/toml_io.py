@@ -286,8 +286,10 @@ def to_filter(name: str, table: dict, tests: list[TomlTest], *, source: str = "b
     )
 
 
-def parse_rtk_toml(content: str, *, run_tests: bool = True) -> TomlParseResult:
-    """``parseRtkTomlV1(content)``: raises ``TomlFilterError`` with the reference's public message."""
+def parse_rtk_toml(content: str, *, run_tests: bool = True, profile: str = "omniroute") -> TomlParseResult:
+    """``parseRtkTomlV1(content)``: raises ``TomlFilterError`` with the reference's public message.
+
+    ``profile`` only changes how the inline tests run (``strict``: the fixed stage semantics)."""
     if len(content.encode("utf-8", "surrogatepass")) > SIZE_LIMIT:
         raise TomlFilterError(f"file exceeds the {SIZE_LIMIT}-byte limit")
     raw = load_toml(content)
@@ -319,7 +321,7 @@ def parse_rtk_toml(content: str, *, run_tests: bool = True) -> TomlParseResult:
         if tables[name].get("filter_stderr"):
             result.warnings.append(STDERR_WARNING.format(id=name))
     if run_tests:
-        result.outcomes = run_inline_tests(result)
+        result.outcomes = run_inline_tests(result, profile)
     return result
 
 
@@ -340,19 +342,15 @@ def _check_filter(name: str, table: dict) -> None:
                                   filter_name=name, field_name=field_name) from None
 
 
-def strip_trailing_newlines(text: str) -> str:
-    """The gate's comparison form: only ``\\n`` is removed (``\\r`` and spaces count)."""
-    return text.rstrip("\n")
-
-
-def run_inline_tests(result: TomlParseResult) -> list[TomlTestOutcome]:
-    from engine.rtk.verify import run_filter_stage
+def run_inline_tests(result: TomlParseResult, profile: str = "omniroute") -> list[TomlTestOutcome]:
+    """The parse-time gate (§2): each test through the filter stage, trailing ``\\n`` ignored."""
+    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
 
     by_id = {f.id: f for f in result.filters}
     outcomes = []
     for name, tests in result.tests.items():
         for test in tests:
-            text = run_filter_stage(by_id[name], test.input)
+            text = run_filter_stage(by_id[name], test.input, profile)
             actual, expected = strip_trailing_newlines(text), strip_trailing_newlines(test.expected)
             outcomes.append(TomlTestOutcome(name, test.name, actual == expected, actual, expected))
     return outcomes

@@ -6,6 +6,8 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.rtk.sources import V8JsonError, collect_filters, js_json_parse, reference_dict
 
@@ -220,3 +222,27 @@ def test_cache_keeps_stale_filters_until_refresh_VT_Q10(builtin_dir, layout):
     assert strict.load(builtin_dir, project, data, environ={})[0][0].id == "second"
     write_json(data / "rtk" / "filters.json", canonical("third"))
     assert strict.load(builtin_dir, project, data, environ={})[0][0].id == "third"
+
+
+JSON_ALPHABET = '{}[]":, \n\t01-.e+tfnrulsa\\x\ufeff\x01é'
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                    | st.text(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=12),
+       st.sampled_from([None, 2, "\t"]))
+@settings(max_examples=150, deadline=None)
+def test_json_parse_round_trips_valid_documents(value, indent):
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    assert js_json_parse(text) == json.loads(text)
+
+
+@given(st.text(alphabet=JSON_ALPHABET, max_size=24))
+@settings(max_examples=400, deadline=None)
+def test_json_parse_accepts_exactly_what_json_accepts(text):
+    try:
+        expected = json.loads(text, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+    except ValueError:
+        with pytest.raises(V8JsonError):
+            js_json_parse(text)
+    else:
+        assert js_json_parse(text) == expected

@@ -85,11 +85,13 @@ def _summary(result, adapter: dict[str, Any]) -> str:
 
 
 def _adapter_view(result, raw: Any, unrepairable: str) -> dict[str, Any]:
-    if result.outcome != "unrepairable":
-        return {"threw": False, "returned": result.args}
-    if unrepairable == "passthrough":
-        return {"threw": False, "returned": raw}
-    return {"threw": True, "errorMessage": result.error_message}
+    """What pi's tool adapter does: return the arguments, or throw (spec §10)."""
+    from engine.repair import UnrepairableToolInputError, adapt_result
+
+    try:
+        return {"threw": False, "returned": adapt_result(result, raw, unrepairable=unrepairable)}
+    except UnrepairableToolInputError as exc:
+        return {"threw": True, "errorMessage": exc.message}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .legacy import LegacyRepairResult, repair_tool_input
 from .model import RepairChange, RepairObservation, RepairResult, UnrepairableToolInputError
 from .options import RepairOptions
 from .pipeline import run_repair
@@ -43,10 +44,31 @@ def adapt_result(result: RepairResult, raw_args: Any, *, unrepairable: str = "th
 
 
 __all__ = [
-    "ANCHOR_BLEED_FAMILIES", "BUILTIN_TOOLS", "DEFAULT_POLICY", "DEFAULT_PROFILE",
-    "GRAMMAR_PROMOTION_FAMILIES", "GRAMMAR_TOKEN_FAMILIES", "POLICY_NAMES", "PROFILES", "QUIRKS",
-    "RepairChange", "RepairObservation", "RepairOptions", "RepairPolicy", "RepairResult",
-    "UnrepairableToolInputError", "adapt_result", "builtin_legacy_config", "builtin_preprocessors",
-    "compile_family", "grammar_mode_for", "model_family_of", "model_matches_families",
-    "policy_observes_valid_values", "resolve_repair_policy", "run_repair",
+    "ANCHOR_BLEED_FAMILIES",
+    "BUILTIN_TOOLS",
+    "DEFAULT_POLICY",
+    "DEFAULT_PROFILE",
+    "GRAMMAR_PROMOTION_FAMILIES",
+    "GRAMMAR_TOKEN_FAMILIES",
+    "POLICY_NAMES",
+    "PROFILES",
+    "QUIRKS",
+    "LegacyRepairResult",
+    "RepairChange",
+    "RepairObservation",
+    "RepairOptions",
+    "RepairPolicy",
+    "RepairResult",
+    "UnrepairableToolInputError",
+    "adapt_result",
+    "builtin_legacy_config",
+    "builtin_preprocessors",
+    "compile_family",
+    "grammar_mode_for",
+    "model_family_of",
+    "model_matches_families",
+    "policy_observes_valid_values",
+    "repair_tool_input",
+    "resolve_repair_policy",
+    "run_repair",
 ]

@@ -153,4 +153,12 @@ def run_repair(schema: Any, args: Any, options: dict[str, Any] | RepairOptions |
                         opts.model_id)
     if not policy.known:
         ctx.quirk("REP-Q10", f"unknown policy {policy.profile!r} disables completion and value transforms")
-    return _Pipeline(args, opts, ctx).run()
+    from engine.jsregex import JSUnsupportedError, RegexTimeout
+
+    try:
+        return _Pipeline(args, opts, ctx).run()
+    except (RegexTimeout, JSUnsupportedError) as exc:
+        # Fail closed: a schema pattern or model-family regex could not be evaluated safely.
+        pattern = getattr(exc, "source", "")
+        ctx.note("REP-REGEX", f"regular expression /{pattern}/ could not be evaluated: {exc}", level="error")
+        return RepairResult("unrepairable", args, policy.profile, diagnostics=ctx.diagnostics)

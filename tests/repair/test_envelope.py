@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.repair import run_repair
 from engine.repair.envelope import escape_control_characters, recover_envelope, resolve_limits
 
@@ -76,3 +79,29 @@ def test_truncation_suffix_list_is_fixed():
 def test_max_candidates_zero_disables_completion():
     result = run_repair(FILE_SCHEMA, '{"path":"/x"', {"limits": {"maxCandidates": 0}})
     assert result.outcome == "unrepairable"
+
+
+def _reference_scanner(text: str) -> str:
+    """The reference's character scanner, written out as the oracle for the fast version."""
+    out, in_string, escaped = [], False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            elif ch < " ":
+                out.append(f"\\u{ord(ch):04x}")
+                continue
+        elif ch == '"':
+            in_string = True
+        out.append(ch)
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from('"\\{}:ab\n\t\x01 ,'), max_size=40))
+def test_fast_escaper_matches_reference_scanner(text):
+    assert escape_control_characters(text) == _reference_scanner(text)

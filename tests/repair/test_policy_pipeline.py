@@ -116,3 +116,27 @@ def test_unknown_builtin_tool_and_profile_are_rejected():
         run_repair(FILE_SCHEMA, {}, {"builtinTool": "rm"})
     with pytest.raises(ValueError):
         run_repair(FILE_SCHEMA, {}, profile="lenient")
+
+
+def test_legacy_facade_renames_decode_and_lists_unique_rules():
+    from engine.repair import repair_tool_input
+
+    result = repair_tool_input("read", READ_SCHEMA, '{"path":"/a","offset":null,"limit":null}')
+    assert result.outcome == "repaired"
+    assert result.rules_fired == ["parseJsonStringifiedRootObject", "dropNullOrUndefinedField"]
+    assert len(result.notes) == 3
+
+
+def test_regex_timeout_fails_closed_with_a_diagnostic(monkeypatch):
+    import engine.jsregex
+    from engine.jsregex import RegexTimeout
+
+    def slow(source, flags="", timeout=None):
+        raise RegexTimeout(source, flags, 0.25)
+
+    monkeypatch.setattr(engine.jsregex, "compile_js", slow)
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "(a+)+$"}}}
+    result = run_repair(schema, {"a": "aaaa!"})
+    assert result.outcome == "unrepairable"
+    assert [d.code for d in result.diagnostics] == ["REP-REGEX"]
+    assert "(a+)+$" in result.diagnostics[0].message

@@ -356,6 +356,11 @@ def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute") -> t
         return [], [diagnostic, *notes]
     filters, found = parse_filter_file(document, profile=profile, source=scope, path=str(path))
     diagnostics = list(notes)
+    if any(d.pointer and d.line is None for d in found):  # hygiene notes: point at the pattern
+        from engine.jsondoc import parse_json_text
+
+        doc = parse_json_text(body, str(path))
+        found = [doc.locate(d) if d.pointer and d.line is None else d for d in found]
     for diagnostic in found:
         if diagnostic.level == "error" and diagnostic.code in ("RTK-SCHEMA", "RTK-Q1", "RTK-Q3", "RTK-Q4"):
             diagnostics.append(replace(diagnostic, message=INVALID_CUSTOM + diagnostic.message, source=scope,

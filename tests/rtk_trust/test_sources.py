@@ -246,3 +246,13 @@ def test_json_parse_accepts_exactly_what_json_accepts(text):
             js_json_parse(text)
     else:
         assert js_json_parse(text) == expected
+
+
+def test_hygiene_notes_are_located_in_the_custom_file(builtin_dir, layout):
+    project, data = layout
+    write_json(data / "rtk" / "filters.json", canonical("g", drop=["([+-]\\d)+"]))
+    filters, diagnostics = collect(builtin_dir, project, data)
+    assert filters[0].strip_patterns == ()  # dropped by the ReDoS heuristic (RTK-Q2)
+    (note,) = [d for d in diagnostics if d.code == "RTK-Q2"]
+    assert note.path.endswith("filters.json") and note.line is not None and note.line > 1
+    assert loader(diagnostics) == []

@@ -351,7 +351,11 @@ def effort_of(assistant: Any) -> Any:
     """``assistant.settings.reasoning_effort`` (``UNDEFINED`` when missing)."""
     if not isinstance(assistant, dict):
         return UNDEFINED
-    return get_path(assistant, "settings", "reasoning_effort")
+    value = get_path(assistant, "settings", "reasoning_effort")
+    if isinstance(value, (list, dict)):
+        # Not a string: it equals no effort name and looks nothing up (hashable stand-in).
+        return ("<non-string effort>", repr(value))
+    return value
 
 
 def effort_unset(effort: Any) -> bool:

@@ -112,7 +112,19 @@ def read_envelope(payload: Any) -> Envelope:
 
 
 def _check_clock(env: dict) -> None:
+    from zoneinfo import ZoneInfo
+
     from engine.params.system_prompt import _parse_now
+
+    for key in ("now", "timeZone", "locale", "platform", "arch"):
+        if not isinstance(env.get(key), str):
+            raise ParamsError(f"env.{key} must be a string, got {_type_name(env.get(key))}",
+                              f"/env/{key}")
+    try:
+        ZoneInfo(env["timeZone"])
+    except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+        raise ParamsError(f"Invalid time zone specified: {env['timeZone']}",
+                          "/env/timeZone") from None
 
     try:
         _parse_now(env.get("now"))

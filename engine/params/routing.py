@@ -263,7 +263,7 @@ def cherryin_endpoint_type(endpoint: Any) -> Any:
         "ollama-chat": "openai",
         "openai-responses": "openai-response",
         "jina-rerank": "jina-rerank",
-    }.get(endpoint, "openai")
+    }.get(endpoint, "openai") if isinstance(endpoint, str) else "openai"
 
 
 def _strip_suffix_once(text: str, suffix: str) -> str:

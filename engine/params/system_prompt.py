@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from engine.params.collation import sort_names
 from engine.params.jsv import UNDEFINED, get
@@ -44,20 +44,15 @@ def _parse_now(now: Any) -> datetime:
     text = now if isinstance(now, str) and now else DEFAULT_NOW
     if text.endswith("Z"):
         text = text[:-1] + "+00:00"
-    return datetime.fromisoformat(text)
+    moment = datetime.fromisoformat(text)
+    # A date-time without an offset is read in the reference run's zone, UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def local_time(env: dict) -> tuple[datetime, list[str]]:
-    """The clock in ``env.timeZone`` (unknown zones fall back to UTC with a note)."""
-    notes: list[str] = []
+    """The clock in ``env.timeZone`` (checked by :func:`engine.params.payload.read_envelope`)."""
     moment = _parse_now(env.get("now"))
-    zone_name = env.get("timeZone") or "UTC"
-    try:
-        zone = ZoneInfo(zone_name)
-    except (ZoneInfoNotFoundError, ValueError):
-        notes.append(f"unknown time zone {zone_name!r}; UTC used")
-        zone = ZoneInfo("UTC")
-    return moment.astimezone(zone), notes
+    return moment.astimezone(ZoneInfo(env.get("timeZone") or "UTC")), []
 
 
 def format_date(moment: datetime) -> str:

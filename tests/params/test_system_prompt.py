@@ -57,3 +57,21 @@ def test_prompt_and_deferred_section_are_joined():
     system, _ = assemble_system_prompt({"prompt": "Hi"}, {}, {}, PREFS,
                                        ["tool_search", "tool_inspect", "tool_invoke"], ["kb"])
     assert system.startswith("Hi\n\n<deferred-tools>")
+
+
+def test_clock_without_offset_is_utc_and_bad_zones_are_rejected():
+    from payloads import assistant, model, payload, provider
+
+    from engine.params import ParamsError, build_params_report
+
+    data = payload(provider(), model("p::m"), assistant(prompt="{{time}}"),
+                   env={"now": "2025-01-15T18:00:00"})
+    assert build_params_report(data)["system"] == "6:00:00 PM"
+    data["env"] = {"timeZone": "Mars/Olympus"}
+    try:
+        build_params_report(data)
+    except ParamsError as err:
+        assert err.pointer == "/env/timeZone"
+        assert "Invalid time zone specified: Mars/Olympus" in str(err)
+    else:
+        raise AssertionError("an unknown time zone must be rejected")

@@ -30,13 +30,16 @@ __all__ = [
 ]
 
 
-def compile_js(source: str, flags: str = "", timeout: float | None = None) -> JSRegExp:
+def compile_js(source: str, flags: str = "", timeout: float | None = None, *, profile: str = "v8") -> JSRegExp:
     """``new RegExp(source, flags)``; raises :class:`JSSyntaxError` with V8's message.
 
     The translation is cached per (source, flags); each call returns a fresh object with its
-    own ``last_index`` (JSR-Q8 state lives per rule object, as in JavaScript).
+    own ``last_index`` (JSR-Q8 state lives per rule object, as in JavaScript). ``timeout`` is the
+    per-call budget in seconds (default: ``get_default_timeout()``). ``profile="strict"`` makes
+    ``replace`` with ``y`` but no ``g`` start at 0 on every call (the JSR-Q8 fix); matching is
+    otherwise identical (strict only changes which quirks ``quirks()`` rejects).
     """
-    return JSRegExp(translate(source, flags), timeout)
+    return JSRegExp(translate(source, flags), timeout, profile)
 
 
 def is_valid(source: str, flags: str = "") -> bool:

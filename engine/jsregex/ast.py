@@ -56,6 +56,8 @@ class Group(Node):
     index: int
     body: Node
     name: str | None = None
+    start: int = 0  # source span (parser units), for diagnostics
+    end: int = 0
 
 
 @dataclass(slots=True)
@@ -71,6 +73,8 @@ class Quant(Node):
     min: int
     max: int | None
     greedy: bool = True
+    start: int = 0  # source span (parser units) of atom + quantifier, for diagnostics
+    end: int = 0
 
 
 @dataclass(slots=True)

@@ -162,7 +162,7 @@ class Emitter:
         body = self.emit(q.body, behind, open_groups)
         if _looping(q):
             resets = "".join(
-                rf"(?P<g{n}>)(?:(?=(?P<e{n}>[\s\S]))|(?<=(?P<e{n}>[\s\S]))|)" for n in groups_in(q.body)
+                rf"(?P<g{n}>)(?>(?=(?P<e{n}>[\s\S]))|(?<=(?P<e{n}>[\s\S]))|)" for n in groups_in(q.body)
             )
             body = body + resets if behind else resets + body
         lazy = "" if q.greedy else "?"

@@ -283,11 +283,12 @@ class Parser:
             raise self.error("Invalid quantifier")
         if isinstance(atom, Look) and not atom.behind:
             self.quirk("JSR-Q11", start, "quantified lookahead (allowed only without u, Annex B)")
-        return Quant(atom, lo, hi, greedy)
+        return Quant(atom, lo, hi, greedy, start, self.pos)
 
     # ------------------------------------------------------------------ groups
 
     def parse_group(self) -> tuple[Node, bool]:
+        start = self.pos
         self.pos += 1  # (
         name = None
         kind = "capture"
@@ -318,7 +319,7 @@ class Parser:
             raise self.error("Unterminated group")
         self.pos += 1
         if kind == "capture":
-            return Group(index, body, name), True
+            return Group(index, body, name, start, self.pos), True
         if kind == "group":
             return body, True
         behind = kind.startswith("behind")
@@ -581,6 +582,7 @@ class Parser:
         return _Operand(self.fold(ranges))
 
     def _string_property(self, name: str) -> _Operand:
+        self.quirk("JSR-Q12", self.pos - len(name) - 4, f"property of strings \\p{{{name}}} (v flag)")
         if name == "Emoji_Keycap_Sequence":
             strings = frozenset(self.fold_string(k + "\ufe0f\u20e3") for k in "0123456789#*")
             return _Operand(charset.EMPTY, strings, may_strings=True)

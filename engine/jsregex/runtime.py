@@ -113,11 +113,12 @@ class _Subject:
 class JSRegExp:
     """``new RegExp(source, flags)``: JS semantics, including ``lastIndex`` state for g/y."""
 
-    __slots__ = ("_names", "_subject_cache", "_t", "last_index", "timeout")
+    __slots__ = ("_names", "_subject_cache", "_t", "last_index", "profile", "timeout")
 
-    def __init__(self, translation: Translation, timeout: float | None = None) -> None:
+    def __init__(self, translation: Translation, timeout: float | None = None, profile: str = "v8") -> None:
         self._t = translation
         self.timeout = timeout
+        self.profile = profile
         self.last_index = 0
         self._subject_cache: _Subject | None = None
         markers = translation.marker_groups
@@ -272,6 +273,10 @@ class JSRegExp:
         if "g" in flags:
             self.last_index = 0
             found = list(self._iterate(subj, "y" in flags, deadline, timeout))
+        elif "y" in flags and self.profile == "strict":
+            # strict fixes JSR-Q8: every replace call starts at 0 and leaves no state behind
+            m = self._step(subj, 0, True, deadline, timeout)
+            found = [] if m is None else [m]
         else:
             m = self._exec_stateful(subj, deadline, timeout)
             found = [] if m is None else [m]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -46,7 +46,7 @@ def _parse_now(now: Any) -> datetime:
         text = text[:-1] + "+00:00"
     moment = datetime.fromisoformat(text)
     # A date-time without an offset is read in the reference run's zone, UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def local_time(env: dict) -> tuple[datetime, list[str]]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.rtk.toml_io import (
     TomlFilterError,
@@ -130,3 +132,13 @@ def test_dump_round_trips_through_parse():
     assert result.tables == tables
     assert result.tests["a b"] == tests["a b"]
     assert result.passed
+
+
+@given(st.text(max_size=40), st.text(max_size=40), st.text(min_size=1, max_size=20))
+@settings(max_examples=200, deadline=None)
+def test_any_text_survives_the_writer(sample, description, pattern):
+    from engine.rtk.toml_io import basic_string, pattern_string
+
+    document = (f"a = {multiline_string(sample)}\nb = {basic_string(description)}\n"
+                f"c = {pattern_string(pattern)}\n")
+    assert tomllib.loads(document) == {"a": sample, "b": description, "c": pattern}

@@ -19,8 +19,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"),
                         help="repair policy (default: the config's, else adaptive)")
     parser.add_argument("--model-id", metavar="ID", help="model id gating anchor-bleed / grammar-tokens")
-    parser.add_argument("--tool", metavar="NAME",
-                        help="tool name; one of read/bash/edit/write/grep/find/ls also selects pi's preset")
+    parser.add_argument("--tool", metavar="NAME", help="tool name used in notes and the retry message")
+    parser.add_argument("--preset", choices=("read", "bash", "edit", "write", "grep", "find", "ls"),
+                        help="use pi's built-in preset for that tool (its preprocessors and legacy config)")
     parser.add_argument("--raw", action="store_true",
                         help="treat ARGS_FILE as a raw string (what a model sent), not as JSON")
     parser.add_argument("--profile", choices=PROFILES, default="pi-repair-layer",
@@ -65,6 +66,11 @@ def _read_args(args: argparse.Namespace) -> Any:
         raise SystemExit(1) from None
 
 
+def _printable(text: str) -> str:
+    """Lone surrogates (a retry message may cut a pair, as JS does) cannot be printed as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _summary(result, adapter: dict[str, Any]) -> str:
     from engine.repair.jsdata import to_json_data
 
@@ -95,7 +101,7 @@ def _adapter_view(result, raw: Any, unrepairable: str) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.repair import BUILTIN_TOOLS, run_repair
+    from engine.repair import run_repair
     from engine.repair.jsdata import js_values, to_json_data
 
     if not args.schema:
@@ -116,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
         options["modelId"] = args.model_id
     if args.tool:
         options["toolName"] = args.tool
-        if args.tool in BUILTIN_TOOLS and "builtinTool" not in options:
-            options["builtinTool"] = args.tool
+    if args.preset:
+        options["builtinTool"] = args.preset
     raw = js_values(raw, exact_ints=args.profile == "strict")
     try:
         result = run_repair(schema, raw, options, profile=args.profile)
@@ -132,11 +138,11 @@ def run(args: argparse.Namespace) -> int:
             out["errorMessage"] = adapter["errorMessage"]
         else:
             out["returned"] = to_json_data(adapter["returned"])
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        print(json.dumps(out, ensure_ascii=True, indent=2))
     else:
-        print(_summary(result, adapter))
+        print(_printable(_summary(result, adapter)))
     if adapter["threw"]:
-        print(adapter["errorMessage"], file=sys.stderr)
+        print(_printable(adapter["errorMessage"]), file=sys.stderr)
         return 1
     return 0
 

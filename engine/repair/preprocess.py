@@ -184,7 +184,8 @@ class _Run:
         segments = selector.split("/")
         canonical = segments.pop().replace("~1", "/").replace("~0", "~")
         parent_selector = "/".join(segments) or "/"
-        aliases = [a for a in entry.get("aliases") or [] if isinstance(a, str)]
+        raw_aliases = entry.get("aliases")
+        aliases = [a for a in raw_aliases if isinstance(a, str)] if isinstance(raw_aliases, list) else []
         accepts = entry.get("accepts")
         empty_is_missing = bool(entry.get("emptyEquivalentToMissing"))
         target_schema = schema_at(self.ctx.schema, selector)
@@ -279,7 +280,8 @@ class _Run:
             self.record("preprocess.scalar", note)
 
     def gated(self, entry: dict, rule_id: str, note: str, fn: Callable[[Any], Any]) -> None:
-        if not model_matches_families(self.ctx.model_id, entry.get("modelFamilies")):
+        families = entry.get("modelFamilies")
+        if not isinstance(families, list) or not model_matches_families(self.ctx.model_id, families):
             return
         for loc in self.locations(str(entry.get("selector", ""))):
             new = fn(loc.value)

@@ -21,7 +21,7 @@ def write(tmp_path, name, data):
 def test_json_output_for_a_repaired_call(tmp_path, capsys):
     schema = write(tmp_path, "schema.json", READ_SCHEMA)
     args = write(tmp_path, "args.json", {"file_path": "/a", "offset": None})
-    assert main(["repair", "--schema", schema, "--tool", "read", args, "--json"]) == 0
+    assert main(["repair", "--schema", schema, "--preset", "read", args, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"] == "repaired"
     assert out["args"] == {"path": "/a"}
@@ -88,3 +88,12 @@ def test_jsonl_batch_keeps_going_after_a_bad_request():
     responses = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [r.get("outcome") for r in responses] == ["valid", None, "repaired"]
     assert "builtinTool" in responses[1]["error"]
+
+
+def test_retry_message_with_a_cut_surrogate_pair_still_prints(tmp_path, capsys):
+    schema = write(tmp_path, "schema.json", READ_SCHEMA)
+    args = write(tmp_path, "args.json", {"note": "😀" * 200})
+    assert main(["repair", "--schema", schema, "--tool", "read", args]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith('Invalid input for tool "read"')
+    assert "\\ud83d…" in err

@@ -1,7 +1,10 @@
 """``rulewright verify [PATH...]``: run the inline ``tests[]`` of RTK filter files (the verify gate).
 
 Paths are filter files (``*.json``, ``*.toml``) or folders of them; the default is our built-in
-``filters/``. Exit 1 when a test fails, or with ``--require-all`` when a filter has no tests.
+``filters/``. With ``--project``/``--data-dir`` (and no paths) it runs OmniRoute's gate over every
+scope instead: built-ins, global ``DATA_DIR/rtk`` files and the project's trusted ``.rtk`` files,
+with the loader's diagnostics. Exit 1 when a test fails, or with ``--require-all`` when a filter
+has no tests.
 """
 
 from __future__ import annotations
@@ -19,6 +22,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="strict: a test whose command selects another filter fails (VT-Q5)")
     parser.add_argument("--no-activation", action="store_true",
                         help="do not check that tests[].command selects the filter")
+    parser.add_argument("--project", metavar="DIR", help="gate over all scopes: this project's .rtk/ filters")
+    parser.add_argument("--data-dir", metavar="DIR", help="gate over all scopes: global DATA_DIR/rtk/ filters")
+    parser.add_argument("--builtin", metavar="DIR", help="built-in filter folder for the all-scopes gate")
+    parser.add_argument("--trust-project", action="store_true",
+                        help="all-scopes gate: treat project filters as trusted (trustProjectFilters)")
     parser.add_argument("--engine", action="store_true",
                         help="also run the whole engine on each test input and flag divergences (VT-Q6)")
 
@@ -38,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.sources import filter_files_in, read_filter_file
     from engine.rtk.verify import verify_filters
 
+    if (args.project or args.data_dir) and not args.paths:
+        return _run_scopes(args)
     paths = args.paths or _default_paths()
     missing = [p for p in paths if not Path(p).exists()]
     for p in missing:
@@ -64,6 +74,21 @@ def run(args: argparse.Namespace) -> int:
     if problems or not result.passed:
         return 1
     return 0
+
+
+def _run_scopes(args: argparse.Namespace) -> int:
+    import json
+
+    from engine.rtk.verify import run_rtk_filter_tests
+
+    result = run_rtk_filter_tests(builtin_dir=args.builtin or _default_paths()[0], project_dir=args.project,
+                                  data_dir=args.data_dir, require_all=args.require_all,
+                                  trust_project_filters=args.trust_project, profile=args.profile)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_report(result, sorted({o.path for o in result.outcomes if o.path}))
+    return 0 if result.passed else 1
 
 
 def _print_report(result, files) -> None:

@@ -117,3 +117,18 @@ def test_export_command(tmp_path, capsys):
     bad.write_text("{", encoding="utf-8")
     assert main(["export", str(bad), "-o", str(tmp_path / "x.json")]) == 1
     assert f"{bad}:1:2: error: Expected property name or '}}' in JSON at position 1" in capsys.readouterr().err
+
+
+def test_verify_all_scopes_gate(tmp_path, builtin_dir, capsys):
+    project = tmp_path / "p"
+    write_json(project / ".rtk" / "filters.json", canonical("mine", tests=[{"name": "t", "input": "a", "expected": "b"}]))
+    args = ["verify", "--project", str(project), "--data-dir", str(tmp_path / "nodata"), "--builtin", str(builtin_dir)]
+    assert main(args) == 0  # the untrusted project file is skipped; the built-in test passes
+    captured = capsys.readouterr()
+    assert "1/1 tests passed" in captured.out
+    assert "Project RTK filters are untrusted and were skipped" in captured.err
+    assert main([*args, "--trust-project", "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    assert [o["filterId"] for o in result["outcomes"]] == ["mine", "status"]
+    assert {"source": "project", "level": "warning",
+            "message": "Project RTK filters are untrusted and were skipped"}.items() <= result["diagnostics"][0].items()

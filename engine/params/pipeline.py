@@ -10,6 +10,7 @@ from engine.params.capabilities import resolve_capabilities
 from engine.params.explain import build_explain
 from engine.params.features.collect import collect_from_features
 from engine.params.features.internal import INTERNAL_FEATURES
+from engine.params.hooks import compose_hooks
 from engine.params.jsv import UNDEFINED, get, is_nullish, to_json
 from engine.params.options import (
     flatten_custom_parameters,
@@ -120,6 +121,7 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
         "hookPartsCount": len(hook_parts),
     }
     explain = build_explain(scope, outcomes, tools, prompt_notes)
+    explain["hooks"] = sorted(compose_hooks(hook_parts))
     out = to_json(report)
     out["profile"] = profile
     out["diagnostics"] = _dedupe(diagnostics)

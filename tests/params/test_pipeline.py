@@ -220,6 +220,7 @@ def test_extra_features_run_after_the_internal_ones():
                                  features=[Counting("extra"), Exploding(), HookOnly()])
     assert names(report)[-2:] == ["extra", "hook-only"]
     assert report["hookPartsCount"] == 1
+    assert report["explain"]["hooks"] == ["onFinish"]
     exploded = next(f for f in report["explain"]["features"] if f["name"] == "exploding")
     assert exploded["applied"] is False and "boom" in exploded["warning"]
 

@@ -81,13 +81,18 @@ class ParseContext:
 
 
 def select_candidates(candidates: list[Candidate]) -> list[Candidate]:
-    """§4: earliest, then longest, wins; identical ranges all survive (GRM-Q1, GRM-Q9)."""
+    """§4: earliest, then longest, wins; identical ranges all survive (GRM-Q1, GRM-Q9).
+
+    Walking in start order, a candidate can only clash with kept ones that end after its start,
+    so only those stay in view; the walk is linear for the usual flat text.
+    """
     ordered = sorted(candidates, key=lambda c: (c.start, -(c.end - c.start)))
     kept: list[Candidate] = []
+    active: list[Candidate] = []
     for cand in ordered:
-        clash = any(
-            k.range != cand.range and k.start < cand.end and cand.start < k.end for k in kept
-        )
-        if not clash:
-            kept.append(cand)
+        active = [k for k in active if k.end > cand.start]
+        if any(k.start != cand.start or k.end != cand.end for k in active):
+            continue
+        kept.append(cand)
+        active.append(cand)
     return kept

@@ -40,6 +40,38 @@ _WS_RUN = js_ascii(WS + "+")
 IDENT_FULL = js_ascii(IDENT + r"\Z")
 
 
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+@lru_cache(maxsize=8)
+def ascii_lower(text: str) -> str:
+    """Lowercase ASCII letters only, so offsets stay the same (JavaScript's non-``u`` ``i``)."""
+    return text.translate(_ASCII_LOWER)
+
+
+def end_of_last(text: str, *closers: str) -> int:
+    r"""Where the last of ``closers`` (lowercase) ends in ``text``, ignoring ASCII case; 0 if none.
+
+    A wrapper pattern ``open[\s\S]*?close`` cannot match past that point, so searching only up
+    to it gives the same matches and spares a scan to the end from every unclosed opener.
+    """
+    lowered = ascii_lower(text)
+    ends = [at + len(c) for c in closers if (at := lowered.rfind(c)) != -1]
+    return max(ends, default=0)
+
+
+def end_of_last_match(text: str, closer: regex.Pattern[str]) -> int:
+    """Like ``end_of_last`` for a closer pattern (searched backwards with ``regex``'s REVERSE)."""
+    m = closer.search(text)
+    return m.end() if m else 0
+
+
+def skip_ws(text: str, pos: int) -> int:
+    """Index of the first non-whitespace character at or after ``pos`` (``trimStart`` without a copy)."""
+    m = _WS_RUN.match(text, pos)
+    return m.end() if m else pos
+
+
 def split_ws(text: str) -> list[str]:
     """``text.split(/\\s+/)``."""
     return _WS_RUN.split(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import lru_cache
 from typing import Any
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
@@ -33,21 +35,35 @@ MARKER = _rx(f"</?{PREFIX}(tool_calls|function_calls|invoke|parameter)(?:{WS}+[^
 def _block_close(ctx: ParseContext, body_start: int, kind: str, hits: Hits):
     """Where a block opened at ``body_start`` ends (GRM-Q23)."""
     text = ctx.text
-    found = {k: rx.search(text, body_start) for k, rx in CLOSE.items()}
+    found = {k: _first_at_or_after(_closes(text, k), body_start) for k in CLOSE}
     reference = found["tool_calls"] or found["function_calls"]
     matching = found[kind]
-    if matching is not None and reference is not None and matching.start() != reference.start():
+    if matching is not None and reference is not None and matching[0] != reference[0]:
         hits.add("GRM-Q23", f"a `{kind}` block was closed by a later `tool_calls` closer, swallowing the text between")
     close = matching if ctx.strict else reference
     if close is not None:
-        return close.start(), close.end()
-    invoke_ends = [m.end() for m in INVOKE_CLOSE.finditer(text, body_start)]
-    if not invoke_ends:
+        return close
+    closes = _closes(text, "invoke")
+    first = bisect_left(closes, body_start, key=lambda span: span[0])
+    if first == len(closes):
         return None
-    if len(invoke_ends) > 1:
+    if first < len(closes) - 1:
         hits.add("GRM-Q23", "an unclosed block was ended at the last invoke close in the text")
-    end = invoke_ends[0] if ctx.strict else invoke_ends[-1]
+    end = closes[first][1] if ctx.strict else closes[-1][1]
     return end, end
+
+
+def _first_at_or_after(spans: list[tuple[int, int]], pos: int) -> tuple[int, int] | None:
+    at = bisect_left(spans, pos, key=lambda span: span[0])
+    return spans[at] if at < len(spans) else None
+
+
+@lru_cache(maxsize=8)
+def _closes(text: str, kind: str) -> list[tuple[int, int]]:
+    """Every closer of one kind in the text. Closers cannot overlap (each is ``</``, a prefix
+    without ``<``, and a name), so one pass finds every place a search could stop."""
+    rx = INVOKE_CLOSE if kind == "invoke" else CLOSE[kind]
+    return [m.span() for m in rx.finditer(text)]
 
 
 def _invokes(body: str, *, strict: bool) -> list[Call]:

@@ -6,12 +6,13 @@ from typing import Any
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
-from engine.grammar.textscan import WS, js_ascii
+from engine.grammar.textscan import WS, end_of_last, end_of_last_match, js_ascii
 from engine.grammar.values import normalize_arguments, sniff, tag_value
 from engine.jsvalues import js_trim
 
 NS = r"(?:[A-Za-z][A-Za-z0-9_.\-]*:)?"
 WRAPPED = js_ascii(rf"<{NS}tool_call>([\s\S]*?)</{NS}tool_call>", ignore_case=True)
+WRAPPED_CLOSE_LAST = js_ascii(rf"(?r)</{NS}tool_call>", ignore_case=True)
 STANDALONE = js_ascii(rf"<invoke{WS}+name=[\"']([^\"']+)[\"']{WS}*>[\s\S]*?</invoke>", ignore_case=True)
 INVOKE = js_ascii(rf"<invoke{WS}+name=[\"']([^\"']+)[\"']{WS}*>([\s\S]*?)</invoke>", ignore_case=True)
 PARAMETER = js_ascii(
@@ -91,12 +92,12 @@ def _malformed(ctx: ParseContext) -> list[Candidate]:
 def parse(ctx: ParseContext) -> list[Candidate]:
     out: list[Candidate] = []
     text = ctx.text
-    for w in WRAPPED.finditer(text):
+    for w in WRAPPED.finditer(text, 0, end_of_last_match(text, WRAPPED_CLOSE_LAST)):
         if ctx.fenced(w.start()):
             continue
         for call in invoke_calls(w.group(1) or "", strict=ctx.strict):
             out.append(Candidate.of(call, "invoke", w.start(), w.end()))
-    for m in STANDALONE.finditer(text):
+    for m in STANDALONE.finditer(text, 0, end_of_last(text, "</invoke>")):
         if ctx.fenced(m.start()):
             continue
         for call in invoke_calls(m.group(0), strict=ctx.strict):

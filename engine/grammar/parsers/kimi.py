@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object
-from engine.grammar.textscan import IDENT, js_ascii
+from engine.grammar.textscan import IDENT, end_of_last, js_ascii
 from engine.grammar.values import normalize_arguments
 from engine.jsvalues import js_trim
 
@@ -33,7 +33,7 @@ def tool_name(id_text: str) -> str | None:
 
 def parse(ctx: ParseContext) -> list[Candidate]:
     out: list[Candidate] = []
-    for section in SECTION.finditer(ctx.text):
+    for section in SECTION.finditer(ctx.text, 0, end_of_last(ctx.text, "_section_end|>")):
         if ctx.fenced(section.start()):
             continue
         for call in CALL.finditer(section.group(1)):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json, parse_json_object
-from engine.grammar.textscan import IDENT, WS, first_balanced_json, js_ascii
+from engine.grammar.textscan import IDENT, WS, first_balanced_json, js_ascii, skip_ws
 from engine.grammar.values import call_from_json_object, calls_from_json_value, normalize_arguments
-from engine.jsvalues import js_trim_start
 
 MARKER = "[TOOL_CALLS]"
 V11 = js_ascii(rf"({IDENT})\[CALL_ID\]([^\[]*)\[ARGS\]")
@@ -22,11 +21,10 @@ def parse_tool_calls(ctx: ParseContext) -> list[Candidate]:
             index = text.find(MARKER, index + len(MARKER))
             continue
         after = index + len(MARKER)
-        rest = js_trim_start(text[after:])
-        json_start = after + (len(text) - after - len(rest))
-        next_index = _array_form(ctx, index, json_start, rest, out)
+        json_start = skip_ws(text, after)
+        next_index = _array_form(ctx, index, json_start, out)
         if next_index is None:
-            next_index = _v11_form(ctx, index, json_start, rest, out)
+            next_index = _v11_form(ctx, index, json_start, out)
         if next_index is None:
             ctx.hits.add("GRM-Q13", "a `[TOOL_CALLS]` marker in a form the reference does not read was left in place")
             if ctx.strict:
@@ -36,8 +34,8 @@ def parse_tool_calls(ctx: ParseContext) -> list[Candidate]:
     return out
 
 
-def _array_form(ctx: ParseContext, index: int, json_start: int, rest: str, out: list[Candidate]):
-    if not rest.startswith("["):
+def _array_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]):
+    if not ctx.text.startswith("[", json_start):
         return None
     found = first_balanced_json(ctx.text, json_start)
     if found is None or not found[0].startswith("["):
@@ -53,13 +51,13 @@ def _array_form(ctx: ParseContext, index: int, json_start: int, rest: str, out: 
     return json_start + end
 
 
-def _v11_form(ctx: ParseContext, index: int, json_start: int, rest: str, out: list[Candidate]):
-    m = V11.match(rest)
+def _v11_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]):
+    m = V11.match(ctx.text, json_start)
     if m is None and ctx.strict:
-        m = NO_CALL_ID.match(rest)
+        m = NO_CALL_ID.match(ctx.text, json_start)
     if m is None:
         return None
-    args_start = json_start + m.end()
+    args_start = m.end()
     found = first_balanced_json(ctx.text, args_start)
     if found is None:
         return None

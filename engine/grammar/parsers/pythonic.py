@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from engine.grammar.candidates import Candidate, ParseContext
 from engine.grammar.jsjson import parse_json
-from engine.grammar.textscan import find_matching, first_balanced_json, js_ascii, line_end
+from engine.grammar.textscan import (
+    end_of_last,
+    find_matching,
+    first_balanced_json,
+    js_ascii,
+    line_end,
+    skip_ws,
+)
 from engine.grammar.values import PYTHONIC_CALL, calls_from_json_value, pythonic_calls
-from engine.jsvalues import js_trim, js_trim_start
+from engine.jsvalues import js_trim
 
 OLMO = js_ascii(r"<function_calls>([\s\S]*?)</function_calls>", ignore_case=True)
 PYTHON_TAG = "<|python_tag|>"
@@ -48,7 +55,7 @@ def parse_python_tag(ctx: ParseContext) -> list[Candidate]:
             index = text.find(PYTHON_TAG, index + len(PYTHON_TAG))
             continue
         body_start = index + len(PYTHON_TAG)
-        payload_start = body_start + (len(text) - body_start - len(js_trim_start(text[body_start:])))
+        payload_start = skip_ws(text, body_start)
         found = first_balanced_json(text, payload_start)
         at_start = found is not None and found[1] == 0
         if found is not None and (at_start or not ctx.strict):
@@ -74,7 +81,7 @@ def parse_python_tag(ctx: ParseContext) -> list[Candidate]:
 
 def parse_olmo(ctx: ParseContext) -> list[Candidate]:
     out: list[Candidate] = []
-    for m in OLMO.finditer(ctx.text):
+    for m in OLMO.finditer(ctx.text, 0, end_of_last(ctx.text, "</function_calls>")):
         if ctx.fenced(m.start()):
             continue
         for call, _, _ in pythonic_calls(m.group(1) or "", strict=ctx.strict):

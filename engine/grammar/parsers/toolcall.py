@@ -6,7 +6,15 @@ from typing import Any
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json, parse_json_object
-from engine.grammar.textscan import IDENT, IDENT_FULL, WS, first_balanced_json, js_ascii, split_ws
+from engine.grammar.textscan import (
+    IDENT,
+    IDENT_FULL,
+    WS,
+    end_of_last,
+    first_balanced_json,
+    js_ascii,
+    split_ws,
+)
 from engine.grammar.values import calls_from_json_value, normalize_arguments, tag_value
 from engine.jsvalues import js_trim
 
@@ -95,7 +103,7 @@ def qwen_function_calls(body: str, *, strict: bool) -> list[Call]:
 def parse(ctx: ParseContext) -> list[Candidate]:
     out: list[Candidate] = []
     text = ctx.text
-    for w in WRAPPER.finditer(text):
+    for w in WRAPPER.finditer(text, 0, end_of_last(text, "</tool_call>", "</tools>")):
         if ctx.fenced(w.start()):
             continue
         tag = w.group(1).lower()
@@ -115,7 +123,7 @@ def parse(ctx: ParseContext) -> list[Candidate]:
         if ctx.has("qwen"):
             out.extend(Candidate.of(c, "qwen", w.start(), w.end()) for c in qwen_function_calls(body, strict=ctx.strict))
     if ctx.has("qwen"):
-        for m in BARE_FUNCTION.finditer(text):
+        for m in BARE_FUNCTION.finditer(text, 0, end_of_last(text, "</function>")):
             if ctx.fenced(m.start()):
                 continue
             out.extend(

@@ -48,7 +48,7 @@ class _Pipeline:
         for obs in observations:
             try:
                 callback(obs.to_dict())
-            except Exception:
+            except Exception:  # the reference swallows observer errors
                 pass
 
     def owner(self, value: Any) -> Any:
@@ -57,7 +57,7 @@ class _Pipeline:
             return value
         try:
             return hook(deep_clone(value))
-        except Exception:
+        except Exception:  # a failing owner hook keeps the value (spec §3)
             return value
 
     def downstream(self, value: Any, initial: list[RepairChange]) -> _Attempt:
@@ -109,11 +109,13 @@ class _Pipeline:
         winner: _Attempt | None = None
         if ctx.policy.allow_truncated_envelope_completion:
             for candidate in envelope.candidates:
+                mark = len(ctx.diagnostics)
                 attempt = self.downstream(candidate, [RepairChange("envelope.complete-truncated-object",
                                                                    "envelope", COMPLETE_NOTE)])
                 if attempt.outcome != "unrepairable":
                     winner = attempt
                     break
+                del ctx.diagnostics[mark:]  # a discarded attempt changed no result
                 if not ctx.strict:
                     self.emit(attempt.observations)  # REP-Q13: failed candidates observe too
                     if attempt.observations:
@@ -132,7 +134,7 @@ class _Pipeline:
         if options.on_outcome is not None:
             try:
                 options.on_outcome(result)
-            except Exception:
+            except Exception:  # the reference swallows onOutcome errors
                 pass
         return result
 

@@ -42,7 +42,7 @@ QUIRKS: dict[str, str] = {
 }
 
 # Quirks whose fix the strict profile applies. Not fixed: GRM-Q6 (typing values needs the tool
-# schema, which the grammar layer does not have), GRM-Q9 (strict only counts distinct ranges; a
+# schema, which the grammar layer does not have; strict only believes invoke's string="true"), GRM-Q9 (strict only counts distinct ranges; a
 # block is still stripped whole) and GRM-Q32 (the notes lifecycle is outside this engine).
 STRICT_FIXED: frozenset[str] = frozenset({
     "GRM-Q1", "GRM-Q2", "GRM-Q3", "GRM-Q4", "GRM-Q5", "GRM-Q7", "GRM-Q8", "GRM-Q10",

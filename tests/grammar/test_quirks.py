@@ -115,3 +115,15 @@ def test_default_profile_reproduces_without_diagnostics_when_no_quirk_fires():
     record = decide(leak)
     assert outcome(record) == ("Working.", [("ls", {"path": "/"})])
     assert record["diagnostics"] == []
+
+
+def test_openai_shape_with_an_id_first_is_matched_whole_in_strict():  # GRM-Q1
+    text = 'Call:\n{"id":"c1","type":"function","function":{"name":"ls","arguments":"{\\"path\\":\\"/\\"}"}}'
+    assert outcome(decide(text, strict=True)) == ("Call:", [("ls", {"path": "/"})])
+
+
+def test_invoke_string_true_is_believed_in_strict():  # GRM-Q6
+    text = '<invoke name="bash"><parameter name="command" string="true">42</parameter></invoke>'
+    default = decide(text)
+    assert outcome(default) == ("", [("bash", {"command": 42})]) and "GRM-Q6" in codes(default)
+    assert outcome(decide(text, strict=True)) == ("", [("bash", {"command": "42"})])

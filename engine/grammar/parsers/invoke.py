@@ -7,7 +7,7 @@ from typing import Any
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
 from engine.grammar.textscan import WS, end_of_last, end_of_last_match, js_ascii
-from engine.grammar.values import normalize_arguments, sniff, tag_value
+from engine.grammar.values import layout_trim, normalize_arguments, sniff, tag_value
 from engine.jsvalues import js_trim
 
 NS = r"(?:[A-Za-z][A-Za-z0-9_.\-]*:)?"
@@ -42,6 +42,8 @@ def _arguments(body: str, hits: Hits, *, strict: bool) -> dict[str, Any]:
         raw = m.group(3) or ""
         if m.group(2) == "false":
             args[key] = parse_json_or_string(js_trim(raw))
+        elif strict and m.group(2) == "true":
+            args[key] = layout_trim(raw)  # strict GRM-Q6: the attribute says string; believe it
         else:
             args[key] = tag_value(raw, hits, strict=strict)
     if args:

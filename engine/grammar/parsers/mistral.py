@@ -70,7 +70,8 @@ def _v11_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidat
 
 BARE_OBJECT = js_ascii(rf"\{{{WS}*\"(?:name|function_name|function)\"")
 BARE_ARRAY = js_ascii(rf"\[{WS}*\{{{WS}*\"(?:name|function_name|function)\"")
-OPENAI_OBJECT = js_ascii(rf"\{{{WS}*\"type\"{WS}*:{WS}*\"function\"")
+# Strict GRM-Q1: the outer OpenAI shape `{"id"?, "type": "function", "function": {…}}`.
+OPENAI_OBJECT = js_ascii(rf"\{{{WS}*\"(?:type|id)\"{WS}*:")
 
 
 def _alone_on_lines(text: str, start: int, end: int) -> bool:
@@ -98,7 +99,8 @@ def parse_bare_json(ctx: ParseContext, grammar: str) -> list[Candidate]:
             end = m.start() + found[2]
             parsed = parse_json(found[0])
             if pattern is OPENAI_OBJECT:
-                parsed = parsed.get("function") if isinstance(parsed, dict) else None
+                is_openai = isinstance(parsed, dict) and parsed.get("type") == "function"
+                parsed = parsed.get("function") if is_openai else None
             in_prose = not _alone_on_lines(text, m.start(), end)
             if ctx.strict and in_prose:
                 continue

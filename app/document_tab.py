@@ -112,6 +112,8 @@ class DocumentTab(QWidget):
         self._journal_timer.setSingleShot(True)
         self._journal_timer.setInterval(800)
         self._journal_timer.timeout.connect(self.write_journal)
+        # journal writes (fsync of a possibly big buffer) run off the GUI thread, in request order
+        self._journaler = Dispatcher(self)
 
         self.editor.load_text(document.text)
 
@@ -162,7 +164,7 @@ class DocumentTab(QWidget):
                 self.editor.replace_range(s16, e16, splice.insert)
             finally:
                 self._programmatic = False
-        self._after_change(splice, origin)
+        self._after_change(splice, inverse.insert, origin)
         return inverse
 
     def _push(self, splice: Splice, label: str, merge_key: tuple | None = None, origin: str = "form") -> None:
@@ -193,10 +195,10 @@ class DocumentTab(QWidget):
         inverse = self.apply_splice(splice, "editor")
         self.undo_stack.push(SpliceCommand(self, splice, inverse, "Typing", ("json", id(self)), already_applied=True))
 
-    def _after_change(self, splice: Splice, origin: str) -> None:
+    def _after_change(self, splice: Splice, removed: str, origin: str) -> None:
         changed = None
         if self.index is not None:
-            changed = self.index.apply(splice, self.doc.text)
+            changed = self.index.apply(splice, self.doc.text, removed)
         if self.visual is not None and self.index is not None and not self.index.stale:
             if changed == LIST_CHANGED:
                 self.visual.set_items(self.index.kind, self.index.values, self.index.single)
@@ -430,8 +432,9 @@ class DocumentTab(QWidget):
             return False
         self.undo_stack.setClean()
         self.conflict_bar.hide()
+        self._journal_timer.stop()
         if self.journal is not None:
-            self.journal.discard(target)
+            self._journaler.request(self.journal.discard, target)
         self.refresh_trust()
         self.request_validation(immediate=True)
         self.statusChanged.emit()
@@ -476,8 +479,9 @@ class DocumentTab(QWidget):
         self.doc.disk = state
         self.undo_stack.setClean()
         self.conflict_bar.hide()
+        self._journal_timer.stop()
         if self.journal is not None and self.doc.path is not None:
-            self.journal.discard(self.doc.path)
+            self._journaler.request(self.journal.discard, self.doc.path)
         self.refresh_trust()
 
     @Slot()
@@ -505,13 +509,14 @@ class DocumentTab(QWidget):
 
     @Slot()
     def write_journal(self) -> None:
+        """Journal the buffer when it has unsaved edits, forget it otherwise (in a worker)."""
         if self.journal is None or self.doc.path is None:
             return
         if self.is_dirty():
-            self.journal.write(self.doc.path, self.doc.text, self.doc.disk.sha256 if self.doc.disk else None,
-                               self.workspace)
+            base = self.doc.disk.sha256 if self.doc.disk else None
+            self._journaler.request(self.journal.write, self.doc.path, self.doc.text, base, self.workspace)
         else:
-            self.journal.discard(self.doc.path)
+            self._journaler.request(self.journal.discard, self.doc.path)
 
     def refresh_trust(self) -> None:
         if self.doc.path is None:

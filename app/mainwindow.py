@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         self.workspace: Path | None = None
         self.index: WorkspaceIndex | None = None
         self.journal = RecoveryJournal(recovery_dir())
-        self.setWindowTitle("Rulewright")
+        self.setWindowTitle("Rulewright[*]")
         icon = resources_dir() / "icons" / "rulewright.svg"
         if icon.exists():
             self.setWindowIcon(QIcon(str(icon)))
@@ -320,7 +320,7 @@ class MainWindow(QMainWindow):
         if self.workspace is not None and root != self.workspace and not self.close_all_tabs():
             return
         self.workspace = root
-        self.setWindowTitle(f"{root.name} — Rulewright")
+        self.setWindowTitle(f"{root.name}[*] — Rulewright")
         self.diagnostics_panel.set_root(root)
         self.diagnostics_panel.set_all({})
         if not self.docs_mode:

@@ -163,10 +163,9 @@ class ItemListModel(QAbstractListModel):
         return None
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.isValid():
-            return base | Qt.ItemFlag.ItemIsDragEnabled
-        return base | Qt.ItemFlag.ItemIsDropEnabled
+        if not index.isValid():
+            return Qt.ItemFlag.ItemIsDropEnabled  # drops between rows land on the root
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
 
     def supportedDropActions(self) -> Qt.DropAction:
         return Qt.DropAction.MoveAction

@@ -61,8 +61,10 @@ class ItemIndex:
         return "" if self.single else f"{self.list_pointer}/{index}"
 
     # -- keeping spans current ------------------------------------------------------------------
-    def apply(self, splice: Splice, text_after: str) -> int | None:
+    def apply(self, splice: Splice, text_after: str, removed: str | None = None) -> int | None:
         """Shift spans through ``splice`` (already applied, giving ``text_after``).
+
+        ``removed`` is the text the splice replaced (None: unknown, so gap edits are re-read).
 
         Returns the index of the one item whose text changed, ``LIST_CHANGED`` when the list was
         re-read, or None when no item changed. When the splice does not fit inside one item (or
@@ -71,7 +73,7 @@ class ItemIndex:
         """
         if self.stale:
             return None
-        result = self._apply(splice, text_after)
+        result = self._apply(splice, text_after, removed)
         if self.stale and self.container is not None:
             self.container[1] = -1  # unknown now; rescan finds it
             self.stale = not self.rescan(text_after)
@@ -111,7 +113,7 @@ class ItemIndex:
         self.spans, self.values = spans, values
         return True
 
-    def _apply(self, splice: Splice, text_after: str) -> int | None:
+    def _apply(self, splice: Splice, text_after: str, removed: str | None) -> int | None:
         s, e, delta = splice.start, splice.end, len(splice.insert) - (splice.end - splice.start)
         if delta == 0 and not splice.insert and s == e:
             return None
@@ -124,8 +126,8 @@ class ItemIndex:
                     self.container[1] += delta
                 return self._reparse(i, text_after)
         # not inside one item: allowed only as whitespace in a gap of the array
-        inserted_blank = splice.insert.strip() == ""
-        if not inserted_blank or not self.container:
+        blank = splice.insert.strip() == "" and removed is not None and removed.strip() == ""
+        if not blank or not self.container:
             self.stale = True
             return None
         c0, c1 = self.container

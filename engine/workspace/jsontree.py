@@ -206,7 +206,10 @@ def _parse(text: str) -> Node:
             continue
         what = "',' or '}'" if top.kind == "object" else "',' or ']'"
         raise _Fail(f"expected {what} after a value", start)
-    kind, start, _ = next_token(pos)
+    try:
+        kind, start, _ = next_token(pos)
+    except _Fail as fail:
+        raise _Fail("unexpected text after the JSON value", fail.offset) from None
     if kind is not None:
         raise _Fail("unexpected text after the JSON value", start)
     assert root is not None

@@ -1,0 +1,249 @@
+"""engine.workspace without Qt: span tree, format-keeping edits, item index, documents, journal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.workspace import jsonedit, jsontree
+from engine.workspace.diffrows import side_by_side
+from engine.workspace.document import Document, minimal_splice
+from engine.workspace.items import LIST_CHANGED, ItemIndex
+from engine.workspace.journal import RecoveryJournal
+from engine.workspace.kinds import FileKind, classify
+from engine.workspace.regexsyntax import tokenize
+from engine.workspace.scan import scan_workspace
+from engine.workspace.settings import Settings
+from engine.workspace.templates import new_filter, new_pack, render
+
+PACK = """{
+  "language": "en",
+  "category": "filler",
+  "rules": [
+    {"name": "a", "pattern": "x", "replacement": ""},
+    {
+      "name": "b",
+      "pattern": "y",
+      "replacement": "z"
+    }
+  ]
+}
+"""
+
+
+def apply(text: str, splice: jsonedit.Splice) -> str:
+    out = splice.apply(text)
+    assert jsontree.parse(out).ok, out
+    return out
+
+
+# -- span tree ---------------------------------------------------------------------------------
+def test_parse_matches_json_loads_and_keeps_spans():
+    parsed = jsontree.parse(PACK)
+    assert parsed.ok and parsed.value == json.loads(PACK)
+    node = jsontree.resolve(parsed.root, "/rules/1/pattern")
+    assert PACK[node.start:node.end] == '"y"'
+    assert jsontree.pointer_at(parsed.root, PACK.index('"z"') + 1) == "/rules/1/replacement"
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ('{"a": 1,}', "property name"), ("[1 2]", "',' or ']'"), ("", "end of JSON"),
+    ('{"a" 1}', "':'"), ('"abc', "unterminated"), ("[1] x", "after the JSON value"),
+])
+def test_syntax_errors_are_located(text, fragment):
+    parsed = jsontree.parse(text)
+    assert not parsed.ok and fragment in parsed.error.message
+    assert 0 <= parsed.error.offset <= len(text)
+
+
+def test_duplicate_keys_last_wins_like_json_parse():
+    parsed = jsontree.parse('{"a": 1, "a": 2}')
+    assert parsed.value == {"a": 2}
+    assert jsontree.resolve(parsed.root, "/a").value == 2
+
+
+def test_line_index_counts_utf16_columns():
+    text = '{"k": "😀x"}\n[1]'
+    index = jsontree.LineIndex(text)
+    assert index.position(text.index("x")) == (1, 10)  # the emoji takes two UTF-16 units
+    assert index.offset(1, 10) == text.index("x")
+    assert index.position(text.index("[")) == (2, 1)
+
+
+def test_utf16_conversions_round_trip():
+    s = "a😀b\U0001F600c"
+    for cp in range(len(s) + 1):
+        assert jsontree.utf16_to_cp(s, jsontree.cp_to_utf16(s, cp)) == cp
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=5), kids, max_size=4),
+                    max_leaves=20))
+def test_parse_agrees_with_json_module(value):
+    for text in (json.dumps(value), json.dumps(value, indent=2, ensure_ascii=False)):
+        assert jsontree.parse(text).value == json.loads(text)
+
+
+# -- edits keep formatting ---------------------------------------------------------------------------
+def test_set_value_touches_only_that_value():
+    parsed = jsontree.parse(PACK)
+    out = apply(PACK, jsonedit.set_value(PACK, parsed, "/rules/1/pattern", "yy"))
+    assert out == PACK.replace('"pattern": "y"', '"pattern": "yy"')
+
+
+def test_adding_a_member_follows_the_objects_layout():
+    parsed = jsontree.parse(PACK)
+    one_line = apply(PACK, jsonedit.set_value(PACK, parsed, "/rules/0/flags", "g"))
+    assert '{"name": "a", "pattern": "x", "replacement": "", "flags": "g"}' in one_line
+    multi = apply(PACK, jsonedit.set_value(PACK, parsed, "/rules/1/flags", "g"))
+    assert '      "replacement": "z",\n      "flags": "g"\n    }' in multi
+
+
+def test_creating_nested_parents():
+    text = '{\n  "id": "x",\n  "match": {}\n}\n'
+    out = apply(text, jsonedit.set_value(text, jsontree.parse(text), "/rules/stripAnsi", True))
+    assert json.loads(out) == {"id": "x", "match": {}, "rules": {"stripAnsi": True}}
+    assert out.startswith('{\n  "id": "x",\n  "match": {},\n  "rules": {\n    "stripAnsi": true\n  }\n}')
+
+
+def test_remove_insert_move_keep_other_items_verbatim():
+    parsed = jsontree.parse(PACK)
+    first = '{"name": "a", "pattern": "x", "replacement": ""}'
+    moved = apply(PACK, jsonedit.move_item(PACK, parsed, "/rules", 0, 1))
+    assert [r["name"] for r in json.loads(moved)["rules"]] == ["b", "a"]
+    assert first in moved
+    removed = apply(PACK, jsonedit.remove(PACK, parsed, "/rules/0"))
+    assert [r["name"] for r in json.loads(removed)["rules"]] == ["b"]
+    inserted = apply(PACK, jsonedit.insert_item(PACK, parsed, "/rules", 1, {"name": "n", "pattern": "p"}))
+    assert [r["name"] for r in json.loads(inserted)["rules"]] == ["a", "n", "b"]
+    assert first in inserted
+
+
+def test_style_detection():
+    assert jsonedit.Style.detect('{\n\t"a": 1\n}').indent == "\t"
+    assert jsonedit.Style.detect('{\r\n    "a":1\r\n}') == jsonedit.Style("    ", "\r\n", ":")
+
+
+# -- item index --------------------------------------------------------------------------------------
+def test_item_index_follows_edits_without_a_full_parse():
+    doc = Document("/ws/rules/en/filler.json", PACK)
+    doc.refresh_kind()
+    index = ItemIndex.build(doc.kind, doc.parsed())
+    style = jsonedit.Style.detect(doc.text)
+    splice = index.set_field(doc.text, 1, "/pattern", "changed", style)
+    removed = doc.apply(splice).insert
+    assert index.apply(splice, doc.text, removed) == 1
+    assert index.values[1]["pattern"] == "changed"
+    splice = index.insert(doc.text, 0, {"name": "new", "pattern": "p"}, style)
+    removed = doc.apply(splice).insert
+    assert index.apply(splice, doc.text, removed) == LIST_CHANGED
+    assert [v["name"] for v in index.values] == ["new", "a", "b"]
+    fresh = ItemIndex.build(doc.kind, jsontree.parse(doc.text))
+    assert fresh.spans == index.spans and fresh.values == index.values
+
+
+def test_item_index_goes_stale_on_broken_structure_and_recovers():
+    doc = Document("/ws/rules/en/filler.json", PACK)
+    doc.refresh_kind()
+    index = ItemIndex.build(doc.kind, doc.parsed())
+    cut = PACK.index("},\n") + 1
+    splice = jsonedit.Splice(cut, cut + 1, "")  # delete the comma between the two rules
+    doc.apply(splice)
+    index.apply(splice, doc.text)
+    assert index.stale
+
+
+# -- documents ----------------------------------------------------------------------------------------
+def test_document_keeps_crlf_and_bom(tmp_path):
+    path = tmp_path / "f.json"
+    raw = '\ufeff{\r\n  "a": 1\r\n}\r\n'.encode()
+    path.write_bytes(raw)
+    doc = Document.load(path)
+    assert "\r" not in doc.text and doc.newline == "\r\n"
+    doc.save()
+    assert path.read_bytes() == raw
+    assert not doc.changed_on_disk()
+    path.write_bytes(raw.replace(b"1", b"2"))
+    assert doc.changed_on_disk()
+
+
+def test_minimal_splice_is_minimal():
+    old, new = "x" * 10000 + "abc" + "y" * 10000, "x" * 10000 + "aXc" + "y" * 10000
+    splice = minimal_splice(old, new)
+    assert splice == jsonedit.Splice(10001, 10002, "X")
+    assert splice.apply(old) == new
+
+
+def test_classification():
+    assert classify("rules/en/a.json", json.loads(PACK)) == FileKind.CAVEMAN_PACK
+    assert classify("x/.rtk/filters.json", None, False) == FileKind.RTK_FILTERS
+    assert classify("x/.rtk/trust.json", None, False) == FileKind.TRUST
+    assert classify("filters/a.json", new_filter(set())) == FileKind.RTK_FILTER
+    assert classify("a.json", [new_filter(set())]) == FileKind.RTK_FILTERS
+
+
+def test_scan_groups_packs_by_language(tmp_path):
+    (tmp_path / "rules" / "en").mkdir(parents=True)
+    (tmp_path / "rules" / "en" / "filler.json").write_text(render(new_pack("en", "filler")))
+    (tmp_path / "rules" / "en" / "broken.json").write_text("{")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "x.json").write_text("{}")
+    index = scan_workspace(tmp_path)
+    assert set(index.languages()) == {"en"}
+    names = {f.name: f for f in index.files}
+    assert "x.json" not in names
+    assert names["filler.json"].items == 1 and names["broken.json"].parse_error
+
+
+def test_journal_round_trip(tmp_path):
+    target = tmp_path / "f.json"
+    target.write_text("{}")
+    journal = RecoveryJournal(tmp_path / "journal")
+    journal.write(target, '{"unsaved": "\ud800"}', "abc", tmp_path)
+    [entry] = journal.entries(tmp_path)
+    assert entry.text == '{"unsaved": "\ud800"}' and entry.disk_changed()
+    assert journal.entries(tmp_path / "other") == []
+    journal.discard(target)
+    assert journal.entries() == []
+
+
+def test_settings_round_trip_and_sanitising(tmp_path):
+    s = Settings()
+    s.regex_timeout_ms = 5
+    s.remember_workspace("/a")
+    s.remember_workspace("/b")
+    s.remember_workspace("/a")
+    s.save()
+    loaded = Settings.load()
+    assert loaded.regex_timeout_ms == 10 and loaded.recent_workspaces == ["/a", "/b"]
+    Settings.path().write_text('theme = 3\ndefault_profile = "bogus"\n')
+    assert Settings.load().theme == "system" and Settings.load().default_profile == "omniroute"
+
+
+def test_templates_are_valid_for_the_shared_validator(tmp_path):
+    validate = pytest.importorskip("engine.validate")
+    pack = tmp_path / "rules" / "en" / "filler.json"
+    pack.parent.mkdir(parents=True)
+    pack.write_text(render(new_pack("en", "filler")))
+    flt = tmp_path / "filters" / "x.json"
+    flt.parent.mkdir()
+    flt.write_text(render(new_filter(set())))
+    problems = [d for d in validate.validate_paths([tmp_path]) if d.level == "error"]
+    assert problems == []
+
+
+def test_side_by_side_rows():
+    rows = side_by_side("a\nb\nc", "a\nB\nc\nd")
+    assert [(r.tag, r.left, r.right) for r in rows] == [
+        ("equal", "a", "a"), ("replace", "b", "B"), ("equal", "c", "c"), ("insert", "", "d")]
+
+
+def test_regex_tokens_use_utf16_offsets():
+    tokens = tokenize("😀\\d+(?<n>x)|$")
+    kinds = [(t.start, t.length, t.kind) for t in tokens]
+    assert kinds[0] == (2, 2, "escape")  # after the emoji (2 units)
+    assert (4, 1, "quantifier") in kinds and (5, 5, "group") in kinds and (13, 1, "anchor") in kinds

@@ -1,4 +1,8 @@
-"""``rulewright export FILTER_FILE... -o PATH``: one ``.rtk/filters.json`` (or TOML) from filter files."""
+"""``rulewright export FILTER_FILE... -o PATH``: one ``.rtk/filters.json`` (or TOML) from filter files.
+
+``--install-global`` instead installs the TOML export as OmniRoute's global
+``DATA_DIR/rtk/filters.toml`` (private modes, ``.bak`` of a replaced file; ``--overwrite`` needed).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,13 @@ import sys
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILTER_FILE", help="filter files (*.json, *.toml) to export")
-    parser.add_argument("-o", "--output", required=True, metavar="PATH",
+    parser.add_argument("-o", "--output", metavar="PATH",
                         help="output file, or a folder (filters.json / filters.toml inside it)")
+    parser.add_argument("--install-global", action="store_true",
+                        help="install as DATA_DIR/rtk/filters.toml (TOML) instead of writing -o")
+    parser.add_argument("--data-dir", metavar="DIR", help="DATA_DIR for --install-global (default: $DATA_DIR "
+                                                          "or ~/.omniroute)")
+    parser.add_argument("--overwrite", action="store_true", help="--install-global: replace an existing file")
     parser.add_argument("--toml", action="store_true", help="write RTK TOML v1 instead of JSON (lossy, warned)")
     parser.add_argument("--with-trust", action="store_true",
                         help="also write trust.json beside the output, from the bytes just written")
@@ -23,6 +32,11 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.export import ExportError, export_json, export_toml
     from engine.rtk.trust import TrustWriteError
 
+    if args.install_global:
+        return _install(args)
+    if not args.output:
+        print("rulewright export: error: -o/--output is required (or use --install-global)", file=sys.stderr)
+        return 2
     exporter = export_toml if args.toml else export_json
     try:
         result = exporter(args.files, args.output, with_trust=args.with_trust, profile=args.profile)
@@ -51,3 +65,36 @@ def run(args: argparse.Namespace) -> int:
                 print(f"trusted in {result.trust.trust_path}: {key} = {digest}")
     errors = [d for d in result.diagnostics if d.level == "error"]
     return 1 if errors else 0
+
+
+def _install(args: argparse.Namespace) -> int:
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from engine.rtk.export import ExportError, InstallError, export_toml, install_global_toml
+    from engine.rtk.sources import default_data_dir
+
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    with tempfile.TemporaryDirectory() as scratch:
+        try:
+            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile)
+        except ExportError as exc:
+            for d in exc.diagnostics:
+                print(d.format(), file=sys.stderr)
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        content = Path(exported.path).read_text(encoding="utf-8")
+    for d in exported.diagnostics:
+        print(d.format(), file=sys.stderr)
+    try:
+        result = install_global_toml(content, data_dir, overwrite=args.overwrite, profile=args.profile)
+    except InstallError as exc:
+        print(f"{data_dir / 'rtk' / 'filters.toml'}:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        print(f"installed {result.absolute_path} ({len(result.parse.filters)} filter(s))"
+              + (", previous file kept as filters.toml.bak" if result.backup_created else ""))
+    return 0

@@ -350,7 +350,7 @@ def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
                 add(name, dict(table), read.toml.tests[name])
             continue
         for obj in read.objects or []:
-            table, filter_tests, found = filter_object_to_toml(normalise_filter_object(obj), str(target))
+            table, filter_tests, found = filter_object_to_toml(normalise_filter_object(obj), str(read.path))
             add(obj["id"], table, filter_tests)
             notes += found
     if not tables:
@@ -363,3 +363,62 @@ def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
     if with_trust:
         result.trust = _trust(target, result)
     return result
+
+
+# ---------------------------------------------------------------- global TOML install (§6.4)
+
+@dataclass
+class InstallResult:
+    installed_path: str  # relative to DATA_DIR, as OmniRoute reports it
+    absolute_path: str
+    backup_created: bool
+    parse: Any  # TomlParseResult
+
+    def to_dict(self) -> dict:
+        return {**self.parse.to_dict(), "installedPath": self.installed_path, "backupCreated": self.backup_created,
+                "absolutePath": self.absolute_path}
+
+
+class InstallError(Exception):
+    """``installGlobalRtkTomlV1`` refusal; ``str()`` is the reference's message."""
+
+
+def install_global_toml(content: str, data_dir: str | os.PathLike[str], *, overwrite: bool = False,
+                        profile: str = "omniroute") -> InstallResult:
+    """OmniRoute's ``installGlobalRtkTomlV1``: validate, then write ``DATA_DIR/rtk/filters.toml``
+    privately (folder 0700, file 0600), backing up a replaced file as ``filters.toml.bak``."""
+    import shutil
+    import uuid
+
+    from engine.rtk.toml_io import TESTS_FAILED, TomlFilterError
+
+    try:
+        parsed = parse_rtk_toml(content, profile=profile)
+    except TomlFilterError as exc:
+        raise InstallError(str(exc)) from None
+    if not parsed.passed:
+        raise InstallError(TESTS_FAILED)
+    folder = Path(data_dir) / "rtk"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    target = folder / "filters.toml"
+    backup_created = False
+    if target.exists():
+        if not overwrite:
+            raise InstallError("filters.toml already exists; confirm overwrite to replace it")
+        backup = folder / "filters.toml.bak"
+        shutil.copyfile(target, backup)
+        os.chmod(backup, 0o600)
+        backup_created = True
+    tmp = folder / f"filters.toml.{os.getpid()}.{uuid.uuid4()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(content.encode("utf-8", "replace"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    os.chmod(target, 0o600)
+    return InstallResult("rtk/filters.toml", str(target), backup_created, parsed)

@@ -121,3 +121,30 @@ def test_read_filter_file_locates_schema_errors(tmp_path):
                                           "/priority")
     assert (d.line, d.column) == (6, 15)
     assert d.data["reference"].startswith("[\n  {\n    \"origin\": \"number\"")
+
+
+def test_install_global_toml(tmp_path):
+    import stat
+
+    from engine.rtk.export import InstallError, install_global_toml
+
+    data = tmp_path / "data"
+    result = install_global_toml(TOML, data)
+    target = data / "rtk" / "filters.toml"
+    assert (result.installed_path, result.backup_created) == ("rtk/filters.toml", False)
+    assert target.read_text("utf-8") == TOML
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert stat.S_IMODE((data / "rtk").stat().st_mode) == 0o700
+    with pytest.raises(InstallError, match=r"^filters\.toml already exists; confirm overwrite to replace it$"):
+        install_global_toml(TOML, data)
+    second = TOML.replace("max_lines = 3", "max_lines = 4")
+    assert install_global_toml(second, data, overwrite=True).backup_created
+    assert (data / "rtk" / "filters.toml.bak").read_text("utf-8") == TOML
+    assert [p.name for p in (data / "rtk").iterdir() if p.suffix == ".tmp"] == []
+    with pytest.raises(InstallError, match=r"^one or more inline tests failed$"):
+        install_global_toml(TOML.replace('expected = "keep 1\\nkeep 2"', 'expected = "x"'), data, overwrite=True)
+    with pytest.raises(InstallError, match=r"^document contains no filters$"):
+        install_global_toml("schema_version = 1\n", data, overwrite=True)
+    filters, diagnostics = collect_filters(tmp_path / "none", None, data, environ={})
+    assert [(f.id, f.source) for f in filters] == [("toml-one", "global")]
+    assert not [d for d in diagnostics if d.source == "global"]

@@ -429,11 +429,25 @@ def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, enviro
     filters += builtin
     for diagnostic in found:
         if diagnostic.level == "error" and diagnostic.message.startswith("Invalid RTK filter "):
-            diagnostics.append(replace(diagnostic, source="builtin", data={**diagnostic.data,
-                                                                           "format": "omniroute-json"}))
+            diagnostics.append(replace(_v8_builtin_message(diagnostic), source="builtin",
+                                       data={**diagnostic.data, "format": "omniroute-json"}))
         else:
             notes.append(diagnostic)
     return filters, diagnostics, notes
+
+
+def _v8_builtin_message(diagnostic: Diagnostic) -> Diagnostic:
+    """A built-in file that is not JSON: ``Invalid RTK filter <name>: <V8's JSON.parse message>``."""
+    if not diagnostic.path or diagnostic.code != "RTK-LOAD":
+        return diagnostic
+    path = Path(diagnostic.path)
+    try:
+        js_json_parse(_read_text(path))
+    except V8JsonError as exc:
+        return replace(diagnostic, message=f"Invalid RTK filter {path.name}: {exc}")
+    except OSError:
+        pass
+    return diagnostic
 
 
 def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,

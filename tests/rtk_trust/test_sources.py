@@ -256,3 +256,11 @@ def test_hygiene_notes_are_located_in_the_custom_file(builtin_dir, layout):
     (note,) = [d for d in diagnostics if d.code == "RTK-Q2"]
     assert note.path.endswith("filters.json") and note.line is not None and note.line > 1
     assert loader(diagnostics) == []
+
+
+def test_invalid_builtin_file_reported_with_v8_text(builtin_dir, layout):
+    (builtin_dir / "broken.json").write_text('{"id": "x",}', encoding="utf-8")
+    filters, diagnostics = collect(builtin_dir, *layout)
+    assert [f.id for f in filters] == ["status"]
+    assert loader(diagnostics) == [("builtin", "error", "Invalid RTK filter broken.json: "
+                                    "Expected double-quoted property name in JSON at position 11")]

@@ -11,6 +11,18 @@ from .policy import RepairPolicy
 from .quirks import QUIRKS
 
 
+@dataclass(frozen=True)
+class TraceStep:
+    """One line of the explanation: which stage, what it did, and small structured details."""
+
+    stage: str
+    message: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"stage": self.stage, "message": self.message, **({"data": self.data} if self.data else {})}
+
+
 @dataclass
 class RepairContext:
     tool_name: str
@@ -19,6 +31,11 @@ class RepairContext:
     profile: str = "pi-repair-layer"
     model_id: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    trace: list[TraceStep] = field(default_factory=list)
+
+    def step(self, stage: str, message: str, **data: Any) -> None:
+        """Record what a stage did, for the playground's explanation of a result."""
+        self.trace.append(TraceStep(stage, message, data))
 
     @property
     def strict(self) -> bool:

@@ -51,6 +51,7 @@ class RepairResult:
     fingerprint: str | None = None
     retry_message: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    trace: list[Any] = field(default_factory=list)  # TraceStep: what each stage did
 
     @property
     def error_message(self) -> str:
@@ -68,6 +69,7 @@ class RepairResult:
             "fingerprint": self.fingerprint,
             "retryMessage": self.retry_message,
             "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "trace": [t.to_dict() for t in self.trace],
         }
 
 

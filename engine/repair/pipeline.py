@@ -57,7 +57,8 @@ class _Pipeline:
             return value
         try:
             return hook(deep_clone(value))
-        except Exception:  # a failing owner hook keeps the value (spec §3)
+        except Exception as exc:  # a failing owner hook keeps the value (spec §3)
+            self.ctx.step("owner-shim", f"the owner hook threw ({exc}); the value is kept")
             return value
 
     def downstream(self, value: Any, initial: list[RepairChange]) -> _Attempt:
@@ -66,6 +67,7 @@ class _Pipeline:
         owner_changed = stable_serialize(shimmed) != stable_serialize(value)
         owner_changes: list[RepairChange] = []
         if owner_changed:
+            ctx.step("owner-shim", "the owner hook changed the arguments")
             if ctx.strict:  # strict fix of REP-Q12
                 owner_changes.append(RepairChange("ownerPrepareArguments", "owner-shim", OWNER_SHIM_NOTE))
             else:
@@ -83,6 +85,7 @@ class _Pipeline:
                             stage.fingerprint, message)
         final = convert(ctx.schema, deep_clone(stage.args))
         if not check(ctx.schema, final):
+            ctx.step("final-validation", "Convert + Check failed on the schema stage's result")
             return _Attempt("unrepairable", stage.args, [], observations, stage.issue_summary,
                             stage.fingerprint, None)
         changes = initial + owner_changes + pre.changes + stage.changes
@@ -96,6 +99,22 @@ class _Pipeline:
             ctx.quirk("REP-Q2", "the input is valid only after Convert and is returned unconverted")
         return _Attempt("valid", args, [], observations)
 
+    def _trace_envelope(self, envelope) -> None:
+        ctx = self.ctx
+        if envelope.limited:
+            ctx.step("envelope", "over the size or depth limit: the input is used as is")
+            return
+        decoded = sum(c.rule_id == "envelope.decode-json" for c in envelope.changes)
+        if decoded:
+            ctx.step("envelope", f"decoded {decoded} JSON layer(s)")
+        if any(c.rule_id == "envelope.unwrap-singleton-object-array" for c in envelope.changes):
+            ctx.step("envelope", "unwrapped a singleton object array")
+        if envelope.candidates:
+            allowed = "tried first" if ctx.policy.allow_truncated_envelope_completion else "not allowed by the policy"
+            ctx.step("envelope", f"{len(envelope.candidates)} truncation candidate(s), {allowed}")
+        if not envelope.changes and not envelope.candidates:
+            ctx.step("envelope", "nothing to recover")
+
     def run(self) -> RepairResult:
         ctx, options = self.ctx, self.options
         envelope = recover_envelope(
@@ -106,12 +125,16 @@ class _Pipeline:
             if c.rule_id == "envelope.decode-json" else c
             for c in envelope.changes
         ]
+        self._trace_envelope(envelope)
         winner: _Attempt | None = None
         if ctx.policy.allow_truncated_envelope_completion:
             for candidate in envelope.candidates:
                 mark = len(ctx.diagnostics)
+                ctx.step("envelope", f"trying truncation candidate {envelope.candidates.index(candidate) + 1}")
                 attempt = self.downstream(candidate, [RepairChange("envelope.complete-truncated-object",
                                                                    "envelope", COMPLETE_NOTE)])
+                ctx.step("envelope", f"truncation candidate {envelope.candidates.index(candidate) + 1} "
+                                     f"ended {attempt.outcome}")
                 if attempt.outcome != "unrepairable":
                     winner = attempt
                     break
@@ -121,16 +144,19 @@ class _Pipeline:
                     if attempt.observations:
                         ctx.quirk("REP-Q13", "a failed truncation candidate emitted observations")
         if winner is None:
+            if envelope.candidates and ctx.policy.allow_truncated_envelope_completion:
+                ctx.step("envelope", "no candidate passed: back to the primary path")
             winner = self.downstream(envelope.value, envelope_changes)
             if winner.outcome == "unrepairable":
                 winner.args, winner.changes = self.raw, []
             elif winner.outcome == "valid" and stable_serialize(winner.args) == stable_serialize(self.raw):
                 winner.args = self.raw
         self.emit(winner.observations)
+        ctx.step("final-validation", f"outcome {winner.outcome}", changes=len(winner.changes))
         result = RepairResult(winner.outcome, winner.args, ctx.policy.profile, winner.changes,
                               winner.observations, winner.issue_summary, winner.fingerprint,
                               winner.retry_message if winner.outcome == "unrepairable" else None,
-                              ctx.diagnostics)
+                              ctx.diagnostics, ctx.trace)
         if options.on_outcome is not None:
             try:
                 options.on_outcome(result)

@@ -154,6 +154,7 @@ class _Run:
         self.changes: list[RepairChange] = []
         self.observed: list[str] = []
         self.own_only = ctx.strict  # REP-Q11 fix
+        self.gate_closed = False
 
     def locations(self, selector: str) -> list[Location]:
         def numeric(sel: str) -> None:
@@ -282,6 +283,7 @@ class _Run:
     def gated(self, entry: dict, rule_id: str, note: str, fn: Callable[[Any], Any]) -> None:
         families = entry.get("modelFamilies")
         if not isinstance(families, list) or not model_matches_families(self.ctx.model_id, families):
+            self.gate_closed = True
             return
         for loc in self.locations(str(entry.get("selector", ""))):
             new = fn(loc.value)
@@ -357,6 +359,8 @@ def preprocess_input(value: Any, preprocessors: list[dict], ctx: RepairContext) 
         if not isinstance(entry, dict):
             continue
         kind = entry.get("kind")
+        before_changes, before_observed = len(run.changes), len(run.observed)
+        run.gate_closed = False
         if kind == "alias":
             run.alias(entry)
         elif kind in ("filesystem-path", "filesystem-path-array"):
@@ -371,7 +375,18 @@ def preprocess_input(value: Any, preprocessors: list[dict], ctx: RepairContext) 
             run.grammar_tokens(entry)
         elif kind == "structural":
             run.structural(entry)
-        # "glob" and unknown kinds: ignored on purpose (version skew degrades safely)
+        else:  # "glob" and unknown kinds: ignored on purpose (version skew degrades safely)
+            ctx.step("preprocess", f"{kind!r} at {_where(str(entry.get('selector', '')))}: unknown kind, ignored")
+            continue
+        if run.gate_closed:
+            ctx.step("preprocess", f"{kind} at {_where(str(entry.get('selector', '')))}: skipped, "
+                                   "the model id does not match its model families")
+            continue
+        changed, observed = len(run.changes) - before_changes, run.observed[before_observed:]
+        what = f"{changed} change(s)" if changed else "no change"
+        if observed:
+            what += f", observed {', '.join(observed)}"
+        ctx.step("preprocess", f"{kind} at {_where(str(entry.get('selector', '')))}: {what}")
     return PreprocessOutcome(run.value, run.changes, run.observed)
 
 

@@ -311,12 +311,14 @@ def repair_schema_input(value: Any, ctx: RepairContext, legacy: LegacyConfig) ->
     work = deep_clone(value)
     stage.path_fields(work)
     if check(schema, work):
+        ctx.step("strict-validation", "strict check passed")
         if not stage.changes:
             return SchemaStageResult("valid", value)
         return SchemaStageResult("repaired", work, stage.changes)
     first_errors = errors(schema, work)
     summary = issue_summary(first_errors)
     print_ = fingerprint(ctx.tool_name, first_errors)
+    ctx.step("strict-validation", f"strict check failed: {summary}", fingerprint=print_)
 
     def unrepairable() -> SchemaStageResult:
         return SchemaStageResult("unrepairable", value, [], first_errors, summary, print_,
@@ -331,12 +333,15 @@ def repair_schema_input(value: Any, ctx: RepairContext, legacy: LegacyConfig) ->
         note = apply(work, ctx.tool_name)
         if note:
             stage.fire(name, str(note))
-    for _ in range(MAX_PASSES):
+    for number in range(1, MAX_PASSES + 1):
         if check(schema, work):
             break
+        fired_before = len(stage.changes)
         fired = False
         for site in collect_sites(work, errors(schema, work)):
             fired = stage.run_site(site) or fired
+        rules = [c.rule_id for c in stage.changes[fired_before:]]
+        ctx.step("schema-repair", f"pass {number}: " + (", ".join(rules) if rules else "no rule fired"))
         if not fired:
             break
     probe = convert(schema, deep_clone(work))

@@ -140,3 +140,14 @@ def test_regex_timeout_fails_closed_with_a_diagnostic(monkeypatch):
     assert result.outcome == "unrepairable"
     assert [d.code for d in result.diagnostics] == ["REP-REGEX"]
     assert "(a+)+$" in result.diagnostics[0].message
+
+
+def test_trace_explains_each_stage():
+    result = run_repair(READ_SCHEMA, '{"file_path":"/a","offset":null', {"builtinTool": "read"})
+    lines = [f"{t.stage}: {t.message}" for t in result.trace]
+    assert lines[:2] == ["envelope: 1 truncation candidate(s), tried first", "envelope: trying truncation candidate 1"]
+    assert "preprocess: anchor-bleed at /path: skipped, the model id does not match its model families" in lines
+    assert any(line.startswith("schema-repair: pass 1: dropNullOrUndefinedField") for line in lines)
+    assert lines[-1] == "final-validation: outcome repaired"
+    assert result.to_dict()["trace"][-1] == {"stage": "final-validation", "message": "outcome repaired",
+                                             "data": {"changes": 3}}

@@ -1,0 +1,76 @@
+"""V8's exact SyntaxError texts (spec §12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.jsregex import JSSyntaxError, compile_js, is_valid
+
+ERRORS = [
+    ("(a", "", "Unterminated group"),
+    ("a)", "", "Unmatched ')'"),
+    ("[a", "", "Unterminated character class"),
+    ("*a", "", "Nothing to repeat"),
+    ("a**", "", "Nothing to repeat"),
+    ("(?x)", "", "Invalid group"),
+    ("(?<1a>x)", "", "Invalid capture group name"),
+    ("(?<a>x)(?<a>y)", "", "Duplicate capture group name"),
+    ("(?<a>x)|(?<a>y)", "", "Duplicate capture group name"),
+    (r"(?<a>x)\k<b>", "", "Invalid named capture referenced"),
+    (r"(?<a>x)\k", "", "Invalid named reference"),
+    ("a\\", "", "\\ at end of pattern"),
+    ("[z-a]", "", "Range out of order in character class"),
+    ("a{2,1}", "", "numbers out of order in {} quantifier"),
+    (r"\a", "u", "Invalid escape"),
+    (r"\1", "u", "Invalid escape"),
+    (r"\q{a}", "v", "Invalid escape"),
+    (r"\u{110000}", "u", "Invalid Unicode escape"),
+    (r"\c", "u", "Invalid Unicode escape"),
+    ("a{", "u", "Incomplete quantifier"),
+    ("a}", "u", "Lone quantifier brackets"),
+    ("]", "u", "Lone quantifier brackets"),
+    (r"[\d-z]", "u", "Invalid character class"),
+    (r"\p{letter}", "u", "Invalid property name"),
+    (r"\p{RGI_Emoji}", "u", "Invalid property name"),
+    ("(?=a)+", "u", "Invalid quantifier"),
+    ("(?<=a)+", "", "Invalid quantifier"),
+    ("(?<!a){2}", "", "Invalid quantifier"),
+    ("[a--]", "v", "Invalid character in character class"),
+    ("[a&&&b]", "v", "Invalid character in character class"),
+    ("[(]", "v", "Invalid character in character class"),
+    (r"[^\q{ab}]", "v", "Negated character class may contain strings"),
+    (r"[^\p{RGI_Emoji}]", "v", "Negated character class may contain strings"),
+    (r"\00", "u", "Invalid decimal escape"),
+    (r"[\1]", "u", "Invalid class escape"),
+    ("^*", "", "Nothing to repeat"),
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "reason"), ERRORS)
+def test_v8_message(pattern: str, flags: str, reason: str) -> None:
+    with pytest.raises(JSSyntaxError) as info:
+        compile_js(pattern, flags)
+    assert str(info.value) == f"Invalid regular expression: /{pattern}/{flags}: {reason}"
+    assert not is_valid(pattern, flags)
+
+
+def test_flags_are_printed_in_v8_order() -> None:
+    with pytest.raises(JSSyntaxError) as info:
+        compile_js("(", "yg")
+    assert str(info.value) == "Invalid regular expression: /(/gy: Unterminated group"
+
+
+@pytest.mark.parametrize("flags", ["gg", "uv", "x", "G", "dd"])
+def test_invalid_flags(flags: str) -> None:
+    with pytest.raises(JSSyntaxError) as info:
+        compile_js("a", flags)
+    assert str(info.value) == f"Invalid flags supplied to RegExp constructor '{flags}'"
+
+
+@pytest.mark.parametrize(("pattern", "flags"), [
+    ("a{,2}", ""), ("]", ""), ("}", ""), (r"\k<a>", ""), (r"[\w-z]", ""), ("(?=a)*", ""),
+    (r"\8\9", ""), (r"\c1", ""), ("x{99999999999}", ""), (r"[\p{RGI_Emoji}]", "v"), (r"[]]", ""),
+    (r"\u{2}", ""), (r"\p{Script=Greek}", "u"), (r"\p{scx=Grek}", "u"), (r"\p{General_Category=Letter}", "u"),
+])
+def test_annex_b_and_valid_forms_compile(pattern: str, flags: str) -> None:
+    assert is_valid(pattern, flags)

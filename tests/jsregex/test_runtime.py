@@ -1,0 +1,156 @@
+"""RegExp object semantics: lastIndex state, matchAll, split, replacer functions, indices, timeouts."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.jsregex import (
+    JSUnsupportedError,
+    RegexTimeout,
+    compile_js,
+    get_default_timeout,
+    set_default_timeout,
+)
+
+
+def test_sticky_without_global_keeps_last_index_between_replace_calls() -> None:
+    # JSR-Q8: the same /a/y object applied to 'a', 'ba', 'a' gives X, bX, a
+    rx = compile_js("a", "y")
+    assert [rx.replace(s, "X") for s in ("a", "ba", "a")] == ["X", "bX", "a"]
+    # step by step: lastIndex 1 after 'a' makes 'ba' match at 1; a failure resets it to 0
+    rx = compile_js("a", "y")
+    assert rx.replace("a", "X") == "X"
+    assert rx.last_index == 1
+    assert rx.replace("ba", "X") == "bX"
+    assert rx.last_index == 2
+    assert rx.replace("a", "X") == "a"
+    assert rx.last_index == 0
+
+
+def test_strict_profile_resets_sticky_state_per_call() -> None:
+    rx = compile_js("a", "y", profile="strict")
+    assert [rx.replace(s, "X") for s in ("a", "a", "ba")] == ["X", "X", "ba"]
+
+
+def test_each_compile_returns_fresh_state() -> None:
+    first = compile_js("a", "g")
+    assert first.exec("aa").index == 0
+    assert first.last_index == 1
+    assert compile_js("a", "g").last_index == 0
+
+
+def test_global_exec_walks_and_wraps() -> None:
+    rx = compile_js(r"\d", "g")
+    found = []
+    while (m := rx.exec("a1b2")) is not None:
+        found.append((m.index, m.match))
+    assert found == [(1, "1"), (3, "2")]
+    assert rx.last_index == 0
+    assert rx.test("9") and rx.last_index == 1
+
+
+def test_non_global_ignores_last_index() -> None:
+    rx = compile_js("a")
+    rx.last_index = 5
+    assert rx.exec("a").index == 0
+    assert rx.last_index == 5
+
+
+def test_search_is_stateless_and_utf16() -> None:
+    rx = compile_js("b", "u")
+    assert rx.search("😀b😀b", 3).index == 5
+    assert rx.last_index == 0
+    assert compile_js("b", "y").search("ab", 0) is None
+
+
+def test_match_all_sticky_chain() -> None:
+    assert [m.index for m in compile_js("a", "y").match_all("aaba")] == [0, 1]
+
+
+def test_indices_and_cp_index_are_utf16() -> None:
+    m = compile_js("b", "d").exec("😀b")
+    assert m.index == 2 and m.cp_index == 1 and m.indices == [(2, 3)]
+    m = compile_js("(?<x>a)(b)?", "d").exec("zab")
+    assert m.indices == [(1, 3), (1, 2), (2, 3)]
+    assert m.named_indices == {"x": (1, 2)}
+    second = compile_js(".", "g").match_all("😀")[1]
+    assert (second.index, second.cp_index) == (1, 1)
+
+
+def test_group_accessors() -> None:
+    m = compile_js(r"(?<first>\w+) (\w+)?").exec("Ada ")
+    assert m.group(0) == "Ada " and m.group(1) == "Ada" and m.group(2) is None
+    assert m.group("first") == "Ada" and m.named == {"first": "Ada"}
+    assert m.input == "Ada "
+
+
+def test_replacer_function_output_is_verbatim() -> None:
+    rx = compile_js(r"(\d+)", "g")
+    assert rx.replace("a1b22", lambda m: f"$1<{int(m.groups[0]) * 2}>") == "a$1<2>b$1<44>"
+
+
+def test_replace_without_match_returns_input() -> None:
+    assert compile_js("z", "g").replace("abc", "-") == "abc"
+
+
+@pytest.mark.parametrize(("pattern", "flags", "subject", "limit", "expected"), [
+    (",", "", "a,b,,c", None, ["a", "b", "", "c"]),
+    ("(,)", "", "a,b", None, ["a", ",", "b"]),
+    ("", "", "abc", None, ["a", "b", "c"]),
+    ("", "", "", None, []),
+    ("x", "", "", None, [""]),
+    (",", "", "a,b,c", 2, ["a", "b"]),
+    ("(a)|b", "", "xbyaz", None, ["x", None, "y", "a", "z"]),
+    ("", "", "😀", None, ["\ud83d", "\ude00"]),
+    ("", "u", "😀", None, ["😀"]),
+    (r"\s*", "", "a b", None, ["a", "b"]),
+])
+def test_split(pattern: str, flags: str, subject: str, limit: int | None, expected: list) -> None:
+    assert compile_js(pattern, flags).split(subject, limit) == expected
+
+
+def test_catastrophic_pattern_times_out_and_names_itself() -> None:
+    rx = compile_js("(a|aa)+$")
+    with pytest.raises(RegexTimeout) as info:
+        rx.test("a" * 40 + "b", timeout=0.05)
+    assert info.value.source == "(a|aa)+$" and info.value.timeout == 0.05
+    assert str(info.value) == "regex /(a|aa)+$/ timed out after 50 ms"
+    assert isinstance(info.value, TimeoutError)
+
+
+def test_default_timeout_is_configurable() -> None:
+    previous = get_default_timeout()
+    assert previous == 0.25
+    try:
+        set_default_timeout(0.03)
+        with pytest.raises(RegexTimeout) as info:
+            compile_js("(a|aa)+$").replace("a" * 40 + "b", "x")
+        assert info.value.timeout == 0.03
+    finally:
+        set_default_timeout(previous)
+
+
+def test_per_regex_timeout() -> None:
+    with pytest.raises(RegexTimeout):
+        compile_js("(a|a)+$", timeout=0.03).match_all("a" * 40 + "b")
+
+
+def test_string_property_without_data_compiles_but_is_unsupported() -> None:
+    rx = compile_js(r"[\p{RGI_Emoji}]", "v")
+    with pytest.raises(JSUnsupportedError, match="unsupported in Rulewright"):
+        rx.test("x")
+
+
+def test_keycap_sequences_are_supported() -> None:
+    rx = compile_js(r"\p{Emoji_Keycap_Sequence}", "gv")
+    assert [m.match for m in rx.match_all("#\ufe0f\u20e3 1")] == ["#\ufe0f\u20e3"]
+
+
+def test_huge_counts_are_accepted_and_clamped() -> None:
+    assert compile_js("x{99999999999}").exec("xxx") is None
+    assert compile_js("a{0,99999999999}").exec("aaa").match == "aaa"
+
+
+def test_case_insensitive_output_comes_from_original_subject() -> None:
+    assert compile_js("straße", "gi").replace("STRAßE straße", "<$&>") == "<STRAßE> <straße>"
+    assert compile_js(r"(\w)\1", "gi").replace("aA Kk", "[$1]") == "[a] [K]"

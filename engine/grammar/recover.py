@@ -12,12 +12,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic, position
-from engine.grammar.candidates import Candidate, Hits, QuirkHit
+from engine.diagnostics import Diagnostic
+from engine.grammar.candidates import Candidate, QuirkHit
 from engine.grammar.detect import detect
 from engine.grammar.quirks import STRICT_FIXED
-from engine.grammar.stripping import remove_ranges, remove_ranges_locally
-from engine.grammar.textscan import WS, js_ascii
+from engine.grammar.reporting import (
+    CandidateReport,
+    PartScan,
+    decision_notes,
+    quirk_diagnostic,
+    shared_range_notes,
+    unique_diagnostics,
+)
+from engine.grammar.stripping import remove_ranges, remove_ranges_locally, strip_range
 from engine.jsvalues import py_to_utf16_index
 
 MODES = ("off", "observe", "strip", "recover")
@@ -70,32 +77,6 @@ def is_tool_call_part(part: Any, *, strict: bool = False) -> bool:
 
 
 @dataclass
-class CandidateReport:
-    """One kept candidate: where it is, what it is, and what happened to it."""
-
-    part: int
-    grammar: str
-    name: str
-    arguments: dict[str, Any]
-    span: tuple[int, int]  # UTF-16 offsets in the part's original text
-    strip_only: bool
-    known: bool
-    stripped: bool = False
-    promoted: bool = False
-    call_id: str | None = None
-    reason: str = ""  # why it was (not) stripped or promoted
-    quirks: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "part": self.part, "grammar": self.grammar, "name": self.name, "arguments": self.arguments,
-            "span": list(self.span), "stripOnly": self.strip_only, "knownTool": self.known,
-            "stripped": self.stripped, "promoted": self.promoted, "id": self.call_id,
-            "reason": self.reason, "quirks": self.quirks,
-        }
-
-
-@dataclass
 class RecoveryResult:
     changed: bool
     recovered_calls: list[dict[str, Any]]
@@ -138,42 +119,6 @@ def _add_unique(items: list[str], value: str) -> None:
         items.append(value)
 
 
-def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, text: str | None = None,
-                     cp_range: tuple[int, int] | None = None, level: str = "info") -> Diagnostic:
-    """A diagnostic naming a quirk; located in the part's text when the range is known."""
-    data: dict[str, Any] = {}
-    where: dict[str, int] = {}
-    if part is not None:
-        data["part"] = part
-    if text is not None and cp_range is not None:
-        start, end = cp_range
-        data["span"] = [py_to_utf16_index(text, start), py_to_utf16_index(text, end)]
-        (where["line"], where["column"]), (where["end_line"], where["end_column"]) = (
-            position(text, start), position(text, end))
-    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data, **where)  # type: ignore[arg-type]
-
-
-def unique_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Calls that share a block carry the same notes; report each note once per place."""
-    seen: set[tuple[Any, ...]] = set()
-    out: list[Diagnostic] = []
-    for d in diagnostics:
-        key = (d.code, d.message, d.data.get("part"), tuple(d.data.get("span") or ()))
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
-
-
-@dataclass
-class _Part:
-    index: int
-    text: str
-    kept: list[Candidate]
-    text_hits: Hits
-    thinking: bool
-
-
 def recover_grammar_leaks(
     message: dict[str, Any],
     *,
@@ -195,14 +140,14 @@ def recover_grammar_leaks(
     def allowed(name: str) -> bool:
         return (not require_known_tool) or (bool(known) and name in known)
 
-    parts: list[_Part] = []
+    parts: list[PartScan] = []
     for index, part in enumerate(content):
         text = part_text(part)
         if text is None:
             continue
         found = detect(text, grammar_list, strict=strict)
         if found.kept or found.hits:
-            parts.append(_Part(index, text, found.kept, found.hits, part.get("type") == "thinking"))
+            parts.append(PartScan(index, text, found.kept, found.hits, part.get("type") == "thinking"))
 
     detected_grammars: list[str] = []
     detected_ranges = 0
@@ -226,7 +171,7 @@ def recover_grammar_leaks(
     def eligible(cand: Candidate) -> bool:
         return not cand.strip_only and allowed(cand.name) and bool(cand.arguments)
 
-    def observable(p: _Part) -> bool:
+    def observable(p: PartScan) -> bool:
         return not (strict and p.thinking)  # strict GRM-Q18: thinking is observe-only
 
     any_recoverable = any(eligible(c) for p in parts if observable(p) for c in p.kept)
@@ -276,7 +221,7 @@ def recover_grammar_leaks(
             diagnostics.append(quirk_diagnostic(
                 QuirkHit("GRM-Q11", "stripping also re-spaced text away from the removed leaks"), part=p.index))
         next_content[p.index] = with_part_text(content[p.index], new_text)
-        _shared_range_notes(p, chosen, diagnostics)
+        shared_range_notes(p, chosen, diagnostics)
 
     changed = bool(chosen_by_part)
     promote = will_promote and bool(recoverable)
@@ -298,7 +243,7 @@ def recover_grammar_leaks(
                 continue
             report.reason = _reason(cand, mode, report, allowed, existing_blocks, stop_reason)
 
-    _decision_notes(parts, reports, mode, promote, existing, odd_existing, stop_reason, diagnostics, strict)
+    decision_notes(parts, reports, mode, promote, existing, odd_existing, stop_reason, diagnostics, strict)
     for p in parts:
         for hit in p.text_hits:
             if hit.quirk != "GRM-Q28" or mode in ("strip", "recover"):
@@ -353,70 +298,3 @@ def _reason(cand: Candidate, mode: str, report: CandidateReport, allowed, existi
     if mode == "strip":
         return "strip-mode" if report.stripped else "unknown-tool-preserved"
     return _not_promoted_reason(cand, allowed, existing_blocks, stop_reason, False)
-
-
-def _shared_range_notes(p: _Part, chosen: list[Candidate], diagnostics: list[Diagnostic]) -> None:
-    """GRM-Q9: a stripped block took calls with it that were meant to stay as text."""
-    stripped = {c.range for c in chosen}
-    for cand in p.kept:
-        if cand.range in stripped and not any(cand is c for c in chosen) and not cand.strip_only:
-            diagnostics.append(quirk_diagnostic(
-                QuirkHit("GRM-Q9", f"the call to `{cand.name}` was stripped with its block although its text was to be kept"),
-                part=p.index, text=p.text, cp_range=cand.range, level="warning"))
-
-
-_OPEN_WRAPPER_BEFORE = js_ascii(
-    rf"(?:<(?:[A-Za-z][A-Za-z0-9_.\-]*:)?tool_call(?:{WS}[^>]*)?>|<function_calls>){WS}*\Z", ignore_case=True)
-
-
-def strip_range(text: str, cand: Candidate, hits: Hits, *, strict: bool) -> tuple[int, int]:
-    """The range to cut; strict extends it over an unclosed wrapper opener just before (GRM-Q25)."""
-    window_start = max(0, cand.start - 300)
-    m = _OPEN_WRAPPER_BEFORE.search(text[window_start : cand.start])
-    if m is None or cand.strip_only:
-        return cand.range
-    hits.add("GRM-Q25", f"the unclosed wrapper `{m.group(0).strip()}` before the call was left behind")
-    return (window_start + m.start(), cand.end) if strict else cand.range
-
-
-def _decision_notes(parts: list[_Part], reports: dict[int, CandidateReport], mode: str, promote: bool,
-                    existing: list, odd_existing: list, stop_reason: Any, diagnostics: list[Diagnostic],
-                    strict: bool) -> None:
-    """Name the quirks that shaped this decision, with the span of the call they touched."""
-    for p in parts:
-        for cand in p.kept:
-            report = reports[id(cand)]
-            if mode == "observe":
-                continue
-            if not (report.stripped or report.promoted):
-                for hit in cand.hits:
-                    diagnostics.append(quirk_diagnostic(hit, part=p.index, text=p.text, cp_range=cand.range))
-                continue
-            for hit in cand.hits:
-                diagnostics.append(quirk_diagnostic(hit, part=p.index, text=p.text, cp_range=cand.range))
-            if cand.strip_only:
-                continue
-            if p.thinking:
-                diagnostics.append(quirk_diagnostic(QuirkHit(
-                    "GRM-Q18", f"a call to `{cand.name}` in a thinking part was "
-                    + ("promoted" if report.promoted else "stripped")), part=p.index, text=p.text, cp_range=cand.range, level="warning"))
-            if report.stripped and not report.promoted and mode == "recover" and not strict:
-                if report.known and not cand.arguments:
-                    diagnostics.append(quirk_diagnostic(QuirkHit(
-                        "GRM-Q12", f"the call to `{cand.name}` had no arguments: stripped, never run"),
-                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
-                elif report.known and existing:
-                    diagnostics.append(quirk_diagnostic(QuirkHit(
-                        "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
-                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
-                elif report.known and stop_reason != "stop":
-                    diagnostics.append(quirk_diagnostic(QuirkHit(
-                        "GRM-Q17", f"stop reason {stop_reason!r} blocked promotion, yet the `{cand.name}` call was stripped"),
-                        part=p.index, text=p.text, cp_range=cand.range, level="warning"))
-            if report.stripped and report.known and not cand.arguments and mode == "strip":
-                diagnostics.append(quirk_diagnostic(QuirkHit(
-                    "GRM-Q12", f"the call to `{cand.name}` had no arguments and was stripped"),
-                    part=p.index, text=p.text, cp_range=cand.range))
-    if promote and odd_existing and not strict:
-        diagnostics.append(quirk_diagnostic(QuirkHit(
-            "GRM-Q26", "a toolCall part with a non-string name did not block promotion"), level="warning"))

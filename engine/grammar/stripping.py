@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import regex
 
+from engine.grammar.candidates import Candidate, Hits
+from engine.grammar.textscan import WS, js_ascii
 from engine.jsvalues import js_trim, js_trim_end, js_trim_start
 
 _BLANKS_BEFORE_NEWLINE = regex.compile(r"[ \t]+\n")
@@ -62,3 +64,17 @@ def remove_ranges_locally(text: str, ranges: list[tuple[int, int]]) -> str:
     if not js_trim(text[max(end for _, end in ordered) :]):
         result = js_trim_end(result)
     return result
+
+
+_OPEN_WRAPPER_BEFORE = js_ascii(
+    rf"(?:<(?:[A-Za-z][A-Za-z0-9_.\-]*:)?tool_call(?:{WS}[^>]*)?>|<function_calls>){WS}*\Z", ignore_case=True)
+
+
+def strip_range(text: str, cand: Candidate, hits: Hits, *, strict: bool) -> tuple[int, int]:
+    """The range to cut; strict extends it over an unclosed wrapper opener just before (GRM-Q25)."""
+    window_start = max(0, cand.start - 300)
+    m = _OPEN_WRAPPER_BEFORE.search(text[window_start : cand.start])
+    if m is None or cand.strip_only:
+        return cand.range
+    hits.add("GRM-Q25", f"the unclosed wrapper `{m.group(0).strip()}` before the call was left behind")
+    return (window_start + m.start(), cand.end) if strict else cand.range

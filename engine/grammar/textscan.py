@@ -7,19 +7,18 @@ leave the engine.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 import regex
 
-from engine.jsvalues import JS_WHITESPACE
+from engine.jsvalues import JS_WHITESPACE, js_trim
 
 # JavaScript's ``\s`` (WhiteSpace + LineTerminator) as a character class. Python's own ``\s``
 # differs (it adds U+001C–U+001F and U+0085), so patterns spell it out.
 WS = "[" + "".join(f"\\u{ord(ch):04x}" for ch in JS_WHITESPACE) + "]"
-# JavaScript ``\S`` complement, and IDENT (spec §1).
+# IDENT (spec §1).
 IDENT = r"[A-Za-z_][A-Za-z0-9_.\-]*"
-NOT_WS = "[^" + WS[1:]
 
 FENCE = "```"
 
@@ -77,11 +76,6 @@ def split_ws(text: str) -> list[str]:
     return _WS_RUN.split(text)
 
 
-def fence_parity_inside(text: str, index: int) -> bool:
-    """The reference's fence test: an odd number of ``````` before ``index`` (GRM-Q10)."""
-    return text.count(FENCE, 0, index) % 2 == 1
-
-
 _FENCE_LINE = js_ascii(r"(?m)^( {0,3})(`{3,}|~{3,})([^\n]*)$")
 
 
@@ -127,7 +121,7 @@ class FenceTest:
         self._any_fence = FENCE in text or "~~~" in text
 
     def _parity_inside(self, index: int) -> bool:
-        """``fence_parity_inside`` with the fence positions found once per text."""
+        """The reference's test (GRM-Q10): an odd number of ``````` wholly before ``index``."""
         if self._fence_ends is None:
             ends: list[int] = []
             at = self.text.find(FENCE)
@@ -140,7 +134,8 @@ class FenceTest:
     def _markdown_inside(self, index: int) -> bool:
         if self._spans is None:
             self._spans = markdown_fence_spans(self.text)
-        return any(start < index < end for start, end in self._spans)
+        at = bisect_left(self._spans, index, key=lambda span: span[0]) - 1
+        return at >= 0 and index < self._spans[at][1]
 
     def inside(self, index: int) -> bool:
         if not self._any_fence:
@@ -286,8 +281,6 @@ def _top_level_scan(text: str):
 
 def split_top_level(text: str, delimiter: str) -> list[str]:
     """Split at top-level ``delimiter``; pieces JS-trimmed, empty pieces dropped."""
-    from engine.jsvalues import js_trim
-
     parts: list[str] = []
     start = 0
     for i, ch, depth in _top_level_scan(text):

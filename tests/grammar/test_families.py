@@ -152,3 +152,12 @@ def test_selection_prefers_outer_block():
     text = '<tools>[{"name": "ls", "arguments": {"path": "/"}}]</tools>'
     found = detect(text)
     assert {(c.grammar, c.start, c.end) for c in found.kept} == {("qwen", 0, len(text))}
+
+
+def test_markdown_fences_for_the_strict_profile():
+    from engine.grammar.textscan import markdown_fence_spans
+
+    text = "a\n```py\nx\n````\nb\n~~~~\ny\n~~~\nz\n~~~~~\n"
+    spans = markdown_fence_spans(text)
+    assert [text[s:e] for s, e in spans] == ["```py\nx\n````", "~~~~\ny\n~~~\nz\n~~~~~\n"]
+    assert markdown_fence_spans("``` a`b\n```") == []  # a backtick info string is not a fence

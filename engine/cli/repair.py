@@ -27,7 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", choices=PROFILES, default="pi-repair-layer",
                         help="pi-repair-layer: reproduce the reference with its quirks (default); "
                              "strict: fix them")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--explain", action="store_true",
+                        help="with the readable summary, also print what each stage did")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (trace included)")
 
 
 def _read_json(path: str, what: str) -> Any:
@@ -71,10 +73,12 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _summary(result, adapter: dict[str, Any]) -> str:
+def _summary(result, adapter: dict[str, Any], explain: bool = False) -> str:
     from engine.repair.jsdata import to_json_data
 
     lines = [f"outcome: {result.outcome}   policy: {result.policy}"]
+    if explain:
+        lines += [f"  {step.stage}: {step.message}" for step in result.trace]
     for change in result.changes:
         lines.append(f"  [{change.stage}] {change.rule_id}: {change.note}")
     for obs in result.observations:
@@ -140,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             out["returned"] = to_json_data(adapter["returned"])
         print(json.dumps(out, ensure_ascii=True, indent=2))
     else:
-        print(_printable(_summary(result, adapter)))
+        print(_printable(_summary(result, adapter, args.explain)))
     if adapter["threw"]:
         print(_printable(adapter["errorMessage"]), file=sys.stderr)
         return 1

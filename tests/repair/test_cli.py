@@ -97,3 +97,12 @@ def test_retry_message_with_a_cut_surrogate_pair_still_prints(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith('Invalid input for tool "read"')
     assert "\\ud83d…" in err
+
+
+def test_explain_prints_the_trace(tmp_path, capsys):
+    schema = write(tmp_path, "schema.json", READ_SCHEMA)
+    args = write(tmp_path, "args.json", {"path": "/a", "offset": None})
+    assert main(["repair", "--schema", schema, "--explain", args]) == 0
+    out = capsys.readouterr().out
+    assert "  schema-repair: pass 1: dropNullOrUndefinedField" in out
+    assert "  [schema-repair] dropNullOrUndefinedField: Dropped null `offset`" in out

@@ -385,7 +385,8 @@ def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, l
         diagnostic = loader_diagnostic(scope, path, INVALID_CUSTOM + str(exc))
         if exc.line is not None:
             diagnostic = diagnostic.with_location(line=exc.line, column=exc.column)
-        return [], [diagnostic]
+        hint = [Diagnostic(exc.hint, "info", "VT-Q12", str(path), source="rtk-sources")] if exc.hint else []
+        return [], [diagnostic, *hint]
     diagnostics: list[Diagnostic] = []
     if not result.passed:
         failing = [o for o in result.outcomes if not o.passed]
@@ -401,6 +402,7 @@ def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, l
                 scope, path, f"inline test '{outcome.test_name}' of filter '{outcome.filter_id}' failed",
                 level="error", code="VT-Q9"))
     diagnostics += [loader_diagnostic(scope, path, warning) for warning in result.warnings]
+    diagnostics += [replace(note, path=str(path)) for note in result.notes]
     return [replace(f, source=scope, path=str(path)) for f in result.filters], diagnostics
 
 
@@ -530,10 +532,12 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
             line, column = exc.line, exc.column
             if line is None:
                 line, column = _toml_error_position(text, exc)
+            hint = [Diagnostic(exc.hint, "info", "VT-Q12", shown, source="rtk")] if exc.hint else []
             return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
-                str(exc), "error", "RTK-TOML", shown, line, column, source="rtk")])
+                str(exc), "error", "RTK-TOML", shown, line, column, source="rtk"), *hint])
         filters = [replace(f, source=source, path=shown) for f in result.filters]
         warnings = [Diagnostic(w, "warning", "RTK-TOML", shown, source="rtk") for w in result.warnings]
+        warnings += [replace(note, path=shown) for note in result.notes]
         return FilterFile(file, fmt, text, filters, toml=result, diagnostics=warnings)
 
     body = text[1:] if text.startswith("\ufeff") and profile == "strict" else text

@@ -15,6 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.diagnostics import Diagnostic
 from engine.jsvalues import utf16_len
 from engine.rtk import zodlike as z
 from engine.rtk.hashing import text_sha256
@@ -48,6 +49,90 @@ REGEX_FIELDS = ("match_command", "strip_lines_matching", "keep_lines_matching", 
                 "match_output.pattern", "match_output.unless")
 
 
+def _fold(ch: str) -> str:
+    other = ch.swapcase() if ch.isascii() and ch.isalpha() else ch
+    return f"[{ch}{other}]" if other != ch else ch
+
+
+def _escape_end(pattern: str, i: int) -> int:
+    """Index just past the escape starting at ``pattern[i] == "\\"``."""
+    nxt = pattern[i + 1: i + 2]
+    if nxt in ("p", "P", "k") or (nxt == "u" and pattern[i + 2: i + 3] == "{"):
+        close = pattern.find("}" if nxt != "k" else ">", i)
+        return len(pattern) if close < 0 else close + 1
+    if nxt == "x":
+        return i + 4
+    if nxt == "u":
+        return i + 6
+    if nxt == "c":
+        return i + 3
+    return i + 2
+
+
+def _fold_class(body: str) -> str:
+    out, i = [], 0
+    while i < len(body):
+        if body[i] == "\\":
+            end = _escape_end(body, i)
+            out.append(body[i:end])
+            i = end
+            continue
+        if i + 2 < len(body) and body[i + 1] == "-" and body[i + 2] != "\\":
+            lo, hi = body[i], body[i + 2]
+            out.append(f"{lo}-{hi}")
+            if lo.isascii() and hi.isascii() and lo.isalpha() and hi.isalpha() and lo.islower() == hi.islower():
+                out.append(f"{lo.swapcase()}-{hi.swapcase()}")
+            i += 3
+            continue
+        ch = body[i]
+        out.append(ch + (ch.swapcase() if ch.isascii() and ch.isalpha() else ""))
+        i += 1
+    return "".join(out)
+
+
+def translate_inline_ignore_case(pattern: str) -> str | None:
+    """rtk's leading ``(?i)`` (Rust syntax) as a JavaScript pattern that ignores ASCII case by
+    itself (``[aA]`` for letters, both ranges in classes) — VT-Q12's strict fix. ``None`` when the
+    pattern has no leading ``(?i)``."""
+    if not pattern.startswith("(?i)"):
+        return None
+    rest, out, i = pattern[4:], [], 0
+    while i < len(rest):
+        ch = rest[i]
+        if ch == "\\":
+            end = _escape_end(rest, i)
+            out.append(rest[i:end])
+            i = end
+        elif ch == "[":
+            j = i + 1
+            if rest[j: j + 1] == "^":
+                j += 1
+            if rest[j: j + 1] == "]":
+                j += 1
+            while j < len(rest) and rest[j] != "]":
+                j = _escape_end(rest, j) if rest[j] == "\\" else j + 1
+            head = "[^" if rest[i + 1: i + 2] == "^" else "["
+            out.append(head + _fold_class(rest[i + len(head): j]) + "]")
+            i = j + 1
+        elif ch == "(" and rest[i + 1: i + 2] == "?":
+            if rest[i + 2: i + 4] in ("<=", "<!") or rest[i + 2: i + 3] in (":", "=", "!"):
+                end = i + (4 if rest[i + 2] == "<" else 3)
+            else:  # (?<name>
+                close = rest.find(">", i)
+                end = len(rest) if close < 0 else close + 1
+            out.append(rest[i:end])
+            i = end
+        elif ch == "{":
+            close = rest.find("}", i)
+            end = len(rest) if close < 0 else close + 1
+            out.append(rest[i:end])
+            i = end
+        else:
+            out.append(_fold(ch))
+            i += 1
+    return "".join(out)
+
+
 class TomlFilterError(ValueError):
     """``parseRtkTomlV1`` failure: ``str()`` is the reference's public message.
 
@@ -55,10 +140,12 @@ class TomlFilterError(ValueError):
     """
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 path: tuple | None = None, filter_name: str | None = None, field_name: str | None = None):
+                 path: tuple | None = None, filter_name: str | None = None, field_name: str | None = None,
+                 hint: str | None = None):
         super().__init__(message)
         self.line, self.column, self.path = line, column, path
         self.filter_name, self.field_name = filter_name, field_name
+        self.hint = hint  # our explanation (e.g. a quirk), never part of the reference's message
 
 
 # ---------------------------------------------------------------- schema (zod 4 texts)
@@ -155,6 +242,7 @@ class TomlParseResult:
     outcomes: list[TomlTestOutcome] = field(default_factory=list)
     filters_without_tests: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)  # ours (quirks), not the reference's warnings
 
     @property
     def passed(self) -> bool:
@@ -255,6 +343,32 @@ def _regexes(table: dict) -> list[tuple[str, str]]:
     return out
 
 
+def _translate_ignore_case(name: str, table: dict, notes: list[Diagnostic]) -> dict:
+    """strict (VT-Q12): rewrite rtk's leading ``(?i)`` so the pattern means the same in JavaScript."""
+
+    def fix(value: str, where: str) -> str:
+        translated = translate_inline_ignore_case(value)
+        if translated is None:
+            return value
+        notes.append(Diagnostic(f"filter '{name}': {where} {value!r} uses rtk's (?i); translated to {translated!r}",
+                                "info", "VT-Q12", source="toml"))
+        return translated
+
+    out = dict(table)
+    out["match_command"] = fix(table["match_command"], "match_command")
+    for key in ("strip_lines_matching", "keep_lines_matching"):
+        if key in table:
+            out[key] = [fix(p, key) for p in table[key]]
+    if "replace" in table:
+        out["replace"] = [{**r, "pattern": fix(r["pattern"], "replace.pattern")} for r in table["replace"]]
+    if "match_output" in table:
+        out["match_output"] = [
+            {**r, "pattern": fix(r["pattern"], "match_output.pattern"),
+             **({"unless": fix(r["unless"], "match_output.unless")} if "unless" in r else {})}
+            for r in table["match_output"]]
+    return out
+
+
 def derive_category(name: str, match_command: str) -> str:
     subject = f"{name} {match_command}".lower()
     for category, pattern in _CATEGORY_RES:
@@ -304,6 +418,9 @@ def parse_rtk_toml(content: str, *, run_tests: bool = True, profile: str = "omni
     for name in tests_raw:
         if name not in tables:
             raise TomlFilterError(f"tests reference unknown filter '{name}'", filter_name=name)
+    notes: list[Diagnostic] = []
+    if profile == "strict":
+        tables = {name: _translate_ignore_case(name, table, notes) for name, table in tables.items()}
     for name, table in tables.items():
         _check_filter(name, table)
 
@@ -313,6 +430,7 @@ def parse_rtk_toml(content: str, *, run_tests: bool = True, profile: str = "omni
         tests={name: [TomlTest(t["name"], t["input"], t["expected"]) for t in tests_raw.get(name, [])]
                for name in tables},
     )
+    result.notes = notes
     result.filters = [to_filter(name, table, result.tests[name]) for name, table in tables.items()]
     for name in tables:
         if not result.tests[name]:
@@ -338,8 +456,10 @@ def _check_filter(name: str, table: dict) -> None:
         try:
             compile_js(pattern, "")
         except JSSyntaxError:
+            hint = ("rtk's (?i) inline flag is Rust syntax, not JavaScript (VT-Q12); the strict profile "
+                    "translates it" if pattern.startswith("(?i)") else None)
             raise TomlFilterError(f"filter '{name}' has an invalid regex in {field_name}",
-                                  filter_name=name, field_name=field_name) from None
+                                  filter_name=name, field_name=field_name, hint=hint) from None
 
 
 def run_inline_tests(result: TomlParseResult, profile: str = "omniroute") -> list[TomlTestOutcome]:

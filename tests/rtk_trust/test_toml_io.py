@@ -142,3 +142,29 @@ def test_any_text_survives_the_writer(sample, description, pattern):
     document = (f"a = {multiline_string(sample)}\nb = {basic_string(description)}\n"
                 f"c = {pattern_string(pattern)}\n")
     assert tomllib.loads(document) == {"a": sample, "b": description, "c": pattern}
+
+
+@pytest.mark.parametrize(("pattern", "translated"), [
+    ("(?i)error", "[eE][rR][rR][oO][rR]"),
+    ("(?i)^warn(ing)?:\\s+\\w+", "^[wW][aA][rR][nN]([iI][nN][gG])?:\\s+\\w+"),
+    ("(?i)[a-f0-9]{7,}", "[a-fA-F0-9]{7,}"),
+    ("(?i)(?:fail|x)\\b", "(?:[fF][aA][iI][lL]|[xX])\\b"),
+    ("(?i)[^a-z]", "[^a-zA-Z]"),
+    ("plain", None),
+])
+def test_translate_inline_ignore_case(pattern, translated):
+    from engine.rtk.toml_io import translate_inline_ignore_case
+
+    assert translate_inline_ignore_case(pattern) == translated
+
+
+def test_rtk_ignore_case_prefix_rejected_by_omniroute_translated_by_strict_VT_Q12():
+    text = ("schema_version = 1\n[filters.x]\nmatch_command = '^x'\nkeep_lines_matching = ['(?i)^error']\n"
+            "[[tests.x]]\nname = 't'\ninput = \"ERROR one\\nok\\nError two\"\nexpected = \"ERROR one\\nError two\"\n")
+    with pytest.raises(TomlFilterError) as info:
+        parse_rtk_toml(text)
+    assert str(info.value) == "filter 'x' has an invalid regex in keep_lines_matching"
+    assert "VT-Q12" in info.value.hint
+    result = parse_rtk_toml(text, profile="strict")
+    assert result.passed and result.filters[0].keep_patterns == ("^[eE][rR][rR][oO][rR]",)
+    assert [n.code for n in result.notes] == ["VT-Q12"]

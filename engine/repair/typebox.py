@@ -48,12 +48,42 @@ _SIMPLE_KINDS = {"string": "String", "number": "Number", "integer": "Integer", "
 
 
 def build_schema(schema: Any, mode: str = "typebox") -> Any:
-    """Rebuild a JSON Schema as TypeBox builders would (mode ``typebox``) or keep it (``plain``)."""
+    """Rebuild a JSON Schema as TypeBox builders would (mode ``typebox``) or keep it (``plain``).
+
+    Local ``$ref``s (``#/$defs/…``, ``#/definitions/…``) are inlined first — an extension: the
+    reference harness had none, and a recursive reference becomes Unknown where it recurses.
+    """
     if mode == "plain":
         return schema
     if mode != "typebox":
         raise ValueError(f"unknown schema mode {mode!r}")
-    return _build(schema)
+    return _build(_inline_refs(schema, schema, ()))
+
+
+def _resolve_pointer(root: Any, ref: str) -> Any:
+    node = root
+    for segment in ref[2:].split("/") if ref.startswith("#/") else ():
+        segment = segment.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or segment not in node:
+            return True
+        node = node[segment]
+    return node if ref.startswith("#/") else True
+
+
+def _inline_refs(node: Any, root: Any, active: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline_refs(item, root, active) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if ref in active:
+            return True  # recursion: Unknown from here on
+        target = _resolve_pointer(root, ref)
+        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}} if isinstance(target, dict) else target
+        return _inline_refs(merged, root, (*active, ref))
+    return {k: v if k in ("$defs", "definitions", "const", "enum", "default") else _inline_refs(v, root, active)
+            for k, v in node.items()}
 
 
 def _options(schema: dict) -> dict:
@@ -206,6 +236,7 @@ def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
         else:
             yield from branch_errors
             yield SchemaError("anyOf", path, "must match a schema in anyOf", {}, spath + "/anyOf")
+    yield from _applicator_errors(s, v, path, spath)
     if isinstance(s.get("oneOf"), list):
         branch_errors, passing = [], 0
         for i, sub in enumerate(s["oneOf"]):
@@ -219,6 +250,34 @@ def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
                 yield from branch_errors
             yield SchemaError("oneOf", path, "must match exactly one schema in oneOf",
                               {"passingSchemas": passing}, spath + "/oneOf")
+
+
+def _applicator_errors(s: dict, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
+    """Keywords only a plain JSON Schema carries (the TypeBox rebuild drops them)."""
+    if "if" in s and ("then" in s or "else" in s):
+        branch = "then" if check(s["if"], v) else "else"
+        if branch in s:
+            found = list(islice(_errors(s[branch], v, path, f"{spath}/{branch}"), MAX_ERRORS))
+            if found:
+                yield from found
+                yield SchemaError("if", path, f'must match "{branch}" schema', {"failingKeyword": branch},
+                                  spath + "/if")
+    if isinstance(v, list) and "contains" in s and not any(check(s["contains"], item) for item in v):
+        yield SchemaError("contains", path, "must contain at least 1 valid item", {}, spath + "/contains")
+    if isinstance(v, dict):
+        dependent = s.get("dependentRequired")
+        if isinstance(dependent, dict):
+            for name, deps in dependent.items():
+                missing = [d for d in deps if d not in v] if name in v and isinstance(deps, list) else []
+                if missing:
+                    yield SchemaError("dependentRequired", path,
+                                      f"must have properties {', '.join(missing)} when property {name} is present",
+                                      {"property": name, "missingProperty": missing}, spath + "/dependentRequired")
+        if "propertyNames" in s:
+            bad = [k for k in js_keys(v) if not check(s["propertyNames"], k)]
+            if bad:
+                yield SchemaError("propertyNames", path, f"property names {', '.join(bad)} are invalid",
+                                  {"propertyNames": bad}, spath + "/propertyNames")
 
 
 def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaError]:

@@ -87,3 +87,24 @@ def test_check_matches_errors():
     assert check(schema, {"a": "aaa"})
     assert not check(schema, {"a": "b"})
     assert errors(schema, {"a": "b"})[0].message == 'must match pattern "^a+$"'
+
+
+def test_plain_only_keywords():
+    schema = {"type": "object", "dependentRequired": {"a": ["b"]}, "propertyNames": {"maxLength": 2},
+              "if": {"required": ["a"]}, "then": {"required": ["c"]}}
+    got = messages(schema, {"a": 1, "long": 2}, "plain")
+    assert got == [("", "required", "must have required properties c"),
+                   ("", "if", 'must match "then" schema'),
+                   ("", "dependentRequired", "must have properties b when property a is present"),
+                   ("", "propertyNames", "property names long are invalid")]
+    assert messages({"type": "array", "contains": {"type": "string"}}, [1], "plain") == [
+        ("", "contains", "must contain at least 1 valid item")]
+
+
+def test_local_refs_are_inlined_for_typebox_mode():
+    schema = {"type": "object", "properties": {"p": {"$ref": "#/$defs/path"}, "tree": {"$ref": "#/$defs/node"}},
+              "$defs": {"path": {"type": "string"},
+                        "node": {"type": "object", "properties": {"child": {"$ref": "#/$defs/node"}}}}}
+    built = build_schema(schema)
+    assert convert(built, {"p": 5}) == {"p": "5"}
+    assert check(built, {"tree": {"child": {"child": 1}}})

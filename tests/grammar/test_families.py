@@ -160,4 +160,5 @@ def test_markdown_fences_for_the_strict_profile():
     text = "a\n```py\nx\n````\nb\n~~~~\ny\n~~~\nz\n~~~~~\n"
     spans = markdown_fence_spans(text)
     assert [text[s:e] for s, e in spans] == ["```py\nx\n````", "~~~~\ny\n~~~\nz\n~~~~~"]
-    assert markdown_fence_spans("``` a`b\n```") == []  # a backtick info string is not a fence
+    # A backtick in the info string means no fence; the next ``` opens one that runs to the end.
+    assert markdown_fence_spans("``` a`b\n```") == [(8, 11)]

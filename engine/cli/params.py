@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: error: {exc.pointer or '/'}: {exc.message}", file=sys.stderr)
         return 1
-    for finding in _schema_findings(payload):
+    for finding in (_schema_findings(payload) if args.profile != "strict" else []):
         where = _location(text, finding.pointer or "")
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: warning: {finding.message} (the reference schema would reject this; "
@@ -147,7 +147,7 @@ def render_summary(report: dict) -> str:
         lines.extend(f"  | {line}" for line in system.split("\n"))
     if report.get("diagnostics"):
         lines.append("")
-        lines.append("quirks")
+        lines.append("diagnostics")
         for d in report["diagnostics"]:
-            lines.append(f"  {d['code']:<8} {d['message']}  ({d['pointer']})")
+            lines.append(f"  {d['code']:<8} {d['message']}  ({d['pointer'] or '/'})")
     return "\n".join(lines) + "\n"

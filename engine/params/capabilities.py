@@ -78,7 +78,8 @@ def resolve_capabilities(model: dict, provider: dict, assistant: dict, options_i
         enable_generate_image=generate_image,
         is_supported_tool_use=ids.has_capability(model, "function-call"),
         stream_output=stream,
-        web_search_plugin_config=web_search_config(model, options_id, prefs) if web else UNDEFINED,
+        web_search_plugin_config=(web_search_config(model, options_id, prefs, strict=strict)
+                                  if web else UNDEFINED),
     )
 
 
@@ -93,12 +94,31 @@ def search_context_size(model: dict, max_results: Any) -> str:
     return "high"
 
 
-def web_search_config(model: dict, options_id: str, prefs: dict) -> dict:
+def web_search_config(model: dict, options_id: str, prefs: dict, *, strict: bool = False) -> dict:
     """Config keyed by the §4.3 id (PAR-Q24: the gateway family mapping is unreachable)."""
     max_results = prefs.get("chat.web_search.max_results")
     exclude = prefs.get("chat.web_search.exclude_domains")
     exclude = exclude if isinstance(exclude, list) else []
+    if strict:
+        family = strict_config_family(model, options_id)
+        if family is not None:
+            return _config_for(model, family, max_results, exclude)
     return _config_for(model, options_id, max_results, exclude)
+
+
+def strict_config_family(model: dict, options_id: str) -> str | None:
+    """Strict fixes: Vertex Claude gets the Anthropic config (PAR-Q29), AI Gateway models are
+    mapped by family (PAR-Q24)."""
+    if options_id == "google-vertex-anthropic":
+        return "anthropic"
+    if options_id == "gateway":
+        if ids.is_anthropic(model):
+            return "anthropic"
+        if ids.is_openai(model):
+            return "openai"
+        if ids.is_grok(model):
+            return "xai"
+    return None
 
 
 def _config_for(model: dict, key: str, max_results: Any, exclude: list) -> dict:

@@ -50,6 +50,7 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
         raise ValueError(f"unknown profile {profile!r} (expected one of {', '.join(PROFILES)})")
     strict = profile == "strict"
     env = read_envelope(payload)
+    schema_findings = validate_strict(payload) if strict else []
     request, provider, model, assistant = env.request, env.provider, env.model, env.assistant
     diagnostics: list[dict] = []
 
@@ -64,16 +65,25 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
 
     with ids.region_prefix_stripped(strict):
         sdk = build_sdk_config(provider, model, endpoint, scope_id, payload.get("cherryinProvider"))
+        if strict:
+            scope_id, options_id = _strict_identities(sdk, scope_id, options_id)
+            _strict_hash_endpoint(sdk, provider, endpoint)
         if strict and isinstance(sdk.model_id, str) and is_nullish(get(model, "apiModelId")):
             sdk.model_id = ids.after_separator(sdk.model_id)  # PAR-Q12 fix
         elif is_nullish(get(model, "apiModelId")):
             diagnostics.append(_q("PAR-Q12", f"no apiModelId: the unique id {sdk.model_id!r} "
                                              "is sent as the model id"))
-        tools = resolve_tools(payload, model, strict=strict)
         caps = (resolve_capabilities(model, provider, assistant, options_id, env.prefs,
                                      strict=strict)
                 if isinstance(assistant, dict) else None)
-        _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint)
+        provider_tool = _has_provider_web_tool(sdk, caps, model, options_id, strict)
+        tools = resolve_tools(payload, model, strict=strict,
+                              builtin_web=not (strict and provider_tool))
+        if provider_tool and any(e.name == "web__search" for e in tools.active):
+            diagnostics.append(_q("PAR-Q14", "web search is active twice: the provider's tool "
+                                             "and the builtin web__search"))
+        if not strict:
+            _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint)
         if caps is not None:
             _capability_quirks(diagnostics, caps, model, assistant, options_id, strict)
 
@@ -101,7 +111,8 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
         _param_plugin_quirk(diagnostics, plugin_details, strict)
     if strict:
         options = _apply_param_plugins(options, plugin_details)
-    _tools_quirks(diagnostics, tools, assistant, model)
+    if not strict:
+        _tools_quirks(diagnostics, tools, assistant, model)
 
     report = {
         "sdkConfig": sdk.to_report(),
@@ -124,9 +135,61 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
     explain["hooks"] = sorted(compose_hooks(hook_parts))
     out = to_json(report)
     out["profile"] = profile
-    out["diagnostics"] = _dedupe(diagnostics)
+    out["diagnostics"] = schema_findings + _dedupe(diagnostics)
     out["explain"] = to_json(explain)
     return out
+
+
+KNOWN_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "auto", "default")
+
+
+def validate_strict(payload: dict) -> list[dict]:
+    """Strict profile: the payload is checked against the schema (partial endpoint records, an
+    effort enum) and every finding is reported (PAR-Q23 fix). The report is still built, as
+    the reference would build it from the same input."""
+    from engine.schemas import validate_against
+
+    out = [{"code": d.code, "level": "warning", "message": d.message, "pointer": d.pointer or ""}
+           for d in validate_against("params-payload", payload)]
+    effort = ids.effort_of(payload.get("assistant"))
+    if isinstance(effort, str) and effort not in KNOWN_EFFORTS:
+        out.append({"code": "schema:enum", "level": "warning", "pointer":
+                    "/assistant/settings/reasoning_effort", "message":
+                    f"unknown reasoning effort {effort!r} (expected one of "
+                    f"{', '.join(KNOWN_EFFORTS)})"})
+    return out
+
+
+def _strict_identities(sdk, scope_id: str, options_id: str) -> tuple[str, str]:
+    """PAR-Q21/PAR-Q22 fixes: the scope (and options) follow the sdk builder's identity."""
+    if sdk.provider_id in ("ollama", "azure-anthropic") and scope_id != sdk.provider_id:
+        return sdk.provider_id, sdk.provider_id
+    return scope_id, options_id
+
+
+def _strict_hash_endpoint(sdk, provider: dict, endpoint: Any) -> None:
+    """PAR-Q26 fix: ``base#suffix`` routes to ``suffix`` before the URL is formatted."""
+    from engine.params.routing import formatted_base_url, raw_base_url
+
+    raw = raw_base_url(provider, endpoint)
+    if "#" not in raw or not isinstance(sdk.provider_settings.get("baseURL"), str):
+        return
+    base, suffix = raw.split("#", 1)
+    sdk.endpoint = suffix.strip("/")
+    if sdk.endpoint:
+        sdk.provider_settings["baseURL"] = formatted_base_url(provider, endpoint, base + "#")
+
+
+def _has_provider_web_tool(sdk, caps, model, options_id: str, strict: bool) -> bool:
+    from engine.params.capabilities import strict_config_family
+    from engine.params.web_search import web_search_details
+
+    if caps is None or not caps.enable_web_search or not caps.web_search_plugin_config:
+        return False
+    family = strict_config_family(model, options_id) if strict else None
+    details = web_search_details(sdk.provider_id, caps.web_search_plugin_config, [],
+                                 strict=strict, gateway_family=family)
+    return bool(details.get("tools"))
 
 
 def _q(code: str, message: str) -> dict:

@@ -159,9 +159,12 @@ def mcp_cost_chars(name: str, tool: dict) -> int:
     return utf16_len(name) + utf16_len(description) + utf16_len(schema_json)
 
 
-def registry_entries(payload: dict, mcp_ids: list[str], *, strict: bool = False
-                     ) -> list[ToolEntry]:
-    """Entries that apply, in registry (collation) order."""
+def registry_entries(payload: dict, mcp_ids: list[str], *, strict: bool = False,
+                     builtin_web: bool = True) -> list[ToolEntry]:
+    """Entries that apply, in registry (collation) order.
+
+    ``builtin_web=False`` (strict, PAR-Q14 fix) leaves web search to the provider's own tool.
+    """
     assistant = payload.get("assistant")
     entries: list[ToolEntry] = []
     kb_ids = get(assistant, "knowledgeBaseIds") if isinstance(assistant, dict) else None
@@ -171,7 +174,7 @@ def registry_entries(payload: dict, mcp_ids: list[str], *, strict: bool = False
         if source == "knowledge" and isinstance(kb_ids, list) and kb_ids:
             entries.append(ToolEntry(name, namespace, "auto", cost, source,
                                      why="assistant.knowledgeBaseIds is non-empty"))
-        if source == "web" and web_on:
+        if source == "web" and web_on and builtin_web:
             entries.append(ToolEntry(name, namespace, "auto", cost, source,
                                      why="assistant.settings.enableWebSearch is on (PAR-Q14: "
                                          "model capability not checked)"))
@@ -217,13 +220,14 @@ def apply_defer(active: list[ToolEntry], context_window: Any) -> ToolsResult:
         })
 
 
-def resolve_tools(payload: dict, model: dict, *, strict: bool = False) -> ToolsResult:
+def resolve_tools(payload: dict, model: dict, *, strict: bool = False,
+                  builtin_web: bool = True) -> ToolsResult:
     from engine.params.ids import has_capability
 
     if not has_capability(model, "function-call"):
         return ToolsResult(skipped="the model lacks the function-call capability")
     mcp_ids, origin = resolve_mcp_tool_ids(payload, strict=strict)
-    active = registry_entries(payload, mcp_ids, strict=strict)
+    active = registry_entries(payload, mcp_ids, strict=strict, builtin_web=builtin_web)
     if not active:
         result = ToolsResult(mcp_tool_ids=mcp_ids, skipped="no registry entry applies")
     else:

@@ -12,8 +12,11 @@ def _tool(tool_id: str, args: Any) -> dict:
 
 
 def web_search_details(sdk_provider_id: str, config: Any, quirks: list[dict], *,
-                       strict: bool = False) -> dict:
+                       strict: bool = False, gateway_family: str | None = None) -> dict:
+    """``gateway_family``: strict only, the family an AI Gateway model maps to (PAR-Q24 fix)."""
     config = config if isinstance(config, dict) else {}
+    if strict and sdk_provider_id == "gateway" and gateway_family:
+        sdk_provider_id = {"xai": "xai-responses"}.get(gateway_family, gateway_family)
     if sdk_provider_id == "anthropic":
         return {"tools": {"webSearch": _tool("anthropic.web_search_20260209",
                                              get(config, "anthropic"))}}
@@ -22,7 +25,7 @@ def web_search_details(sdk_provider_id: str, config: Any, quirks: list[dict], *,
     if sdk_provider_id in ("google", "google-vertex"):
         return {"tools": {"webSearch": _tool("google.google_search", {})}}
     if sdk_provider_id == "google-vertex-anthropic":
-        args = config.get("anthropic", {}) if strict else config.get(sdk_provider_id, {})
+        args = get(config, "anthropic") if strict else config.get(sdk_provider_id, {})
         if not strict:
             quirks.append({"code": "PAR-Q29", "message": "Vertex Claude web search gets an "
                                                          "empty config"})

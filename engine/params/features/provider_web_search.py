@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from engine.params.capabilities import strict_config_family
 from engine.params.features.base import Decision, Feature
 from engine.params.jsv import UNDEFINED
 from engine.params.web_search import web_search_details
+
+
+def provider_tool_details(scope) -> dict:
+    family = (strict_config_family(scope.model, scope.options_provider_id)
+              if scope.strict else None)
+    return web_search_details(scope.sdk_config.provider_id,
+                              scope.capabilities.web_search_plugin_config,
+                              scope.diagnostics, strict=scope.strict, gateway_family=family)
 
 
 class ProviderWebSearchFeature(Feature):
@@ -22,9 +31,7 @@ class ProviderWebSearchFeature(Feature):
         return Decision(True, "web search on with a plugin config")
 
     def details(self, scope) -> dict:
-        return web_search_details(scope.sdk_config.provider_id,
-                                  scope.capabilities.web_search_plugin_config,
-                                  scope.diagnostics, strict=scope.strict)
+        return provider_tool_details(scope)
 
     def demo(self, scope) -> dict:
         details = self.details(scope)

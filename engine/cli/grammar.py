@@ -2,7 +2,8 @@
 
 Runs pi-repair-layer's ``message_end`` decision on one assistant message (a text file or stdin)
 and prints what was detected where, what was stripped or promoted, and why. ``--jsonl`` answers
-the conformance requests: handler scenarios and the three ``api`` calls.
+the conformance requests: handler scenarios and the three ``api`` calls; a request may add
+``"profile": "strict"`` to apply the quirk fixes.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.grammar.candidates import GRAMMAR_NAMES
 from engine.grammar.detect import detect
-from engine.grammar.hook import HookState, message_end, recovery_note
+from engine.grammar.hook import HookState, message_end, recovery_note, tool_result_with_note
 from engine.grammar.model_gate import model_leaks_grammar
 from engine.grammar.recover import RecoveryResult, recover_grammar_leaks
 from engine.grammar.settings import GrammarSettings, migrate
@@ -30,6 +30,7 @@ __all__ = [
     "parse_tool_grammar_leaks",
     "recover_grammar_leaks",
     "recovery_note",
+    "tool_result_with_note",
 ]
 
 

@@ -31,6 +31,24 @@ def recovery_note(grammar: str, name: str) -> str:
     )
 
 
+def tool_result_with_note(content: list[Any], note: str) -> list[Any]:
+    """The tool result pi returns for a promoted call once the note is attached (§6.4).
+
+    ``<repair_note>NOTE</repair_note>`` and a newline go in front of the first text part, or in a
+    new leading text part when there is none; a result that already holds the tagged note is
+    returned as it is. The input list is not changed.
+    """
+    tagged = f"<repair_note>{note}</repair_note>"
+    if any(isinstance(p, dict) and p.get("type") == "text" and tagged in str(p.get("text", "")) for p in content):
+        return list(content)
+    for index, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") == "text":
+            out = list(content)
+            out[index] = {**part, "text": f"{tagged}\n{part.get('text', '')}"}
+            return out
+    return [{"type": "text", "text": tagged}, *content]
+
+
 @dataclass
 class HookState:
     """What the extension knows when ``message_end`` fires."""

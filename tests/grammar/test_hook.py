@@ -109,3 +109,15 @@ def test_message_extra_fields_and_key_order(hook_state):
 def test_settings_object_round_trip():
     assert GrammarSettings().to_dict() == {"mode": "strip", "profile": "adaptive", "unknownGrammarText": "preserve",
                                            "grammarAllowedTools": []}
+
+
+def test_note_goes_in_front_of_the_tool_result_once():
+    from engine.grammar import tool_result_with_note
+
+    note = recovery_note("dsml", "bash")
+    tagged = f"<repair_note>{note}</repair_note>"
+    content = [{"type": "image", "data": "x"}, {"type": "text", "text": "out"}]
+    with_note = tool_result_with_note(content, note)
+    assert with_note[1] == {"type": "text", "text": tagged + "\nout"} and content[1]["text"] == "out"
+    assert tool_result_with_note(with_note, note) == with_note
+    assert tool_result_with_note([], note) == [{"type": "text", "text": tagged}]

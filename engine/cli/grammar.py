@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unknown-text", choices=("preserve", "strip"), default=None,
                         help="what to do with leaked calls to unknown tools")
     parser.add_argument("--stop-reason", default="stop", help="the message's stop reason (default: stop)")
-    parser.add_argument("--profile", choices=("pi-repair-layer", "strict"), default="pi-repair-layer")
+    parser.add_argument("--profile", choices=("pi-repair-layer", "strict"), default="pi-repair-layer",
+                        help="pi-repair-layer reproduces 0.4.3 with its quirks (default); strict fixes them")
     parser.add_argument("--json", action="store_true", help="print the full decision record as JSON")
 
 
@@ -130,7 +131,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
 def _read_input(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
-    with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         return fh.read()
 
 

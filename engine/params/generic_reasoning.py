@@ -189,9 +189,9 @@ def generic_reasoning_params(ctx: OptionsContext) -> dict:
         if effort in supported:
             return {"reasoningEffort": effort}
         if supported:
-            if ctx is not None:
-                ctx.quirk("PAR-Q23", f"effort {effort!r} is not supported; the first supported "
-                                     f"effort {supported[0]!r} is used")
+            if effort not in ids.EFFORT_RATIOS:
+                ctx.quirk("PAR-Q23", f"free-form effort {effort!r} is accepted; the first "
+                                     f"supported effort {supported[0]!r} is used")
             return {"reasoningEffort": supported[0]}
         return {}
     if "mistral-small-2603" in base:

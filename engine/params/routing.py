@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from engine.params.errors import ParamsError
 from engine.params.ids import unique_id
-from engine.params.jsv import UNDEFINED, get, get_path, is_nullish, truthy
+from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
 
 REGISTERED_IDS = (
     "anthropic", "azure", "azure-responses", "azure-anthropic", "cherryin", "cherryin-chat",
@@ -391,6 +391,7 @@ def _vertex_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
 
 
 def _cherryin_url(row: Any, endpoint: str, version: str) -> Any:
+    """A base URL of the system CherryIN row (``undefined`` without the row)."""
     if not isinstance(row, dict):
         return UNDEFINED
     if endpoint == "anthropic-messages":
@@ -398,4 +399,4 @@ def _cherryin_url(row: Any, endpoint: str, version: str) -> Any:
         url = url if isinstance(url, str) else ""
     else:
         url = raw_base_url(row, endpoint)
-    return format_url(url, version) if truthy(url) or url == "" else UNDEFINED
+    return format_url(url, version)

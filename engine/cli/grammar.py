@@ -130,7 +130,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
 
 def _read_input(path: str) -> str:
     if path == "-":
-        return sys.stdin.read()
+        return sys.stdin.buffer.read().decode("utf-8", "replace")
     with open(path, encoding="utf-8", errors="replace") as fh:
         return fh.read()
 

@@ -288,17 +288,23 @@ def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaEr
         yield SchemaError("required", path, "must have required properties " + ", ".join(missing),
                           {"requiredProperties": missing}, spath + "/required")
     extra = s.get("additionalProperties", True)
-    if extra is False:
-        extras = [k for k in js_keys(v) if k not in props]
+    patterns = s.get("patternProperties") if isinstance(s.get("patternProperties"), dict) else {}
+    if extra is not True and "additionalProperties" in s:
+        # TypeBox: one error at the object's own path listing every undeclared key whose value
+        # fails the additionalProperties schema (all of them for `false`); nested errors are not
+        # reported. Declared names match exactly; patternProperties keys count as declared.
+        extras = [k for k in js_keys(v) if k not in props and not _matches_any(patterns, k)
+                  and not check(extra, v[k])]
         if extras:
             yield SchemaError("additionalProperties", path, "must not have additional properties",
                               {"additionalProperties": extras}, spath + "/additionalProperties")
-    # A schema-valued additionalProperties is not checked: the reference run accepted
-    # {"extra": "5"} against {"additionalProperties": {"type": "number"}} as strictly valid
-    # (case kw-additionalProperties-schema-convert); only Convert uses it.
     for k, sub in props.items():
         if k in v:
             yield from _errors(sub, v[k], f"{path}/{_escape(k)}", f"{spath}/properties/{_escape(k)}")
+    for pattern, sub in patterns.items():
+        for k in js_keys(v):
+            if _matches_any({pattern: sub}, k):
+                yield from _errors(sub, v[k], f"{path}/{_escape(k)}", f"{spath}/patternProperties")
     n = len(v)
     if "minProperties" in s and is_number(s["minProperties"]) and n < s["minProperties"]:
         yield SchemaError("minProperties", path,
@@ -308,6 +314,21 @@ def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaEr
         yield SchemaError("maxProperties", path,
                           f"must not have more than {_num(s['maxProperties'])} properties",
                           {"limit": s["maxProperties"]}, spath + "/maxProperties")
+
+
+def _matches_any(patterns: dict, key: str) -> bool:
+    """``new RegExp(pattern).test(key)`` for any patternProperties pattern."""
+    if not patterns:
+        return False
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    for pattern in patterns:
+        try:
+            if compile_js(pattern).test(key):
+                return True
+        except JSSyntaxError:
+            continue
+    return False
 
 
 def _array_errors(s: dict, v: list, path: str, spath: str) -> Iterator[SchemaError]:

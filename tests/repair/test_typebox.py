@@ -108,3 +108,15 @@ def test_local_refs_are_inlined_for_typebox_mode():
     built = build_schema(schema)
     assert convert(built, {"p": 5}) == {"p": "5"}
     assert check(built, {"tree": {"child": {"child": 1}}})
+
+
+def test_additional_properties_schema_reports_one_error_with_failing_keys():
+    schema = {"type": "object", "properties": {"path": {"type": "string"}},
+              "additionalProperties": {"type": "number"}}
+    found = errors(build_schema(schema), {"path": "/x", "ok": 1, "bad": "5", "worse": None})
+    assert [(e.instance_path, e.keyword, e.params) for e in found] == [
+        ("", "additionalProperties", {"additionalProperties": ["bad", "worse"]})]
+    assert convert(build_schema(schema), {"path": "/x", "bad": "5", "worse": None}) == {"path": "/x", "bad": 5, "worse": 0}
+    plain = {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False}
+    assert messages(plain, {"x-a": 1}, "plain") == [("/x-a", "type", "must be string")]
+    assert messages(plain, {"y": 1}, "plain") == [("", "additionalProperties", "must not have additional properties")]

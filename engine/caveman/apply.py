@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.caveman.fastscan import FastRegex
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
-from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js
+from engine.jsregex import JSMatch, JSRegExp, RegexTimeout
 from engine.jsvalues import js_trim, py_to_utf16_index, utf16_len, utf16_to_py_index
 
 _RANK = {name: i for i, name in enumerate(INTENSITIES)}
@@ -52,7 +53,7 @@ def select_rules(file_rules: list[Rule], fallback: list[Rule] | None, context: s
 
 # ---------------------------------------------------------------- JS replacement templates
 
-def expand_template(template: str, m: JSMatch, subject: str, rx: JSRegExp) -> str:
+def expand_template(template: str, m: JSMatch, subject: str, rx: JSRegExp | FastRegex) -> str:
     """``GetSubstitution`` (jsregex.md §11) for one match: ``$$ $& $` $' $n $nn $<name>``."""
     if "$" not in template:
         return template
@@ -139,20 +140,23 @@ class RuleRunner:
 
     def __init__(self, *, profile: str = "omniroute", timeout: float | None = None) -> None:
         self.profile = profile
-        self.timeout = timeout
-        self._compiled: dict[int, JSRegExp] = {}
+        self.timeout = timeout  # per regex call; None: engine.jsregex's default, scaled by text size
+        self._compiled: dict[int, FastRegex] = {}
 
-    def regexp(self, rule: Rule) -> JSRegExp:
+    def regexp(self, rule: Rule) -> FastRegex:
         key = id(rule)
         rx = self._compiled.get(key)
         if rx is None:
-            rx = self._compiled[key] = compile_js(rule.pattern, rule.flags, timeout=self.timeout)
+            rx = self._compiled[key] = FastRegex(rule.pattern, rule.flags)
         return rx
 
-    def fresh(self, rule: Rule) -> JSRegExp:
-        return compile_js(rule.pattern, rule.flags, timeout=self.timeout)
+    def fresh(self, rule: Rule) -> FastRegex:
+        return FastRegex(rule.pattern, rule.flags)
 
-    def _replacer(self, rule: Rule, rx: JSRegExp, subject: str, run: RuleRun | None
+    def budget(self, text: str) -> float | None:
+        return budget_for(text, self.timeout)
+
+    def _replacer(self, rule: Rule, rx: FastRegex, subject: str, run: RuleRun | None
                   ) -> str | Callable[[JSMatch], str]:
         mapping = rule.replacement_map
         if mapping is None:
@@ -193,21 +197,32 @@ class RuleRunner:
             return out
         return mapped
 
-    def apply(self, rule: Rule, text: str, *, record: bool = False, rx: JSRegExp | None = None) -> RuleRun:
+    def apply(self, rule: Rule, text: str, *, record: bool = False, rx: FastRegex | None = None) -> RuleRun:
         """Run ``rule`` on ``text``. Raises ``RegexTimeout`` (the caller skips the rule)."""
         rx = rx or self.regexp(rule)
         run = RuleRun(rule, text, text)
         needs_run = record or (rule.replacement_map is not None and rule.replacement is not None
                                and "$" in rule.replacement and rule.map_mode == "pack")
-        run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None))
+        run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None), self.budget(text))
         return run
 
     def would_change(self, rule: Rule, text: str) -> bool:
         """Dry run on a fresh regex (no shared lastIndex touched): would this rule change ``text``?"""
         rx = self.fresh(rule)
-        if rx.search(text) is None and not rx.sticky:
+        if rx.search(text, self.budget(text)) is None and not rx.sticky:
             return False
         return self.apply(rule, text, rx=self.fresh(rule)).changed
+
+
+BASE_TIMEOUT = 0.25  # engine.jsregex's default budget per call
+SCALE_UNITS = 262_144  # the budget grows linearly beyond this many characters
+
+
+def budget_for(text: str, base: float | None = None) -> float:
+    """Per-call regex budget: ``base`` (default 250 ms), scaled up linearly for large texts so
+    that only super-linear (catastrophic) patterns time out, not big inputs."""
+    base = BASE_TIMEOUT if base is None else base
+    return base * max(1.0, len(text) / SCALE_UNITS)
 
 
 def timeout_diagnostic(rule: Rule, exc: RegexTimeout, where: str) -> Diagnostic:

@@ -16,6 +16,7 @@ from typing import Any
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
 from engine.caveman.cleanup import cleanup, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
+from engine.caveman.fastscan import FastRegex
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
@@ -23,7 +24,7 @@ from engine.caveman.preservation import Extraction, choose_seed, extract, has_st
 from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
-from engine.jsregex import JSRegExp, JSSyntaxError, RegexTimeout, compile_js
+from engine.jsregex import JSSyntaxError, RegexTimeout
 from engine.jsvalues import js_trim, json_stringify, math_round, utf16_len
 
 TEXT_PART_TYPES = (None, "text", "input_text")
@@ -99,7 +100,7 @@ class Compressor:
         self.only_rule = only_rule
         self.diagnose = diagnose
         self.runner = RuleRunner(profile=profile, timeout=timeout)
-        self.custom: list[JSRegExp] = []
+        self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
         self.timed_out: set[int] = set()
 
@@ -111,7 +112,7 @@ class Compressor:
             if not isinstance(source, str):
                 continue
             try:
-                self.custom.append(compile_js(source, flags))
+                self.custom.append(FastRegex(source, flags))
             except JSSyntaxError as exc:
                 self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
 
@@ -227,7 +228,15 @@ class Compressor:
         # 2–3. protected regions
         o.should_preserve = bool(self.custom) or has_structure(text)
         if o.should_preserve:
-            o.extraction = extract(text, self.custom, profile=self.profile)
+            try:
+                o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout)
+            except RegexTimeout as exc:
+                o.gated = "timeout"
+                o.diagnostics.append(Diagnostic(
+                    f"protected-region pattern /{exc.source}/{exc.flags} timed out on {_where(o)}; the part "
+                    "was left unchanged", "error", "CAV-timeout", source="caveman",
+                    data={"messageIndex": mi, "pattern": exc.source}))
+                return o
         else:
             o.extraction = Extraction(text, text, [], choose_seed(text))
         ex = o.extraction

@@ -15,8 +15,10 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from engine.caveman.apply import budget_for
+from engine.caveman.fastscan import FastRegex, back_run_candidates
 from engine.caveman.fences import fence_spans, frontmatter_end
-from engine.jsregex import JSRegExp, compile_js
+from engine.jsregex import compile_js
 from engine.jsvalues import py_to_utf16_index
 
 MARKER = "\x00OMNI_CAVEMAN"
@@ -41,9 +43,18 @@ class Kind:
     flags: str = "g"
     needs: tuple[str, ...] = ()  # every one of these substrings must occur
     needs_any: tuple[str, ...] = ()  # at least one of these must occur
+    back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fastscan
+
+    def compile(self) -> FastRegex:
+        extra = None
+        if self.back is not None:
+            literal, run_chars, skip_ws = self.back
+            extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
+        return _compiled(self, extra)
 
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+_IDENT_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$"
 
 # Kinds 3–21 of spec §3.1 (1 frontmatter and 2 fenced code are line scans below).
 PATTERN_KINDS: tuple[Kind, ...] = (
@@ -58,12 +69,14 @@ PATTERN_KINDS: tuple[Kind, ...] = (
     Kind("inline_code", r"`[^`\n]+`", needs=("`",)),
     Kind("markdown_link", r"\[[^\]\n]+\]\([^) \n]+(?:\s+\"[^\"]*\")?\)", needs=("](",)),
     Kind("url", r"\bhttps?:\/\/[^\s)\]\"'>]+", "gi", needs=("://",)),
-    Kind("const_case", r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", needs=("_",)),
+    Kind("const_case", r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", needs=("_",),
+         back=("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False)),
     Kind("env_var", r"\bprocess\.env\.[A-Za-z_][A-Za-z0-9_]*\b", needs=("process.env.",)),
     Kind("env_var", r"\$[A-Z_][A-Z0-9_]*\b", needs=("$",)),
     Kind("version", r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", needs=(".",)),
-    Kind("dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+\(\)?", needs=(".", "(")),
-    Kind("function_call", rf"\b{_IDENT}\s*\([^()\n]*\)", needs=("(", ")")),
+    Kind("dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+\(\)?", needs=(".", "("),
+         back=("(", _IDENT_CHARS + ".", False)),
+    Kind("function_call", rf"\b{_IDENT}\s*\([^()\n]*\)", needs=("(", ")"), back=("(", _IDENT_CHARS, True)),
     Kind("file_path", r"(?:^|\s)(?:\.{0,2}\/[A-Za-z0-9_@./-]+|[A-Za-z]:\\[A-Za-z0-9_./-]+)", needs_any=("/", ":\\")),
     Kind("error_message",
          r"\b(?:TypeError|ReferenceError|SyntaxError|RangeError|URIError|EvalError|Error|Exception):[^\n]+",
@@ -158,14 +171,14 @@ class _Extractor:
         out.append(text[last:])
         self.ex.text = "".join(out)
 
-    def pattern(self, kind: str, rx: JSRegExp) -> None:
+    def pattern(self, kind: str, rx: FastRegex, timeout: float | None) -> None:
         def wrap(m) -> str:
             s = m.match
             if not s or MARKER in s:
                 return s
             return self.add(kind, s)
 
-        self.ex.text = rx.replace(self.ex.text, wrap)
+        self.ex.text = rx.replace(self.ex.text, wrap, budget_for(self.ex.text, timeout))
 
 
 def _applies(kind: Kind, text: str) -> bool:
@@ -174,8 +187,22 @@ def _applies(kind: Kind, text: str) -> bool:
     return not (kind.needs_any and not any(s in text for s in kind.needs_any))
 
 
-def extract(text: str, custom: list[JSRegExp], *, profile: str = "omniroute", seed: str | None = None) -> Extraction:
-    """Replace every protected region of ``text`` by a placeholder, in the spec's kind order."""
+def _compiled(kind: Kind, extra) -> FastRegex:
+    key = (kind.source, kind.flags)
+    rx = _KIND_CACHE.get(key)
+    if rx is None:
+        rx = _KIND_CACHE[key] = FastRegex(kind.source, kind.flags, extra=extra)
+    return rx
+
+
+_KIND_CACHE: dict[tuple[str, str], FastRegex] = {}  # built-in kinds are global and stateless
+
+
+def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", seed: str | None = None,
+            timeout: float | None = None) -> Extraction:
+    """Replace every protected region of ``text`` by a placeholder, in the spec's kind order.
+
+    Raises ``RegexTimeout`` if a region pattern exceeds its budget (the caller keeps the part)."""
     strict = profile == "strict"
     x = _Extractor(text, seed or choose_seed(text))
     x.frontmatter(strict=strict)
@@ -186,7 +213,7 @@ def extract(text: str, custom: list[JSRegExp], *, profile: str = "omniroute", se
         if not _applies(kind, x.ex.text):
             continue
         before = len(x.ex.blocks)
-        x.pattern(kind.name, compile_js(kind.source, kind.flags))
+        x.pattern(kind.name, kind.compile(), timeout)
         if kind.name == "latex_block" and not strict:
             for block in x.ex.blocks[before:]:
                 names = _LATEX_NAMES.match(block.content)
@@ -194,7 +221,7 @@ def extract(text: str, custom: list[JSRegExp], *, profile: str = "omniroute", se
                     x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
                                        f"\\end{{{names.group(2)}}} and protected as one region", block))
     for rx in custom:
-        x.pattern("custom", rx)
+        x.pattern("custom", rx, timeout)
     _locate(x.ex)
     return x.ex
 

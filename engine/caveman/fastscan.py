@@ -1,0 +1,398 @@
+"""Exact, fast evaluation of rule and region patterns on large texts.
+
+A full regex scan per rule costs tens of milliseconds per MB; the packs have dozens of rules.
+Most patterns, though, can only *start* near a literal (``\\b(?:please|kindly)…`` starts at
+"please" or "kindly"; ``(?:^|\\s)\\.{0,2}/…`` starts 0–3 units before a "/"). From the parsed
+pattern we derive such anchors (literals and the range of offsets at which they sit from the
+match start), find their occurrences with ``str.find``, and try the real JavaScript regex
+*anchored* (sticky) at those positions only, left to right, with JavaScript's ``replace`` loop.
+Every position where a match could start is tried, in order, so the result is the same as a
+full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astral characters
+(UTF-16 offsets ≠ indices) or texts where candidates are too dense use the plain full scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
+
+MAX_STRINGS = 64
+MAX_LITERAL = 12
+MAX_SET = 16
+DENSITY = 50  # fall back to a full scan when more than 1 position in DENSITY is a candidate
+LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where matches can start: ``anchors`` ((literals, lo, hi), …) or a start kind."""
+
+    anchors: tuple[tuple[frozenset[str], int, int], ...] = ()
+    start: str = ""  # "text": only at 0; "line": at 0 and after each line terminator
+    ignore_case: bool = False
+
+
+def _width(node) -> tuple[int, int | None]:
+    from engine.jsregex import ast as A
+
+    if isinstance(node, A.CharSet | A.Dot):
+        return (1, 1) if not getattr(node, "strings", ()) else (0, None)
+    if isinstance(node, A.Anchor | A.Look | A.Empty):
+        return 0, 0
+    if isinstance(node, A.Group):
+        return _width(node.body)
+    if isinstance(node, A.Seq):
+        lo, hi = 0, 0
+        for item in node.items:
+            a, b = _width(item)
+            lo += a
+            hi = None if hi is None or b is None else hi + b
+        return lo, hi
+    if isinstance(node, A.Alt):
+        widths = [_width(a) for a in node.alternatives]
+        return min(w[0] for w in widths), (None if any(w[1] is None for w in widths)
+                                          else max(w[1] for w in widths))
+    if isinstance(node, A.Quant):
+        a, b = _width(node.body)
+        return a * node.min, (None if node.max is None or b is None else b * node.max)
+    return 0, None  # backreferences, unsupported constructs
+
+
+def _small_set(node) -> list[str] | None:
+    from engine.jsregex import ast as A
+
+    if not isinstance(node, A.CharSet) or node.strings:
+        return None
+    chars: list[str] = []
+    for lo, hi in node.ranges:
+        if hi - lo + 1 + len(chars) > MAX_SET or hi >= 0xD800:
+            return None
+        chars.extend(chr(c) for c in range(lo, hi + 1))
+    return chars or None
+
+
+class _NoPlan(Exception):
+    pass
+
+
+def _extend(items: list, i: int, strings: list[str]) -> list[str]:
+    """Grow literal strings through the following single-character items; an optional one
+    (``x?``) keeps both variants. Every match starts with one of the returned strings."""
+    from engine.jsregex import ast as A
+
+    while i < len(items) and max(map(len, strings)) < MAX_LITERAL:
+        item = items[i]
+        chars = _small_set(item)
+        if chars is not None:
+            grown = [s + c for s in strings for c in chars]
+        elif isinstance(item, A.Quant) and item.min == 0 and item.max == 1 and _small_set(item.body):
+            grown = strings + [s + c for s in strings for c in _small_set(item.body)]
+        else:
+            break
+        if len(grown) > MAX_STRINGS:
+            break
+        strings = grown
+        i += 1
+    return sorted(set(strings))
+
+
+def _anchors(items: list, lo: int, hi: int, multiline: bool) -> list[tuple[frozenset[str], int, int]] | str:
+    from engine.jsregex import ast as A
+
+    for i, item in enumerate(items):
+        if isinstance(item, A.Anchor) and item.kind == "^" and lo == hi == 0:
+            return "line" if multiline else "text"
+        chars = _small_set(item)
+        if chars is not None:
+            return [(frozenset(_extend(items, i + 1, chars)), lo, hi)]
+        if isinstance(item, A.Quant) and item.min >= 1:
+            inner = _small_set(item.body)
+            if inner is not None:
+                return [(frozenset(inner), lo, hi)]
+            found = _node_anchors(item.body, lo, hi, multiline)
+            if found is not None:
+                return found
+        elif isinstance(item, A.Group | A.Alt | A.Seq):
+            found = _node_anchors(item, lo, hi, multiline)
+            if found is not None:
+                return found
+        a, b = _width(item)
+        if b is None:
+            raise _NoPlan
+        lo, hi = lo + a, hi + b
+    raise _NoPlan
+
+
+def _node_anchors(node, lo: int, hi: int, multiline: bool):
+    """Anchors of ``node`` (list), a start kind (str) or None when it has none."""
+    from engine.jsregex import ast as A
+
+    if isinstance(node, A.Group):
+        return _node_anchors(node.body, lo, hi, multiline)
+    if isinstance(node, A.Alt):
+        out: list = []
+        for alt in node.alternatives:
+            found = _node_anchors(alt, lo, hi, multiline)
+            if found is None or isinstance(found, str):
+                return None
+            out.extend(found)
+        return out
+    items = node.items if isinstance(node, A.Seq) else [node]
+    try:
+        return _anchors(items, lo, hi, multiline)
+    except _NoPlan:
+        return None
+
+
+@lru_cache(maxsize=2048)
+def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
+    """``(start plan or None, minimum match width or None)`` of a JS pattern."""
+    try:
+        from engine.jsregex.parser import parse
+        from engine.jsvalues import from_utf16_units, to_utf16_units
+
+        unicode = "u" in flags or "v" in flags
+        units = from_utf16_units(source) if unicode else to_utf16_units(source)
+        parsed = parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags)
+        min_width = _width(parsed.root)[0]
+        if any(f in flags for f in "yuv"):
+            return None, min_width
+        found = _node_anchors(parsed.root, 0, 0, "m" in flags)
+    except Exception:  # an internal shape we do not know: never risk a wrong answer
+        return None, None
+    if found is None:
+        return None, min_width
+    if isinstance(found, str):
+        return Plan(start=found), min_width
+    return Plan(anchors=tuple((lits, lo, hi) for lits, lo, hi in found), ignore_case="i" in flags), min_width
+
+
+def plan_for(source: str, flags: str) -> Plan | None:
+    """The start plan of a JS pattern, or None (use a full scan)."""
+    return analyse(source, flags)[0]
+
+
+def _bmp_only(text: str) -> bool:
+    if text.isascii():
+        return True
+    return not any(ord(c) > 0xFFFF for c in text) if len(text) < 4096 else max(text) <= "\uffff"
+
+
+def _canonical(text: str) -> str:
+    if text.isascii():
+        return text.upper()
+    from engine.jsregex.unicode_data import canon_table
+
+    return text.translate(canon_table(False))
+
+
+def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] | None:
+    """Sorted positions where a match may start, or None when a full scan is cheaper."""
+    n = len(text)
+    if limit is None:
+        limit = max(64, n // DENSITY)
+    if plan.start == "text":
+        return [0]
+    if plan.start == "line":
+        out = [0]
+        for term in LINE_TERMINATORS:
+            i = text.find(term)
+            while i >= 0:
+                out.append(i + 1)
+                if len(out) > limit:
+                    return None
+                i = text.find(term, i + 1)
+        return sorted(set(out))
+    hay = _canonical(text) if plan.ignore_case else text
+    if len(hay) != n:
+        return None
+    starts: set[int] = set()
+    for literals, lo, hi in plan.anchors:
+        for lit in literals:
+            i = hay.find(lit)
+            while i >= 0:
+                first = max(0, i - hi)
+                starts.update(range(first, i - lo + 1))
+                if len(starts) > limit:
+                    return None
+                i = hay.find(lit, i + 1)
+    return sorted(starts)
+
+
+class FastRegex:
+    """A JS regex with the same ``replace``/``search`` results, faster on large texts.
+
+    On ASCII texts (where engine.jsregex matches the translated pattern against the text, or
+    its upper-case form under ``i``, with offsets equal to indices) the translated pattern is
+    used directly: anchored at the planned candidates, or ``finditer`` for patterns that
+    cannot match empty (then Python's iteration is JavaScript's). A ``JSMatch`` is only built
+    for matches whose replacement needs it. Other texts go through engine.jsregex.
+    """
+
+    MIN_LENGTH = 4096  # below this a full scan is as cheap as planning
+
+    def __init__(self, source: str, flags: str, timeout: float | None = None,
+                 extra: Callable[[str], list[int] | None] | None = None) -> None:
+        self.rx: JSRegExp = compile_js(source, flags, timeout)
+        self.plan, self.min_width = analyse(source, flags)
+        self.extra = extra
+        self.timeout = timeout
+        self._sticky: JSRegExp | None = None
+        self._last: tuple[str, list[int] | None] | None = None
+        self._target: tuple[str, str] | None = None
+
+    source = property(lambda self: self.rx.source)
+    flags = property(lambda self: self.rx.flags)
+    sticky = property(lambda self: self.rx.sticky)
+    is_global = property(lambda self: self.rx.is_global)
+    group_names = property(lambda self: self.rx.group_names)
+    group_count = property(lambda self: self.rx.group_count)
+
+    def _anchored(self) -> JSRegExp:
+        if self._sticky is None:
+            self._sticky = compile_js(self.rx.source, self.rx.flags.replace("g", "") + "y", self.timeout)
+        return self._sticky
+
+    def _positions(self, text: str) -> list[int] | None:
+        last = self._last
+        if last is not None and last[0] is text:
+            return last[1]
+        if len(text) < self.MIN_LENGTH or self.rx.sticky or not _bmp_only(text):
+            found = None
+        elif self.extra is not None:
+            found = self.extra(text)
+        elif self.plan is None:
+            found = None
+        else:
+            found = candidates(self.plan, text)
+        self._last = (text, found)
+        return found
+
+    def cannot_match(self, text: str) -> bool:
+        """Cheap certainty that the pattern has no match in ``text`` (no candidate position)."""
+        return self._positions(text) == []
+
+    def _direct_target(self, text: str) -> str | None:
+        if not text.isascii() or self.rx.sticky or self.rx.translation.unsupported:
+            return None
+        cached = self._target
+        if cached is not None and cached[0] is text:
+            return cached[1]
+        target = text.upper() if self.rx.translation.ignore_case else text
+        self._target = (text, target)
+        return target
+
+    def _timeout_error(self, timeout: float | None) -> RegexTimeout:
+        budget = timeout if timeout is not None else self.timeout if self.timeout is not None \
+            else get_default_timeout()
+        return RegexTimeout(self.rx.source, self.rx.flags, budget or 0.0)
+
+    def _spans(self, text: str, first_only: bool, timeout: float | None):
+        """``[(start, end, JSMatch | None)]`` of the matches JS's loop finds, or None when
+        only a plain engine.jsregex call can tell."""
+        positions = self._positions(text)
+        target = self._direct_target(text)
+        budget = timeout if timeout is not None else self.timeout if self.timeout is not None \
+            else get_default_timeout()
+        out: list[tuple[int, int, JSMatch | None]] = []
+        if target is not None:
+            compiled = self.rx.translation.compiled
+            try:
+                if positions is None:
+                    if not self.min_width:
+                        return None
+                    if first_only:
+                        m = compiled.search(target, timeout=budget)
+                        return [] if m is None else [(m.start(), m.end(), None)]
+                    return [(m.start(), m.end(), None) for m in compiled.finditer(target, timeout=budget)]
+                pos = 0
+                for p in positions:
+                    if p < pos:
+                        continue
+                    m = compiled.match(target, p, timeout=budget)
+                    if m is None:
+                        continue
+                    start, end = m.span()
+                    out.append((start, end, None))
+                    if first_only:
+                        break
+                    pos = end + 1 if end == start else end
+            except TimeoutError:
+                raise self._timeout_error(timeout) from None
+            return out
+        if positions is None:
+            return None
+        anchored = self._anchored()
+        pos = 0
+        for p in positions:
+            if p < pos:
+                continue
+            jm = anchored.search(text, p, timeout)
+            if jm is None:
+                continue
+            out.append((jm.index, jm.end, jm))
+            if first_only:
+                break
+            pos = jm.end + 1 if jm.end == jm.index else jm.end
+        return out
+
+    def _match(self, text: str, start: int, jm: JSMatch | None, timeout: float | None) -> JSMatch:
+        return jm if jm is not None else self._anchored().search(text, start, timeout)
+
+    def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
+        """First match anywhere (stateless)."""
+        spans = self._spans(text, True, timeout)
+        if spans is None:
+            return self.rx.search(text, 0, timeout)
+        return self._match(text, spans[0][0], spans[0][2], timeout) if spans else None
+
+    def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
+        spans = self._spans(text, not self.rx.is_global, timeout)
+        if spans is None:
+            return self.rx.replace(text, repl, timeout)
+        if not spans:
+            return text
+        if isinstance(repl, str) and "$" in repl:
+            from engine.caveman.apply import expand_template
+
+            template = repl
+            repl = lambda m: expand_template(template, m, text, self.rx)  # noqa: E731
+        pieces: list[str] = []
+        last = 0
+        for start, end, jm in spans:
+            pieces.append(text[last:start])
+            pieces.append(repl if isinstance(repl, str) else repl(self._match(text, start, jm, timeout)))
+            last = end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
+
+def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False):
+    """Candidates for patterns that end their identifier-like run right before ``literal``
+    (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): every position of the maximal run of
+    ``run_chars`` (after skipping JS whitespace backwards when ``skip_ws``) before each
+    occurrence of ``literal``."""
+    from engine.caveman.fences import JS_WS
+
+    def find(text: str) -> list[int] | None:
+        limit = max(64, len(text) // DENSITY)
+        starts: set[int] = set()
+        i = text.find(literal)
+        while i >= 0:
+            j = i
+            if skip_ws:
+                while j > 0 and text[j - 1] in JS_WS:
+                    j -= 1
+            k = j
+            while k > 0 and text[k - 1] in run_chars:
+                k -= 1
+            starts.update(range(k, j))
+            if len(starts) > limit:
+                return None
+            i = text.find(literal, i + 1)
+        return sorted(starts)
+
+    return find

@@ -175,10 +175,7 @@ def _summary(record: dict[str, Any], path: str, profile: str) -> str:
         what = "dangling marker" if cand["stripOnly"] else f"{cand['name']} {json.dumps(cand['arguments'], ensure_ascii=False)}"
         state = "promoted as " + cand["id"] if cand["promoted"] else ("stripped" if cand["stripped"] else "kept")
         lines.append(f"  [{cand['span'][0]}, {cand['span'][1]}) {cand['grammar']}: {what} — {state} ({cand['reason']})")
-    if not record["candidates"] and record["calls"] and record["skippedBy"]:
-        for call in record["calls"]:
-            lines.append(f"  (not handled) {call['grammar']}: {call['name']} {json.dumps(call['arguments'], ensure_ascii=False)}")
-    if not record["candidates"] and not record["calls"]:
+    if not record["candidates"]:
         lines.append("no leaked tool-call grammar found")
     if record["reasonsNotPromoted"]:
         lines.append("not promoted: " + ", ".join(record["reasonsNotPromoted"]))

@@ -17,7 +17,8 @@ from engine.grammar.candidates import QuirkHit
 from engine.grammar.detect import detect
 from engine.grammar.model_gate import model_leaks_grammar
 from engine.grammar.quirks import STRICT_FIXED
-from engine.grammar.recover import is_tool_call_part, part_text, quirk_diagnostic, recover_grammar_leaks
+from engine.grammar.recover import is_tool_call_part, part_text, recover_grammar_leaks
+from engine.grammar.reporting import CandidateReport, quirk_diagnostic
 from engine.grammar.settings import GrammarSettings
 
 STAGES = ["grammar"]
@@ -81,20 +82,26 @@ def known_tool_set(state: HookState) -> tuple[list[str], list[Diagnostic]]:
     return _unique(allowed), diagnostics
 
 
-def pure_calls(message: dict[str, Any], known: set[str], *, strict: bool) -> list[dict[str, Any]]:
-    """Every call a pure parse finds, per text/thinking part, gates ignored (§10 ``calls``)."""
+def _scan_parts(message: dict[str, Any], *, strict: bool):
+    """``(part index, text, detection)`` for every text or thinking part, all grammars, no gates."""
     content = message.get("content")
-    out: list[dict[str, Any]] = []
     if not isinstance(content, list):
-        return out
+        return []
+    scans = []
     for index, part in enumerate(content):
         text = part_text(part)
-        if text is None:
-            continue
-        for cand in detect(text, strict=strict).calls:
-            out.append({"name": cand.name, "arguments": cand.arguments, "grammar": cand.grammar,
-                        "part": index, "knownTool": cand.name in known})
-    return out
+        if text is not None:
+            scans.append((index, text, detect(text, strict=strict)))
+    return scans
+
+
+def pure_calls(scans, known: set[str]) -> list[dict[str, Any]]:
+    """Every call a pure parse finds, in content order (§10 ``calls``)."""
+    return [
+        {"name": c.name, "arguments": c.arguments, "grammar": c.grammar, "part": index, "knownTool": c.name in known}
+        for index, _, found in scans
+        for c in found.calls
+    ]
 
 
 def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
@@ -111,6 +118,7 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
     known_list, diagnostics = known_tool_set(state)
     known = set(known_list)
     diagnostics = gate_note + diagnostics
+    scans = _scan_parts(message, strict=strict)
 
     skipped_by = None
     if settings.mode == "off":
@@ -126,7 +134,7 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
         "knownTools": known_list,
         "handled": skipped_by is None,
         "skippedBy": skipped_by,
-        "calls": pure_calls(message, known, strict=strict),
+        "calls": pure_calls(scans, known),
     }
     final = message
     result = None
@@ -177,7 +185,14 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
     reasons = _reasons_not_promoted(skipped_by, settings.mode, result, message, known, strict)
     record["reasonNotPromoted"] = reasons[0] if reasons else None
     record["reasonsNotPromoted"] = reasons
-    record["candidates"] = [c.to_dict() for c in result.candidates] if result else []
+    if result is not None:
+        record["candidates"] = [c.to_dict() for c in result.candidates]
+    else:  # skipped by a gate: still show where the leaks are, and which gate left them alone
+        record["candidates"] = [
+            CandidateReport.of(c, index, text, c.name in known, skipped_by or "").to_dict()
+            for index, text, found in scans
+            for c in found.kept
+        ]
     if strict:
         diagnostics = [d for d in diagnostics if d.code not in STRICT_FIXED]
     record["diagnostics"] = [d.to_dict() for d in diagnostics]

@@ -25,7 +25,6 @@ from engine.grammar.reporting import (
     unique_diagnostics,
 )
 from engine.grammar.stripping import remove_ranges, remove_ranges_locally, strip_range
-from engine.jsvalues import py_to_utf16_index
 
 MODES = ("off", "observe", "strip", "recover")
 
@@ -157,12 +156,7 @@ def recover_grammar_leaks(
         detected_ranges += len(_count(p.kept, strict))
         for cand in p.kept:
             _add_unique(detected_grammars, cand.grammar)
-            reports[id(cand)] = CandidateReport(
-                p.index, cand.grammar, cand.name, cand.arguments,
-                (py_to_utf16_index(p.text, cand.start), py_to_utf16_index(p.text, cand.end)),
-                cand.strip_only, (not cand.strip_only) and allowed(cand.name),
-                quirks=[h.quirk for h in cand.hits],
-            )
+            reports[id(cand)] = CandidateReport.of(cand, p.index, p.text, allowed(cand.name))
 
     existing = [pt for pt in content if is_tool_call_part(pt)]
     odd_existing = [pt for pt in content if is_tool_call_part(pt, strict=True) and not is_tool_call_part(pt)]

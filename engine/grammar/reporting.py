@@ -31,6 +31,12 @@ class CandidateReport:
     reason: str = ""  # why it was (not) stripped or promoted
     quirks: list[str] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, cand: Candidate, part: int, text: str, known: bool, reason: str = "") -> CandidateReport:
+        span = (py_to_utf16_index(text, cand.start), py_to_utf16_index(text, cand.end))
+        return cls(part, cand.grammar, cand.name, cand.arguments, span, cand.strip_only,
+                   known and not cand.strip_only, reason=reason, quirks=[h.quirk for h in cand.hits])
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "part": self.part, "grammar": self.grammar, "name": self.name, "arguments": self.arguments,

@@ -61,6 +61,8 @@ def test_gates_skip_but_calls_are_still_parsed(hook_state, kwargs, message, skip
     assert record["skippedBy"] == skipped and record["reasonsNotPromoted"] == [skipped]
     assert [c["name"] for c in record["calls"]] == ["bash"]
     assert record["content"] == message["content"] and record["telemetry"] == []
+    (cand,) = record["candidates"]  # the IDE still sees where the leak is and which gate stopped it
+    assert cand["reason"] == skipped and cand["span"] == [9, len(LEAK)] and not cand["stripped"]
 
 
 def test_strip_mode_records_a_strip(hook_state):

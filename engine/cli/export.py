@@ -60,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         if result.test_outcomes:
             passed = sum(1 for o in result.test_outcomes if o.passed)
             print(f"inline tests after export: {passed}/{len(result.test_outcomes)} pass (OmniRoute semantics)")
+        if result.semantics:
+            rtk_passed = sum(1 for c in result.semantics if c.rtk_passed)
+            print(f"inline tests after export: {rtk_passed}/{len(result.semantics)} pass (rtk v0.38 semantics, "
+                  "approximate regex dialect)")
         if result.trust is not None:
             for key, digest in result.trust.entries.items():
                 print(f"trusted in {result.trust.trust_path}: {key} = {digest}")

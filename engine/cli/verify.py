@@ -22,6 +22,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="strict: a test whose command selects another filter fails (VT-Q5)")
     parser.add_argument("--no-activation", action="store_true",
                         help="do not check that tests[].command selects the filter")
+    parser.add_argument("--rtk", action="store_true",
+                        help="TOML files: also run each inline test as rtk v0.38 would and show differences")
     parser.add_argument("--project", metavar="DIR", help="gate over all scopes: this project's .rtk/ filters")
     parser.add_argument("--data-dir", metavar="DIR", help="gate over all scopes: global DATA_DIR/rtk/ filters")
     parser.add_argument("--builtin", metavar="DIR", help="built-in filter folder for the all-scopes gate")
@@ -55,11 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return 1
     files = filter_files_in(paths)
-    filters, problems = [], []
+    filters, problems, comparisons = [], [], []
     for file in files:
         read = read_filter_file(file, profile=args.profile)
         problems += [d for d in read.diagnostics if d.level == "error"]
         filters += read.filters
+        if args.rtk and read.toml is not None:
+            from engine.rtk.toml_io import compare_semantics
+
+            comparisons += [(str(file), c) for c in compare_semantics(read.toml, args.profile)]
     for d in problems:
         print(d.format(), file=sys.stderr)
     result = verify_filters(filters, require_all=args.require_all, profile=args.profile,
@@ -68,9 +74,13 @@ def run(args: argparse.Namespace) -> int:
         out = result.to_dict()
         out["files"] = [str(f) for f in files]
         out["errors"] = [d.to_dict() for d in problems]
+        if args.rtk:
+            out["rtkSemantics"] = [{"file": f, **c.to_dict()} for f, c in comparisons]
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         _print_report(result, files)
+        if args.rtk:
+            _print_semantics(comparisons)
     if problems or not result.passed:
         return 1
     return 0
@@ -89,6 +99,22 @@ def _run_scopes(args: argparse.Namespace) -> int:
     else:
         _print_report(result, sorted({o.path for o in result.outcomes if o.path}))
     return 0 if result.passed else 1
+
+
+def _print_semantics(comparisons) -> None:
+    from engine.rtk.verify import unified_diff
+
+    for file, c in comparisons:
+        if c.differs:
+            print(f"{file}: DIFFERS IN RTK [{c.filter_id}] {c.test_name}" + (f" — {c.note}" if c.note else ""))
+            if c.rtk is not None:
+                for line in unified_diff(c.omniroute, c.rtk, ("omniroute", "rtk")).splitlines():
+                    print(f"    {line}")
+    if comparisons:
+        passed = sum(1 for _, c in comparisons if c.rtk_passed)
+        same = sum(1 for _, c in comparisons if not c.differs)
+        print(f"rtk v0.38 semantics: {passed}/{len(comparisons)} tests pass, {same}/{len(comparisons)} identical "
+              "to OmniRoute (regexes approximated on the JavaScript layer)")
 
 
 def _print_report(result, files) -> None:

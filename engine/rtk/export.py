@@ -50,6 +50,7 @@ class ExportResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     trust: Any = None  # TrustWriteResult
     test_outcomes: list = field(default_factory=list)  # TOML: inline tests re-run after export
+    semantics: list = field(default_factory=list)  # TOML: each test under OmniRoute vs rtk semantics
 
     def to_dict(self) -> dict:
         out = {"path": self.path, "format": self.format, "filters": self.filter_ids,
@@ -58,6 +59,8 @@ class ExportResult:
             out["trust"] = self.trust.to_dict()
         if self.test_outcomes:
             out["testOutcomes"] = [o.to_dict() for o in self.test_outcomes]
+        if self.semantics:
+            out["semantics"] = [c.to_dict() for c in self.semantics]
         return out
 
 
@@ -204,11 +207,19 @@ def _check_written(result: ExportResult, target: Path, profile: str) -> None:
     read = read_filter_file(target, profile=profile, run_toml_tests=True)
     result.diagnostics += [d for d in read.diagnostics if d.level == "error"]
     if read.toml is not None:
+        from engine.rtk.toml_io import compare_semantics
+
         result.test_outcomes = list(read.toml.outcomes)
         for outcome in read.toml.outcomes:
             if not outcome.passed:
                 result.diagnostics.append(_warn(str(target), outcome.filter_id,
                                                 f"inline test '{outcome.test_name}' fails after export"))
+        result.semantics = compare_semantics(read.toml, profile)
+        for c in result.semantics:
+            if c.differs:
+                result.diagnostics.append(_warn(str(target), c.filter_id, f"inline test '{c.test_name}' gives a "
+                                                "different result in rtk" + (f" ({c.note})" if c.note else ""),
+                                                level="info"))
 
 
 def _trust(target: Path, result: ExportResult):

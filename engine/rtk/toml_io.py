@@ -578,3 +578,172 @@ def dump_rtk_toml(tables: dict[str, dict], tests: dict[str, list[TomlTest]] | No
                       f"input = {multiline_string(test.input)}",
                       f"expected = {multiline_string(test.expected)}"]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- the rtk view (§6.5)
+#
+# The same TOML filter as rtk v0.38 runs it (``toml_filter.rs`` ``apply_filter``): lines from
+# ``str::lines()``, case-sensitive regexes with ``^``/``$`` at text boundaries, Rust replacement
+# syntax, ``truncate`` to exactly ``...`` for N <= 3, head/tail/max markers, ``on_empty``. Regexes
+# still run on the JavaScript layer: Rust-only syntax other than a leading inline-flag group is
+# not translated, and Unicode classes (``\d``, ``\w``, ``\b``) stay ASCII — the view says so.
+
+_RUST_WS = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+           "\u2028\u2029\u202f\u205f\u3000"
+_RTK_ANSI = re.compile(r"\x1b\[[0-9;]*[a-zA-Z]")  # rtk's utils::strip_ansi (our fixed pattern)
+_RUST_FLAGS = re.compile(r"^\(\?([imsxU-]+)\)")
+_RUST_UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<")
+
+
+class RtkRegexError(ValueError):
+    """rtk would not compile this pattern (the whole filter is skipped there)."""
+
+
+def rust_regex(pattern: str, extra_flags: str = ""):
+    """A JavaScript regex behaving like rtk's ``Regex::new(pattern)`` as far as the JS layer allows
+    (``extra_flags="g"`` for ``replace_all``)."""
+    from engine.jsregex import JSSyntaxError, compile_js
+
+    if _RUST_UNSUPPORTED.search(pattern):
+        raise RtkRegexError(f"{pattern!r}: look-around and backreferences are not supported by Rust's regex crate")
+    flags = ""
+    m = _RUST_FLAGS.match(pattern)
+    if m:
+        on = m.group(1).split("-")[0]
+        if set(on) - set("ims"):
+            raise RtkRegexError(f"{pattern!r}: inline flags {on!r} cannot be reproduced here")
+        flags, pattern = "".join(sorted(set(on))), pattern[m.end():]
+    pattern = pattern.replace("(?P<", "(?<")  # Rust's older named-group spelling
+    try:
+        return compile_js(pattern, "".join(sorted(set(flags + extra_flags))))
+    except JSSyntaxError as exc:
+        raise RtkRegexError(f"{pattern!r}: {exc}") from None
+
+
+def expand_rust_replacement(template: str, match) -> str:
+    """``regex::Captures::expand``: ``$name`` takes the longest ``[_0-9A-Za-z]+``, ``${name}``,
+    ``$$``; unknown or unmatched groups give ``""``."""
+    out, i = [], 0
+    while i < len(template):
+        ch = template[i]
+        if ch != "$":
+            out.append(ch)
+            i += 1
+            continue
+        if template[i + 1: i + 2] == "$":
+            out.append("$")
+            i += 2
+            continue
+        if template[i + 1: i + 2] == "{":
+            close = template.find("}", i + 2)
+            if close < 0:
+                out.append("$")
+                i += 1
+                continue
+            name, i = template[i + 2: close], close + 1
+        else:
+            m = re.match(r"[_0-9A-Za-z]+", template[i + 1:])
+            if not m:
+                out.append("$")
+                i += 1
+                continue
+            name, i = m.group(0), i + 1 + m.end()
+        if name.isdigit():
+            index = int(name)
+            value = match.match if index == 0 else (match.groups[index - 1] if index <= len(match.groups) else None)
+        else:
+            value = match.named.get(name)
+        out.append(value or "")
+    return "".join(out)
+
+
+def rust_truncate(line: str, max_len: int) -> str:
+    if len(line) <= max_len:
+        return line
+    return "..." if max_len < 3 else line[: max_len - 3] + "..."
+
+
+def apply_rtk_semantics(table: dict, text: str) -> str:
+    """rtk v0.38's ``apply_filter`` for one validated TOML table (raises ``RtkRegexError``)."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    if table.get("strip_ansi"):
+        lines = [_RTK_ANSI.sub("", line) for line in lines]
+    for rule in table.get("replace", []):
+        rx = rust_regex(rule["pattern"], "g")
+        lines = [rx.replace(line, lambda m, r=rule: expand_rust_replacement(r["replacement"], m)) for line in lines]
+    rules = table.get("match_output", [])
+    if rules:
+        blob = "\n".join(lines)
+        for rule in rules:
+            if rust_regex(rule["pattern"]).search(blob) is None:
+                continue
+            if "unless" in rule and rust_regex(rule["unless"]).search(blob) is not None:
+                continue
+            return rule["message"]
+    strip = [rust_regex(p) for p in table.get("strip_lines_matching", [])]
+    keep = [rust_regex(p) for p in table.get("keep_lines_matching", [])]
+    if strip:
+        lines = [line for line in lines if not any(rx.search(line) for rx in strip)]
+    elif keep:
+        lines = [line for line in lines if any(rx.search(line) for rx in keep)]
+    if "truncate_lines_at" in table:
+        lines = [rust_truncate(line, table["truncate_lines_at"]) for line in lines]
+    head, tail, total = table.get("head_lines"), table.get("tail_lines"), len(lines)
+    if head is not None and tail is not None:
+        if total > head + tail:
+            lines = [*lines[:head], f"... ({total - head - tail} lines omitted)", *lines[total - tail:]]
+    elif head is not None:
+        if total > head:
+            lines = [*lines[:head], f"... ({total - head} lines omitted)"]
+    elif tail is not None and total > tail:
+        lines = [f"... ({total - tail} lines omitted)", *lines[total - tail:]]
+    if "max_lines" in table and len(lines) > table["max_lines"]:
+        dropped = len(lines) - table["max_lines"]
+        lines = [*lines[: table["max_lines"]], f"... ({dropped} lines truncated)"]
+    result = "\n".join(lines)
+    if not result.strip(_RUST_WS) and "on_empty" in table:
+        return table["on_empty"]
+    return result
+
+
+@dataclass
+class SemanticsComparison:
+    """One inline test under OmniRoute's and rtk's semantics."""
+
+    filter_id: str
+    test_name: str
+    omniroute: str
+    rtk: str | None  # None when rtk would skip the filter
+    omniroute_passed: bool
+    rtk_passed: bool
+    note: str = ""
+
+    @property
+    def differs(self) -> bool:
+        return self.omniroute != self.rtk
+
+    def to_dict(self) -> dict:
+        return {"filterId": self.filter_id, "testName": self.test_name, "omniroute": self.omniroute, "rtk": self.rtk,
+                "omniroutePassed": self.omniroute_passed, "rtkPassed": self.rtk_passed, "differs": self.differs,
+                "note": self.note}
+
+
+def compare_semantics(result: TomlParseResult, profile: str = "omniroute") -> list[SemanticsComparison]:
+    """Every inline test under both tools' semantics (§6.4: shown after an export)."""
+    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
+
+    by_id = {f.id: f for f in result.filters}
+    out = []
+    for name, tests in result.tests.items():
+        for test in tests:
+            expected = strip_trailing_newlines(test.expected)
+            omni = strip_trailing_newlines(run_filter_stage(by_id[name], test.input, profile))
+            try:
+                rtk: str | None = strip_trailing_newlines(apply_rtk_semantics(result.tables[name], test.input))
+                note = ""
+            except RtkRegexError as exc:
+                rtk, note = None, f"rtk skips this filter: {exc}"
+            out.append(SemanticsComparison(name, test.name, omni, rtk, omni == expected, rtk == expected, note))
+    return out

@@ -43,12 +43,12 @@ def savings_percent(original: str, result: str) -> float:
     return 0 if orig == 0 else (orig - comp) / orig * 100
 
 
-def unified_diff(expected: str, actual: str, name: str = "") -> str:
+def unified_diff(expected: str, actual: str, labels: tuple[str, str] = ("expected", "actual")) -> str:
     """Expected vs actual, line by line, as a unified diff ('' when equal)."""
     if expected == actual:
         return ""
     lines = difflib.unified_diff(expected.split("\n"), actual.split("\n"),
-                                 fromfile=f"expected{name}", tofile=f"actual{name}", lineterm="")
+                                 fromfile=labels[0], tofile=labels[1], lineterm="")
     return "\n".join(lines)
 
 

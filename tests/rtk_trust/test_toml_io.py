@@ -168,3 +168,53 @@ def test_rtk_ignore_case_prefix_rejected_by_omniroute_translated_by_strict_VT_Q1
     result = parse_rtk_toml(text, profile="strict")
     assert result.passed and result.filters[0].keep_patterns == ("^[eE][rR][rR][oO][rR]",)
     assert [n.code for n in result.notes] == ["VT-Q12"]
+
+
+def _table(**fields):
+    return {"match_command": "^x", **fields}
+
+
+@pytest.mark.parametrize(("table", "text", "expected"), [
+    # case-sensitive line regexes (OmniRoute uses `i`)
+    (_table(strip_lines_matching=["^PING "]), "PING a\nPing statistics\n", "Ping statistics"),
+    # str::lines(): CRLF and a final newline
+    (_table(), "a\r\nb\r\n", "a\nb"),
+    # Rust replacement syntax: $1a is group "1a" (empty), ${1}a is group 1 then "a"
+    (_table(replace=[{"pattern": "(\\d+)", "replacement": "$1a"}]), "v 42", "v "),
+    (_table(replace=[{"pattern": "(\\d+)", "replacement": "${1}a|$$"}]), "v 42", "v 42a|$"),
+    (_table(replace=[{"pattern": "(?P<n>\\d)", "replacement": "<$n>"}]), "a1b2", "a<1>b<2>"),
+    # truncate: exactly "..." for N <= 3
+    (_table(truncate_lines_at=2), "abcdef\nab", "...\nab"),
+    (_table(truncate_lines_at=5), "abcdef", "ab..."),
+    # head/tail/max markers
+    (_table(head_lines=1, tail_lines=1), "1\n2\n3\n4", "1\n... (2 lines omitted)\n4"),
+    (_table(tail_lines=1, max_lines=1), "1\n2\n3", "... (2 lines omitted)\n... (1 lines truncated)"),
+    # match_output: ^ and $ at text boundaries, case-sensitive, unless guard
+    (_table(match_output=[{"pattern": "^done$", "message": "ok"}]), "x\ndone", "x\ndone"),
+    (_table(match_output=[{"pattern": "done", "message": "ok", "unless": "error"}]), "done\nerror", "done\nerror"),
+    (_table(match_output=[{"pattern": "(?i)DONE", "message": "ok"}]), "done", "ok"),
+    # on_empty after Rust trim
+    (_table(strip_lines_matching=["."], on_empty="nothing"), "a\nb", "nothing"),
+])
+def test_rtk_semantics(table, text, expected):
+    from engine.rtk.toml_io import apply_rtk_semantics
+
+    assert apply_rtk_semantics(table, text) == expected
+
+
+def test_rtk_rejects_lookaround():
+    from engine.rtk.toml_io import RtkRegexError, apply_rtk_semantics
+
+    with pytest.raises(RtkRegexError, match="look-around"):
+        apply_rtk_semantics(_table(keep_lines_matching=["^(?!x)"]), "a")
+
+
+def test_compare_semantics_shows_case_difference():
+    from engine.rtk.toml_io import compare_semantics
+
+    text = ("schema_version = 1\n[filters.p]\nmatch_command = '^ping'\nstrip_lines_matching = ['^PING ']\n"
+            "[[tests.p]]\nname = 't'\ninput = \"PING x\\nPing stats\"\nexpected = \"Ping stats\"\n")
+    result = parse_rtk_toml(text, run_tests=False)
+    (c,) = compare_semantics(result)
+    assert (c.omniroute, c.rtk, c.omniroute_passed, c.rtk_passed) == ("", "Ping stats", False, True)
+    assert c.differs

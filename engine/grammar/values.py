@@ -27,6 +27,15 @@ from engine.jsvalues import js_number, js_trim
 # ----------------------------------------------------------------------------- §2.4 call objects
 
 
+def assignable(key: str) -> bool:
+    """Whether ``args[key] = v`` creates an own property in JavaScript.
+
+    Assigning ``__proto__`` on a plain object sets its prototype instead, so the key never shows
+    up in the arguments (``JSON.parse`` output is different: it keeps ``__proto__`` as data).
+    """
+    return key != "__proto__"
+
+
 def normalize_arguments(value: Any, hits: Hits, *, strict: bool) -> dict[str, Any] | None:
     """``N(v)``: parse strings, unwrap an inner ``arguments`` object (GRM-Q14)."""
     if isinstance(value, str):
@@ -219,7 +228,7 @@ def keyword_arguments(text: str, hits: Hits, *, strict: bool) -> dict[str, Any]:
         if eq == -1:
             continue
         key = js_trim(part[:eq])
-        if not IDENT_FULL.match(key):
+        if not IDENT_FULL.match(key) or not assignable(key):
             continue
         raw = js_trim(part[eq + 1 :])
         reference = pythonish_value(raw)

@@ -162,3 +162,11 @@ def test_markdown_fences_for_the_strict_profile():
     assert [text[s:e] for s, e in spans] == ["```py\nx\n````", "~~~~\ny\n~~~\nz\n~~~~~"]
     # A backtick in the info string means no fence; the next ``` opens one that runs to the end.
     assert markdown_fence_spans("``` a`b\n```") == [(8, 11)]
+
+
+def test_proto_parameters_vanish_like_a_js_assignment_but_json_keeps_them():
+    tagged = "<tool_call><function=ls><parameter=__proto__>{\"a\":1}</parameter><parameter=path>/</parameter></function></tool_call>"
+    assert calls(tagged, ["qwen"]) == [("ls", {"path": "/"}, "qwen")]
+    assert calls("grep(__proto__=1, pattern='x')", ["granite"]) == [("grep", {"pattern": "x"}, "granite")]
+    parsed = '<tool_call>{"name": "ls", "arguments": {"__proto__": 1}}</tool_call>'
+    assert calls(parsed, ["granite"]) == [("ls", {"__proto__": 1}, "granite")]

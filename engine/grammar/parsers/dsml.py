@@ -9,7 +9,7 @@ from typing import Any
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
 from engine.grammar.textscan import WS, first_balanced_json, js_unicode
-from engine.grammar.values import layout_trim, normalize_arguments
+from engine.grammar.values import assignable, layout_trim, normalize_arguments
 from engine.jsvalues import js_trim
 
 # ⟨P⟩: fullwidth bars around DSML, DSML with one trailing bar, or ASCII bars with blanks.
@@ -90,7 +90,7 @@ def _arguments(body: str, hits: Hits, *, strict: bool) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for m in PARAMETER.finditer(body):
         key = js_trim(m.group(1))
-        if not key:
+        if not key or not assignable(key):
             continue
         raw = m.group(3) or ""
         if m.group(2) == "false":

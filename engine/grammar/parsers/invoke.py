@@ -7,7 +7,7 @@ from typing import Any
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
 from engine.grammar.textscan import WS, end_of_last, end_of_last_match, js_ascii
-from engine.grammar.values import layout_trim, normalize_arguments, sniff, tag_value
+from engine.grammar.values import assignable, layout_trim, normalize_arguments, sniff, tag_value
 from engine.jsvalues import js_trim
 
 NS = r"(?:[A-Za-z][A-Za-z0-9_.\-]*:)?"
@@ -37,7 +37,7 @@ def _arguments(body: str, hits: Hits, *, strict: bool) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for m in PARAMETER.finditer(body):
         key = js_trim(m.group(1))
-        if not key:
+        if not key or not assignable(key):
             continue
         raw = m.group(3) or ""
         if m.group(2) == "false":
@@ -78,12 +78,12 @@ def _malformed(ctx: ParseContext) -> list[Candidate]:
         args: dict[str, Any] = {}
         for p in MALFORMED_PARAMETER.finditer(body):
             key = js_trim(p.group(1))
-            if key:
+            if key and assignable(key):
                 args[key] = sniff(js_trim(p.group(2) or ""), hits)
         strict_args: dict[str, Any] = {}
         for p in MALFORMED_PARAMETER_STRICT.finditer(body):
             key = js_trim(p.group(1))
-            if key:
+            if key and assignable(key):
                 strict_args[key] = sniff(js_trim(p.group(2) or ""))
         if strict_args != args:
             hits.add("GRM-Q7", "a `/parameter>` or `</parameter>` closer left its slash in the value")

@@ -15,7 +15,7 @@ from engine.grammar.textscan import (
     js_ascii,
     split_ws,
 )
-from engine.grammar.values import calls_from_json_value, normalize_arguments, tag_value
+from engine.grammar.values import assignable, calls_from_json_value, normalize_arguments, tag_value
 from engine.jsvalues import js_trim
 
 WRAPPER = js_ascii(r"<(tool_call|tools)>[\s\S]*?</\1>", ignore_case=True)
@@ -72,10 +72,12 @@ def _glm_call(body: str, *, strict: bool) -> Call | None:
                 return None
     reference: dict[str, Any] = {}
     for i, key in enumerate(keys):
+        if not assignable(key):
+            continue
         reference[key] = tag_value(values[i] if i < len(values) else "", hits, strict=strict)
     paired: dict[str, Any] = {}
     for i, key in enumerate(all_keys):
-        if key:
+        if key and assignable(key):
             paired[key] = tag_value(values[i] if i < len(values) else "", Hits(), strict=strict)
     if paired != reference:
         hits.add("GRM-Q19", "a blank <arg_key> shifted the keys against their values")
@@ -94,7 +96,7 @@ def qwen_function_calls(body: str, *, strict: bool) -> list[Call]:
         args: dict[str, Any] = {}
         for p in PARAMETER.finditer(m.group(2) or ""):
             key = js_trim(p.group(1))
-            if key:
+            if key and assignable(key):
                 args[key] = tag_value(p.group(2) or "", hits, strict=strict)
         calls.append(Call(name, args, hits))
     return calls

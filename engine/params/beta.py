@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.params import ids
-from engine.params.jsv import get, get_path
+from engine.params.jsv import get, get_path, truthy
 
 INTERLEAVED_THINKING = "interleaved-thinking-2025-05-14"
 WEB_SEARCH_BETA = "web-search-2025-03-05"
@@ -19,6 +19,6 @@ def anthropic_beta_flags(model: dict, assistant: Any, provider: dict | None) -> 
     if ids.is_claude45_id(base) and auth not in ("iam-gcp", "iam-aws"):
         flags.append(INTERLEAVED_THINKING)
     if (auth == "iam-gcp" and ids.is_claude4_series_id(base)
-            and get_path(assistant, "settings", "enableWebSearch") is True):
+            and truthy(get_path(assistant, "settings", "enableWebSearch"))):
         flags.append(WEB_SEARCH_BETA)
     return flags

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.params import ids
-from engine.params.jsv import UNDEFINED, get, get_path
+from engine.params.jsv import UNDEFINED, get, get_path, truthy
 from engine.params.routing import model_endpoint
 
 SEARCH_PREVIEW_IDS = ("gpt-4o-search-preview", "gpt-4o-mini-search-preview")
@@ -57,7 +57,7 @@ def requested_image_generation(model: dict, assistant: dict) -> bool:
 
 
 def web_search_enabled(model: dict, assistant: dict) -> bool:
-    toggle = get_path(assistant, "settings", "enableWebSearch") is True
+    toggle = truthy(get_path(assistant, "settings", "enableWebSearch"))
     return ((toggle and ids.has_capability(model, "web-search"))
             or is_openrouter_search_model(model)
             or "sonar" in ids.unique_id(model))

@@ -343,7 +343,7 @@ def _azure_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
     headers = app_headers(provider)
     endpoint_types = get(model, "endpointTypes")
     first = endpoint_types[0] if isinstance(endpoint_types, list) and endpoint_types else None
-    if wire_id(model).startswith("claude") or first == "anthropic-messages":
+    if wire_id(model).lower().startswith("claude") or first == "anthropic-messages":
         return SdkConfig("azure-anthropic", model_id,
                          {"baseURL": stripped, "apiKey": key, "headers": headers}, "azure")
     sdk_id = "azure-responses" if scope_id == "azure-responses" else "azure"
@@ -373,7 +373,7 @@ def _vertex_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
     auth = get(provider, "authConfig")
     if not (isinstance(auth, dict) and auth.get("type") == "iam-gcp"):
         raise ParamsError("VertexAI requires iam-gcp auth configuration.", "/provider/authConfig")
-    claude = scope_id == "google-vertex-anthropic" or wire_id(model).startswith("claude")
+    claude = scope_id == "google-vertex-anthropic" or wire_id(model).lower().startswith("claude")
     sdk_id = "google-vertex-anthropic" if claude else "google-vertex"
     if url:
         base = url + ("/publishers/anthropic/models" if claude else "/publishers/google")

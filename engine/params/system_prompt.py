@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.params.collation import sort_names
-from engine.params.jsv import UNDEFINED, get
+from engine.params.jsv import UNDEFINED, get, is_nullish, js_string, truthy
 
 DEFAULT_NOW = "2025-01-15T09:30:00.000Z"
 
@@ -82,11 +82,12 @@ def substitute_variables(prompt: str, model: dict, env: dict, prefs: dict) -> tu
     name = get(model, "name")
     ordered = [
         *values.items(),
-        ("{{username}}", username if isinstance(username, str) and username else "Unknown Username"),
-        ("{{system}}", str(env.get("platform") or "linux")),
-        ("{{language}}", "Unknown System Language" if language is None else str(language)),
-        ("{{arch}}", str(env.get("arch") or "x64")),
-        ("{{model_name}}", "Unknown Model" if name is UNDEFINED else str(name)),
+        ("{{username}}", js_string(username) if truthy(username) else "Unknown Username"),
+        ("{{system}}", js_string(env.get("platform", "linux"))),
+        ("{{language}}", "Unknown System Language" if is_nullish(language)
+         else js_string(language)),
+        ("{{arch}}", js_string(env.get("arch", "x64"))),
+        ("{{model_name}}", "Unknown Model" if name is UNDEFINED else js_string(name)),
     ]
     for key, value in ordered:
         prompt = prompt.replace(key, value)

@@ -153,13 +153,12 @@ def assess_filter(f: RtkFilter) -> list[RiskFinding]:
                             key=ERROR_LINES.index)
     if dropped_errors:
         add("high", "drops-errors", f"drop patterns remove error-like lines such as {dropped_errors[0]!r}")
+    kept_errors: list[str] = []
     if f.keep_patterns:
-        kept = [line for line in ERROR_LINES if any(_matches(p, flags, line) for p in f.keep_patterns)]
+        kept = kept_errors = [line for line in ERROR_LINES if any(_matches(p, flags, line) for p in f.keep_patterns)]
         if not kept:
-            add("high", "keeps-no-errors", "include patterns keep none of the usual error lines (error:, FAILED, "
-                                           "Traceback…): when any line matches, errors are dropped")
-        if not any(_matches(p, flags, line) for p in f.keep_patterns for line in ANY_LINES[1:]) and not kept:
-            add("info", "keeps-little", "include patterns match almost nothing: most output is dropped")
+            add("medium", "keeps-no-errors", "include patterns keep none of the generic error lines (error:, "
+                                             "FAILED, Traceback…): check that this tool's own error lines survive")
     for pattern in f.command_patterns:
         if matches_every_line(pattern, "im"):
             add("high", "catch-all-command", f"command pattern {pattern!r} selects this filter for every command")
@@ -181,7 +180,9 @@ def assess_filter(f: RtkFilter) -> list[RiskFinding]:
         add("medium", "short-lines", f"truncateLineAt {f.truncate_line_at} cuts every line very short")
     if f.on_empty:
         if _SUCCESS_WORDS.search(f.on_empty):
-            add("high", "on-empty-success", f"onEmpty {f.on_empty!r} claims success when everything was filtered out")
+            # High when the filter can also drop error-like lines: then "ok" can stand for a failure.
+            level: Level = "high" if dropped_errors or (f.keep_patterns and not kept_errors) else "medium"
+            add(level, "on-empty-success", f"onEmpty {f.on_empty!r} claims success when everything was filtered out")
         if len(f.on_empty) > HUGE_ON_EMPTY:
             add("medium", "huge-on-empty", f"onEmpty is {len(f.on_empty)} characters long: it can inject text")
     return out

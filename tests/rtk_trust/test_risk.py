@@ -34,6 +34,8 @@ def test_structural_findings():
     assert {"match-output", "match-output-no-unless"} <= codes(
         canonical("x", matchOutput=[{"pattern": "done", "message": "ok"}]))
     assert "on-empty-success" in codes(canonical("x", on_empty="All tests passed"))
+    (flt,), _ = parse_filter_file(canonical("x", drop=["^error"], on_empty="ok"))
+    assert [f.level for f in assess_filter(flt) if f.code == "on-empty-success"] == ["high"]
     assert "small-max-lines" in codes(canonical("x", maxLines=2))
     assert "security-tool" in codes(canonical("x", commands=["audit|trivy"]))
     assert "catch-all-command" in codes(canonical("x", commands=["(?:)"]))
@@ -45,5 +47,6 @@ def test_risk_summary_for_toml_uses_rtk_text_and_review():
     result = parse_rtk_toml(text)
     summary = risk_summary(text, result.filters, is_toml=True)
     assert summary.rtk_lines[1] == "  Filters: 1"
-    assert [f.code for f in summary.high] == ["on-empty-success"]
+    assert [f.code for f in summary.high] == []
+    assert [f.code for f in summary.findings] == ["on-empty-success"]
     assert "Rulewright review:" in summary.format()

@@ -32,6 +32,7 @@ from .policy import (
 )
 from .presets import BUILTIN_TOOLS, builtin_legacy_config, builtin_preprocessors
 from .quirks import DEFAULT_PROFILE, PROFILES, QUIRKS
+from .rules import RULES, RuleInfo
 
 
 def adapt_result(result: RepairResult, raw_args: Any, *, unrepairable: str = "throw") -> Any:
@@ -53,12 +54,14 @@ __all__ = [
     "POLICY_NAMES",
     "PROFILES",
     "QUIRKS",
+    "RULES",
     "LegacyRepairResult",
     "RepairChange",
     "RepairObservation",
     "RepairOptions",
     "RepairPolicy",
     "RepairResult",
+    "RuleInfo",
     "UnrepairableToolInputError",
     "adapt_result",
     "builtin_legacy_config",

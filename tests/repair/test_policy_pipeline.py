@@ -151,3 +151,18 @@ def test_trace_explains_each_stage():
     assert lines[-1] == "final-validation: outcome repaired"
     assert result.to_dict()["trace"][-1] == {"stage": "final-validation", "message": "outcome repaired",
                                              "data": {"changes": 3}}
+
+
+def test_every_emitted_rule_id_is_in_the_catalogue():
+    from engine.repair import RULES
+
+    results = [
+        run_repair(FILE_SCHEMA, '["{\\"path\\":\\"/a\\tb\\"}"]'),
+        run_repair(FILE_SCHEMA, '[{"path":"/a","labels":"x","meta":"{}","offset":null}]'),
+        run_repair(READ_SCHEMA, "x", {"builtinTool": "read"}),
+        run_repair(EDIT_SCHEMA, {"file_path": "/a", "old_string": "x", "new_string": "y"}, {"builtinTool": "edit"}),
+        run_repair(READ_SCHEMA, "/a", {"ownerShim": {"kind": "rootStringTo", "field": "path"}}, profile="strict"),
+    ]
+    emitted = {c.rule_id for r in results for c in r.changes}
+    assert emitted <= set(RULES)
+    assert all(RULES[rule].stage == c.stage for r in results for c in r.changes for rule in [c.rule_id])

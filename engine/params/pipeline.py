@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
+from engine.diagnostics import Diagnostic
 from engine.params import ids
 from engine.params.capabilities import resolve_capabilities
 from engine.params.explain import build_explain
@@ -107,11 +109,10 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
                                  strict=strict)
 
     plugin_details = {p.name: p.details for p in plugins if p.details is not None}
-    if "model-params" in plugin_details or "anthropic-headers" in plugin_details:
-        _param_plugin_quirk(diagnostics, plugin_details, strict)
     if strict:
         options = _apply_param_plugins(options, plugin_details)
-    if not strict:
+    else:
+        _param_plugin_quirk(diagnostics, plugin_details)
         _tools_quirks(diagnostics, tools, assistant, model)
 
     report = {
@@ -149,15 +150,13 @@ def validate_strict(payload: dict) -> list[dict]:
     the reference would build it from the same input."""
     from engine.schemas import validate_against
 
-    out = [{"code": d.code, "level": "warning", "message": d.message, "pointer": d.pointer or ""}
-           for d in validate_against("params-payload", payload)]
+    found = [replace(d, level="warning") for d in validate_against("params-payload", payload)]
     effort = ids.effort_of(payload.get("assistant"))
     if isinstance(effort, str) and effort not in KNOWN_EFFORTS:
-        out.append({"code": "schema:enum", "level": "warning", "pointer":
-                    "/assistant/settings/reasoning_effort", "message":
-                    f"unknown reasoning effort {effort!r} (expected one of "
-                    f"{', '.join(KNOWN_EFFORTS)})"})
-    return out
+        found.append(Diagnostic(f"unknown reasoning effort {effort!r} (expected one of "
+                                f"{', '.join(KNOWN_EFFORTS)})", "warning", "schema:enum",
+                                pointer="/assistant/settings/reasoning_effort", source="schema"))
+    return [d.to_dict() for d in found]
 
 
 def _strict_identities(sdk, scope_id: str, options_id: str) -> tuple[str, str]:
@@ -203,8 +202,8 @@ def _dedupe(diagnostics: list[dict]) -> list[dict]:
         messages = merged.setdefault(d["code"], [])
         if d["message"] not in messages:
             messages.append(d["message"])
-    return [{"code": code, "level": "info", "message": "; ".join(messages),
-             "pointer": QUIRK_POINTERS.get(code, ""), "quirk": QUIRKS.get(code, "")}
+    return [Diagnostic("; ".join(messages), "info", code, pointer=QUIRK_POINTERS.get(code, ""),
+                       source="params", data={"quirk": QUIRKS.get(code, "")}).to_dict()
             for code, messages in merged.items()]
 
 
@@ -267,9 +266,7 @@ def _apply_param_plugins(options: dict, details: dict) -> dict:
     return out
 
 
-def _param_plugin_quirk(diagnostics, details, strict) -> None:
-    if strict:
-        return
+def _param_plugin_quirk(diagnostics, details) -> None:
     effective = {k: v for k, v in details.items() if k in ("model-params", "anthropic-headers",
                                                              "webSearch", "urlContext") and v}
     if effective:

@@ -70,8 +70,8 @@ def read_envelope(payload: Any) -> Envelope:
         request = {}
     if not isinstance(request, dict):
         raise ParamsError(f"request must be an object, got {_type_name(request)}", "/request")
-    provider = _require(payload, "provider", dict, "", "provider (an object)")
-    model = _require(payload, "model", dict, "", "model (an object)")
+    provider = _require(payload, "provider", dict, "", "provider")
+    model = _require(payload, "model", dict, "", "model")
     assistant = payload.get("assistant")
     if assistant is not None and not isinstance(assistant, dict):
         raise ParamsError(f"assistant must be an object or null, got {_type_name(assistant)}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -91,7 +92,9 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
 
         request_id = request.get("messageId")
         if is_nullish(request_id):
-            request_id = str(uuid.uuid4())
+            # The reference draws a random UUID; a name-based one keeps this function pure.
+            request_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "rulewright-params:"
+                                        + json.dumps(request, sort_keys=True, default=str)))
         scope = RequestScope(
             request=request, assistant=assistant, model=model, provider=provider,
             capabilities=caps, sdk_config=sdk, endpoint_type=endpoint,

@@ -39,6 +39,7 @@ class CharSet(Node):
 
     ranges: Ranges
     strings: tuple[str, ...] = ()
+    hint: str | None = None  # an equivalent `regex` class using property tables (faster when big)
 
 
 @dataclass(slots=True)

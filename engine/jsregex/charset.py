@@ -109,6 +109,19 @@ def escape_char(c: int) -> str:
     return _esc(c)
 
 
+def class_body(a: Ranges) -> str:
+    """The items of a ``[…]`` class matching exactly ``a`` (without the brackets)."""
+    parts = []
+    for lo, hi in a:
+        if lo == hi:
+            parts.append(_esc(lo))
+        elif hi == lo + 1:
+            parts.append(_esc(lo) + _esc(hi))
+        else:
+            parts.append(f"{_esc(lo)}-{_esc(hi)}")
+    return "".join(parts)
+
+
 def to_pattern(a: Ranges) -> str:
     """A `regex` (VERSION0) fragment matching exactly the members of ``a``."""
     if not a:
@@ -118,12 +131,4 @@ def to_pattern(a: Ranges) -> str:
         return _esc(one)
     if a == ALL:
         return r"[\s\S]"
-    parts = []
-    for lo, hi in a:
-        if lo == hi:
-            parts.append(_esc(lo))
-        elif hi == lo + 1:
-            parts.append(_esc(lo) + _esc(hi))
-        else:
-            parts.append(f"{_esc(lo)}-{_esc(hi)}")
-    return "[" + "".join(parts) + "]"
+    return "[" + class_body(a) + "]"

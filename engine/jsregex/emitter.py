@@ -21,7 +21,8 @@ from .ast import Alt, Anchor, Backref, CharSet, Dot, Empty, Group, Look, Node, Q
 from .charset import escape_char, to_pattern
 
 LINE_TERMINATOR_CLASS = r"[\n\r\u2028\u2029]"
-MAX_REPEAT = 65535  # `regex` expands minimum counts in memory; see spec §8
+MAX_REPEAT = 65535
+HINT_THRESHOLD = 24  # ranges above which a property-table class is emitted instead of explicit ranges  # `regex` expands minimum counts in memory; see spec §8
 
 
 def nullable(node: Node) -> bool:
@@ -131,6 +132,8 @@ class Emitter:
 
     def emit_charset(self, node: CharSet) -> str:
         if not node.strings:
+            if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
+                return node.hint
             return to_pattern(node.ranges)
         alternatives = ["".join(escape_char(ord(ch)) for ch in s) for s in node.strings if s]
         if node.ranges:

@@ -67,10 +67,12 @@ def _is_ascii_letter(ch: str) -> bool:
 class _Operand:
     """A ``v``-mode class operand: a set plus strings; ``char`` when it is one literal character."""
 
-    __slots__ = ("char", "may_strings", "ranges", "strings")
+    __slots__ = ("char", "hint", "may_strings", "ranges", "raw", "strings")
 
     def __init__(self, ranges: Ranges, strings: frozenset[str] = frozenset(), char: int | None = None,
-                 may_strings: bool = False) -> None:
+                 may_strings: bool = False, hint: str | None = None) -> None:
+        self.hint = hint  # non-v property operands: the `regex` item for the unfolded set
+        self.raw = ranges  # the set before case folding
         self.ranges = ranges
         self.strings = strings
         self.char = char  # the unfolded character, when the operand is one ClassSetCharacter
@@ -92,6 +94,7 @@ class Parser:
         self.named_refs: list[Backref] = []
         self.unsupported: str | None = None
         self.total_groups, self.has_named = self._scan_groups()
+        self._class_items: list[tuple[Ranges, str | None]] = []
         self._canon = ud.canon_table(self.u) if ignore_case else None
         self._changes = (ud.unicode_canon_changes() if self.u else ud.legacy_canon_changes()) if ignore_case else ()
 
@@ -552,7 +555,15 @@ class Parser:
         operand = self._property_operand(negated)
         if operand.strings or operand.may_strings:
             return self._strings_node(operand)
-        return CharSet(operand.ranges)
+        return CharSet(operand.ranges, hint=self._hint([(operand.raw, operand.hint)], operand.ranges, False)
+                       if not self.v else None)
+
+    def _hint(self, items: list[tuple[Ranges, str | None]], folded: Ranges, negated: bool) -> str | None:
+        """``[items + explicit rest]`` denoting ``folded`` (or its complement), or None."""
+        if not items or any(item is None for _, item in items):
+            return None
+        rest = charset.difference(folded, charset.union(*(r for r, _ in items)))
+        return "[" + ("^" if negated else "") + "".join(item for _, item in items) + charset.class_body(rest) + "]"
 
     def _property_operand(self, negated: bool) -> _Operand:
         if self.peek() != "{":
@@ -577,9 +588,13 @@ class Parser:
         if self.v:
             folded = self.fold(ranges)
             return _Operand(charset.complement(folded) if negated else folded)
+        hint = ud.property_hint(name, value if eq else None)
         if negated:
             ranges = charset.complement(ranges)
-        return _Operand(self.fold(ranges))
+            hint = ud.negated_hint(hint)
+        operand = _Operand(self.fold(ranges), hint=hint)
+        operand.raw = ranges
+        return operand
 
     def _string_property(self, name: str) -> _Operand:
         self.quirk("JSR-Q12", self.pos - len(name) - 4, f"property of strings \\p{{{name}}} (v flag)")
@@ -611,9 +626,13 @@ class Parser:
             if operand.strings or operand.may_strings:
                 return self._strings_node(operand)
             return CharSet(operand.ranges)
+        outer_items = self._class_items
+        self._class_items = []
         ranges = self.parse_class_ranges()
         folded = self.fold(ranges)
-        return CharSet(charset.complement(folded) if negated else folded)
+        hint = self._hint(self._class_items, folded, negated)
+        self._class_items = outer_items
+        return CharSet(charset.complement(folded) if negated else folded, hint=hint)
 
     def parse_class_ranges(self) -> Ranges:
         """Non-``v`` ClassContents up to and including ``]``: the union, before folding."""
@@ -675,10 +694,10 @@ class Parser:
             return self.class_escape_set(ch)
         if ch in "pP" and self.u:
             self.pos += 1
-            operand = self._property_operand(negated=False)
-            ranges = operand.ranges
+            operand = self._property_operand(negated=ch == "P")
             # non-v: \P is the complement before the class is folded as a whole
-            return charset.complement(ranges) if ch == "P" else ranges
+            self._class_items.append((operand.raw, operand.hint))
+            return operand.raw
         if ch in DECIMAL:
             if self.u:
                 if ch == "0" and not (self.peek(1) and self.peek(1) in DECIMAL):

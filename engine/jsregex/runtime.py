@@ -12,6 +12,7 @@ import re
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -23,6 +24,8 @@ from .unicode_data import canon_table
 
 _DEFAULT_TIMEOUT: float | None = 0.25
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
 def set_default_timeout(seconds: float | None) -> None:
@@ -65,11 +68,12 @@ class JSMatch:
 class _Subject:
     """A subject prepared for one translation: working units, match target, offset maps."""
 
-    __slots__ = ("_astral", "expanded", "js_length", "original", "target", "unicode", "units")
+    __slots__ = ("_astral", "_pairs", "expanded", "js_length", "original", "target", "unicode", "units")
 
     def __init__(self, s: str, t: Translation) -> None:
         self.original = s
         self.unicode = t.unicode
+        self._pairs: list[int] | None = None
         if s.isascii():
             self.units = s
             self.expanded = False
@@ -78,14 +82,16 @@ class _Subject:
             self.js_length = len(s)
             return
         if t.unicode:
-            self.units = s
+            # code points; surrogate halves given as two Python chars are one code point in JS
+            self.units = from_utf16_units(s) if _SURROGATE.search(s) else s
+            s = self.units
             self.expanded = False
             positions = [m.start() for m in _ASTRAL.finditer(s)]
             self._astral = positions or None
             self.js_length = len(s) + len(positions)
         else:
             self.units = to_utf16_units(s)
-            self.expanded = self.units is not s and len(self.units) != len(s)
+            self.expanded = _SURROGATE.search(self.units) is not None
             self._astral = None
             self.js_length = len(self.units)
         self.target = self.units.translate(canon_table(t.unicode)) if t.ignore_case else self.units
@@ -105,21 +111,25 @@ class _Subject:
         return from_utf16_units(piece) if self.expanded else piece
 
     def cp_index(self, i: int) -> int:
+        """Code points in ``input.slice(0, i)``: a pair cut in half counts its lead as one."""
         if not self.expanded:
             return i
-        return len(from_utf16_units(self.units[:i]))
+        if self._pairs is None:
+            self._pairs = [m.start() for m in _PAIR.finditer(self.units)]
+        return i - bisect_left(self._pairs, i - 1)
 
 
 class JSRegExp:
     """``new RegExp(source, flags)``: JS semantics, including ``lastIndex`` state for g/y."""
 
-    __slots__ = ("_names", "_subject_cache", "_t", "last_index", "profile", "timeout")
+    __slots__ = ("_has_indices", "_names", "_subject_cache", "_t", "last_index", "profile", "timeout")
 
     def __init__(self, translation: Translation, timeout: float | None = None, profile: str = "v8") -> None:
         self._t = translation
         self.timeout = timeout
         self.profile = profile
         self.last_index = 0
+        self._has_indices = "d" in translation.flags
         self._subject_cache: _Subject | None = None
         markers = translation.marker_groups
         self._names = tuple(
@@ -182,6 +192,16 @@ class JSRegExp:
     def _iterate(self, subj: _Subject, sticky: bool, deadline: float | None,
                  timeout: float | None) -> Iterator[regex.Match[str]]:
         """Every match as a global exec loop finds them (empty match: advance one unit/code point)."""
+        if not sticky and not self._t.nullable:
+            # no empty matches: Python's finditer walks exactly like JS's exec loop, in C
+            if deadline is None:
+                yield from self._t.compiled.finditer(subj.target)
+                return
+            try:
+                yield from self._t.compiled.finditer(subj.target, timeout=max(deadline - time.monotonic(), 1e-6))
+            except TimeoutError:
+                raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout)) from None
+            return
         pos = 0
         limit = len(subj.units)
         while pos <= limit:
@@ -209,17 +229,21 @@ class JSRegExp:
 
     def _to_match(self, m: regex.Match[str], subj: _Subject) -> JSMatch:
         start, end = m.span()
-        spans = self._group_spans(m)
-        groups = tuple(None if sp is None else subj.text(sp[0], sp[1]) for sp in spans)
         t = self._t
-        named = {name: groups[t.name_index[name] - 1] for name in t.group_names}
+        if t.group_count:
+            spans = self._group_spans(m)
+            text = subj.text
+            groups = tuple([None if sp is None else text(sp[0], sp[1]) for sp in spans])
+            named = {name: groups[t.name_index[name] - 1] for name in t.group_names} if t.group_names else {}
+        else:
+            spans, groups, named = [], (), {}
         indices = named_indices = None
-        if "d" in t.flags:
-            to_js = subj.to_js
+        to_js = subj.to_js
+        if self._has_indices:
             indices = [(to_js(start), to_js(end))]
             indices += [None if sp is None else (to_js(sp[0]), to_js(sp[1])) for sp in spans]
             named_indices = {name: indices[t.name_index[name]] for name in t.group_names}
-        return JSMatch(subj.to_js(start), subj.to_js(end), subj.cp_index(start), subj.text(start, end),
+        return JSMatch(to_js(start), to_js(end), subj.cp_index(start), subj.text(start, end),
                        groups, named, indices, named_indices, subj.original)
 
     def _exec_stateful(self, subj: _Subject, deadline: float | None, timeout: float | None) -> regex.Match[str] | None:
@@ -270,6 +294,20 @@ class JSRegExp:
         deadline = self._deadline(timeout)
         subj = self._subject(s)
         flags = self._t.flags
+        if isinstance(repl, str) and self._can_sub(flags):
+            template = repl if (self._t.unicode or repl.isascii()) else to_utf16_units(repl)
+            converted = _sub_template(template, self._t.group_count, tuple(self._t.name_index.items()))
+            if converted is not None:
+                self.last_index = 0
+                try:
+                    if deadline is None:
+                        out = self._t.compiled.sub(converted, subj.units)
+                    else:
+                        out = self._t.compiled.sub(converted, subj.units,
+                                                   timeout=max(deadline - time.monotonic(), 1e-6))
+                except TimeoutError:
+                    raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout)) from None
+                return out if out.isascii() else from_utf16_units(out)
         if "g" in flags:
             self.last_index = 0
             found = list(self._iterate(subj, "y" in flags, deadline, timeout))
@@ -303,6 +341,10 @@ class JSRegExp:
         pieces.append(units[position:])
         out = "".join(pieces)
         return out if out.isascii() else from_utf16_units(out)
+
+    def _can_sub(self, flags: str) -> bool:
+        """`regex.sub` gives JS's answer: global, not sticky, no empty matches, subject not folded."""
+        return "g" in flags and "y" not in flags and not self._t.nullable and not self._t.ignore_case
 
     def _expand(self, template: str, m: regex.Match[str], subj: _Subject) -> str:
         """GetSubstitution (spec §11) on working units; JSR-Q9 fallbacks included."""
@@ -402,3 +444,53 @@ class JSRegExp:
             q = p
         out.append(subj.text(p, size))
         return out
+
+
+@lru_cache(maxsize=1024)
+def _sub_template(template: str, count: int, names: tuple[tuple[str, int], ...]) -> str | None:
+    """A JS replacement template as a `regex` template (None when it needs $` or $')."""
+    if "\\" not in template and "$" not in template:
+        return template
+    name_index = dict(names)
+    out: list[str] = []
+    i, n = 0, len(template)
+    while i < n:
+        j = template.find("$", i)
+        if j < 0 or j + 1 >= n:
+            out.append(template[i:].replace("\\", "\\\\"))
+            break
+        out.append(template[i:j].replace("\\", "\\\\"))
+        c = template[j + 1]
+        if c == "$":
+            out.append("$")
+            i = j + 2
+        elif c == "&":
+            out.append(r"\g<0>")
+            i = j + 2
+        elif c in "`'":
+            return None
+        elif "0" <= c <= "9":
+            d2 = template[j + 2] if j + 2 < n else ""
+            if d2 and "0" <= d2 <= "9" and 1 <= int(c + d2) <= count:
+                out.append(rf"\g<g{int(c + d2)}>")
+                i = j + 3
+            elif 1 <= int(c) <= count:
+                out.append(rf"\g<g{c}>")
+                i = j + 2
+            else:
+                out.append("$")
+                i = j + 1
+        elif c == "<" and names:
+            close = template.find(">", j + 2)
+            if close < 0:
+                out.append("$<")
+                i = j + 2
+                continue
+            index = name_index.get(from_utf16_units(template[j + 2:close]))
+            if index is not None:
+                out.append(rf"\g<g{index}>")
+            i = close + 1
+        else:
+            out.append("$")
+            i = j + 1
+    return "".join(out)

@@ -13,7 +13,7 @@ import regex
 
 from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
 from .ast import QuirkEvent
-from .emitter import Emitter
+from .emitter import Emitter, nullable
 from .errors import JSSyntaxError
 from .parser import ParseError, parse
 
@@ -37,6 +37,7 @@ class Translation:
     unsupported: str | None
     clamped: bool  # a quantifier count was clamped (spec §8)
     loop_checks: int
+    nullable: bool  # can match the empty string (then the JS global-iteration rule matters)
 
 
 def canonical_flags(flags: str) -> str:
@@ -101,6 +102,7 @@ def _translate(source: str, flags: str) -> Translation:
         unsupported=parsed.unsupported,
         clamped=emitter.clamped,
         loop_checks=emitter.loop_checks,
+        nullable=nullable(parsed.root),
     )
 
 

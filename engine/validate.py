@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.diagnostics import Diagnostic, sort_key
+from engine.diagnostics import Diagnostic, position, sort_key
 from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
 from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
 
@@ -35,7 +35,7 @@ def classify(path: Path, value: Any = None) -> str | None:
         return "trust"
     if path.name == "filters.json" and path.parent.name in (".rtk", "rtk"):
         return "rtk-filter-file"
-    if isinstance(value, dict) and ("language" in value or "rules" in value and isinstance(value.get("rules"), list)):
+    if isinstance(value, dict) and ("language" in value or ("rules" in value and isinstance(value.get("rules"), list))):
         return "caveman-pack"
     if isinstance(value, list) or (isinstance(value, dict) and "id" in value):
         return "rtk-filter-file"
@@ -97,20 +97,43 @@ def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
     except ImportError:
         check_filter_file = None
     if check_filter_file is not None:
-        engine = list(check_filter_file(value, profile=profile))
+        engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
     out = _prefer_engine_wording(schema, engine)
     if isinstance(value, list):
         out += _duplicate_names(value, "id", "", "filter id")
     return out
 
 
+def _zod_in_place(d: Diagnostic) -> Diagnostic:
+    """OmniRoute's zod messages name no field: add the pointer, and put unknown keys on the key."""
+    message = f"{d.pointer}: {d.message}" if d.pointer and d.source == "rtk" and d.code == "RTK-SCHEMA" else d.message
+    if d.data.get("zodCode") == "unrecognized_keys" and '"' in d.message:
+        key = d.message.split('"')[1]
+        return d.with_location(message=message, pointer=f"{d.pointer}/{key}", data={**d.data, "at_key": True})
+    return d.with_location(message=message)
+
+
 def _check_trust(value: Any, path: Path) -> list[Diagnostic]:
+    """Schema, then the verdict for each filter file beside this trust.json."""
+    from engine.rtk.trust import decide_trust
+
     out = validate_against("trust", value)
-    try:
-        from engine.rtk.trust import trust_diagnostics_for
-    except ImportError:
-        return out
-    return out + list(trust_diagnostics_for(path))
+    for name in ("filters.json", "filters.toml"):
+        filters = path.parent / name
+        if not filters.exists():
+            continue
+        decision = decide_trust(filters, environ={})
+        key = decision.key or ("filtersTomlSha256" if name.endswith(".toml") else "filtersSha256")
+        if decision.verdict == "changed":
+            out.append(Diagnostic(f"{name} changed after it was trusted: stored {decision.stored}, "
+                                  f"file hashes to {decision.computed}; OmniRoute will skip it", "warning",
+                                  "trust-changed", pointer="/" + key, source="trust"))
+        elif decision.verdict == "untrusted":
+            out.append(Diagnostic(f"{name} is not trusted by this file ({decision.reason}); OmniRoute will skip it",
+                                  "warning", "trust-untrusted", pointer="/" + key if key in (value or {}) else "",
+                                  source="trust"))
+        out.extend(decision.diagnostics)
+    return out
 
 
 def check_document(doc: JsonDocument, kind: str, *, profile: str = "omniroute") -> list[Diagnostic]:
@@ -134,23 +157,40 @@ def check_document(doc: JsonDocument, kind: str, *, profile: str = "omniroute") 
 
 
 def _check_toml(path: Path, text: str | None, profile: str) -> list[Diagnostic]:
+    """rtk TOML v1: OmniRoute's parse-time validation, inline tests included (VT-Q9)."""
+    from engine.rtk.toml_io import TomlFilterError, parse_rtk_toml
+
+    problems: list[Diagnostic] = []
     if text is None:
         text, problems = read_text_file(path)
         if text is None:
             return problems
-    else:
-        problems = []
+    shown = str(path)
     try:
-        from engine.rtk.toml_io import check_toml_text
-    except ImportError:
-        import tomllib
+        result = parse_rtk_toml(text, profile=profile)
+    except TomlFilterError as exc:
+        message = str(exc) + (f" ({exc.hint})" if exc.hint else "")
+        return [*problems, Diagnostic(message, "error", "rtk-toml", shown, exc.line or 1, exc.column or 1,
+                                      source="toml")]
+    out = list(problems)
+    out += [Diagnostic(w, "warning", "rtk-toml", shown, 1, 1, source="toml") for w in result.warnings]
+    out += [d if d.path else d.with_location(path=shown, line=d.line or 1, column=d.column or 1)
+            for d in result.notes]
+    for outcome in result.outcomes:
+        if not outcome.passed:
+            line, column = _toml_test_position(text, outcome.test_name)
+            out.append(Diagnostic(f'inline test "{outcome.test_name}" of filter {outcome.filter_id} fails: '
+                                  "OmniRoute rejects the whole file", "error", "rtk-toml-test",
+                                  shown, line, column, source="toml"))
+    return out
 
-        try:
-            tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            return [*problems, Diagnostic(f"TOML syntax error: {exc}", "error", "toml-syntax", str(path), 1, 1)]
-        return problems
-    return problems + [d if d.path else d.with_location(path=str(path)) for d in check_toml_text(text, str(path), profile=profile)]
+
+def _toml_test_position(text: str, test_name: str) -> tuple[int, int]:
+    for quoted in (f'"{test_name}"', f"'{test_name}'"):
+        index = text.find(quoted)
+        if index >= 0:
+            return position(text, index)
+    return 1, 1
 
 
 def validate_file(path: str | os.PathLike[str], text: str | None = None, *, kind: str | None = None,

@@ -18,16 +18,19 @@ _TRAILING_HWS = re.compile(r"[ \t]+$", re.M)
 _TRAILING_HWS_CRLF = re.compile(r"[ \t]+(?=\r?\n|\Z)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _BLANK_LINES_CRLF = re.compile(r"(?:\r?\n){3,}")
-_RECAP = re.compile(r"\A[a-z]|(?<=[.!?][ \t])[a-z]")
+_RECAP = re.compile(r"([.!?][ \t])([a-z])")
 _RECAP_LINE = re.compile(r"(\n[ \t]*)([a-z])")
 
 
 def collapse_spaces(text: str) -> str:
     """Steps 1–3: the in-line scans (runs of blanks, blanks before punctuation, punctuation runs)."""
-    if "  " in text or "\t " in text or " \t" in text or "\t\t" in text:
+    if "  " in text or "\t" in text:
         text = _HWS_RUN.sub(" ", text)
-    text = _HWS_BEFORE_PUNCT.sub("", text)
-    return _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
+    if "\t" in text or any(" " + p in text for p in ",.;:!?"):
+        text = _HWS_BEFORE_PUNCT.sub("", text)
+    if any(a + b in text for a in ".!?" for b in ".!?"):
+        text = _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
+    return text
 
 
 def cleanup(text: str, *, crlf: bool = False) -> str:
@@ -73,7 +76,9 @@ def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> s
 def recapitalize(text: str) -> str:
     """``recapitalizeSentences``: upper-case a-z at text start, after ``[.!?]`` + one blank, and
     after a newline plus any blanks."""
-    text = _RECAP.sub(lambda m: m.group(0).upper(), text)
+    if text[:1].islower() and text[0].isascii():
+        text = text[0].upper() + text[1:]
+    text = _RECAP.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     if "\n" in text:
         text = _RECAP_LINE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
     return text

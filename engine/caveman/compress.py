@@ -28,7 +28,27 @@ from engine.jsregex import JSSyntaxError, RegexTimeout
 from engine.jsvalues import js_trim, json_stringify, math_round, utf16_len
 
 TEXT_PART_TYPES = (None, "text", "input_text")
-_DOTTED = re.compile(r"(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
+_IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+_IDENT_START = _IDENT_CHARS - frozenset("0123456789")
+_DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
+MAX_DOTTED = 200
+
+
+def _dotted_tokens(text: str) -> list[str]:
+    """Distinct ``a.b(.c)*`` tokens (first ``MAX_DOTTED``), found from the dots (prose has few)."""
+    seen: dict[str, None] = {}
+    i = text.find(".")
+    while i >= 0 and len(seen) < MAX_DOTTED:
+        if 0 < i < len(text) - 1 and text[i - 1] in _IDENT_CHARS and text[i + 1] in _IDENT_START:
+            start = i - 1
+            while start > 0 and text[start - 1] in _IDENT_CHARS:
+                start -= 1
+            m = _DOTTED.match(text, start)
+            if m and (start == 0 or text[start - 1] not in _IDENT_CHARS):
+                seen.setdefault(m.group(0), None)
+                i = m.end()
+        i = text.find(".", i + 1)
+    return list(seen)
 
 
 def estimate_tokens(text: str) -> int:
@@ -294,6 +314,15 @@ class Compressor:
         for rule in o.selection.rules:
             if id(rule) in self.timed_out:
                 continue
+            rx = self.runner.regexp(rule)
+            if rx.cannot_match(text):
+                # no position where it could match: the outcome is the same whether or not the
+                # reference's prefilter would have attempted it, so skip the (costly) keyword test
+                if self.record:
+                    gated = prefilter is not None and not prefilter.attempt(rule.name)
+                    o.runs.append(RuleRun(rule, text, text, attempted=not gated,
+                                          skipped="prefilter" if gated else ""))
+                continue
             if prefilter is not None and not prefilter.attempt(rule.name):
                 if self.record:
                     o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
@@ -331,12 +360,12 @@ class Compressor:
     def _check_dotted(self, o: PartOutcome, after: str) -> None:
         """CAV-Q12: an unprotected ``a.b`` token (no following ``(``) that the rules rewrote."""
         before = o.extraction.text
-        if "." not in before or before == after:
+        if before == after:
             return
-        hit = [m.group(0) for m in _DOTTED.finditer(before) if m.group(0) not in after]
+        hit = [t for t in _dotted_tokens(before) if t not in after]
         if hit:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
-                       f"{', '.join(_unique(hit)[:5])}", "warning")
+                       f"{', '.join(hit[:5])}", "warning")
 
     def _validate(self, o: PartOutcome, restored: str) -> None:
         ex = o.extraction
@@ -361,7 +390,8 @@ class Compressor:
             return
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
-            lost = [b for b in ex.blocks if b.content not in restored]
+            survived = {int(m.group(1)) for m in ex.placeholder_re.finditer(o.after_cleanup)}
+            lost = [b for b in ex.blocks if b.n not in survived and b.content not in restored]
             if lost:
                 kinds = ", ".join(_unique([b.kind for b in lost]))
                 self._diag(o, "CAV-Q8", f"protected content ({kinds}) is missing from the output and "

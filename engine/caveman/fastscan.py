@@ -181,12 +181,22 @@ def _bmp_only(text: str) -> bool:
     return not any(ord(c) > 0xFFFF for c in text) if len(text) < 4096 else max(text) <= "\uffff"
 
 
-def _canonical(text: str) -> str:
-    if text.isascii():
-        return text.upper()
-    from engine.jsregex.unicode_data import canon_table
+_CANONICAL: list = [None, ""]  # one-entry cache: (text, canonical form); rules share it
 
-    return text.translate(canon_table(False))
+
+def _canonical(text: str) -> str:
+    """The subject engine.jsregex matches ``i`` patterns against (non-``u``): ASCII upper-case,
+    else its Canonicalize table. Cached for the last text, which most rules leave unchanged."""
+    if _CANONICAL[0] is text:
+        return _CANONICAL[1]
+    if text.isascii():
+        out = text.upper()
+    else:
+        from engine.jsregex.unicode_data import canon_table
+
+        out = text.translate(canon_table(False))
+    _CANONICAL[0], _CANONICAL[1] = text, out
+    return out
 
 
 def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] | None:
@@ -242,7 +252,6 @@ class FastRegex:
         self.timeout = timeout
         self._sticky: JSRegExp | None = None
         self._last: tuple[str, list[int] | None] | None = None
-        self._target: tuple[str, str] | None = None
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)
@@ -278,12 +287,7 @@ class FastRegex:
     def _direct_target(self, text: str) -> str | None:
         if not text.isascii() or self.rx.sticky or self.rx.translation.unsupported:
             return None
-        cached = self._target
-        if cached is not None and cached[0] is text:
-            return cached[1]
-        target = text.upper() if self.rx.translation.ignore_case else text
-        self._target = (text, target)
-        return target
+        return _canonical(text) if self.rx.translation.ignore_case else text
 
     def _timeout_error(self, timeout: float | None) -> RegexTimeout:
         budget = timeout if timeout is not None else self.timeout if self.timeout is not None \

@@ -222,19 +222,25 @@ def scan_versions(text: str) -> Iterator[str]:
 _CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
 
 
+_CONST_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
 def scan_const_case(text: str) -> Iterator[str]:
-    if "_" not in text:
-        return
-    pos = 0
-    while True:
-        m = _CONST.search(text, pos)
-        if m is None:
-            return
-        if "_" not in m.group(0) or _is_word(text, m.end()):
-            pos = m.start() + 1
-            continue
-        yield m.group(0)
-        pos = m.end()
+    """Items contain ``_`` and start where a run of ``[A-Z0-9_]`` begins after a non-word
+    character, so only those run starts (found from the underscores) are candidates."""
+    u = text.find("_")
+    done = -1
+    while u >= 0:
+        start = u
+        while start > 0 and text[start - 1] in _CONST_RUN:
+            start -= 1
+        if start > done:
+            done = start
+            m = _CONST.match(text, start)
+            if m and "_" in m.group(0) and not _is_word(text, m.end()):
+                yield m.group(0)
+                done = m.end()
+        u = text.find("_", max(u, done) + 1)
 
 
 SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = (

@@ -11,6 +11,11 @@ from engine.jsvalues import js_trim
 LINE_SPLIT = re.compile(r"\r?\n")
 
 
+def split_lines(text: str) -> list[str]:
+    """``text.split(/\r?\n/)`` (the plain split when there is no CR: several times faster)."""
+    return text.split("\n") if "\r" not in text else LINE_SPLIT.split(text)
+
+
 @dataclass
 class DedupResult:
     text: str
@@ -69,4 +74,4 @@ def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "o
 
 
 def deduplicate_repeated_lines(text: str, threshold: object = 3, *, profile: str = "omniroute") -> DedupResult:
-    return deduplicate_lines(LINE_SPLIT.split(text), dedup_threshold(threshold), profile=profile)
+    return deduplicate_lines(split_lines(text), dedup_threshold(threshold), profile=profile)

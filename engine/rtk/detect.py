@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.jsvalues import js_trim
@@ -27,20 +28,120 @@ _LS = r"(?<![^\n\r\u2028\u2029])"
 _PATH = r"[A-Za-z0-9_./\-]"
 
 
+def _at_some_line_start(text: str, prefix: str, match: Callable[[str, int], Any]) -> bool:
+    """Whether ``match`` succeeds at a line start where ``prefix`` begins (LF-only text): the
+    literal is found at C speed and the pattern is tried only there."""
+    if text.startswith(prefix) and match(text, 0):
+        return True
+    needle = "\n" + prefix
+    index = text.find(needle)
+    while index >= 0:
+        if match(text, index + 1):
+            return True
+        index = text.find(needle, index + 1)
+    return False
+
+
+_LITERAL_ESCAPES = set(".*+?()[]{}|^$\\/-")
+
+
+def line_prefix_of(source: str) -> str:
+    """The literal a ``{LS}…`` source starts with (empty when there is none)."""
+    if not source.startswith("{LS}"):
+        return ""
+    out: list[str] = []
+    i = len("{LS}")
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\" and i + 1 < len(source) and source[i + 1] in _LITERAL_ESCAPES:
+            out.append(source[i + 1])
+            i += 2
+            continue
+        if source.startswith("\\u", i) and re.fullmatch(r"[0-9a-fA-F]{4}", source[i + 2:i + 6]):
+            out.append(chr(int(source[i + 2:i + 6], 16)))
+            i += 6
+            continue
+        if ch in ".^$*+?()[]{}|\\":
+            quantified = ch in "*+?" or (ch == "{" and i + 1 < len(source) and source[i + 1].isdigit())
+            if quantified and out:
+                out.pop()
+            break
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def _expand(source: str) -> str:
     return (source.replace("{WS}", _WS).replace("{NWS}", _NWS).replace("{NB}", _NB)
             .replace("{LS}", _LS).replace("{PATH}", _PATH))
 
 
 @dataclass(frozen=True)
+class Subject:
+    """An output prepared once for all content patterns.
+
+    Literal checks run on the UTF-8 bytes (substring presence is the same, and byte search is
+    the fastest scan Python has); ``lowered`` is the ASCII-lower-cased bytes, which is exactly
+    the case folding of these patterns. ``heads`` holds the first two characters of every line,
+    so a pattern that needs a literal at a line start is ruled out without scanning."""
+
+    text: str
+    data: bytes
+    lowered: bytes
+    simple_breaks: bool  # no CR, U+2028 or U+2029: JS line starts are exactly Python's ``^`` (re.M)
+    ascii: bool
+    heads: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str, lines: list[str] | None = None) -> Subject:
+        simple = "\r" not in text and "\u2028" not in text and "\u2029" not in text
+        data = text.encode("utf-8", "surrogatepass")
+        heads: frozenset[str] = frozenset()
+        if simple:
+            if lines is None:
+                lines = text.split("\n")
+            two = {line[:2] for line in lines}
+            heads = frozenset(two | {h[:1] for h in two})
+        return cls(text, data, data.lower(), simple, text.isascii(), heads)
+
+    @cached_property
+    def lowered_text(self) -> str:
+        return self.lowered.decode("ascii")
+
+
+@dataclass(frozen=True)
 class ContentPattern:
-    """One content signal: a compiled pattern (or a predicate) plus an optional needle."""
+    """One content signal: a yes/no test of the whole output, with cheap ways to say no.
+
+    ``exact`` spells JS line starts as a lookbehind; ``fast`` uses ``^`` with ``re.M`` and runs
+    when the output has no CR/U+2028/U+2029. For an ASCII output, a case-insensitive pattern
+    runs lower-cased on the lower-cased text (ASCII folding is then exact). ``needle`` is a
+    literal every match contains; ``line_prefix`` one every match starts with, at a line start."""
 
     id: str
-    test: Callable[[str], bool]
-    needle: str | None = None
+    exact: Callable[[str], Any]
+    fast: Callable[[str], Any] | None = None
+    fast_lower: Callable[[str], Any] | None = None
+    needle: bytes | None = None
     needle_ci: bool = False
-    description: str = ""
+    line_prefix: str = ""
+    fast_match: Callable[[str, int], Any] | None = None
+
+    def test(self, subject: Subject) -> bool:
+        at_line_start = subject.simple_breaks and self.line_prefix and self.fast_match is not None
+        if at_line_start and self.line_prefix[:2] not in subject.heads:
+            return False
+        if self.needle is not None:
+            if self.needle not in (subject.lowered if self.needle_ci else subject.data):
+                return False
+        if at_line_start:
+            return _at_some_line_start(subject.text, self.line_prefix, self.fast_match)
+        if subject.simple_breaks:
+            if self.fast_lower is not None and subject.ascii:
+                return self.fast_lower(subject.lowered_text) is not None
+            if self.fast is not None:
+                return self.fast(subject.text) is not None
+        return bool(self.exact(subject.text))
 
 
 @dataclass(frozen=True)
@@ -72,12 +173,21 @@ def _cmd(source: str) -> re.Pattern[str]:
     return re.compile(_expand(source), re.ASCII | re.IGNORECASE)
 
 
-def _content(det_id: str, index: int, source: str, needle: str | None = None, *, any_case: bool = False,
-             description: str = "") -> ContentPattern:
+def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
+             any_case: bool = False) -> ContentPattern:
     flags = re.ASCII | (re.IGNORECASE if any_case else 0)
-    search = re.compile(_expand(source), flags).search
-    return ContentPattern(f"{det_id}:content:{index}", lambda text: search(text) is not None,
-                          needle.lower() if (needle and any_case) else needle, any_case, description)
+    exact = re.compile(_expand(source), flags).search
+    fast_source = _expand(source.replace("{LS}", "^"))
+    fast = re.compile(fast_source, flags | re.MULTILINE).search
+    # Our any-case sources only use lower-case escapes (\d, \b, \t, \u…), so lowering is safe.
+    fast_lower = re.compile(fast_source.lower(), re.ASCII | re.MULTILINE).search if any_case else None
+    prefix = "" if any_case else line_prefix_of(source)
+    fast_match = re.compile(fast_source, flags | re.MULTILINE).match if prefix else None
+    if needle and any_case:
+        needle = needle.lower()
+    encoded = needle.encode("utf-8") if needle else None
+    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, any_case, prefix,
+                          fast_match)
 
 
 def _json_like(text: str) -> bool:
@@ -374,34 +484,33 @@ def find_command(text: str, command: str | None, *, profile: str = "omniroute") 
     return None, "none"
 
 
-def _content_hits(detector: Detector, text: str, lowered: str | None) -> list[str]:
-    hits = []
-    for pattern in detector.contents:
-        if pattern.needle is not None:
-            haystack = lowered if pattern.needle_ci else text
-            if pattern.needle not in haystack:  # type: ignore[operator]
-                continue
-        if pattern.test(text):
-            hits.append(pattern.id)
-    return hits
-
-
-def detect_command_type(text: str, command: str | None = None, *, profile: str = "omniroute") -> Detection:
+def detect_command_type(text: str, command: str | None = None, *, profile: str = "omniroute",
+                        lines: list[str] | None = None) -> Detection:
     """``detectCommandType(text, command?)``: the best-scoring detector, or ``unknown``."""
     detected, where = find_command(text, command, profile=profile)
-    lowered = text.lower()
+    subject = Subject.of(text, lines)
     best: Detection | None = None
     for detector in DETECTORS:
         command_hit = None
         if detected:
             command_hit = next((pid for pid, rx in detector.commands if rx.match(detected)), None)
-        content = _content_hits(detector, text, lowered)
+        base = 0.55 if command_hit else 0
+        to_beat = best.confidence if best is not None else -1.0
+        content: list[str] = []
+        total = len(detector.contents)
+        for index, pattern in enumerate(detector.contents):
+            # A detector must score strictly higher than the best so far: stop as soon as even
+            # every remaining signal could not get it there (the result is the same, faster).
+            if min(1, base + 0.25 * (len(content) + total - index)) <= to_beat:
+                break
+            if pattern.test(subject):
+                content.append(pattern.id)
         if command_hit is None and not content:
             continue
-        confidence = min(1, (0.55 if command_hit else 0) + 0.25 * len(content))
+        confidence = min(1, base + 0.25 * len(content))
         if confidence == int(confidence):
             confidence = int(confidence)
-        if best is None or confidence > best.confidence:
+        if confidence > to_beat:
             matched = ([command_hit] if command_hit else []) + content
             best = Detection(detector.type, detected, confidence, detector.category, matched, where)
     if best is None:

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
 from engine.jsvalues import math_round
-from engine.rtk.dedup import LINE_SPLIT, deduplicate_lines
+from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.model import RtkFilter
+from engine.rtk.patterns import LineScanner, compile_list
 from engine.rtk.select import Selection, select_filter
-from engine.rtk.stages import apply_line_filter, default_priority_tests, describe_truncation
+from engine.rtk.stages import apply_line_filter, describe_truncation
 from engine.rtk.tokens import estimate_tokens
 from engine.rtk.trace import LineEvent, SelectionTrace, Trace
 from engine.rtk.truncate import smart_truncate
@@ -203,7 +206,7 @@ def process_rtk_text(
             if filtered.applied_rules:
                 techniques.append("rtk-filter")
                 rules.extend(filtered.applied_rules)
-            extra_priority = default_priority_tests(list(chosen.priority_patterns))
+            extra_priority, _ = compile_list(chosen.priority_patterns, "i")
     elif trace is not None:
         trace.selection = SelectionTrace(None, detected_command=detection.command or "",
                                          detected_type=detection.type,
@@ -214,7 +217,7 @@ def process_rtk_text(
     if document_read and profile == "strict":
         pass  # RTK-Q9 fix
     else:
-        lines = LINE_SPLIT.split(result)
+        lines = split_lines(result)
         dedup = deduplicate_lines(lines, cfg.deduplicate_threshold, profile=profile)
         if dedup.collapsed > 0:
             if document_read:
@@ -234,7 +237,7 @@ def process_rtk_text(
                         step.add(LineEvent(i, "collapsed", lines[i]))
             result = dedup.text
             if trace is not None:
-                trace.steps[-1].lines_out = len(LINE_SPLIT.split(result))
+                trace.steps[-1].lines_out = len(split_lines(result))
             techniques.append("rtk-dedup")
             rules.append("rtk:dedup")
 
@@ -254,11 +257,24 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
     if cfg.max_lines_per_result == 0 and profile != "strict":
         diagnostics.append(Diagnostic("maxLinesPerResult 0 was turned into a 1-line limit", "info", "RTK-Q8",
                                       source="rtk"))
-    lines = LINE_SPLIT.split(result)
-    tests = [lambda line: DEFAULT_PRIORITY.search(line) is not None, *extra_priority]
+    lines = split_lines(result)
+
+    def priority_lines() -> set[int]:
+        # The default pattern cannot match a line break, so one scan of the text finds its lines.
+        hits: set[int] = set()
+        if lines:
+            starts = [0, *accumulate(len(line) + 1 for line in lines)]
+            joined = "\n".join(lines)
+            hits = {bisect_right(starts, m.start()) - 1 for m in DEFAULT_PRIORITY.finditer(joined)}
+            scanner = LineScanner(lines)
+            for pattern in extra_priority:
+                hits.update(scanner.hits(pattern))
+        return hits
+
     try:
         cut = smart_truncate(result, max_lines=max_lines, max_chars=cfg.max_chars_per_result,
-                             preserve_head=keep, preserve_tail=keep, priority=tests, profile=profile, lines=lines)
+                             preserve_head=keep, preserve_tail=keep, profile=profile, lines=lines,
+                             priority_lines=priority_lines)
     except RegexTimeout as exc:
         diagnostics.append(Diagnostic(f"priority pattern {exc.source!r} ran out of time; final cap skipped",
                                       "error", "RTK-TIMEOUT", source="rtk"))
@@ -270,7 +286,7 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
     rules.append("rtk:truncate")
     if trace is not None:
         step = trace.step("rtk:truncate", len(lines))
-        describe_truncation(step, lines, cut, "rtk:truncate", len(LINE_SPLIT.split(cut.text)))
+        describe_truncation(step, lines, cut, "rtk:truncate", len(split_lines(cut.text)))
     return cut.text
 
 

@@ -9,12 +9,21 @@ them is safe.
 
 from __future__ import annotations
 
+import re
+import time
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import add
 from typing import Any
 
+import regex
+
 from engine.jsregex import JSSyntaxError, compile_js
+from engine.jsregex.unicode_data import canon_table
+from engine.jsvalues import to_utf16_units, utf16_len
 
 
 @dataclass(frozen=True)
@@ -62,3 +71,158 @@ def first_match(patterns: Sequence[CompiledPattern], text: str) -> CompiledPatte
         if pattern.test(text):
             return pattern
     return None
+
+
+class LineScanner:
+    """Which of many lines a pattern matches, in a few C-level scans instead of one call per line.
+
+    OmniRoute tests every line on its own (``pattern.test(line)``). Calling the regex layer once
+    per line costs microseconds each, far too slow for megabyte logs, so the lines are joined with
+    ``\\n`` once and each pattern (compiled again with the ``m`` flag, so ``^``/``$`` meet line
+    starts and ends) is searched over the whole blob. A match that starts on line *k* and ends on
+    it proves that line *k* matches on its own when nothing can differ at the boundaries; a match
+    that runs past the line end is confirmed with the exact per-line test. After a match on line
+    *k* the scan resumes at line *k+1*, so no matching line is skipped.
+
+    Lookarounds could look across a line break and answer differently than on the lone line, so
+    patterns containing one are tested line by line (as are all patterns when the blob holds
+    ``\\r``, U+2028 or U+2029, which ``m`` would also treat as line ends). A blob scan that runs out
+    of time falls back to per-line tests, each with its own budget, as in the reference.
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.blob = "\n".join(lines)
+        self.exact_bounds = not any(ch in self.blob for ch in ("\r", "\u2028", "\u2029"))
+        self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}
+
+    def _target(self, translation: Any) -> tuple[str, list[int]]:
+        """The blob as the regex layer searches it — UTF-16 units unless ``u``, case-canonicalized
+        under ``i`` — and where each line starts in it."""
+        key = (translation.unicode, translation.ignore_case)
+        found = self._prepared.get(key)
+        if found is None:
+            blob = self.blob
+            units = blob if (translation.unicode or blob.isascii()) else to_utf16_units(blob)
+            widths = map(len if len(units) == len(blob) else utf16_len, self.lines)
+            starts = [0, *accumulate(map(add, widths, repeat(1)))]
+            starts.pop()
+            target = canonicalize(units, translation.unicode) if translation.ignore_case else units
+            found = (target, starts)
+            self._prepared[key] = found
+        return found
+
+    def hits(self, pattern: CompiledPattern, *, exact: bool = True) -> list[int]:
+        """Indexes of the lines ``pattern`` matches (``exact=False``: a superset is enough)."""
+        lines = self.lines
+        if not lines:
+            return []
+        scanned = None
+        if not _LOOKAROUND.search(pattern.source) and (self.exact_bounds or not exact):
+            scanned = self._scan(pattern, exact)
+        if scanned is not None:
+            return scanned
+        test = pattern.test
+        return [i for i, line in enumerate(lines) if test(line)]
+
+    def _scan(self, pattern: CompiledPattern, exact: bool) -> list[int] | None:
+        flags = pattern.regex.flags
+        multiline, _ = compile_cached(pattern.source, flags if "m" in flags else flags + "m")
+        if multiline is None:
+            return None
+        translation = multiline.translation
+        target, starts = self._target(translation)
+        compiled = _native_anchors(translation) if self.exact_bounds else translation.compiled
+        lines, test = self.lines, pattern.test
+        last = len(lines) - 1
+        out: list[int] = []
+        position, limit = 0, len(target)
+        deadline = time.monotonic() + _SCAN_BUDGET
+        previous = -1
+        try:
+            while position <= limit:
+                restart = None
+                for found in compiled.finditer(target, position, timeout=max(0.001, deadline - time.monotonic())):
+                    start, end = found.span()
+                    k = bisect_right(starts, start) - 1
+                    line_end = starts[k + 1] - 1 if k < last else limit
+                    if end <= line_end:
+                        if k != previous:  # (further matches on a counted line add nothing)
+                            out.append(k)
+                            previous = k
+                        continue
+                    # The match runs into the next line, where the iterator would skip ahead:
+                    # check this line alone, then search again from the next line start.
+                    if k != previous and (not exact or test(lines[k])):
+                        out.append(k)
+                        previous = k
+                    restart = line_end + 1
+                    break
+                if restart is None:
+                    break
+                position = restart
+        except TimeoutError:
+            return None
+        return out
+
+
+@lru_cache(maxsize=2)
+def _canon(unicode_mode: bool) -> tuple[dict[int, int], str | None]:
+    """The regex layer's case-canonicalization table, and how it treats ASCII (``upper``,
+    ``lower`` or ``None`` when it is neither)."""
+    table = canon_table(unicode_mode)
+    for name in ("upper", "lower"):
+        if all(table.get(c, c) == ord(getattr(chr(c), name)()) for c in range(128)):
+            return table, name
+    return table, None
+
+
+def canonicalize(units: str, unicode_mode: bool) -> str:
+    """``units.translate(canon_table(unicode_mode))``, fast: ASCII letters change case in C (on
+    the UTF-8 bytes), then each distinct non-ASCII character the table changes is replaced."""
+    table, ascii_case = _canon(unicode_mode)
+    if ascii_case is None:
+        return units.translate(table)
+    data = units.encode("utf-8", "surrogatepass")
+    folded = (data.upper() if ascii_case == "upper" else data.lower()).decode("utf-8", "surrogatepass")
+    if folded.isascii():
+        return folded
+    others = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
+    for ch in others:
+        mapped = table.get(ord(ch))
+        if mapped is not None and mapped != ord(ch):
+            folded = folded.replace(ch, chr(mapped))
+    return folded
+
+
+_ASCII_BYTES = bytes(range(128))
+
+
+# How the regex layer spells JS multiline ``^`` and ``$`` (any of the four line terminators).
+_JS_LINE_START = r"(?:\A|(?<=[\n\r\u2028\u2029]))"
+_JS_LINE_END = r"(?=[\n\r\u2028\u2029]|\Z)"
+
+
+def _native_anchors(translation: Any) -> Any:
+    """The translated pattern with its line anchors as native ``(?m:^)``/``(?m:$)``.
+
+    Only valid on text whose sole line break is LF (then both spellings agree); the native
+    anchors let the ``regex`` engine jump from line to line instead of testing a lookbehind at
+    every position, which is most of the cost of a scan."""
+    emitted = translation.emitted
+    if _JS_LINE_START not in emitted and _JS_LINE_END not in emitted:
+        return translation.compiled
+    return _compile_native(emitted, translation.compiled.flags) or translation.compiled
+
+
+@lru_cache(maxsize=4096)
+def _compile_native(emitted: str, flags: int) -> Any:
+    native = emitted.replace(_JS_LINE_START, "(?m:^)").replace(_JS_LINE_END, "(?m:$)")
+    try:
+        return regex.compile(native, flags)
+    except regex.error:  # pragma: no cover - keep the layer's own pattern
+        return None
+
+
+_LOOKAROUND = re.compile(r"\(\?<?[=!]")
+_SCAN_BUDGET = 5.0

@@ -16,9 +16,9 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_trim
-from engine.rtk.dedup import LINE_SPLIT, deduplicate_lines
+from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import CompiledPattern, compile_cached, compile_list, first_match, tester
+from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list
 from engine.rtk.trace import LineEvent, StageTrace, Trace
 from engine.rtk.truncate import smart_truncate
 
@@ -55,6 +55,12 @@ class _Run:
     tags: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
+    @property
+    def line_flags(self) -> str:
+        """Flags of drop/include/collapse/preserve patterns: ``i`` (RTK-Q16: ``strict`` matches TOML
+        filters case-sensitively, as rtk does)."""
+        return "" if self.profile == "strict" and self.filter.is_toml else "i"
+
     def tag(self, stage: str) -> None:
         self.tags.append(f"{self.filter.id}:{stage}")
 
@@ -73,11 +79,6 @@ class _Run:
             f"{what} {source!r} is not a valid JavaScript regex ({error}); {effect}", "warning", quirk,
             path=self.filter.path, pointer=pointer, source="rtk",
             data={"filterId": self.filter.id}))
-
-
-def split_lines(text: str) -> list[str]:
-    """``text.split(/\\r?\\n/)``."""
-    return LINE_SPLIT.split(text)
 
 
 def apply_line_filter(
@@ -108,7 +109,7 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
     original = len(lines)
 
     if flt.strip_ansi:
-        lines = _map_lines(run, "strip-ansi", lines, lambda line: _CSI.sub("", line))
+        lines = _map_lines(run, "strip-ansi", lines, lambda line: _CSI.sub("", line) if "\x1b" in line else line)
     if flt.filter_stderr:
         lines = _map_lines(run, "filter-stderr", lines, lambda line: _STDERR_PREFIX.sub("", line, count=1))
     for index, rule in enumerate(flt.replace):
@@ -116,8 +117,12 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
         if regex is None:
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
-        lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
-                           pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}")
+        candidates = set(LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, regex.test),
+                                                 exact=False))
+        lines = _map_lines(run, "replace", lines,
+                           lambda line, i, rx=regex, rep=rule.replacement, c=candidates:
+                           rx.replace(line, rep) if i in c else line,
+                           pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", indexed=True)
 
     if flt.match_output:
         short = _match_output(run, lines, original)
@@ -154,9 +159,9 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
 
 
 def _map_lines(run: _Run, name: str, lines: list[str], fn, *, pattern: str | None = None,
-               pointer: str | None = None, note: str = "") -> list[str]:
+               pointer: str | None = None, note: str = "", indexed: bool = False) -> list[str]:
     stage = run.stage(name, len(lines))
-    out = [fn(line) for line in lines]
+    out = [fn(line, i) for i, line in enumerate(lines)] if indexed else [fn(line) for line in lines]
     changed = out != lines
     if changed:
         run.tag(name)
@@ -206,69 +211,69 @@ def _match_output(run: _Run, lines: list[str], original: int) -> FilterResult | 
     return None
 
 
+def _first_hits(patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
+    """Line index -> the first pattern (in list order) that matches the line."""
+    first: dict[int, CompiledPattern] = {}
+    if not patterns or not lines:
+        return first
+    scanner = LineScanner(lines)
+    for pattern in patterns:
+        for index in scanner.hits(pattern):
+            first.setdefault(index, pattern)
+    return first
+
+
 def _drop(run: _Run, lines: list[str], original: int) -> list[str]:
     flt = run.filter
-    patterns = run.compile("strip_patterns", flt.strip_patterns, "i", "dropPatterns")
+    patterns = run.compile("strip_patterns", flt.strip_patterns, run.line_flags, "dropPatterns")
     stage = run.stage("strip", len(lines))
-    if not patterns:
-        out = lines
-    elif stage is None:
-        tests = [p.test for p in patterns]
-        out = [line for line in lines if not any(t(line) for t in tests)]
-    else:
-        out = []
-        for i, line in enumerate(lines):
-            hit = first_match(patterns, line)
-            if hit is None:
-                out.append(line)
-            else:
-                stage.add(LineEvent(i, "dropped", line, hit.source, flt.pointer_of("strip_patterns", hit.index)))
+    hits = _first_hits(patterns, lines)
+    out = [line for i, line in enumerate(lines) if i not in hits] if hits else lines
     if len(out) != original:
         run.tag("strip")
     if stage:
         stage.lines_out = len(out)
         stage.tag = f"{flt.id}:strip" if len(out) != original else None
+        for i in sorted(hits):
+            hit = hits[i]
+            stage.add(LineEvent(i, "dropped", lines[i], hit.source, flt.pointer_of("strip_patterns", hit.index)))
     return out
 
 
 def _include(run: _Run, lines: list[str]) -> list[str]:
     flt = run.filter
-    patterns = run.compile("keep_patterns", flt.keep_patterns, "i", "includePatterns")
+    patterns = run.compile("keep_patterns", flt.keep_patterns, run.line_flags, "includePatterns")
     stage = run.stage("keep", len(lines))
-    hits: list[CompiledPattern | None]
-    if stage is None:
-        tests = [p.test for p in patterns]
-        kept = [line for line in lines if any(t(line) for t in tests)]
-        out = kept if kept else lines
-    else:
-        hits = [first_match(patterns, line) for line in lines]
-        kept = [line for line, hit in zip(lines, hits) if hit is not None]
-        out = kept if kept else lines
-        for i, (line, hit) in enumerate(zip(lines, hits)):
-            if hit is not None:
-                stage.add(LineEvent(i, "kept", line, hit.source, flt.pointer_of("keep_patterns", hit.index)))
-            elif kept:
-                stage.add(LineEvent(i, "dropped", line, None, None))
-        if not kept:
-            stage.note = "no line matched an include pattern, so every line was kept"
-    if kept:
+    hits = _first_hits(patterns, lines)
+    out = [lines[i] for i in sorted(hits)] if hits else lines
+    if hits:
         run.tag("keep")
     if stage:
         stage.lines_out = len(out)
-        stage.tag = f"{flt.id}:keep" if kept else None
+        stage.tag = f"{flt.id}:keep" if hits else None
+        if not hits:
+            stage.note = "no line matched an include pattern, so every line was kept"
+        else:
+            for i, line in enumerate(lines):
+                hit = hits.get(i)
+                if hit is not None:
+                    stage.add(LineEvent(i, "kept", line, hit.source, flt.pointer_of("keep_patterns", hit.index)))
+                else:
+                    stage.add(LineEvent(i, "dropped", line))
     return out
 
 
 def _collapse(run: _Run, lines: list[str]) -> list[str]:
     flt = run.filter
-    patterns = run.compile("collapse_patterns", flt.collapse_patterns, "i", "collapsePatterns")
+    patterns = run.compile("collapse_patterns", flt.collapse_patterns, run.line_flags, "collapsePatterns")
     if not patterns:
         return lines
     stage = run.stage("collapse", len(lines))
+    hits = _first_hits(patterns, lines)
     seen: set[str] = set()
     out = []
     for i, line in enumerate(lines):
-        hit = first_match(patterns, line)
+        hit = hits.get(i)
         if hit is None:
             out.append(line)
             continue
@@ -314,11 +319,11 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
     if max_lines <= 0:
         return lines
     stage = run.stage("truncate", len(lines))
-    patterns = run.compile("priority_patterns", flt.priority_patterns, "i", "preserve pattern")
+    patterns = run.compile("priority_patterns", flt.priority_patterns, run.line_flags, "preserve pattern")
     joined = "\n".join(lines)
     result = smart_truncate(joined, max_lines=max_lines, preserve_head=flt.preserve_head,
-                            preserve_tail=flt.preserve_tail, priority=[p.test for p in patterns],
-                            profile=run.profile, lines=lines)
+                            preserve_tail=flt.preserve_tail, profile=run.profile, lines=lines,
+                            priority_lines=lambda: _first_hits(patterns, lines).keys())
     if not result.truncated:
         if stage:
             stage.lines_out = len(lines)
@@ -371,12 +376,3 @@ def _toml_limits(run: _Run, lines: list[str]) -> list[str]:
         stage.markers.extend(line for line in lines if line.startswith("... (") and line.endswith(")"))
     return lines
 
-
-def default_priority_tests(patterns: list[str]) -> list:
-    """Compile extra priority patterns with flag ``i``, invalid ones dropped (engine final cap)."""
-    out = []
-    for source in patterns:
-        regex, _ = compile_cached(source, "i")
-        if regex is not None:
-            out.append(tester(regex))
-    return out

@@ -10,12 +10,12 @@ original order, omits a zero marker and cuts at code-point boundaries.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.diagnostics import Diagnostic
 from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
-from engine.rtk.dedup import LINE_SPLIT
+from engine.rtk.dedup import split_lines
 
 CHAR_MARKER = "\n[rtk:truncated by chars]\n"
 
@@ -51,12 +51,16 @@ def smart_truncate(
     priority: Sequence[Callable[[str], bool]] = (),
     profile: str = "omniroute",
     lines: list[str] | None = None,
+    priority_lines: Callable[[], Collection[int]] | None = None,
 ) -> TruncateResult:
-    """Truncate ``text`` to ``max_lines`` lines / ``max_chars`` UTF-16 units (0 = no limit)."""
+    """Truncate ``text`` to ``max_lines`` lines / ``max_chars`` UTF-16 units (0 = no limit).
+
+    Priority lines are those any ``priority`` test accepts, or, when given, the indexes
+    ``priority_lines()`` returns (computed only if truncation happens)."""
     max_lines, max_chars = _limit(max_lines), _limit(max_chars)
     head_n, tail_n = _limit(preserve_head), _limit(preserve_tail)
     if lines is None:
-        lines = LINE_SPLIT.split(text)
+        lines = split_lines(text)
     too_many = max_lines > 0 and len(lines) > max_lines
     too_long = max_chars > 0 and utf16_len(text) > max_chars
     if not too_many and not too_long:
@@ -64,7 +68,10 @@ def smart_truncate(
     result = TruncateResult(text, True)
     total = len(lines)
     head_idx = list(range(min(head_n, total)))
-    prio_candidates = [i for i, line in enumerate(lines) if any(test(line) for test in priority)]
+    if priority_lines is not None:
+        prio_candidates = sorted(priority_lines())
+    else:
+        prio_candidates = [i for i, line in enumerate(lines) if any(test(line) for test in priority)]
     tail_start = max(head_n, total - tail_n) if tail_n > 0 else total
     tail_candidates = list(range(tail_start, total))
     if profile == "strict":

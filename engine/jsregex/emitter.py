@@ -90,6 +90,7 @@ class Emitter:
         self.marker_groups: set[int] = set()
         self.loop_checks = 0  # number of empty-iteration checks emitted (rK names)
         self.clamped = False
+        self.needs_version1 = False
 
     def emit_pattern(self, root: Node) -> str:
         _marker_groups(root, False, self.marker_groups)
@@ -133,6 +134,8 @@ class Emitter:
     def emit_charset(self, node: CharSet) -> str:
         if not node.strings:
             if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
+                if "--[" in node.hint:
+                    self.needs_version1 = True  # set difference inside a class
                 return node.hint
             return to_pattern(node.ranges)
         alternatives = ["".join(escape_char(ord(ch)) for ch in s) for s in node.strings if s]

@@ -67,12 +67,13 @@ def _is_ascii_letter(ch: str) -> bool:
 class _Operand:
     """A ``v``-mode class operand: a set plus strings; ``char`` when it is one literal character."""
 
-    __slots__ = ("char", "hint", "may_strings", "ranges", "raw", "strings")
+    __slots__ = ("char", "denoted", "hint", "may_strings", "ranges", "raw", "strings")
 
     def __init__(self, ranges: Ranges, strings: frozenset[str] = frozenset(), char: int | None = None,
                  may_strings: bool = False, hint: str | None = None) -> None:
         self.hint = hint  # non-v property operands: the `regex` item for the unfolded set
         self.raw = ranges  # the set before case folding
+        self.denoted: Ranges = charset.EMPTY  # the subset of raw that ``hint`` denotes
         self.ranges = ranges
         self.strings = strings
         self.char = char  # the unfolded character, when the operand is one ClassSetCharacter
@@ -555,7 +556,7 @@ class Parser:
         operand = self._property_operand(negated)
         if operand.strings or operand.may_strings:
             return self._strings_node(operand)
-        return CharSet(operand.ranges, hint=self._hint([(operand.raw, operand.hint)], operand.ranges, False)
+        return CharSet(operand.ranges, hint=self._hint([(operand.denoted, operand.hint)], operand.ranges, False)
                        if not self.v else None)
 
     def _hint(self, items: list[tuple[Ranges, str | None]], folded: Ranges, negated: bool) -> str | None:
@@ -588,12 +589,13 @@ class Parser:
         if self.v:
             folded = self.fold(ranges)
             return _Operand(charset.complement(folded) if negated else folded)
-        hint = ud.property_hint(name, value if eq else None)
+        hint = (ud.negated_property_hint if negated else ud.property_hint)(name, value if eq else None)
         if negated:
             ranges = charset.complement(ranges)
-            hint = ud.negated_hint(hint)
-        operand = _Operand(self.fold(ranges), hint=hint)
+        operand = _Operand(self.fold(ranges), hint=None if hint is None else hint[0])
         operand.raw = ranges
+        if hint is not None:
+            operand.denoted = hint[1]
         return operand
 
     def _string_property(self, name: str) -> _Operand:
@@ -696,7 +698,7 @@ class Parser:
             self.pos += 1
             operand = self._property_operand(negated=ch == "P")
             # non-v: \P is the complement before the class is folded as a whole
-            self._class_items.append((operand.raw, operand.hint))
+            self._class_items.append((operand.denoted, operand.hint))
             return operand.raw
         if ch in DECIMAL:
             if self.u:

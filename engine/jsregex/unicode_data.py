@@ -102,55 +102,106 @@ BINARY = _alias_table(_BINARY)
 SCRIPTS = _alias_table(_SCRIPTS, sep=" ")
 
 
-def property_ranges(name: str, value: str | None) -> Ranges | None:
-    """Code points of ``\\p{name}`` or ``\\p{name=value}``; None when V8 rejects the name."""
+# Code points that `regex` 2026.11.19's tables already assign (Unicode 18 additions) but V8 11.3 /
+# ICU 78 (Unicode 17.0) treats as unassigned (gc=Cn, Script=Unknown, in no other property).
+ASSIGNED_AFTER_V8: Ranges = (
+    (0x558, 0x558), (0x58B, 0x58C), (0x5C8, 0x5C9), (0xB53, 0xB54), (0x1ADE, 0x1ADF), (0x1AEC,
+    0x1AF0), (0x208F, 0x208F), (0x209D, 0x209F), (0x20C2, 0x20C4), (0x2E60, 0x2E63), (0xA7DD,
+    0xA7DD), (0xA7E2, 0xA7E2), (0xAB6C, 0xAB6D), (0x107BB, 0x107BF), (0x10EC9, 0x10ECF), (0x10ED9,
+    0x10EEE), (0x10EF0, 0x10EF9), (0x11B0A, 0x11B0A), (0x11DF0, 0x11DF1), (0x1246F, 0x1246F),
+    (0x12475, 0x1247F), (0x12550, 0x12686), (0x18CD6, 0x18CDA), (0x18D1F, 0x18D20), (0x18E00,
+    0x19191), (0x191A0, 0x191D2), (0x1B123, 0x1B128), (0x1B168, 0x1B168), (0x1CED2, 0x1CED4),
+    (0x1CEDD, 0x1CEDF), (0x1CEF1, 0x1CEFD), (0x1D127, 0x1D128), (0x1D1EB, 0x1D1FF), (0x1D250,
+    0x1D281), (0x1D6A6, 0x1D6A6), (0x1DB00, 0x1DB1C), (0x1DF1F, 0x1DF24), (0x1DF2B, 0x1DF81),
+    (0x1DF90, 0x1DF96), (0x1DFCD, 0x1DFFF), (0x1F1AE, 0x1F1AE), (0x1F6D9, 0x1F6D9), (0x1F7DA,
+    0x1F7DB), (0x1F7F1, 0x1F7FF), (0x1FA8B, 0x1FA8D), (0x1FACC, 0x1FACC), (0x1FADD, 0x1FADD),
+    (0x1FAEB, 0x1FAEB), (0x1FAF9, 0x1FAFA), (0x2B81E, 0x2B81E), (0x3D000, 0x3FC3F)
+)
+
+
+def _resolve(name: str, value: str | None) -> tuple[str, str] | None:
+    """(kind, canonical) for a property V8 accepts: kind is "gc", "sc", "scx" or "binary"."""
     if value is None:
         if name in GENERAL_CATEGORY:
-            return _gc(GENERAL_CATEGORY[name])
+            return "gc", GENERAL_CATEGORY[name]
         if name in BINARY:
-            return _binary(BINARY[name])
+            return "binary", BINARY[name]
         return None
-    if name in ("General_Category", "gc"):
-        return _gc(GENERAL_CATEGORY[value]) if value in GENERAL_CATEGORY else None
-    if name in ("Script", "sc", "Script_Extensions", "scx"):
-        if value not in SCRIPTS:
-            return None
-        return _script(SCRIPTS[value], extensions=name in ("Script_Extensions", "scx"))
+    if name in ("General_Category", "gc") and value in GENERAL_CATEGORY:
+        return "gc", GENERAL_CATEGORY[value]
+    if name in ("Script", "sc", "Script_Extensions", "scx") and value in SCRIPTS:
+        return ("scx" if name in ("Script_Extensions", "scx") else "sc"), SCRIPTS[value]
     return None
 
 
-def property_hint(name: str, value: str | None) -> str | None:
-    """The `regex` class item denoting exactly ``property_ranges(name, value)``, when there is one.
+def property_ranges(name: str, value: str | None) -> Ranges | None:
+    """Code points of ``\\p{name}`` or ``\\p{name=value}`` in V8; None when V8 rejects the name."""
+    resolved = _resolve(name, value)
+    return None if resolved is None else _property(*resolved)
 
-    Big explicit classes make `regex` an order of magnitude slower than its own property
-    tables; the sets are the same tables, so emitting ``\\p{…}`` changes nothing but speed.
+
+def property_hint(name: str, value: str | None) -> tuple[str, Ranges] | None:
+    """A `regex` class item using `regex`'s own property tables, and the exact set it denotes.
+
+    Big explicit classes make `regex` an order of magnitude slower than its property tables.
+    The denoted set is a subset of ``property_ranges`` (the caller adds the rest explicitly);
+    an item of the form ``[\\p{…}--[…]]`` needs VERSION1 (set difference).
     """
-    if value is None:
-        if name in GENERAL_CATEGORY:
-            return _gc_hint(GENERAL_CATEGORY[name])
-        canonical = BINARY.get(name)
-        if canonical is None or canonical == "Changes_When_NFKC_Casefolded":
-            return None
-        return {"Any": r"\x00-\U0010ffff", "ASCII": r"\x00-\x7f", "Assigned": r"\P{gc=Cn}"}.get(
-            canonical, r"\p{" + canonical + "}")
-    if name in ("General_Category", "gc"):
-        return _gc_hint(GENERAL_CATEGORY[value])
-    if name in ("Script", "sc"):
-        return r"\p{sc=" + SCRIPTS[value] + "}"
-    return r"\p{scx=" + SCRIPTS[value] + "}"
-
-
-def negated_hint(item: str | None) -> str | None:
-    """``\\P{…}`` for a single ``\\p{…}`` item (None when the item is not a single property)."""
-    if item is None or not item.startswith(r"\p{") or item.count("\\") != 1:
+    resolved = _resolve(name, value)
+    if resolved is None:
         return None
-    return r"\P" + item[2:]
+    kind, canonical = resolved
+    if kind == "binary":
+        if canonical in ("Any", "ASCII", "Assigned", "Changes_When_NFKC_Casefolded"):
+            return None
+        spec = canonical
+    elif kind == "gc":
+        if canonical == "Cased_Letter":
+            return None
+        spec = "gc=" + canonical
+    else:
+        spec = f"{kind}={canonical}"
+    table = _regex_property(spec)
+    newer = charset.intersect(table, ASSIGNED_AFTER_V8)
+    if not newer:
+        return r"\p{" + spec + "}", table
+    return r"[\p{" + spec + "}--[" + charset.class_body(newer) + "]]", charset.difference(table, newer)
 
 
-def _gc_hint(canonical: str) -> str:
-    if canonical == "Cased_Letter":
-        return r"\p{gc=Lu}\p{gc=Ll}\p{gc=Lt}"
-    return r"\p{gc=" + canonical + "}"
+def negated_property_hint(name: str, value: str | None) -> tuple[str, Ranges] | None:
+    """``\\P{…}`` and the set it denotes (the complement of `regex`'s table)."""
+    hint = property_hint(name, value)
+    if hint is None:
+        return None
+    item = hint[0]
+    spec = item[3:-1] if item.startswith(r"\p{") else item[4:item.index("}--[")]
+    return r"\P{" + spec + "}", charset.complement(_regex_property(spec))
+
+
+@cache
+def _property(kind: str, canonical: str) -> Ranges:
+    if kind == "gc":
+        if canonical == "Cased_Letter":
+            table = charset.union(_regex_property("gc=Lu"), _regex_property("gc=Ll"), _regex_property("gc=Lt"))
+        else:
+            table = _regex_property("gc=" + canonical)
+        if canonical in ("Unassigned", "Other"):
+            return charset.union(table, ASSIGNED_AFTER_V8)
+        return charset.difference(table, ASSIGNED_AFTER_V8)
+    if kind in ("sc", "scx"):
+        table = _regex_property(f"{kind}={canonical}")
+        if canonical == "Unknown":
+            return charset.union(table, ASSIGNED_AFTER_V8)
+        return charset.difference(table, ASSIGNED_AFTER_V8)
+    if canonical == "Any":
+        return charset.ALL
+    if canonical == "ASCII":
+        return ((0, 0x7F),)
+    if canonical == "Assigned":
+        return charset.complement(_property("gc", "Unassigned"))
+    if canonical == "Changes_When_NFKC_Casefolded":
+        return charset.difference(_changes_when_nfkc_casefolded(), ASSIGNED_AFTER_V8)
+    return charset.difference(_regex_property(canonical), ASSIGNED_AFTER_V8)
 
 
 @cache
@@ -162,29 +213,6 @@ def _all_code_points() -> str:
 def _regex_property(spec: str) -> Ranges:
     pattern = regex.compile(r"\p{" + spec + "}+")
     return tuple((m.start(), m.end() - 1) for m in pattern.finditer(_all_code_points()))
-
-
-def _gc(canonical: str) -> Ranges:
-    if canonical == "Cased_Letter":
-        return charset.union(_regex_property("gc=Lu"), _regex_property("gc=Ll"), _regex_property("gc=Lt"))
-    return _regex_property("gc=" + canonical)
-
-
-def _script(canonical: str, *, extensions: bool) -> Ranges:
-    return _regex_property(("scx=" if extensions else "sc=") + canonical)
-
-
-@cache
-def _binary(canonical: str) -> Ranges:
-    if canonical == "Any":
-        return charset.ALL
-    if canonical == "ASCII":
-        return ((0, 0x7F),)
-    if canonical == "Assigned":
-        return charset.complement(_regex_property("gc=Cn"))
-    if canonical == "Changes_When_NFKC_Casefolded":
-        return _changes_when_nfkc_casefolded()
-    return _regex_property(canonical)
 
 
 def _changes_when_nfkc_casefolded() -> Ranges:
@@ -205,8 +233,13 @@ def _changes_when_nfkc_casefolded() -> Ranges:
 # ----------------------------------------------------------------------------- case folding
 
 _TURKISH = (0x130, 0x131)  # İ and ı fold only to themselves in ECMAScript's simple case folding
-# Case pairs the `regex` tables carry that V8 (Unicode 17.0) does not.
+# A case pair `regex` 2026.11.19 has that V8 11.3 / ICU 78 (Unicode 17.0) does not (besides the
+# characters of ASSIGNED_AFTER_V8, which V8 does not know at all).
 _NOT_IN_V8 = frozenset({0x1DF95})
+
+
+def _known_to_v8(c: int) -> bool:
+    return c not in _NOT_IN_V8 and not charset.contains(ASSIGNED_AFTER_V8, c)
 
 
 @cache
@@ -216,10 +249,10 @@ def _case_classes() -> dict[int, tuple[int, ...]]:
     classes: dict[int, tuple[int, ...]] = {}
     for m in candidates:
         c = ord(m.group())
-        if c in classes or c in _TURKISH or c in _NOT_IN_V8:
+        if c in classes or c in _TURKISH or not _known_to_v8(c):
             continue
         members = tuple(sorted(x for x in regex._regex.get_all_cases(regex.IGNORECASE, c)
-                               if x not in _TURKISH and x not in _NOT_IN_V8))
+                               if x not in _TURKISH and _known_to_v8(x)))
         if len(members) > 1:
             for x in members:
                 classes[x] = members
@@ -250,9 +283,10 @@ def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
         if 0xD800 <= c <= 0xDFFF:
             continue
         upper = chr(c).upper()
-        if unicodedata.category(chr(c)) == "Cn" and c in classes:
-            # Newer than Python's unicodedata: take the class's upper-case member from `regex`.
-            uppers = [x for x in classes[c] if x <= 0xFFFF and regex.match(r"\p{Lu}", chr(x))]
+        if upper == chr(c) and c in classes and not _is_upper(c):
+            # A mapping newer than Python's unicodedata (e.g. ƛ → U+A7DC in Unicode 16): take the
+            # class's single upper-case member from `regex`'s tables.
+            uppers = [x for x in classes[c] if x <= 0xFFFF and _is_upper(x)]
             upper = chr(uppers[0]) if len(uppers) == 1 else chr(c)
         if len(upper) != 1:
             continue
@@ -260,6 +294,10 @@ def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
         if u != c and not (c >= 128 and u < 128):
             changes.append((c, u))
     return tuple(changes)
+
+
+def _is_upper(c: int) -> bool:
+    return regex.match(r"\p{Lu}", chr(c)) is not None
 
 
 @cache

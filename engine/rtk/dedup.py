@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from itertools import compress, islice
+from operator import eq
 
 from engine.jsvalues import js_trim
+from engine.rtk.units import utf16_len
 
 LINE_SPLIT = re.compile(r"\r?\n")
 
@@ -18,11 +21,16 @@ def split_lines(text: str) -> list[str]:
 
 @dataclass
 class DedupResult:
-    text: str
     collapsed: int
     # (index of the run's first line in the input, run length) for each collapsed run
     runs: list[tuple[int, int]] = field(default_factory=list)
     quirk_grew: bool = False  # RTK-Q12: the markers made the text longer
+    lines: list[str] = field(default_factory=list)  # the output, split
+    origin: list[int] | None = None  # input index of each output line (-1: marker), when tracked
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
 
 
 def dedup_threshold(value: object) -> int:
@@ -34,43 +42,59 @@ def dedup_threshold(value: object) -> int:
     return max(2, math.floor(value))
 
 
-def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "omniroute") -> DedupResult:
+def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "omniroute",
+                      track: bool = False) -> DedupResult:
     """Collapse runs of ``threshold`` or more equal, non-blank consecutive lines.
 
     Each run of K+1 lines becomes the line, ``[line repeated Kx]`` and
     ``[rtk:dropped K repeated lines]``. A 3-line run therefore stays 3 lines and usually grows
-    (RTK-Q12); ``strict`` collapses a run only when that shortens it.
+    (RTK-Q12); ``strict`` collapses a run only when that shortens it. With ``track``, ``origin``
+    gives for each output line the index of its input line (``-1`` for a marker).
     """
-    out: list[str] = []
+    n = len(lines)
+    # Indexes i where line i equals line i+1, found in C; no such pair means nothing to do.
+    pairs = list(compress(range(n - 1), map(eq, lines, islice(lines, 1, None)))) if n > 1 else []
     runs: list[tuple[int, int]] = []
-    collapsed = 0
     grew = False
-    i, n = 0, len(lines)
-    while i < n:
-        line = lines[i]
-        j = i + 1
-        while j < n and lines[j] == line:
-            j += 1
-        length = j - i
-        if length >= threshold and js_trim(line):
-            k = length - 1
-            markers = [f"[line repeated {k}x]", f"[rtk:dropped {k} repeated lines]"]
-            before = k * (len(line) + 1)
-            after = sum(len(m) + 1 for m in markers)
-            if after > before:
-                grew = True
-                if profile == "strict":
-                    out.extend(lines[i:j])
-                    i = j
-                    continue
-            out.append(line)
-            out.extend(markers)
-            runs.append((i, length))
-            collapsed += k
-        else:
-            out.extend(lines[i:j])
-        i = j
-    return DedupResult("\n".join(out), collapsed, runs, grew)
+    collapsed = 0
+    index = 0
+    while index < len(pairs):
+        start = pairs[index]
+        end = start + 1
+        while index < len(pairs) and pairs[index] == end - 1:
+            index += 1
+            end += 1
+        length = end - start
+        line = lines[start]
+        if length < threshold or not js_trim(line):
+            continue
+        k = length - 1
+        before = k * (utf16_len(line) + 1)
+        after = len(f"[line repeated {k}x]") + len(f"[rtk:dropped {k} repeated lines]") + 2
+        if after > before:
+            grew = True
+            if profile == "strict":
+                continue
+        runs.append((start, length))
+        collapsed += k
+    if not runs:
+        return DedupResult(0, [], grew, lines, list(range(n)) if track else None)
+    out: list[str] = []
+    origin: list[int] | None = [] if track else None
+    position = 0
+    for start, length in runs:
+        k = length - 1
+        out.extend(lines[position:start + 1])
+        out.append(f"[line repeated {k}x]")
+        out.append(f"[rtk:dropped {k} repeated lines]")
+        if origin is not None:
+            origin.extend(range(position, start + 1))
+            origin.extend((-1, -1))
+        position = start + length
+    out.extend(lines[position:])
+    if origin is not None:
+        origin.extend(range(position, n))
+    return DedupResult(collapsed, runs, grew, out, origin)
 
 
 def deduplicate_repeated_lines(text: str, threshold: object = 3, *, profile: str = "omniroute") -> DedupResult:

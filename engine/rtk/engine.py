@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import Any
 
 from engine.diagnostics import Diagnostic
@@ -22,7 +20,7 @@ from engine.jsvalues import math_round
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import LineScanner, compile_list
+from engine.rtk.patterns import LineScanner, compile_list, lines_with_match
 from engine.rtk.select import Selection, select_filter
 from engine.rtk.stages import apply_line_filter, describe_truncation
 from engine.rtk.tokens import estimate_tokens
@@ -263,9 +261,7 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
         # The default pattern cannot match a line break, so one scan of the text finds its lines.
         hits: set[int] = set()
         if lines:
-            starts = [0, *accumulate(len(line) + 1 for line in lines)]
-            joined = "\n".join(lines)
-            hits = {bisect_right(starts, m.start()) - 1 for m in DEFAULT_PRIORITY.finditer(joined)}
+            hits = set(lines_with_match(DEFAULT_PRIORITY, lines))
             scanner = LineScanner(lines)
             for pattern in extra_priority:
                 hits.update(scanner.hits(pattern))

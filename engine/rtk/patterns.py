@@ -23,7 +23,7 @@ import regex
 
 from engine.jsregex import JSSyntaxError, compile_js
 from engine.jsregex.unicode_data import canon_table
-from engine.jsvalues import to_utf16_units, utf16_len
+from engine.rtk.units import to_utf16_units, utf16_len
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,23 @@ class LineScanner:
         except TimeoutError:
             return None
         return out
+
+
+def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
+    """Lines where one of *our own* patterns (which cannot match a line break) matches: one
+    search per matching line over the joined text, jumping to the next line after each hit."""
+    joined = "\n".join(lines)
+    starts = [0, *accumulate(map(add, map(len, lines), repeat(1)))]
+    out: list[int] = []
+    search = pattern.search
+    position = 0
+    found = search(joined, position)
+    while found is not None:
+        k = bisect_right(starts, found.start()) - 1
+        out.append(k)
+        position = starts[k + 1]
+        found = search(joined, position)
+    return out
 
 
 @lru_cache(maxsize=2)

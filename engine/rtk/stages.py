@@ -10,6 +10,7 @@ the text whole and says so.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,61 @@ class FilterResult:
                 "diagnostics": [d.to_dict() for d in self.diagnostics]}
 
 
+class _LineView:
+    """Pattern hits on the current lines, found once on the lines that entered the selection
+    stages and carried along as lines are dropped or markers inserted: a per-line test does not
+    depend on the other lines, so one scan of the text serves drop, include, collapse and the
+    priority lines of truncation."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.scanner = LineScanner(lines)
+        self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
+        self.has_markers = False
+        self._base: dict[tuple[tuple[str, str], ...], dict[int, CompiledPattern]] = {}
+
+    def first_hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
+        if self.origin is not None and len(lines) * 4 < len(self.scanner.lines):
+            # Most lines are gone: scanning what is left is cheaper than mapping the old hits.
+            self.__init__(lines)
+        key = tuple((p.source, p.regex.flags) for p in patterns)
+        base = self._base.get(key)
+        if base is None:
+            base = {}
+            for pattern in patterns:
+                for index in self.scanner.hits(pattern):
+                    base.setdefault(index, pattern)
+            self._base[key] = base
+        origin = self.origin
+        if origin is None:
+            return base
+        if not self.has_markers:  # origin is increasing: find each hit's new position
+            found = {}
+            for o, hit in base.items():
+                j = bisect_left(origin, o)
+                if j < len(origin) and origin[j] == o:
+                    found[j] = hit
+            return found
+        found = {j: hit for j, o in enumerate(origin) if (hit := base.get(o)) is not None}
+        for j, o in enumerate(self.origin):
+            if o < 0:
+                hit = next((p for p in patterns if p.test(lines[j])), None)
+                if hit is not None:
+                    found[j] = hit
+        return found
+
+    def keep(self, positions: list[int]) -> None:
+        origin = self.origin
+        self.origin = positions if origin is None else [origin[j] for j in positions]
+
+    def remap(self, mapping: list[int]) -> None:
+        self.has_markers = True
+        origin = self.origin
+        if origin is None:
+            self.origin = mapping
+        else:
+            self.origin = [origin[i] if i >= 0 else -1 for i in mapping]
+
+
 @dataclass
 class _Run:
     """State shared by the stages of one run."""
@@ -54,6 +110,19 @@ class _Run:
     trace: Trace | None
     tags: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    view: _LineView | None = None
+
+    def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
+        """Line index -> the first pattern (in list order) that matches that line."""
+        if not patterns or not lines:
+            return {}
+        if self.view is None:
+            self.view = _LineView(lines)
+        return self.view.first_hits(patterns, lines)
+
+    def kept(self, positions: list[int]) -> None:
+        if self.view is not None:
+            self.view.keep(positions)
 
     @property
     def line_flags(self) -> str:
@@ -138,7 +207,10 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
     if flt.truncate_line_at > 0:
         n = flt.truncate_line_at
         cut = (lambda line: line[: n - 3] + "...") if n > 3 else (lambda line: line[:n])
+        before = lines
         lines = _map_lines(run, "truncate-line", lines, lambda line: cut(line) if len(line) > n else line)
+        if lines != before:
+            run.view = None  # changed lines: later stages scan the new text
     if flt.deduplicate:
         lines = _dedup(run, lines)
     if flt.is_toml:
@@ -211,24 +283,16 @@ def _match_output(run: _Run, lines: list[str], original: int) -> FilterResult | 
     return None
 
 
-def _first_hits(patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
-    """Line index -> the first pattern (in list order) that matches the line."""
-    first: dict[int, CompiledPattern] = {}
-    if not patterns or not lines:
-        return first
-    scanner = LineScanner(lines)
-    for pattern in patterns:
-        for index in scanner.hits(pattern):
-            first.setdefault(index, pattern)
-    return first
-
-
 def _drop(run: _Run, lines: list[str], original: int) -> list[str]:
     flt = run.filter
     patterns = run.compile("strip_patterns", flt.strip_patterns, run.line_flags, "dropPatterns")
     stage = run.stage("strip", len(lines))
-    hits = _first_hits(patterns, lines)
-    out = [line for i, line in enumerate(lines) if i not in hits] if hits else lines
+    hits = run.hits(patterns, lines)
+    out = lines
+    if hits:
+        positions = [i for i in range(len(lines)) if i not in hits]
+        out = [lines[i] for i in positions]
+        run.kept(positions)
     if len(out) != original:
         run.tag("strip")
     if stage:
@@ -244,9 +308,12 @@ def _include(run: _Run, lines: list[str]) -> list[str]:
     flt = run.filter
     patterns = run.compile("keep_patterns", flt.keep_patterns, run.line_flags, "includePatterns")
     stage = run.stage("keep", len(lines))
-    hits = _first_hits(patterns, lines)
-    out = [lines[i] for i in sorted(hits)] if hits else lines
+    hits = run.hits(patterns, lines)
+    out = lines
     if hits:
+        positions = sorted(hits)
+        out = [lines[i] for i in positions]
+        run.kept(positions)
         run.tag("keep")
     if stage:
         stage.lines_out = len(out)
@@ -269,21 +336,24 @@ def _collapse(run: _Run, lines: list[str]) -> list[str]:
     if not patterns:
         return lines
     stage = run.stage("collapse", len(lines))
-    hits = _first_hits(patterns, lines)
+    hits = run.hits(patterns, lines)
     seen: set[str] = set()
-    out = []
-    for i, line in enumerate(lines):
-        hit = hits.get(i)
-        if hit is None:
-            out.append(line)
-            continue
-        key = js_trim(line)
+    gone: list[int] = []
+    for i in sorted(hits):
+        key = js_trim(lines[i])
         if key in seen:
+            gone.append(i)
             if stage:
-                stage.add(LineEvent(i, "collapsed", line, hit.source, flt.pointer_of("collapse_patterns", hit.index)))
-            continue
-        seen.add(key)
-        out.append(line)
+                hit = hits[i]
+                stage.add(LineEvent(i, "collapsed", lines[i], hit.source, flt.pointer_of("collapse_patterns", hit.index)))
+        else:
+            seen.add(key)
+    out = lines
+    if gone:
+        removed = set(gone)
+        positions = [i for i in range(len(lines)) if i not in removed]
+        out = [lines[i] for i in positions]
+        run.kept(positions)
     run.tag("collapse")
     if stage:
         stage.lines_out = len(out)
@@ -293,7 +363,7 @@ def _collapse(run: _Run, lines: list[str]) -> list[str]:
 
 def _dedup(run: _Run, lines: list[str]) -> list[str]:
     stage = run.stage("deduplicate", len(lines))
-    result = deduplicate_lines(lines, 3, profile=run.profile)
+    result = deduplicate_lines(lines, 3, profile=run.profile, track=run.view is not None)
     if result.quirk_grew and run.profile != "strict":
         run.diagnostics.append(Diagnostic(
             "dedup markers made a short run of repeated lines longer", "info", "RTK-Q12", source="rtk",
@@ -303,7 +373,14 @@ def _dedup(run: _Run, lines: list[str]) -> list[str]:
             stage.lines_out = len(lines)
         return lines
     run.tag("deduplicate")
-    out = split_lines(result.text)
+    # The reference re-splits the joined text on /\r?\n/: identical to the lines unless one ends in CR.
+    if any(line.endswith("\r") for line in result.lines):
+        out = split_lines(result.text)
+        run.view = None
+    else:
+        out = result.lines
+        if run.view is not None and result.origin is not None:
+            run.view.remap(result.origin)
     if stage:
         stage.lines_out = len(out)
         stage.tag = f"{run.filter.id}:deduplicate"
@@ -323,7 +400,7 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
     joined = "\n".join(lines)
     result = smart_truncate(joined, max_lines=max_lines, preserve_head=flt.preserve_head,
                             preserve_tail=flt.preserve_tail, profile=run.profile, lines=lines,
-                            priority_lines=lambda: _first_hits(patterns, lines).keys())
+                            priority_lines=lambda: run.hits(patterns, lines).keys())
     if not result.truncated:
         if stage:
             stage.lines_out = len(lines)

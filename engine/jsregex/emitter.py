@@ -17,10 +17,19 @@ the empty-iteration check) are mirrored there.
 
 from __future__ import annotations
 
+import re
+
+from . import charset
 from .ast import Alt, Anchor, Backref, CharSet, Dot, Empty, Group, Look, Node, Quant, Seq, Unsupported
-from .charset import escape_char, to_pattern
+from .charset import to_pattern
+from .surrogates import set_pattern, units
 
 LINE_TERMINATOR_CLASS = r"[\n\r\u2028\u2029]"
+_LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
+NOT_MID_PAIR = r"(?!(?<=[\ud800-\udbff])[\udc00-\udfff])"
+_UNICODE_DOT = set_pattern(charset.complement(_LINE_TERMINATORS))
+_UNICODE_DOT_ALL = set_pattern(charset.ALL)
+_ATOM = re.compile(r"\[[^\[\]()]*\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\U[0-9a-f]{8}|\w")
 MAX_REPEAT = 65535
 HINT_THRESHOLD = 24  # ranges above which a property-table class is emitted instead of explicit ranges  # `regex` expands minimum counts in memory; see spec §8
 
@@ -84,9 +93,10 @@ def _marker_groups(node: Node, inside_loop: bool, out: set[int]) -> None:
 
 
 class Emitter:
-    def __init__(self, *, multiline: bool, dot_all: bool) -> None:
+    def __init__(self, *, multiline: bool, dot_all: bool, unicode: bool = False) -> None:
         self.multiline = multiline
         self.dot_all = dot_all
+        self.unicode = unicode  # u/v: sets are code points, read from a UTF-16 subject
         self.marker_groups: set[int] = set()
         self.loop_checks = 0  # number of empty-iteration checks emitted (rK names)
         self.clamped = False
@@ -107,6 +117,8 @@ class Emitter:
         if isinstance(node, Empty):
             return ""
         if isinstance(node, Dot):
+            if self.unicode:
+                return _UNICODE_DOT_ALL if self.dot_all else _UNICODE_DOT
             return r"[\s\S]" if self.dot_all else r"[^\n\r\u2028\u2029]"
         if isinstance(node, Anchor):
             return self.emit_anchor(node.kind)
@@ -122,9 +134,11 @@ class Emitter:
             kind = ("<" if node.behind else "") + ("!" if node.negative else "=")
             return f"(?{kind}{body})"
         if isinstance(node, Backref):
+            # V8 (u/v): a backreference never ends inside a surrogate pair, even an empty one
+            guard = NOT_MID_PAIR if self.unicode else ""
             if node.index in open_groups:
-                return ""  # a reference inside its own group always matches empty in JS
-            return f"(?(g{node.index})(?P=g{node.index}))"
+                return guard or "(?:)"  # a reference inside its own group always matches empty in JS
+            return f"(?(g{node.index})(?P=g{node.index})){guard}"
         if isinstance(node, Quant):
             return self.emit_quant(node, behind, open_groups)
         if isinstance(node, Unsupported):
@@ -132,15 +146,18 @@ class Emitter:
         raise TypeError(f"cannot emit {type(node).__name__}")
 
     def emit_charset(self, node: CharSet) -> str:
+        hint = None
+        if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
+            hint = node.hint
+            if "--[" in hint:
+                self.needs_version1 = True  # set difference inside a class
         if not node.strings:
-            if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
-                if "--[" in node.hint:
-                    self.needs_version1 = True  # set difference inside a class
-                return node.hint
-            return to_pattern(node.ranges)
-        alternatives = ["".join(escape_char(ord(ch)) for ch in s) for s in node.strings if s]
+            if self.unicode:
+                return set_pattern(node.ranges, hint)
+            return hint if hint is not None else to_pattern(node.ranges)
+        alternatives = ["".join(units(ord(ch)) for ch in s) for s in node.strings if s]
         if node.ranges:
-            alternatives.append(to_pattern(node.ranges))
+            alternatives.append(set_pattern(node.ranges, hint))
         if "" in node.strings:
             alternatives.append("")
         return "(?:" + "|".join(alternatives) + ")"
@@ -181,14 +198,17 @@ class Emitter:
             checked = f"(?:{moved}(?:{body}){record})" if behind else f"(?:{record}(?:{body}){moved})"
             fixed = "" if lo == 0 else f"(?:{body})" + ("" if lo == 1 else f"{{{lo}}}")
             rest_hi = None if hi is None else hi - lo
-            return fixed + checked + _suffix(0, rest_hi) + lazy
+            optional = checked + _suffix(0, rest_hi) + lazy
+            # right to left inside a lookbehind: the mandatory iterations come first, at the right
+            return optional + fixed if behind else fixed + optional
         atom = body if _is_atom(q.body, body) else f"(?:{body})"
         suffix = _suffix(lo, hi)
         return atom + suffix + (lazy if suffix else "")
 
 
 def _is_atom(node: Node, text: str) -> bool:
-    return (isinstance(node, CharSet) and not node.strings and not text.startswith("(")) or isinstance(node, Dot)
+    """Whether ``text`` can take a quantifier as it is (one escaped unit or one plain class)."""
+    return _ATOM.fullmatch(text) is not None
 
 
 def _suffix(lo: int, hi: int | None) -> str:

@@ -17,13 +17,12 @@ from typing import Any
 
 import regex
 
-from ..jsvalues import from_utf16_units, to_utf16_units, utf16_to_py_index
+from ..jsvalues import from_utf16_units, to_utf16_units
 from .errors import JSUnsupportedError, RegexTimeout
 from .translate import Translation
 from .unicode_data import canon_table
 
 _DEFAULT_TIMEOUT: float | None = 0.25
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
@@ -66,9 +65,14 @@ class JSMatch:
 
 
 class _Subject:
-    """A subject prepared for one translation: working units, match target, offset maps."""
+    """A subject prepared for one translation: UTF-16 units, the match target, offset helpers.
 
-    __slots__ = ("_astral", "_pairs", "expanded", "js_length", "original", "target", "unicode", "units")
+    Every mode matches on UTF-16 units (astral characters split into surrogate pairs), as V8
+    does, so internal offsets are the JS offsets; ``u``/``v`` patterns are emitted to read pairs
+    as code points (``surrogates.py``).
+    """
+
+    __slots__ = ("_pairs", "expanded", "js_length", "original", "target", "unicode", "units")
 
     def __init__(self, s: str, t: Translation) -> None:
         self.original = s
@@ -77,38 +81,35 @@ class _Subject:
         if s.isascii():
             self.units = s
             self.expanded = False
-            self._astral: list[int] | None = None
             self.target = s.upper() if t.ignore_case else s
             self.js_length = len(s)
             return
-        if t.unicode:
-            # code points; surrogate halves given as two Python chars are one code point in JS
-            self.units = from_utf16_units(s) if _SURROGATE.search(s) else s
-            s = self.units
-            self.expanded = False
-            positions = [m.start() for m in _ASTRAL.finditer(s)]
-            self._astral = positions or None
-            self.js_length = len(s) + len(positions)
+        self.units = to_utf16_units(s)
+        self.expanded = _SURROGATE.search(self.units) is not None
+        self.js_length = len(self.units)
+        if not t.ignore_case:
+            self.target = self.units
+        elif t.unicode and self.expanded:
+            # fold code points (astral letters fold too, within their plane), then split again
+            self.target = to_utf16_units(from_utf16_units(self.units).translate(canon_table(True)))
         else:
-            self.units = to_utf16_units(s)
-            self.expanded = _SURROGATE.search(self.units) is not None
-            self._astral = None
-            self.js_length = len(self.units)
-        self.target = self.units.translate(canon_table(t.unicode)) if t.ignore_case else self.units
-
-    def to_js(self, i: int) -> int:
-        if self._astral is None:
-            return i
-        return i + bisect_left(self._astral, i)
-
-    def from_js(self, u: int) -> int:
-        if self._astral is None:
-            return u
-        return utf16_to_py_index(self.units, u)
+            self.target = self.units.translate(canon_table(t.unicode))
 
     def text(self, a: int, b: int) -> str:
         piece = self.units[a:b]
         return from_utf16_units(piece) if self.expanded else piece
+
+    def pair_at(self, i: int) -> bool:
+        """Whether a surrogate pair starts at unit ``i``."""
+        units = self.units
+        return (i + 1 < len(units) and "\ud800" <= units[i] <= "\udbff" and "\udc00" <= units[i + 1] <= "\udfff")
+
+    def advance(self, i: int) -> int:
+        """AdvanceStringIndex: one unit, or a whole pair in u/v mode."""
+        return i + 2 if self.unicode and self.expanded and self.pair_at(i) else i + 1
+
+    def mid_pair(self, i: int) -> bool:
+        return self.expanded and i > 0 and self.pair_at(i - 1)
 
     def cp_index(self, i: int) -> int:
         """Code points in ``input.slice(0, i)``: a pair cut in half counts its lead as one."""
@@ -210,7 +211,7 @@ class JSRegExp:
                 return
             yield m
             start, end = m.span()
-            pos = end + 1 if end == start else end
+            pos = subj.advance(end) if end == start else end
 
     def _group_spans(self, m: regex.Match[str]) -> list[tuple[int, int] | None]:
         spans: list[tuple[int, int] | None] = []
@@ -238,12 +239,10 @@ class JSRegExp:
         else:
             spans, groups, named = [], (), {}
         indices = named_indices = None
-        to_js = subj.to_js
         if self._has_indices:
-            indices = [(to_js(start), to_js(end))]
-            indices += [None if sp is None else (to_js(sp[0]), to_js(sp[1])) for sp in spans]
+            indices = [(start, end), *spans]
             named_indices = {name: indices[t.name_index[name]] for name in t.group_names}
-        return JSMatch(to_js(start), to_js(end), subj.cp_index(start), subj.text(start, end),
+        return JSMatch(start, end, subj.cp_index(start), subj.text(start, end),
                        groups, named, indices, named_indices, subj.original)
 
     def _exec_stateful(self, subj: _Subject, deadline: float | None, timeout: float | None) -> regex.Match[str] | None:
@@ -256,8 +255,8 @@ class JSRegExp:
         if last > subj.js_length:
             self.last_index = 0
             return None
-        m = self._step(subj, subj.from_js(last), "y" in flags, deadline, timeout)
-        self.last_index = 0 if m is None else subj.to_js(m.end())
+        m = self._step(subj, last, "y" in flags, deadline, timeout)
+        self.last_index = 0 if m is None else m.end()
         return m
 
     # ------------------------------------------------------------------ public API
@@ -280,7 +279,7 @@ class JSRegExp:
         subj = self._subject(s)
         if pos > subj.js_length:
             return None
-        m = self._step(subj, subj.from_js(max(0, pos)), "y" in self._t.flags, deadline, timeout)
+        m = self._step(subj, max(0, pos), "y" in self._t.flags, deadline, timeout)
         return None if m is None else self._to_match(m, subj)
 
     def match_all(self, s: str, timeout: float | None = None) -> list[JSMatch]:
@@ -295,7 +294,7 @@ class JSRegExp:
         subj = self._subject(s)
         flags = self._t.flags
         if isinstance(repl, str) and self._can_sub(flags):
-            template = repl if (self._t.unicode or repl.isascii()) else to_utf16_units(repl)
+            template = repl if repl.isascii() else to_utf16_units(repl)
             converted = _sub_template(template, self._t.group_count, tuple(self._t.name_index.items()))
             if converted is not None:
                 self.last_index = 0
@@ -331,7 +330,7 @@ class JSRegExp:
                 pieces.append(value if isinstance(value, str) else str(value))
                 position = end
         else:
-            template = repl if (self._t.unicode or repl.isascii()) else to_utf16_units(repl)
+            template = repl if repl.isascii() else to_utf16_units(repl)
             simple = "$" not in template
             for m in found:
                 start, end = m.span()
@@ -396,9 +395,7 @@ class JSRegExp:
                     out.append("$<")
                     i = j + 2
                     continue
-                name = template[j + 2:close]
-                if not self._t.unicode:
-                    name = from_utf16_units(name)
+                name = from_utf16_units(template[j + 2:close])
                 index = self._t.name_index.get(name)
                 if index is not None:
                     if spans is None:
@@ -429,9 +426,12 @@ class JSRegExp:
             m = self._step(subj, q, False, deadline, timeout)
             if m is None or m.start() >= size:
                 break
+            if self._t.unicode and subj.mid_pair(m.start()):
+                q = m.start() + 1  # split's sticky steps move by code points: never inside a pair
+                continue
             e = min(m.end(), size)
             if e == p:
-                q = m.start() + 1
+                q = subj.advance(m.start())
                 continue
             out.append(subj.text(p, m.start()))
             if len(out) == lim:

@@ -76,7 +76,7 @@ def _translate(source: str, flags: str) -> Translation:
         raise JSSyntaxError(
             f"Invalid regular expression: /{source}/{ordered}: {exc.reason}", source, ordered, exc.reason
         ) from None
-    emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered)
+    emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
     # VERSION1 only for `[\p{…}--[…]]` property items; everything emitted means the same in both
     compiled = regex.compile(emitted, regex.VERSION1 if emitter.needs_version1 else regex.VERSION0)

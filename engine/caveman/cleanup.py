@@ -12,7 +12,6 @@ import re
 from engine.jsvalues import js_trim_end
 
 _HWS_RUN = re.compile(r"[ \t]{2,}")
-_HWS_BEFORE_PUNCT = re.compile(r"[ \t]+(?=[,.;:!?])")
 _PUNCT_RUN = re.compile(r"[.!?]{2,}")
 _TRAILING_HWS = re.compile(r"[ \t]+$", re.M)
 _TRAILING_HWS_CRLF = re.compile(r"[ \t]+(?=\r?\n|\Z)")
@@ -23,11 +22,15 @@ _RECAP_LINE = re.compile(r"(\n[ \t]*)([a-z])")
 
 
 def collapse_spaces(text: str) -> str:
-    """Steps 1–3: the in-line scans (runs of blanks, blanks before punctuation, punctuation runs)."""
+    """Steps 1–3: the in-line scans (runs of blanks, blanks before punctuation, punctuation runs).
+
+    Each scan is skipped when a cheap substring test shows it has nothing to do."""
     if "  " in text or "\t" in text:
         text = _HWS_RUN.sub(" ", text)
-    if "\t" in text or any(" " + p in text for p in ",.;:!?"):
-        text = _HWS_BEFORE_PUNCT.sub("", text)
+    # after step 1 every blank run is a single space or tab, so step 2 is plain replacing
+    for blank in (" ", "\t") if "\t" in text else (" ",):
+        for punct in ",.;:!?":
+            text = text.replace(blank + punct, punct)
     if any(a + b in text for a in ".!?" for b in ".!?"):
         text = _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
     return text

@@ -13,9 +13,11 @@ full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 
@@ -104,7 +106,12 @@ def _anchors(items: list, lo: int, hi: int, multiline: bool) -> list[tuple[froze
 
     for i, item in enumerate(items):
         if isinstance(item, A.Anchor) and item.kind == "^" and lo == hi == 0:
-            return "line" if multiline else "text"
+            start = "line" if multiline else "text"
+            try:  # literals right after ^ narrow the line starts down further
+                rest = _anchors(items[i + 1:], 0, 0, multiline)
+            except _NoPlan:
+                return start
+            return (start, rest) if isinstance(rest, list) else start
         chars = _small_set(item)
         if chars is not None:
             return [(frozenset(_extend(items, i + 1, chars)), lo, hi)]
@@ -136,7 +143,7 @@ def _node_anchors(node, lo: int, hi: int, multiline: bool):
         out: list = []
         for alt in node.alternatives:
             found = _node_anchors(alt, lo, hi, multiline)
-            if found is None or isinstance(found, str):
+            if not isinstance(found, list):
                 return None
             out.extend(found)
         return out
@@ -167,6 +174,9 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
         return None, min_width
     if isinstance(found, str):
         return Plan(start=found), min_width
+    if isinstance(found, tuple):
+        start, anchors = found
+        return Plan(anchors=tuple(anchors), start=start, ignore_case="i" in flags), min_width
     return Plan(anchors=tuple((lits, lo, hi) for lits, lo, hi in found), ignore_case="i" in flags), min_width
 
 
@@ -204,32 +214,64 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] 
     n = len(text)
     if limit is None:
         limit = max(64, n // DENSITY)
-    if plan.start == "text":
-        return [0]
-    if plan.start == "line":
-        out = [0]
-        for term in LINE_TERMINATORS:
-            i = text.find(term)
-            while i >= 0:
-                out.append(i + 1)
-                if len(out) > limit:
-                    return None
-                i = text.find(term, i + 1)
-        return sorted(set(out))
+    if plan.start and not plan.anchors:
+        return [0] if plan.start == "text" else _line_starts(text, limit)
     hay = _canonical(text) if plan.ignore_case else text
     if len(hay) != n:
         return None
-    starts: set[int] = set()
+    counts = {lit: hay.count(lit) for literals, _lo, _hi in plan.anchors for lit in literals}
+    if sum(counts.values()) > limit:
+        return None  # too dense: a full scan is cheaper
+    starts: list[int] = []
     for literals, lo, hi in plan.anchors:
         for lit in literals:
-            i = hay.find(lit)
-            while i >= 0:
-                first = max(0, i - hi)
-                starts.update(range(first, i - lo + 1))
-                if len(starts) > limit:
-                    return None
-                i = hay.find(lit, i + 1)
-    return sorted(starts)
+            if not counts[lit]:
+                continue
+            found = occurrences(hay, lit, known=True)
+            if lo == hi:
+                starts.extend(i - lo for i in found)
+            else:
+                for i in found:
+                    starts.extend(range(max(0, i - hi), i - lo + 1))
+            if len(starts) > limit:
+                return None
+    if plan.start == "text":
+        return [0] if 0 in starts else []
+    if plan.start == "line":
+        return sorted({p for p in starts if p == 0 or (p <= n and text[p - 1] in LINE_TERMINATORS)})
+    return sorted(set(starts))
+
+
+def _line_starts(text: str, limit: int) -> list[int] | None:
+    out = [0]
+    for term in LINE_TERMINATORS:
+        found = occurrences(text, term)
+        if len(out) + len(found) > limit:
+            return None
+        out.extend(i + 1 for i in found)
+    return sorted(set(out))
+
+
+def _self_overlapping(lit: str) -> bool:
+    return any(lit[:k] == lit[-k:] for k in range(1, len(lit)))
+
+
+def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
+    """Every start index of ``lit`` in ``hay``, overlapping ones included (``known``: the
+    caller already knows ``lit`` occurs)."""
+    if not known and lit not in hay:
+        return []
+    if _self_overlapping(lit):
+        out = []
+        i = hay.find(lit)
+        while i >= 0:
+            out.append(i)
+            i = hay.find(lit, i + 1)
+        return out
+    size = len(lit)
+    pieces = hay.split(lit)
+    pieces.pop()
+    return [end + k * size for k, end in enumerate(accumulate(map(len, pieces)))]
 
 
 class FastRegex:
@@ -346,6 +388,22 @@ class FastRegex:
     def _match(self, text: str, start: int, jm: JSMatch | None, timeout: float | None) -> JSMatch:
         return jm if jm is not None else self._anchored().search(text, start, timeout)
 
+    def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None) -> str:
+        """``replace`` with a function of the matched text only (no JSMatch is built)."""
+        spans = self._spans(text, not self.rx.is_global, timeout)
+        if spans is None:
+            return self.rx.replace(text, lambda m: fn(m.match), timeout)
+        if not spans:
+            return text
+        pieces: list[str] = []
+        last = 0
+        for start, end, jm in spans:
+            pieces.append(text[last:start])
+            pieces.append(fn(text[start:end] if jm is None else jm.match))
+            last = end
+        pieces.append(text[last:])
+        return "".join(pieces)
+
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
         """First match anywhere (stateless)."""
         spans = self._spans(text, True, timeout)
@@ -374,18 +432,20 @@ class FastRegex:
         return "".join(pieces)
 
 
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
 def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False):
-    """Candidates for patterns that end their identifier-like run right before ``literal``
-    (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): every position of the maximal run of
-    ``run_chars`` (after skipping JS whitespace backwards when ``skip_ws``) before each
-    occurrence of ``literal``."""
+    """Candidates for patterns that start at a ``\\b`` and end their identifier-like run right
+    before ``literal`` (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): the word-boundary positions
+    of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
+    ``skip_ws``) before each occurrence of ``literal``."""
     from engine.caveman.fences import JS_WS
 
     def find(text: str) -> list[int] | None:
         limit = max(64, len(text) // DENSITY)
         starts: set[int] = set()
-        i = text.find(literal)
-        while i >= 0:
+        for i in occurrences(text, literal):
             j = i
             if skip_ws:
                 while j > 0 and text[j - 1] in JS_WS:
@@ -393,10 +453,29 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
             k = j
             while k > 0 and text[k - 1] in run_chars:
                 k -= 1
-            starts.update(range(k, j))
+            starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in _WORD) != (text[p] in _WORD))
             if len(starts) > limit:
                 return None
-            i = text.find(literal, i + 1)
         return sorted(starts)
 
     return find
+
+
+_DIGIT_BEFORE_DOT_DIGIT = re.compile(r"[0-9](?=\.[0-9])")
+_DIGITS = frozenset("0123456789")
+
+
+def digit_run_candidates(text: str) -> list[int] | None:
+    """Candidates for ``\\b\\d+(?:\\.\\d+)…`` (versions): starts of the digit runs that are
+    followed by ``.<digit>``, where a word boundary holds."""
+    limit = max(64, len(text) // DENSITY)
+    starts: set[int] = set()
+    for m in _DIGIT_BEFORE_DOT_DIGIT.finditer(text):
+        k = m.start()
+        while k > 0 and text[k - 1] in _DIGITS:
+            k -= 1
+        if k == 0 or text[k - 1] not in _WORD:
+            starts.add(k)
+            if len(starts) > limit:
+                return None
+    return sorted(starts)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.caveman.apply import budget_for
-from engine.caveman.fastscan import FastRegex, back_run_candidates
+from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
 from engine.caveman.fences import fence_spans, frontmatter_end
 from engine.jsregex import compile_js
 from engine.jsvalues import py_to_utf16_index
@@ -44,9 +44,10 @@ class Kind:
     needs: tuple[str, ...] = ()  # every one of these substrings must occur
     needs_any: tuple[str, ...] = ()  # at least one of these must occur
     back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fastscan
+    digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fastscan)
 
     def compile(self) -> FastRegex:
-        extra = None
+        extra = digit_run_candidates if self.digit_runs else None
         if self.back is not None:
             literal, run_chars, skip_ws = self.back
             extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
@@ -73,7 +74,7 @@ PATTERN_KINDS: tuple[Kind, ...] = (
          back=("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False)),
     Kind("env_var", r"\bprocess\.env\.[A-Za-z_][A-Za-z0-9_]*\b", needs=("process.env.",)),
     Kind("env_var", r"\$[A-Z_][A-Z0-9_]*\b", needs=("$",)),
-    Kind("version", r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", needs=(".",)),
+    Kind("version", r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", needs=(".",), digit_runs=True),
     Kind("dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+\(\)?", needs=(".", "("),
          back=("(", _IDENT_CHARS + ".", False)),
     Kind("function_call", rf"\b{_IDENT}\s*\([^()\n]*\)", needs=("(", ")"), back=("(", _IDENT_CHARS, True)),
@@ -172,13 +173,12 @@ class _Extractor:
         self.ex.text = "".join(out)
 
     def pattern(self, kind: str, rx: FastRegex, timeout: float | None) -> None:
-        def wrap(m) -> str:
-            s = m.match
+        def wrap(s: str) -> str:
             if not s or MARKER in s:
                 return s
             return self.add(kind, s)
 
-        self.ex.text = rx.replace(self.ex.text, wrap, budget_for(self.ex.text, timeout))
+        self.ex.text = rx.replace_matched(self.ex.text, wrap, budget_for(self.ex.text, timeout))
 
 
 def _applies(kind: Kind, text: str) -> bool:

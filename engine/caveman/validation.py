@@ -203,17 +203,23 @@ def scan_latex(text: str) -> Iterator[str]:
         i = end
 
 
-_VERSION = re.compile(r"(?<![A-Za-z0-9_])\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+_VERSION = re.compile(r"\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+_DIGIT_DOT_DIGIT = re.compile(r"[0-9](?=\.[0-9])")  # overlapping: one digit consumed
+_DIGITS = frozenset("0123456789")
 
 
 def scan_versions(text: str) -> Iterator[str]:
+    """An item starts at a digit run (not after a word character) that ends in ``.<digit>``,
+    so those run starts, found from the ``d.d`` occurrences, are the only candidates."""
     pos = 0
-    while True:
-        m = _VERSION.search(text, pos)
-        if m is None:
-            return
+    for hit in _DIGIT_DOT_DIGIT.finditer(text):
+        start = hit.start()
+        while start > 0 and text[start - 1] in _DIGITS:
+            start -= 1
+        if start < pos or _is_word(text, start - 1):
+            continue
+        m = _VERSION.match(text, start)
         if not m.group(1) or _is_word(text, m.end()):
-            pos = m.start() + 1
             continue
         yield m.group(0)
         pos = m.end()

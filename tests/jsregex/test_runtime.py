@@ -154,3 +154,15 @@ def test_huge_counts_are_accepted_and_clamped() -> None:
 def test_case_insensitive_output_comes_from_original_subject() -> None:
     assert compile_js("straße", "gi").replace("STRAßE straße", "<$&>") == "<STRAßE> <straße>"
     assert compile_js(r"(\w)\1", "gi").replace("aA Kk", "[$1]") == "[a] [K]"
+
+
+def test_unicode_mode_runs_on_utf16_units_like_v8() -> None:
+    # the search steps one unit at a time: an empty match can fall between the halves of a pair
+    assert [m.index for m in compile_js(r"\B|x", "gu").match_all("x😀")] == [0, 2, 3]
+    assert compile_js("(?:)", "gu").replace("😀", "-") == "-😀-"
+    # a lone-surrogate class never matches half of a pair, and a backreference never ends inside one
+    assert compile_js(r"[\udc00-\udfff]", "gu").match_all("😀") == []
+    assert [m.index for m in compile_js(r"(?<n>\B)\1", "gu").match_all("b😀xxa")] == [4, 5]
+    # split's sticky steps move by code points
+    assert compile_js(r"\B", "u").split("😀😀") == ["😀", "😀"]
+    assert compile_js(r"(?=\ude00)", "u").split("😀😀") == ["😀😀"]

@@ -1,0 +1,554 @@
+"""The live Caveman preview (``--panel caveman-preview``): a sample text through the open pack.
+
+Input and output side by side with a word-level diff; protected regions shaded by kind; the
+rules that fired with match counts (select one → its spans light up; hover a change → which rule
+made it); tokens before/after; quirks in plain words. "Whole pack" / "This rule only" scopes the
+run; selecting a rule in the pack's visual editor switches to that rule. Runs go through a
+:class:`app.workers.Dispatcher` (debounced, one in flight, latest wins): the engine computes
+everything (``engine.workspace.previews``), this module only draws it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.theme import tints
+from app.widgets.charts import Bar, BarChart
+from app.widgets.previewkit import (
+    ActiveTabHook,
+    Banner,
+    NotesList,
+    item_value,
+    option_combo,
+)
+from app.widgets.spanview import SpanTextView
+from app.workers import Dispatcher
+from engine.paths import builtin_rules_dir
+from engine.workspace.kinds import FileKind
+from engine.workspace.previews import (
+    INTENSITIES,
+    PROFILES,
+    ROLES,
+    CavemanPreview,
+    CavemanRequest,
+    PackOverride,
+    Sample,
+    Span,
+    caveman_samples,
+    run_caveman_preview,
+    sample_file_name,
+    workspace_samples_dir,
+)
+
+if TYPE_CHECKING:
+    from app.document_tab import DocumentTab
+    from app.mainwindow import MainWindow
+
+DEBOUNCE_MS = 150
+COLUMNS = ("Rule", "Category", "Matches", "Saved", "Status")
+
+
+class CavemanPreviewPanel(QWidget):
+    """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
+
+    resultShown = Signal(object)
+
+    def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.preview: CavemanPreview | None = None
+        self.pack_root: str | None = None
+        self.override: PackOverride | None = None
+        self.rule_name: str | None = None
+        self.timeout_ms = window.settings.regex_timeout_ms if window is not None else 250
+        self._samples: list[Sample] = []
+        settings = window.settings if window is not None else None
+
+        # -- controls
+        self.sample_combo = QComboBox()
+        self.sample_combo.setToolTip("Named samples: the workspace's samples/caveman/*.txt, samples beside its packs, "
+                                     "and the built-in rules/<language>/samples/*.txt")
+        self.sample_combo.setMinimumContentsLength(14)
+        self.sample_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.sample_combo.activated.connect(self._sample_chosen)
+        self.save_button = QToolButton(text="Save…")
+        self.save_button.setToolTip("Keep this text as a named sample in the workspace (samples/caveman/)")
+        self.save_button.clicked.connect(self.save_sample_dialog)
+        self.open_button = QToolButton(text="Open…")
+        self.open_button.setToolTip("Load a text file as the sample")
+        self.open_button.clicked.connect(self.open_sample_dialog)
+        self.language = option_combo([settings.language if settings else "en"], settings.language if settings else "en",
+                                     "Language pack to run (OmniRoute's config.language)")
+        self.language.setEditable(True)
+        self.intensity = option_combo(INTENSITIES, settings.intensity if settings else "full",
+                                      "Intensity: rules with a higher minIntensity are skipped")
+        self.role = option_combo(ROLES, "user", "Message role: rules whose context is another role are skipped")
+        self.profile = option_combo(PROFILES, settings.default_profile if settings else "omniroute",
+                                    "omniroute reproduces the reference with its quirks; strict fixes them")
+        for combo in (self.language, self.intensity, self.role, self.profile):
+            combo.currentTextChanged.connect(lambda _t: self.schedule())
+
+        self.whole_button = QToolButton(text="Whole pack")
+        self.rule_button = QToolButton(text="This rule only")
+        self.scope = QButtonGroup(self)
+        for i, button in enumerate((self.whole_button, self.rule_button)):
+            button.setCheckable(True)
+            self.scope.addButton(button, i)
+        self.whole_button.setChecked(True)
+        self.whole_button.setToolTip("Run every rule of the language in order (what OmniRoute does)")
+        self.rule_button.setToolTip("Run only the rule selected in the pack's visual editor or in the list below")
+        self.rule_button.setEnabled(False)
+        self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
+
+        # -- text views
+        self.input = SpanTextView(read_only=False,
+                                  placeholder="Paste or type a message here, or pick a sample above.")
+        self.input.textChanged.connect(self._input_edited)
+        self.input.filesDropped.connect(lambda files: self.load_sample_file(Path(files[0])))
+        self.output = SpanTextView(placeholder="The compressed text appears here.")
+        self.output.spanClicked.connect(self._span_clicked)
+        self.input.spanClicked.connect(self._span_clicked)
+        texts = QSplitter(Qt.Orientation.Horizontal)
+        for title, view in (("Input", self.input), ("Output", self.output)):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(2)
+            label = QLabel(f"<b>{title}</b>")
+            lay.addWidget(label)
+            lay.addWidget(view, 1)
+            texts.addWidget(box)
+        self.input_label = texts.widget(0).layout().itemAt(0).widget()
+        self.output_label = texts.widget(1).layout().itemAt(0).widget()
+
+        # -- results
+        self.summary = QLabel("Pick a sample or type some text to see what the pack does to it.")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner = Banner()
+        self.rules = QTreeWidget()
+        self.rules.setHeaderLabels(list(COLUMNS))
+        self.rules.setRootIsDecorated(False)
+        self.rules.setAlternatingRowColors(True)
+        self.rules.setUniformRowHeights(True)
+        header = self.rules.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.rules.currentItemChanged.connect(lambda cur, _prev: self._rule_row_selected(cur))
+        self.fired_only = QCheckBox("Only rules that fired")
+        self.fired_only.setChecked(True)
+        self.fired_only.setToolTip("Hide rules that matched nothing (timed-out rules are always shown)")
+        self.fired_only.toggled.connect(lambda _c: self._fill_rules())
+        rules_page = QWidget()
+        rl = QVBoxLayout(rules_page)
+        rl.setContentsMargins(0, 2, 0, 0)
+        rl.addWidget(self.fired_only)
+        rl.addWidget(self.rules, 1)
+        self.rule_chart = BarChart("Tokens saved per rule")
+        self.rule_chart.empty_text = "No rule saved tokens on this text"
+        self.rule_chart.itemClicked.connect(self.select_rule)
+        self.category_chart = BarChart("Tokens saved per category")
+        self.category_chart.empty_text = "No category saved tokens on this text"
+        charts = QWidget()
+        cl = QHBoxLayout(charts)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.rule_chart, 3)
+        cl.addWidget(self.category_chart, 2)
+        self.notes = NotesList()
+        self.notes.noteActivated.connect(lambda note: note.rule and self.select_rule(note.rule))
+        self.details = QTabWidget()
+        self.details.setDocumentMode(True)
+        self.details.addTab(rules_page, "Rules")
+        self.details.addTab(charts, "Savings")
+        self.details.addTab(self.notes, "Notes")
+
+        top = QVBoxLayout()
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel("Sample"))
+        row1.addWidget(self.sample_combo, 1)
+        row1.addWidget(self.open_button)
+        row1.addWidget(self.save_button)
+        row2 = QHBoxLayout()
+        for label, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
+                             ("Profile", self.profile)):
+            row2.addWidget(QLabel(label))
+            row2.addWidget(combo)
+        row2.addStretch(1)
+        row3 = QHBoxLayout()
+        row3.addWidget(self.whole_button)
+        row3.addWidget(self.rule_button)
+        self.scope_label = QLabel("")
+        row3.addWidget(self.scope_label, 1)
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
+        self.refresh_button.setShortcut("Ctrl+Return")
+        self.refresh_button.clicked.connect(lambda: self.schedule(immediate=True))
+        row3.addWidget(self.refresh_button)
+        for row in (row1, row2, row3):
+            top.addLayout(row)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(texts)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(top)
+        lay.addWidget(self.banner)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+
+        self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
+        self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
+        self.dispatcher.failed.connect(lambda _job, message: self._show_failure(message))
+        self.dispatcher.busyChanged.connect(self._busy)
+
+        self._docs_timer = QTimer(self)
+        self._docs_timer.setSingleShot(True)
+        self._docs_timer.setInterval(0)
+        self._docs_timer.timeout.connect(lambda: self.show_result(run_caveman_preview(self.request())))
+
+        self.hook: ActiveTabHook | None = None
+        if window is not None:
+            self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_rule_selected)
+            window.workspaceScanned.connect(self.refresh_context)
+            window.workspaceOpened.connect(lambda _p: self.refresh_context())
+        self.refresh_context()
+
+    # -- context (which packs, which samples) ------------------------------------------------------------
+    def _workspace(self) -> Path | None:
+        return self.window_.workspace if self.window_ is not None else None
+
+    def _pack_roots(self) -> list[str]:
+        """Folders holding ``<language>/<category>.json`` packs in the workspace."""
+        index = self.window_.index if self.window_ is not None else None
+        roots: list[str] = []
+        if index is not None:
+            for entry in index.by_group("caveman"):
+                root = str(entry.path.parent.parent)
+                if root not in roots:
+                    roots.append(root)
+        return roots
+
+    def refresh_context(self) -> None:
+        """Re-read the active tab, the pack folder and the sample list (after a scan)."""
+        tab = self.hook.current() if self.hook is not None else None
+        self._take_tab(tab)
+        if self.pack_root is None:
+            roots = self._pack_roots()
+            builtin = builtin_rules_dir()
+            self.pack_root = roots[0] if roots else (str(builtin) if builtin.is_dir() else None)
+        self._fill_samples()
+        if not self.input.toPlainText() and self._samples:
+            self._load_best_sample()
+        self.schedule()
+
+    def _take_tab(self, tab: DocumentTab | None) -> bool:
+        """Use ``tab``'s (unsaved) pack when it is one; returns whether it was."""
+        if tab is None or tab.doc.kind != FileKind.CAVEMAN_PACK or tab.path is None:
+            self.override = None
+            self._set_rule(None)
+            return False
+        path = Path(tab.path)
+        self.pack_root = str(path.parent.parent)
+        self.override = PackOverride(path.parent.name, path.stem, tab.text)
+        if self.language.currentText() != path.parent.name:
+            self.language.blockSignals(True)
+            if self.language.findText(path.parent.name) < 0:
+                self.language.addItem(path.parent.name)
+            self.language.setCurrentText(path.parent.name)
+            self.language.blockSignals(False)
+        row = tab.visual.current() if tab.visual is not None else -1
+        value = item_value(tab, row)
+        self._set_rule(value.get("name") if isinstance(value, dict) and isinstance(value.get("name"), str) else None,
+                       switch=False)
+        return True
+
+    def _on_active_tab(self, tab: DocumentTab | None) -> None:
+        if self._take_tab(tab) and self.window_ is not None and self.window_.right.indexOf(self) >= 0:
+            self.window_.right.setCurrentWidget(self)  # the dock follows the active editor
+        self.schedule()
+
+    def _on_tab_edited(self, tab: DocumentTab) -> None:
+        if tab.doc.kind == FileKind.CAVEMAN_PACK and tab.path is not None:
+            self.override = PackOverride(Path(tab.path).parent.name, Path(tab.path).stem, tab.text)
+            self.schedule()
+
+    def _on_rule_selected(self, tab: DocumentTab, row: int, previous: int) -> None:
+        """A rule picked in the visual editor scopes the preview to it (not the automatic first
+        selection when a pack opens: that one only offers the toggle)."""
+        value = item_value(tab, row)
+        if isinstance(value, dict) and isinstance(value.get("name"), str):
+            self._set_rule(value["name"], switch=previous >= 0)
+            self.schedule(immediate=True)
+
+    def _set_rule(self, name: str | None, *, switch: bool = False) -> None:
+        self.rule_name = name
+        self.rule_button.setEnabled(name is not None)
+        self.rule_button.setText(f"This rule only: {name}" if name else "This rule only")
+        if name is None:
+            self.whole_button.setChecked(True)
+        elif switch:
+            self.rule_button.setChecked(True)
+
+    # -- samples ---------------------------------------------------------------------------------------------
+    def _fill_samples(self) -> None:
+        ws = self._workspace()
+        builtin = builtin_rules_dir()
+        self._samples = caveman_samples(ws, builtin if builtin.is_dir() else None, self._pack_roots())
+        current = self.sample_combo.currentText()
+        self.sample_combo.blockSignals(True)
+        self.sample_combo.clear()
+        self.sample_combo.addItem("(your text)")
+        for s in self._samples:
+            self.sample_combo.addItem(f"{s.name}  · {s.origin}", s.path)
+            self.sample_combo.setItemData(self.sample_combo.count() - 1, s.path, Qt.ItemDataRole.ToolTipRole)
+        index = self.sample_combo.findText(current)
+        self.sample_combo.setCurrentIndex(max(0, index))
+        self.sample_combo.blockSignals(False)
+
+    def _load_best_sample(self) -> None:
+        language = self.language.currentText()
+        best = next((i for i, s in enumerate(self._samples) if s.language == language), 0)
+        self.sample_combo.setCurrentIndex(best + 1)
+        self._sample_chosen(best + 1)
+
+    def _sample_chosen(self, index: int) -> None:
+        path = self.sample_combo.itemData(index)
+        if path:
+            self.load_sample_file(Path(path), keep_combo=True)
+
+    def load_sample_file(self, path: Path, *, keep_combo: bool = False) -> bool:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
+            return False
+        self.set_text(text)
+        if not keep_combo:
+            self.sample_combo.setCurrentIndex(0)
+        return True
+
+    def open_sample_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open sample text", str(self._workspace() or Path.home()),
+                                              "Text (*.txt *.md);;All files (*)")
+        if name:
+            self.load_sample_file(Path(name))
+
+    def save_sample_dialog(self) -> None:
+        name, ok = QInputDialog.getText(self, "Save sample", "Sample name:")
+        if ok and name.strip():
+            self.save_sample(name)
+
+    def save_sample(self, name: str) -> Path | None:
+        ws = self._workspace()
+        if ws is None:
+            self.banner.show_message("Open a workspace to keep named samples.", "warning")
+            return None
+        from engine.fsutil import atomic_write_text
+
+        path = workspace_samples_dir(ws) / sample_file_name(name)
+        atomic_write_text(path, self.input.toPlainText())
+        self._fill_samples()
+        index = self.sample_combo.findData(str(path))
+        if index >= 0:
+            self.sample_combo.setCurrentIndex(index)
+        return path
+
+    # -- running -----------------------------------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        self.input.setPlainText(text)
+
+    def _input_edited(self) -> None:
+        if self.preview is not None and self.preview.input != self.input.toPlainText():
+            self.input.clear_spans()  # stale until the next result
+        if self.sample_combo.currentIndex() > 0:
+            path = self.sample_combo.currentData()
+            try:
+                same = Path(path).read_text(encoding="utf-8", errors="replace") == self.input.toPlainText()
+            except OSError:
+                same = False
+            if not same:
+                self.sample_combo.setCurrentIndex(0)
+        self.schedule()
+
+    def request(self) -> CavemanRequest:
+        only = self.rule_name if self.rule_button.isChecked() else None
+        return CavemanRequest(self.input.toPlainText(), self.language.currentText().strip() or "en",
+                              self.intensity.currentText(), self.role.currentText(), self.profile.currentText(),
+                              self.pack_root, self.override, only, self.timeout_ms)
+
+    def schedule(self, immediate: bool = False) -> int:
+        """Queue a run (debounced; the newest request wins). Docs mode runs it in the GUI thread
+        on the next event-loop turn so screenshots show a finished result."""
+        if self.window_ is not None:
+            self.timeout_ms = self.window_.settings.regex_timeout_ms
+            if self.window_.docs_mode:
+                self._docs_timer.start()
+                return 0
+        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
+        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
+        self.scope_label.setToolTip(self.pack_root or "")
+        return self.dispatcher.request(run_caveman_preview, self.request(), immediate=immediate)
+
+    def _busy(self, busy: bool) -> None:
+        self.refresh_button.setText("Running…" if busy else "Refresh")
+
+    def _show_failure(self, message: str) -> None:
+        self.banner.show_message(f"The preview failed: {message.splitlines()[0]}", "error")
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+    def show_result(self, preview: CavemanPreview) -> None:
+        self.preview = preview
+        self._fill_languages(preview)
+        if preview.error:
+            self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")
+            self.output.set_text("")
+            self.output.clear_spans()
+            self.rules.clear()
+            self.summary.setText("No result: fix the pack (see Diagnostics).")
+            self.resultShown.emit(preview)
+            return
+        if not preview.input:
+            self.banner.show_message("")
+            self.output.set_text("")
+            self.output.clear_spans()
+            self.rules.clear()
+            self.rule_chart.set_items([])
+            self.category_chart.set_items([])
+            self.notes.set_notes([])
+            self.summary.setText("Pick a sample or type some text to see what the pack does to it.")
+            self.resultShown.emit(preview)
+            return
+        uncompressed = [n for n in preview.notes if "uncompressed" in n.text]
+        if uncompressed:
+            self.banner.show_message(uncompressed[0].text, uncompressed[0].level)
+        else:
+            timeouts = [h for h in preview.rules if h.timeout_ms is not None]
+            self.banner.show_message("; ".join(f"rule {h.name} timed out after {h.timeout_ms} ms" for h in timeouts)
+                                     + (" — skipped, the rest of the pack ran" if timeouts else ""), "error")
+        fired = sum(1 for h in preview.rules if h.changed)
+        self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the text "
+                             f"· {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
+        self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
+        self.output.set_text(preview.output)
+        if preview.input == self.input.toPlainText():
+            self.input.set_layer("protected", preview.protected)
+            self.input.set_layer("diff", preview.input_spans)
+        self.output.set_layer("diff", preview.output_spans)
+        self.input_label.setText(f"<b>Input</b> · {preview.tokens_before} tokens")
+        self.output_label.setText(f"<b>Output</b> · {preview.tokens_after} tokens")
+        self._fill_rules()
+        self.rule_chart.set_items([Bar(h.name, h.saved_tokens, f"{h.name} ({h.category}): {h.matches} match(es), "
+                                   f"{h.saved_tokens} token(s) saved", h.name)
+                                   for h in sorted(preview.rules, key=lambda h: -h.saved_tokens) if h.saved_tokens])
+        self.category_chart.set_items([Bar(c, n, f"{c}: {n} token(s) saved", c) for c, n in preview.categories])
+        self.notes.set_notes(preview.notes)
+        count = len(preview.notes)
+        self.details.setTabText(2, f"Notes ({count})" if count else "Notes")
+        self._highlight_rule(self.rule_name)
+        self.resultShown.emit(preview)
+
+    def _fill_languages(self, preview: CavemanPreview) -> None:
+        current = self.language.currentText()
+        wanted = list(dict.fromkeys([*preview.languages, current]))
+        existing = [self.language.itemText(i) for i in range(self.language.count())]
+        if wanted != existing:
+            self.language.blockSignals(True)
+            self.language.clear()
+            self.language.addItems(wanted)
+            self.language.setCurrentText(current)
+            self.language.blockSignals(False)
+
+    def _fill_rules(self) -> None:
+        preview = self.preview
+        self.rules.blockSignals(True)
+        self.rules.clear()
+        if preview is None:
+            self.rules.blockSignals(False)
+            return
+        t = tints()
+        from PySide6.QtGui import QBrush, QColor
+
+        for hit in preview.rules:
+            if self.fired_only.isChecked() and not (hit.matches or hit.changed or hit.timeout_ms is not None):
+                continue
+            item = QTreeWidgetItem([hit.name, hit.category, str(hit.matches), str(hit.saved_tokens), hit.status])
+            item.setData(0, Qt.ItemDataRole.UserRole, hit.name)
+            item.setToolTip(0, f"{hit.source}:{hit.name}")
+            item.setToolTip(3, "tokens this rule saved on the text it ran on")
+            for col in (2, 3):
+                item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if hit.timeout_ms is not None:
+                for col in range(len(COLUMNS)):
+                    item.setForeground(col, QBrush(QColor(t.error)))
+            elif not hit.changed:
+                item.setForeground(4, QBrush(QColor(t.punct)))
+            self.rules.addTopLevelItem(item)
+            if hit.name == self.rule_name:
+                self.rules.setCurrentItem(item)
+        self.rules.blockSignals(False)
+
+    def _rule_row_selected(self, item: QTreeWidgetItem | None) -> None:
+        name = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        self._highlight_rule(name)
+        if name and name != self.rule_name:
+            self._set_rule(name)
+            if self.rule_button.isChecked():
+                self.schedule(immediate=True)
+
+    def select_rule(self, name: str) -> None:
+        """Select rule ``name`` in the list (lighting up its spans)."""
+        for i in range(self.rules.topLevelItemCount()):
+            item = self.rules.topLevelItem(i)
+            if item.data(0, Qt.ItemDataRole.UserRole) == name:
+                self.rules.setCurrentItem(item)
+                self.details.setCurrentIndex(0)
+                return
+        self._highlight_rule(name)
+
+    def _highlight_rule(self, name: str | None) -> None:
+        """Light up rule ``name``'s matches in the input and the output spans it caused."""
+        preview = self.preview
+        if preview is None or not name or preview.input != self.input.toPlainText():
+            self.input.set_layer("match", [])
+            self.output.set_layer("match", [])
+            return
+        spans = [Span(s, e, "match", f"matched by {name}", name) for s, e in preview.rule_spans(name)]
+        self.input.set_layer("match", spans)
+        self.output.set_layer("match", [Span(s.start, s.end, "match", s.tip, name)
+                                        for s in preview.output_spans if s.rule == name])
+        self.rule_chart.set_selected(name)
+        if spans:
+            self.input.scroll_to(spans[0].start)
+
+    def _span_clicked(self, span: Span) -> None:
+        if span.rule:
+            self.select_rule(span.rule)
+
+
+register_panel("caveman-preview", "Caveman preview", "right", lambda window: CavemanPreviewPanel(window))

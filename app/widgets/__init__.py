@@ -1,0 +1,1 @@
+"""Reusable preview widgets: shaded-span text views and QPainter charts (no QtCharts needed)."""

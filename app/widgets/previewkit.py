@@ -1,0 +1,132 @@
+"""Pieces both preview panels use: an option combo, the notes list, a banner and the hook that
+ties a panel to the main window's active editor tab without the window knowing about it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QListWidgetItem, QSizePolicy, QWidget
+
+from app.theme import tints
+from engine.workspace.previews import Note
+
+if TYPE_CHECKING:
+    from app.document_tab import DocumentTab
+    from app.mainwindow import MainWindow
+
+
+def option_combo(values: Sequence[str], current: str, tip: str) -> QComboBox:
+    combo = QComboBox()
+    combo.addItems(list(values))
+    if current in values:
+        combo.setCurrentText(current)
+    combo.setToolTip(tip)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    return combo
+
+
+class Banner(QLabel):
+    """A one-line (wrapping) message above the result: the verdict that matters most."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.hide()
+
+    def show_message(self, text: str, level: str = "info") -> None:
+        if not text:
+            self.hide()
+            return
+        t = tints()
+        color = {"error": t.error, "warning": t.warning}.get(level, t.info)
+        self.setStyleSheet(f"QLabel {{ border-left: 4px solid {color}; padding: 4px 6px; }}")
+        self.setText(text)
+        self.show()
+
+
+class NotesList(QListWidget):
+    """Quirks and problems in plain words; each row names its code (hover shows the level)."""
+
+    noteActivated = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(True)
+        self.itemActivated.connect(lambda item: self.noteActivated.emit(item.data(Qt.ItemDataRole.UserRole)))
+
+    def set_notes(self, notes: Sequence[Note], empty: str = "No quirks or problems for this text.") -> None:
+        self.clear()
+        t = tints()
+        for note in notes:
+            mark = {"error": "✖", "warning": "⚠"}.get(note.level, "ℹ")
+            item = QListWidgetItem(f"{mark} {note.code}: {note.text}")
+            item.setData(Qt.ItemDataRole.UserRole, note)
+            item.setToolTip(f"{note.level} · {note.code}" + (f" · rule {note.rule}" if note.rule else ""))
+            if note.level == "error":
+                item.setForeground(QColor(t.error))
+            elif note.level == "warning":
+                item.setForeground(QColor(t.warning))
+            self.addItem(item)
+        if not notes:
+            item = QListWidgetItem(empty)
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.addItem(item)
+
+
+class ActiveTabHook(QObject):
+    """Follows ``window.tabs``: calls ``on_change(tab)`` when the active document changes and
+    ``on_edit(tab)`` when it is edited; ``on_select(tab, row, previous)`` when its visual list
+    selection moves (``previous`` is -1 for the automatic first selection). Uses only the window's public signals (``tabs.currentChanged``) and the tab's
+    (``edited``, ``visual.currentChanged``)."""
+
+    def __init__(self, window: MainWindow, on_change: Callable[[Any], None], on_edit: Callable[[Any], None],
+                 on_select: Callable[[Any, int, int], None]) -> None:
+        super().__init__(window)
+        self.window = window
+        self._on_change, self._on_edit, self._on_select = on_change, on_edit, on_select
+        self._hooked: set[int] = set()
+        self._rows: dict[int, int] = {}
+        window.tabs.currentChanged.connect(self._changed)
+
+    def current(self) -> DocumentTab | None:
+        return self.window.current_tab()
+
+    def _changed(self, _index: int) -> None:
+        tab = self.current()
+        if tab is not None and id(tab) not in self._hooked:
+            self._hooked.add(id(tab))
+            tab.edited.connect(lambda t=tab: self._edited(t))
+            if tab.visual is not None:
+                tab.visual.currentChanged.connect(lambda row, t=tab: self._selected(t, row))
+            key = id(tab)
+            tab.destroyed.connect(lambda _o=None: self._forget(key))
+        self._on_change(tab)
+
+    def _forget(self, key: int) -> None:
+        self._hooked.discard(key)
+        self._rows.pop(key, None)
+
+    def _edited(self, tab: DocumentTab) -> None:
+        if tab is self.current():
+            self._on_edit(tab)
+
+    def _selected(self, tab: DocumentTab, row: int) -> None:
+        previous = self._rows.get(id(tab), -1)
+        self._rows[id(tab)] = row
+        if tab is self.current():
+            self._on_select(tab, row, previous)
+
+
+def item_value(tab: DocumentTab, row: int) -> Any:
+    """The parsed value of list item ``row`` of a tab (None when the index is stale or missing)."""
+    index = tab.index
+    if index is None or index.stale or not 0 <= row < len(index.values):
+        return None
+    return index.values[row]
+

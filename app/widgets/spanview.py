@@ -1,0 +1,161 @@
+"""A monospace text view that shades spans (diff, protected regions, rule matches, error lines)
+and says on hover what each span is.
+
+Spans come from ``engine.workspace.previews`` in UTF-16 offsets, which is what Qt's text
+positions count (IDE-Q2), so they are used as they are. Tints work on light and dark palettes
+and are never the only signal: removed text is also struck out, inserted text underlined,
+protected regions get a dotted underline and matches a wave.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
+
+from app.theme import mono_font, tints
+from engine.workspace.previews import Span
+
+LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, "inserted": 2, "changed": 2,
+          "match": 3}
+
+
+def span_format(kind: str) -> QTextCharFormat:
+    t = tints()
+    fmt = QTextCharFormat()
+    if kind == "removed":
+        fmt.setBackground(QColor(t.removed))
+        fmt.setFontStrikeOut(True)
+    elif kind in ("inserted", "changed"):
+        fmt.setBackground(QColor(t.inserted))
+        fmt.setFontUnderline(True)
+    elif kind == "protected":
+        fmt.setBackground(QColor("#2f3b4c" if t.dark else "#e3e9f3"))
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+        fmt.setUnderlineColor(QColor("#7f93b0"))
+    elif kind == "match":
+        fmt.setBackground(QColor("#6b5d12" if t.dark else "#fff1a8"))
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        fmt.setUnderlineColor(QColor("#c9a400"))
+    elif kind == "error":
+        fmt.setBackground(QColor(t.removed))
+        fmt.setForeground(QColor(t.error))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    elif kind == "summary":
+        fmt.setBackground(QColor("#263d52" if t.dark else "#e1efff"))
+        fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+    elif kind == "dropped":
+        fmt.setForeground(QColor(t.punct))
+        fmt.setFontStrikeOut(True)
+    return fmt
+
+
+class SpanTextView(QPlainTextEdit):
+    """Plain text plus shaded spans; ``spanHovered`` reports the spans under the mouse."""
+
+    spanClicked = Signal(object)  # the topmost Span under a click
+    filesDropped = Signal(list)  # local files dropped on the view (paths as str)
+
+    def __init__(self, parent: QWidget | None = None, *, read_only: bool = True, placeholder: str = "") -> None:
+        super().__init__(parent)
+        self.setReadOnly(read_only)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.setFont(mono_font())
+        if placeholder:
+            self.setPlaceholderText(placeholder)
+        self._spans: list[Span] = []
+        self._starts: list[int] = []
+        self._layers: dict[str, list[Span]] = {}
+        self.setMouseTracking(True)
+
+    # -- content ---------------------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        """Replace the text (read-only views); keeps the scroll position when the text is similar."""
+        if text == self.toPlainText():
+            return
+        bar = self.verticalScrollBar()
+        value = bar.value()
+        self.setPlainText(text)
+        bar.setValue(min(value, bar.maximum()))
+
+    def set_layer(self, name: str, spans: Sequence[Span]) -> None:
+        """Spans of one layer (``diff``, ``protected``, ``match``…); layers stack in LAYERS order."""
+        self._layers[name] = list(spans)
+        self._apply()
+
+    def clear_spans(self) -> None:
+        self._layers.clear()
+        self._apply()
+
+    def layer(self, name: str) -> list[Span]:
+        return list(self._layers.get(name, []))
+
+    def spans(self) -> list[Span]:
+        return list(self._spans)
+
+    def _apply(self) -> None:
+        spans = sorted((s for layer in self._layers.values() for s in layer),
+                       key=lambda s: (LAYERS.get(s.kind, 1), s.start))
+        length = self.document().characterCount() - 1
+        selections = []
+        formats: dict[str, QTextCharFormat] = {}
+        for s in spans:
+            if s.end <= s.start or s.start >= length:
+                continue
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(s.start)
+            cursor.setPosition(min(s.end, length), QTextCursor.MoveMode.KeepAnchor)
+            sel = QTextEdit.ExtraSelection()
+            sel.cursor = cursor
+            sel.format = formats.setdefault(s.kind, span_format(s.kind))
+            selections.append(sel)
+        self.setExtraSelections(selections)
+        self._spans = sorted((s for layer in self._layers.values() for s in layer), key=lambda s: s.start)
+        self._starts = [s.start for s in self._spans]
+
+    def spans_at(self, pos: int) -> list[Span]:
+        hi = bisect.bisect_right(self._starts, pos)
+        found = [s for s in self._spans[max(0, hi - 200):hi] if s.start <= pos < s.end]
+        return sorted(found, key=lambda s: -LAYERS.get(s.kind, 1))
+
+    def tooltip_at(self, pos: int) -> str:
+        lines = list(dict.fromkeys(s.tip for s in self.spans_at(pos) if s.tip))
+        return "\n".join(lines)
+
+    def scroll_to(self, pos: int) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(max(0, min(pos, self.document().characterCount() - 1)))
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
+    # -- events ----------------------------------------------------------------------------------
+    def canInsertFromMimeData(self, source) -> bool:
+        return source.hasUrls() or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source) -> None:
+        files = [u.toLocalFile() for u in source.urls() if u.isLocalFile()] if source.hasUrls() else []
+        if files:
+            self.filesDropped.emit(files)
+            return
+        super().insertFromMimeData(source)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            pos = self.cursorForPosition(self.viewport().mapFrom(self, event.pos())).position()
+            tip = self.tooltip_at(pos)
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
+            found = self.spans_at(self.cursorForPosition(event.position().toPoint()).position())
+            if found:
+                self.spanClicked.emit(found[0])

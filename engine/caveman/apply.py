@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from engine.caveman.fastscan import FastRegex
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
-from engine.jsregex import JSMatch, JSRegExp, RegexTimeout
+from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, get_default_timeout
 from engine.jsvalues import js_trim, py_to_utf16_index, utf16_len, utf16_to_py_index
 
 _RANK = {name: i for i, name in enumerate(INTENSITIES)}
@@ -214,15 +214,14 @@ class RuleRunner:
         return self.apply(rule, text, rx=self.fresh(rule)).changed
 
 
-BASE_TIMEOUT = 0.25  # engine.jsregex's default budget per call
 SCALE_UNITS = 262_144  # the budget grows linearly beyond this many characters
 
 
-def budget_for(text: str, base: float | None = None) -> float:
-    """Per-call regex budget: ``base`` (default 250 ms), scaled up linearly for large texts so
-    that only super-linear (catastrophic) patterns time out, not big inputs."""
-    base = BASE_TIMEOUT if base is None else base
-    return base * max(1.0, len(text) / SCALE_UNITS)
+def budget_for(text: str, base: float | None = None) -> float | None:
+    """Per-call regex budget: ``base`` (default: engine.jsregex's, 250 ms), scaled up linearly
+    for large texts so that only super-linear (catastrophic) patterns time out, not big inputs."""
+    base = get_default_timeout() if base is None else base
+    return None if base is None else base * max(1.0, len(text) / SCALE_UNITS)
 
 
 def timeout_diagnostic(rule: Rule, exc: RegexTimeout, where: str) -> Diagnostic:

@@ -1,0 +1,117 @@
+"""Protected regions: each kind, order, placeholders, restore (spec §3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.caveman.fastscan import FastRegex
+from engine.caveman.preservation import (
+    DEFAULT_PRESERVE_PATTERNS,
+    MARKER,
+    choose_seed,
+    extract,
+    has_structure,
+    restore,
+)
+
+
+def kinds(text: str, *, profile: str = "omniroute", custom=()) -> list[tuple[str, str]]:
+    return [(b.kind, b.content) for b in extract(text, list(custom), profile=profile).blocks]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("---\ntitle: x\n---\nbody", [("frontmatter", "---\ntitle: x\n---\n")]),
+    ("---\ntitle: x\n---", [("frontmatter", "---\ntitle: x\n---")]),
+    ("intro\n```js\nlet a = 1;\n```\nafter", [("fenced_code", "```js\nlet a = 1;\n```\n")]),
+    ("~~~~\ncode\n~~~\nstill\n~~~~~\n", [("fenced_code", "~~~~\ncode\n~~~\nstill\n~~~~~\n")]),
+    ("price $5 and $$x^2$$ done", [("math_block", "$$x^2$$")]),
+    ("we have $a+b$ here", [("math_inline", "$a+b$")]),
+    ("\\begin{eq}x\\end{eq} tail", [("latex_block", "\\begin{eq}x\\end{eq}")]),
+    ("# Title\nbody", [("markdown_heading", "# Title")]),
+    ("| a | b |\nrest", [("markdown_table", "| a | b |")]),
+    ("#set page(width: 1cm)\nbody", [("typst_directive", "#set page(width: 1cm)")]),
+    ("run `npm test` now", [("inline_code", "`npm test`")]),
+    ("see [docs](http://x.io \"T\") now", [("markdown_link", "[docs](http://x.io \"T\")")]),
+    ("go to HTTPS://Example.org/a. ok", [("url", "HTTPS://Example.org/a.")]),
+    ("use MAX_RETRY and HTTP_2 not Foo_BAR", [("const_case", "MAX_RETRY"), ("const_case", "HTTP_2")]),
+    ("read process.env.apiKey now", [("env_var", "process.env.apiKey")]),
+    ("read process.env.API_KEY now", [("const_case", "API_KEY")]),  # const_case runs first
+    ("echo $HOME but $home", [("env_var", "$HOME")]),
+    ("bump to 1.2.3-beta.1 today", [("version", "1.2.3-beta.1")]),
+    ("call os.path.join() or see a.b", [("dotted_identifier", "os.path.join()")]),
+    ("then see (below) ok", [("function_call", "see (below)")]),
+    ("C:\\Users\\me is here", [("file_path", "C:\\Users")]),
+    ("oops TypeError: boom\nnext", [("error_message", "TypeError: boom")]),
+])
+def test_each_kind(text, expected):
+    assert kinds(text) == expected
+
+
+def test_file_path_keeps_its_leading_blank():
+    assert kinds("open ./src/app.ts now") == [("file_path", " ./src/app.ts")]
+
+
+def test_kinds_never_nest_and_spans_are_utf16():
+    ex = extract("😀 `a` and https://x.io/`b`", [])
+    assert [(b.kind, b.content, b.start, b.end) for b in ex.blocks] == [
+        ("inline_code", "`a`", 3, 6), ("inline_code", "`b`", 24, 27)]
+    # the URL candidate would swallow the `b` placeholder, so it stays unprotected
+    assert restore(ex.text, ex) == "😀 `a` and https://x.io/`b`"
+
+
+def test_quirk_q10_mismatched_latex_names_and_strict_fix():
+    text = "\\begin{a}x\\end{b} y"
+    assert kinds(text) == [("latex_block", "\\begin{a}x\\end{b}")]
+    notes = extract(text, []).notes
+    assert [n[0] for n in notes] == ["CAV-Q10"]
+    assert kinds(text, profile="strict") == []
+
+
+def test_quirk_q16_empty_frontmatter_and_strict_fix():
+    text = "---\n---\nbody\nmore"
+    assert kinds(text) == []
+    assert kinds(text, profile="strict") == [("frontmatter", "---\n---\n")]
+    closed_later = "---\n---\nbody\n---\ntail"
+    assert kinds(closed_later) == [("frontmatter", "---\n---\nbody\n---\n")]
+
+
+def test_quirk_q12_dotted_names_need_a_paren_unless_strict():
+    assert kinds("the response.data field") == []
+    assert kinds("the response.data field", profile="strict") == [("dotted_identifier", "response.data")]
+
+
+def test_unclosed_fence_is_plain_text_and_a_later_one_pairs():
+    # "```py" is not a closer (text after the run), so the first opener pairs with the last line
+    assert kinds("```\nno close\n```py\nx\n```\n") == [("fenced_code", "```\nno close\n```py\nx\n```\n")]
+    # a shorter run does not close; the opener stays plain and scanning resumes on the next line
+    assert kinds("````\nx\n```\n") == []
+
+
+def test_default_patterns_and_their_start_anchor():
+    custom = [FastRegex(p, "g") for p in DEFAULT_PRESERVE_PATTERNS]
+    assert ("custom", "  at ") in kinds("  at foo", custom=custom)
+    # CAV-Q17: without "m" only the very start counts
+    assert all(k != "custom" or "at" not in c for k, c in kinds("x\n  at foo", custom=custom))
+
+
+def test_placeholder_is_never_rewrapped_and_restore_is_exact():
+    seed = choose_seed("text")
+    assert any(c in "abcdef" for c in seed) and len(seed) == 16
+    text = "A_B then `c` and D_E"
+    ex = extract(text, [])
+    assert MARKER not in text and all(MARKER in b.placeholder for b in ex.blocks)
+    assert restore(ex.text, ex) == text
+    # a duplicated placeholder duplicates the content; a deleted one loses it
+    first = ex.blocks[0]
+    assert restore(ex.text + first.placeholder, ex) == text + first.content
+
+
+def test_seed_avoids_the_input():
+    seed = choose_seed("")
+    assert choose_seed(f"xx {seed} yy") != seed
+
+
+def test_structure_check():
+    assert not has_structure("plain words only here")
+    assert has_structure("see `code` please")
+    assert has_structure("values like 1.2.3 count")

@@ -1,0 +1,79 @@
+"""validateCompression (spec §10): scanners, texts, order; scanner equivalences."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.caveman.validation import preview, scan_const_case, scan_versions, validate_compression
+
+WORD = re.compile(r"[A-Za-z0-9_]")
+
+
+def test_messages_and_order():
+    original = "```\ncode\n```\nuse `x` at https://a.io and v1.2.3 with MAX_X"
+    errors, warnings, missing = validate_compression(original, "nothing left")
+    assert errors == [
+        "fenced code block changed or missing: ``` code ``` ",
+        "inline code changed or missing: `x`",
+        "URL changed or missing: https://a.io",
+        "version changed or missing: 2.3",  # "1" follows a word character: the scan resumes at "2"
+        "CONST_CASE changed or missing: MAX_X",
+        "fenced code block count dropped: 1 -> 0",
+    ]
+    assert missing[0] == "```\ncode\n```\n"
+    assert warnings == []
+
+
+def test_empty_and_longer():
+    assert validate_compression("abc", "  \n")[0] == ["compressed text is empty"]
+    assert validate_compression("ab", "abc")[1] == ["compressed text is longer than original"]
+    assert validate_compression(1, "x")[0] == ["validation received non-string input"]
+
+
+def test_validators_differ_from_extraction_cav_q13():
+    # inline math: `$a $b$` is one validator item
+    errors = validate_compression("cost $a $b$ here", "cost $b$ here")[0]
+    assert errors == ["inline math changed or missing: $a $b$"]
+
+
+def test_heading_and_table_rows():
+    original = "# Title\n  | a | b |\n#NoSpace\n####### seven"
+    errors = validate_compression(original, "")[0]
+    assert "heading changed or missing: # Title" in errors
+    assert "table row changed or missing:  | a | b |" in errors  # the whole line, indentation included
+    assert not any("NoSpace" in e or "seven" in e for e in errors)
+
+
+def test_preview_collapses_and_cuts_at_80_units():
+    assert preview("a \n\t b") == "a b"
+    assert preview("😀" * 50) == "😀" * 40
+
+
+def _reference(text, pattern, keep):
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        end_ok = m.end() >= len(text) or not WORD.match(text[m.end()])
+        if keep(m) and end_ok:
+            yield m.group(0)
+            pos = m.end()
+        else:
+            pos = m.start() + 1
+
+
+VERSION = re.compile(r"(?<![A-Za-z0-9_])\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="0123456789.-+a_ xB", max_size=40))
+def test_version_scanner_equals_its_definition(text):
+    assert list(scan_versions(text)) == list(_reference(text, VERSION, lambda m: m.group(1)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="AB_1_ x-a9Z_", max_size=40))
+def test_const_case_scanner_equals_its_definition(text):
+    assert list(scan_const_case(text)) == list(_reference(text, CONST, lambda m: "_" in m.group(0)))

@@ -1,0 +1,422 @@
+"""The live RTK preview (``--panel rtk-preview``): command output through the RTK engine.
+
+Paste output and the command (or load / drop a file, or pick a sample from the workspace's
+``samples/``); see the detected type and confidence, the chosen filter and why (scope,
+criterion, pattern), a stage-by-stage view (lines dropped / kept / collapsed per stage, markers)
+with a funnel chart, the final text with surviving error and summary lines highlighted, and the
+savings. When the active editor is a filter file, its current (possibly unsaved) filters take
+part — or run alone with "This filter only". Runs go through a debounced
+:class:`app.workers.Dispatcher`; ``engine.workspace.previews`` computes everything.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.theme import tints
+from app.widgets.charts import Bar, FunnelChart
+from app.widgets.previewkit import ActiveTabHook, Banner, NotesList, item_value, option_combo
+from app.widgets.spanview import SpanTextView
+from app.workers import Dispatcher
+from engine.paths import builtin_filters_dir
+from engine.workspace.kinds import FileKind
+from engine.workspace.previews import (
+    PROFILES,
+    RTK_INTENSITIES,
+    FilterBuffer,
+    RtkPreview,
+    RtkRequest,
+    Sample,
+    command_hint,
+    output_samples,
+    run_rtk_preview,
+)
+
+if TYPE_CHECKING:
+    from app.document_tab import DocumentTab
+    from app.mainwindow import MainWindow
+
+DEBOUNCE_MS = 150
+FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
+STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
+EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+class RtkPreviewPanel(QWidget):
+    """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
+
+    resultShown = Signal(object)
+
+    def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.window_ = window
+        self.preview: RtkPreview | None = None
+        self.active: FilterBuffer | None = None
+        self._samples: list[Sample] = []
+        settings = window.settings if window is not None else None
+
+        # -- controls
+        self.command = QLineEdit()
+        self.command.setPlaceholderText("the command, e.g. cargo test (helps detection and filter choice)")
+        self.command.setClearButtonEnabled(True)
+        self.command.textChanged.connect(lambda _t: self.schedule())
+        self.sample_combo = QComboBox()
+        self.sample_combo.setToolTip("Command outputs kept in the workspace's samples/ folder")
+        self.sample_combo.setMinimumContentsLength(12)
+        self.sample_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.sample_combo.activated.connect(self._sample_chosen)
+        self.load_button = QToolButton(text="Load…")
+        self.load_button.setToolTip("Load command output from a file (or drop a .log file on the input)")
+        self.load_button.clicked.connect(self.load_dialog)
+        self.intensity = option_combo(RTK_INTENSITIES, "minimal", "RTK intensity: scales the line limits "
+                                      "(aggressive ×0.5, standard ×1, minimal ×1.5)")
+        self.profile = option_combo(PROFILES, settings.default_profile if settings else "omniroute",
+                                    "omniroute reproduces the reference with its quirks; strict fixes them")
+        for combo in (self.intensity, self.profile):
+            combo.currentTextChanged.connect(lambda _t: self.schedule())
+        self.engine_button = QToolButton(text="All filters")
+        self.filter_button = QToolButton(text="This filter only")
+        self.scope = QButtonGroup(self)
+        for i, button in enumerate((self.engine_button, self.filter_button)):
+            button.setCheckable(True)
+            self.scope.addButton(button, i)
+        self.engine_button.setChecked(True)
+        self.engine_button.setToolTip("The whole engine: detection, filter choice among every filter (the open "
+                                      "file's included), engine dedup and the final cap")
+        self.filter_button.setToolTip("Run the open filter file's selected filter alone (its stages only)")
+        self.filter_button.setEnabled(False)
+        self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
+        self.refresh_button = QPushButton("Refresh")
+        self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
+        self.refresh_button.setShortcut("Ctrl+Return")
+        self.refresh_button.clicked.connect(lambda: self.schedule(immediate=True))
+
+        # -- views
+        self.input = SpanTextView(read_only=False, placeholder="Paste command output here, or drop a .log file.")
+        self.input.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
+        self.input.textChanged.connect(self._input_edited)
+        self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
+        self.output = SpanTextView(placeholder="The filtered output appears here.")
+        self.output.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
+        self.detected = QLabel()
+        self.detected.setWordWrap(True)
+        self.detected.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.chosen = QLabel()
+        self.chosen.setWordWrap(True)
+        self.chosen.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = QLabel("Paste command output to see what RTK keeps.")
+        self.summary.setWordWrap(True)
+        self.banner = Banner()
+        self.stages = QTreeWidget()
+        self.stages.setHeaderLabels(list(STAGE_COLUMNS))
+        self.stages.setAlternatingRowColors(True)
+        self.stages.setUniformRowHeights(True)
+        header = self.stages.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(STAGE_COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.funnel = FunnelChart("Lines through the stages")
+        self.funnel.empty_text = "No stages ran"
+        self.funnel.itemClicked.connect(self.select_stage)
+        self.notes = NotesList()
+
+        stage_page = QSplitter(Qt.Orientation.Horizontal)
+        stage_page.addWidget(self.funnel)
+        stage_page.addWidget(self.stages)
+        stage_page.setStretchFactor(0, 2)
+        stage_page.setStretchFactor(1, 3)
+        self.details = QTabWidget()
+        self.details.setDocumentMode(True)
+        self.details.addTab(self._titled("Output", self.output), "Output")
+        self.details.addTab(stage_page, "Stages")
+        self.details.addTab(self.notes, "Notes")
+
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel("Command"))
+        row1.addWidget(self.command, 1)
+        row2 = QHBoxLayout()
+        row2.addWidget(QLabel("Sample"))
+        row2.addWidget(self.sample_combo, 1)
+        row2.addWidget(self.load_button)
+        row3 = QHBoxLayout()
+        for label, combo in (("Intensity", self.intensity), ("Profile", self.profile)):
+            row3.addWidget(QLabel(label))
+            row3.addWidget(combo)
+        row3.addWidget(self.engine_button)
+        row3.addWidget(self.filter_button)
+        row3.addStretch(1)
+        row3.addWidget(self.refresh_button)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.input_box = self._titled("Input", self.input)
+        split.addWidget(self.input_box)
+        split.addWidget(self.details)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        for row in (row1, row2, row3):
+            lay.addLayout(row)
+        lay.addWidget(self.banner)
+        lay.addWidget(self.detected)
+        lay.addWidget(self.chosen)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+
+        self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
+        self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
+        self.dispatcher.failed.connect(lambda _job, message: self.banner.show_message(
+            f"The preview failed: {message.splitlines()[0]}", "error"))
+        self.dispatcher.busyChanged.connect(lambda busy: self.refresh_button.setText("Running…" if busy else "Refresh"))
+        self._docs_timer = QTimer(self)
+        self._docs_timer.setSingleShot(True)
+        self._docs_timer.setInterval(0)
+        self._docs_timer.timeout.connect(lambda: self.show_result(run_rtk_preview(self.request())))
+
+        self.hook: ActiveTabHook | None = None
+        if window is not None:
+            self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_item_selected)
+            window.workspaceScanned.connect(self.refresh_context)
+        self.refresh_context()
+
+    @staticmethod
+    def _titled(title: str, view: QWidget) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(QLabel(f"<b>{title}</b>"))
+        lay.addWidget(view, 1)
+        return box
+
+    def _title_label(self, box: QWidget) -> QLabel:
+        return box.layout().itemAt(0).widget()
+
+    # -- context ----------------------------------------------------------------------------------------------
+    def _workspace(self) -> Path | None:
+        return self.window_.workspace if self.window_ is not None else None
+
+    def refresh_context(self) -> None:
+        tab = self.hook.current() if self.hook is not None else None
+        self._take_tab(tab)
+        self._samples = output_samples(self._workspace())
+        self.sample_combo.blockSignals(True)
+        current = self.sample_combo.currentText()
+        self.sample_combo.clear()
+        self.sample_combo.addItem("(your output)")
+        for s in self._samples:
+            self.sample_combo.addItem(s.name, s.path)
+            self.sample_combo.setItemData(self.sample_combo.count() - 1, s.path, Qt.ItemDataRole.ToolTipRole)
+        self.sample_combo.setCurrentIndex(max(0, self.sample_combo.findText(current)))
+        self.sample_combo.blockSignals(False)
+        if not self.input.toPlainText() and self._samples:
+            self.sample_combo.setCurrentIndex(1)
+            self._sample_chosen(1)
+        self.schedule()
+
+    def _take_tab(self, tab: DocumentTab | None) -> bool:
+        if tab is None or tab.doc.kind not in FILTER_KINDS or tab.path is None:
+            self.active = None
+            self.filter_button.setEnabled(False)
+            self.engine_button.setChecked(True)
+            return False
+        selected = None
+        if tab.visual is not None:
+            value = item_value(tab, tab.visual.current())
+            if isinstance(value, dict) and isinstance(value.get("id"), str):
+                selected = value["id"]
+        self.active = FilterBuffer(str(tab.path), tab.text, selected)
+        self.filter_button.setEnabled(True)
+        self.filter_button.setText(f"This filter only: {selected}" if selected else "This filter only")
+        return True
+
+    def _on_active_tab(self, tab: DocumentTab | None) -> None:
+        if self._take_tab(tab) and self.window_ is not None and self.window_.right.indexOf(self) >= 0:
+            self.window_.right.setCurrentWidget(self)  # the dock follows the active editor
+        self.schedule()
+
+    def _on_tab_edited(self, tab: DocumentTab) -> None:
+        if tab.doc.kind in FILTER_KINDS:
+            self._take_tab(tab)
+            self.schedule()
+
+    def _on_item_selected(self, tab: DocumentTab, _row: int, _previous: int) -> None:
+        if tab.doc.kind in FILTER_KINDS:
+            self._take_tab(tab)
+            self.schedule(immediate=True)
+
+    # -- input --------------------------------------------------------------------------------------------------
+    def _sample_chosen(self, index: int) -> None:
+        path = self.sample_combo.itemData(index)
+        if path:
+            self.load_file(Path(path), keep_combo=True)
+
+    def load_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Load command output", str(self._workspace() or Path.home()),
+                                              "Logs and text (*.log *.txt *.out);;All files (*)")
+        if name:
+            self.load_file(Path(name))
+
+    def load_file(self, path: Path, *, keep_combo: bool = False) -> bool:
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                self.banner.show_message(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                                         "load a part of it", "warning")
+                return False
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
+            return False
+        hint = command_hint(path)
+        if hint:
+            self.command.blockSignals(True)
+            self.command.setText(hint)
+            self.command.blockSignals(False)
+        self.set_output(text)
+        if not keep_combo:
+            self.sample_combo.setCurrentIndex(0)
+        return True
+
+    def set_output(self, text: str) -> None:
+        self.input.setPlainText(text)
+
+    def _input_edited(self) -> None:
+        self.schedule()
+
+    # -- running --------------------------------------------------------------------------------------------------
+    def request(self) -> RtkRequest:
+        ws = self._workspace()
+        builtin = builtin_filters_dir()
+        return RtkRequest(self.input.toPlainText(), self.command.text().strip(), self.profile.currentText(),
+                          self.intensity.currentText(), str(builtin) if builtin.is_dir() else None,
+                          str(ws) if ws is not None else None, self.active,
+                          "filter" if self.filter_button.isChecked() and self.active is not None else "engine")
+
+    def schedule(self, immediate: bool = False) -> int:
+        """Queue a run (debounced, newest wins); docs mode runs it in the GUI thread next turn."""
+        if self.window_ is not None and self.window_.docs_mode:
+            self._docs_timer.start()
+            return 0
+        return self.dispatcher.request(run_rtk_preview, self.request(), immediate=immediate)
+
+    # -- drawing ---------------------------------------------------------------------------------------------------
+    def show_result(self, preview: RtkPreview) -> None:
+        self.preview = preview
+        self._title_label(self.input_box).setText(
+            f"<b>Input</b> · {preview.lines_before} lines · {preview.tokens_before} tokens")
+        if not preview.output:
+            self.banner.show_message(preview.error, "error")
+            self.detected.setText("")
+            self.chosen.setText("")
+            self.summary.setText("Paste command output to see what RTK keeps.")
+            self.output.set_text("")
+            self.output.clear_spans()
+            self.stages.clear()
+            self.funnel.set_items([])
+            self.notes.set_notes([])
+            self.resultShown.emit(preview)
+            return
+        errors = [n for n in preview.notes if n.level == "error"]
+        self.banner.show_message(preview.error or (errors[0].text if errors else ""), "error")
+        if preview.detected_type:
+            matched = f" · matched {', '.join(preview.matched_patterns[:3])}" if preview.matched_patterns else ""
+            command = f" · command <code>{preview.detected_command}</code>" if preview.detected_command else ""
+            self.detected.setText(f"Detected <b>{preview.detected_type}</b> (confidence "
+                                  f"{preview.confidence:.2f}){command}{matched}")
+        else:
+            self.detected.setText("Detection skipped: the filter runs alone")
+        self.chosen.setText(f"Filter: {preview.why}" if preview.why else "No filter ran")
+        kept = sum(1 for s in preview.highlights)
+        self.summary.setText(f"<b>{preview.summary()}</b> · {kept} error/summary line(s) kept · "
+                             f"{preview.seconds * 1000:.0f} ms")
+        self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
+        self.output.set_text(preview.text)
+        self.output.set_layer("highlights", preview.highlights)
+        self._title_label(self.details.widget(0)).setText(
+            f"<b>Output</b> · {preview.lines_after} lines · {preview.tokens_after} tokens")
+        self._fill_stages(preview)
+        funnel = preview.funnel()
+        self.funnel.set_items([Bar(name, lines, self._stage_tip(preview, i, name, lines), name, f"{lines}")
+                               for i, (name, lines) in enumerate(funnel)])
+        self.notes.set_notes(preview.notes, "No quirks or problems for this output.")
+        self.details.setTabText(2, f"Notes ({len(preview.notes)})" if preview.notes else "Notes")
+        self.resultShown.emit(preview)
+
+    @staticmethod
+    def _stage_tip(preview: RtkPreview, index: int, name: str, lines: int) -> str:
+        if index == 0:
+            return f"{lines} lines entered the engine"
+        row = next((s for s in preview.stages if s.name == name), None)
+        if row is None:
+            return f"{lines} lines left"
+        parts = [f"{k} {v}" for k, v in sorted(row.counts.items())]
+        return f"{name}: {row.lines_in} → {row.lines_out} lines" + (f" ({', '.join(parts)})" if parts else "") + \
+            (f"\n{row.note}" if row.note else "")
+
+    def _fill_stages(self, preview: RtkPreview) -> None:
+        self.stages.clear()
+        t = tints()
+        for row in preview.stages:
+            c = row.counts
+            item = QTreeWidgetItem([row.name, str(row.lines_in), str(row.lines_out),
+                                    str(c.get("dropped", 0) + c.get("truncated", 0)),
+                                    str(c.get("kept", 0) + c.get("priority", 0)), str(c.get("collapsed", 0)),
+                                    "; ".join(dict.fromkeys(row.markers))[:200]])
+            item.setData(0, Qt.ItemDataRole.UserRole, row.name)
+            if row.note:
+                item.setToolTip(0, row.note)
+            for col in range(1, 6):
+                item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for ev in row.events[:EVENTS_SHOWN]:
+                text = ev.get("text", "")
+                why = ev.get("pattern")
+                child = QTreeWidgetItem([f"{ev['action']}: line {ev['line'] + 1}: {text[:160]}", "", "", "", "", "",
+                                         f"/{why}/" if why else ""])
+                child.setToolTip(0, text + (f"\n→ {ev['after']}" if ev.get("after") is not None else ""))
+                if ev["action"] in ("dropped", "truncated", "collapsed"):
+                    child.setForeground(0, QBrush(QColor(t.punct)))
+                elif ev["action"] == "priority":
+                    child.setForeground(0, QBrush(QColor(t.error)))
+                item.addChild(child)
+            hidden = len(row.events) - EVENTS_SHOWN
+            if hidden > 0 or row.events_truncated:
+                more = QTreeWidgetItem([f"… {max(hidden, 0)} more line event(s)"
+                                        + (" (the engine kept only the first ones)" if row.events_truncated else "")])
+                more.setFlags(Qt.ItemFlag.NoItemFlags)
+                item.addChild(more)
+            self.stages.addTopLevelItem(item)
+
+    def select_stage(self, name: str) -> None:
+        for i in range(self.stages.topLevelItemCount()):
+            item = self.stages.topLevelItem(i)
+            if item.data(0, Qt.ItemDataRole.UserRole) == name:
+                self.details.setCurrentIndex(1)
+                self.stages.setCurrentItem(item)
+                item.setExpanded(True)
+                self.funnel.set_selected(name)
+                return
+
+
+register_panel("rtk-preview", "RTK preview", "right", lambda window: RtkPreviewPanel(window))

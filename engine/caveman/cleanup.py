@@ -15,6 +15,8 @@ _HWS_RUN = re.compile(r"[ \t]{2,}")
 _PUNCT_RUN = re.compile(r"[.!?]{2,}")
 _TRAILING_HWS = re.compile(r"[ \t]+$", re.M)
 _TRAILING_HWS_CRLF = re.compile(r"[ \t]+(?=\r?\n|\Z)")
+_BLANKS_BEFORE_LF = re.compile(r"[ \t]+(?=\n)")
+_BLANKS_BEFORE_CRLF = re.compile(r"[ \t]+(?=\r?\n)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _BLANK_LINES_CRLF = re.compile(r"(?:\r?\n){3,}")
 _RECAP = re.compile(r"([.!?][ \t])([a-z])")
@@ -64,7 +66,8 @@ def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> s
             out.append(piece)
             continue
         piece = collapse_spaces(piece)
-        piece = (_TRAILING_HWS_CRLF if crlf else _TRAILING_HWS).sub("", piece) if "\n" in piece else piece
+        if "\n" in piece:  # blanks before a line break; the piece's own end is not a line end
+            piece = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", piece)
         piece = (_BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", piece)
                  if crlf else _BLANK_LINES.sub("\n\n", piece))
         if i == 0:

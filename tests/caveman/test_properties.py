@@ -1,0 +1,81 @@
+"""Properties of the flow (hypothesis), with our own small packs.
+
+* strict: every protected region of the input appears verbatim in the output;
+* a pack whose rules only delete never makes the output longer than the input (a rule that
+  inserts text can: OmniRoute then only warns "compressed text is longer than original");
+* with idempotent rules (``lint_idempotence`` finds none to report) that do not feed each other,
+  compressing twice equals compressing once. Per-rule idempotence alone is not enough: with a
+  case-sensitive article rule, "the I think that the" → "The the" → "The" (deleting the hedge
+  puts an article in front of a lower-case word), which ``test_rules_can_feed_each_other`` shows.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.caveman import lint_idempotence
+from engine.caveman.preservation import extract
+from engine.jsvalues import utf16_len
+
+from .helpers import pack, rule, run
+
+DELETING = pack(
+    rule("filler", r"\b(?:basically|really|just|actually)\b\s*"),
+    rule("polite", r"\bplease\b[,]?\s*"),
+    rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "", flags="g"),
+    rule("hedge", r"\bi think that\s*"),
+)
+INDEPENDENT = pack(
+    rule("filler", r"\b(?:basically|really|just|actually)\b\s*"),
+    rule("polite", r"\bplease\b[,]?\s*"),
+    rule("hedge", r"\bi think that\s*"),
+)
+PIECES = ["basically", "really", "please", "the", "a", "I think that", "code", "fix", "it", "now", "Error:",
+          "`x = 1`", "MAX_SIZE", "v2.0.1", "https://a.io/p", "./src/a.py", "f(x)", "a.b()", "$HOME", "# Title",
+          "| c | d |", "$x$", "\n", "\n\n", "```\nint  a;\n```\n", "  ", ",", ".", "...", "?!", "\t", "é", "😀"]
+
+texts = st.lists(st.sampled_from(PIECES), min_size=1, max_size=40).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts)
+def test_strict_keeps_every_protected_region(text):
+    out, _ = run(text, DELETING, profile="strict")
+    for block in extract(text, [], profile="strict").blocks:
+        assert block.content in out
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, st.sampled_from(["omniroute", "strict"]))
+def test_deleting_rules_never_lengthen(text, profile):
+    out, _ = run(text, DELETING, profile=profile)
+    assert utf16_len(out) <= utf16_len(text)
+
+
+def test_the_packs_are_idempotent_per_rule():
+    assert lint_idempotence(DELETING) == []
+    assert lint_idempotence(INDEPENDENT) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, st.sampled_from(["omniroute", "strict"]))
+def test_twice_equals_once_with_idempotent_rules(text, profile):
+    once, _ = run(text, INDEPENDENT, profile=profile)
+    twice, _ = run(once, INDEPENDENT, profile=profile)
+    assert twice == once
+
+
+def test_rules_can_feed_each_other():
+    once, _ = run("the I think that the", DELETING, profile="strict")
+    assert once == "The the"
+    assert run(once, DELETING, profile="strict")[0] == "The"
+
+
+def test_lint_names_rules_that_are_not_idempotent():
+    growing = pack(rule("grow", r"\bfoo\b", "foo bar"), rule("fine", r"\bfoo bar bar\b", "x"),
+                   rule("mapped", r"\b(?:color|colour)\b", None, replacementMap={"color": "color!"}))
+    diags = lint_idempotence(growing)
+    assert [(d.code, d.pointer, d.data["rule"]) for d in diags] == [
+        ("CAV-idempotence", "/rules/0", "grow"), ("CAV-idempotence", "/rules/2", "mapped")]
+    assert diags[0].data["once"] != diags[0].data["twice"]

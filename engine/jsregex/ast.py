@@ -40,6 +40,7 @@ class CharSet(Node):
     ranges: Ranges
     strings: tuple[str, ...] = ()
     hint: str | None = None  # an equivalent `regex` class using property tables (faster when big)
+    literal: bool = False  # a pattern character or character escape (not a class)
 
 
 @dataclass(slots=True)
@@ -108,3 +109,13 @@ class Parsed:
     group_names: list[tuple[str, int]]  # (name, index) in pattern order
     quirks: list[QuirkEvent] = field(default_factory=list)
     unsupported: str | None = None
+
+    def atom_text(self) -> list[int] | None:
+        """The code points when the whole pattern is literal text (V8 then uses plain string search)."""
+        items = self.root.items if isinstance(self.root, Seq) else [self.root]
+        out = []
+        for item in items:
+            if not (isinstance(item, CharSet) and item.literal):
+                return None
+            out.append(item.ranges[0][0])
+        return out or None

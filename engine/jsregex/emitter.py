@@ -134,10 +134,10 @@ class Emitter:
             kind = ("<" if node.behind else "") + ("!" if node.negative else "=")
             return f"(?{kind}{body})"
         if isinstance(node, Backref):
+            if node.index in open_groups:
+                return "(?:)"  # inside its own group: V8 replaces it by the empty match
             # V8 (u/v): a backreference never ends inside a surrogate pair, even an empty one
             guard = NOT_MID_PAIR if self.unicode else ""
-            if node.index in open_groups:
-                return guard or "(?:)"  # a reference inside its own group always matches empty in JS
             return f"(?(g{node.index})(?P=g{node.index})){guard}"
         if isinstance(node, Quant):
             return self.emit_quant(node, behind, open_groups)

@@ -229,7 +229,7 @@ class Parser:
 
     def literal(self, c: int) -> CharSet:
         c = self.fold_char(c)
-        return CharSet(((c, c),))
+        return CharSet(((c, c),), literal=True)
 
     # ------------------------------------------------------------------ quantifiers
 

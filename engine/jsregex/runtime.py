@@ -255,7 +255,12 @@ class JSRegExp:
         if last > subj.js_length:
             self.last_index = 0
             return None
-        m = self._step(subj, last, "y" in flags, deadline, timeout)
+        m = None
+        if self._t.unicode and not self._t.v8_atom and subj.mid_pair(last):
+            # V8 first tries from the lead surrogate of a pair split by lastIndex, then from lastIndex
+            m = self._step(subj, last - 1, True, deadline, timeout)
+        if m is None:
+            m = self._step(subj, last, "y" in flags, deadline, timeout)
         self.last_index = 0 if m is None else m.end()
         return m
 
@@ -279,7 +284,12 @@ class JSRegExp:
         subj = self._subject(s)
         if pos > subj.js_length:
             return None
-        m = self._step(subj, max(0, pos), "y" in self._t.flags, deadline, timeout)
+        pos = max(0, pos)
+        m = None
+        if self._t.unicode and not self._t.v8_atom and subj.mid_pair(pos):
+            m = self._step(subj, pos - 1, True, deadline, timeout)
+        if m is None:
+            m = self._step(subj, pos, "y" in self._t.flags, deadline, timeout)
         return None if m is None else self._to_match(m, subj)
 
     def match_all(self, s: str, timeout: float | None = None) -> list[JSMatch]:
@@ -410,7 +420,12 @@ class JSRegExp:
         return "".join(out)
 
     def split(self, s: str, limit: int | None = None, timeout: float | None = None) -> list[str | None]:
-        """``s.split(re, limit)`` (ECMA-262 @@split: sticky matching at each position)."""
+        """``s.split(re, limit)`` as V8 runs it.
+
+        Without ``y`` V8 takes its fast path: a search from each position (so in u/v mode an empty
+        match between the halves of a pair splits there). With ``y`` it runs ECMA-262 @@split
+        literally: sticky attempts at code-point positions only.
+        """
         deadline = self._deadline(timeout)
         lim = 2**32 - 1 if limit is None else int(limit) % 2**32
         if lim == 0:
@@ -420,14 +435,15 @@ class JSRegExp:
         if size == 0:
             return [] if self._step(subj, 0, True, deadline, timeout) is not None else [s]
         out: list[str | None] = []
+        spec_path = self._t.unicode and "y" in self._t.flags
         p = 0
         q = 0
         while q < size:
             m = self._step(subj, q, False, deadline, timeout)
             if m is None or m.start() >= size:
                 break
-            if self._t.unicode and subj.mid_pair(m.start()):
-                q = m.start() + 1  # split's sticky steps move by code points: never inside a pair
+            if spec_path and subj.mid_pair(m.start()):
+                q = m.start() + 1  # the spec's sticky steps move by code points: never inside a pair
                 continue
             e = min(m.end(), size)
             if e == p:

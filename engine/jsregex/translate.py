@@ -38,6 +38,7 @@ class Translation:
     clamped: bool  # a quantifier count was clamped (spec §8)
     loop_checks: int
     nullable: bool  # can match the empty string (then the JS global-iteration rule matters)
+    v8_atom: bool  # V8 compiles it to a plain string search (no step-back into surrogate pairs)
 
 
 def canonical_flags(flags: str) -> str:
@@ -104,7 +105,26 @@ def _translate(source: str, flags: str) -> Translation:
         clamped=emitter.clamped,
         loop_checks=emitter.loop_checks,
         nullable=nullable(parsed.root),
+        v8_atom=_is_v8_atom(parsed, ordered),
     )
+
+
+def _is_v8_atom(parsed, flags: str) -> bool:
+    """V8's RegExpImpl::Compile takes the ATOM path for literal text without i/y captures, unless
+    the text has few distinct characters (then irregexp's Boyer-Moore is preferred)."""
+    text = parsed.atom_text()
+    if text is None or "i" in flags or "y" in flags or parsed.group_count:
+        return False
+    units = to_utf16_units("".join(map(chr, text)))
+    length = min(8, len(units))
+    if length <= 2:
+        return True
+    seen: set[int] = set()
+    for ch in units[:length]:
+        seen.add(ord(ch) & 127)
+        if len(seen) * 3 > length:
+            return True
+    return False
 
 
 def cache_clear() -> None:

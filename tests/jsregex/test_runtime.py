@@ -163,6 +163,7 @@ def test_unicode_mode_runs_on_utf16_units_like_v8() -> None:
     # a lone-surrogate class never matches half of a pair, and a backreference never ends inside one
     assert compile_js(r"[\udc00-\udfff]", "gu").match_all("😀") == []
     assert [m.index for m in compile_js(r"(?<n>\B)\1", "gu").match_all("b😀xxa")] == [4, 5]
-    # split's sticky steps move by code points
+    # split searches like exec (V8's fast path), advancing by code points after an empty match
     assert compile_js(r"\B", "u").split("😀😀") == ["😀", "😀"]
+    assert compile_js(r"\B", "u").split("b😀") == ["b\ud83d", "\ude00"]
     assert compile_js(r"(?=\ude00)", "u").split("😀😀") == ["😀😀"]

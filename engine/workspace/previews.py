@@ -296,9 +296,11 @@ def caveman_notes(ex: Any, profile: str) -> tuple[list[Note], bool]:
                           f"{'empty' if ex.gated == 'empty' else 'shorter than minMessageLength'}"))
     if ex.fallback_applied or ex.validation_errors:
         uncompressed = True
-        why = "; ".join(ex.validation_errors[:3]) or "its validation failed"
+        why = "; ".join(" ".join(e.split()) for e in ex.validation_errors[:3]) or "its validation failed"
+        culprits = [d["code"] for d in ex.diagnostics if d.get("code") in ("CAV-Q1", "CAV-Q13")]
+        blame = f" (quirk {', '.join(culprits)}; see below)" if culprits else ""
         notes.append(Note("CAV-fallback", "error", f"{reference} will send this message uncompressed because the "
-                          f"compressed text failed validation: {why}"))
+                          f"compressed text failed validation: {why}{blame}"))
     for d in ex.diagnostics:
         code = d.get("code") or ""
         data = d.get("data") or {}

@@ -284,7 +284,7 @@ def test_rtk_panel_shows_choice_stages_funnel_and_output(qtbot, rtk, workspace):
     first = rtk.stages.topLevelItem(0)
     assert first.text(1) == str(p.lines_before) and int(first.text(3)) >= 30
     assert first.childCount() >= 30 and first.child(0).text(0).startswith("dropped: line 2: debug: step 0")
-    assert [b.label for b in rtk.funnel.items()][0] == "input"
+    assert rtk.funnel.items()[0].label == "input"
     assert rtk.funnel.items()[-1].value == p.lines_after
     kinds = {s.kind for s in rtk.output.layer("highlights")}
     assert kinds == {"error"}

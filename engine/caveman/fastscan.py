@@ -14,6 +14,7 @@ full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astr
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -355,10 +356,14 @@ class FastRegex:
                         return [] if m is None else [(m.start(), m.end(), None)]
                     return [(m.start(), m.end(), None) for m in compiled.finditer(target, timeout=budget)]
                 pos = 0
+                deadline = None if budget is None else time.monotonic() + budget  # one budget per call
                 for p in positions:
                     if p < pos:
                         continue
-                    m = compiled.match(target, p, timeout=budget)
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise TimeoutError
+                    m = compiled.match(target, p, timeout=left)
                     if m is None:
                         continue
                     start, end = m.span()
@@ -373,10 +378,14 @@ class FastRegex:
             return None
         anchored = self._anchored()
         pos = 0
+        deadline = None if budget is None else time.monotonic() + budget
         for p in positions:
             if p < pos:
                 continue
-            jm = anchored.search(text, p, timeout)
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise self._timeout_error(timeout)
+            jm = anchored.search(text, p, left)
             if jm is None:
                 continue
             out.append((jm.index, jm.end, jm))

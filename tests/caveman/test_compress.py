@@ -185,3 +185,20 @@ def test_adapter_config_cav_q11():
     assert config.compress_roles == ["assistant"]
     config, _ = adapter_config({"preserveSystemPrompt": False, "cavemanConfig": {"compressRoles": ["system"]}})
     assert config.compress_roles == ["system"]
+
+
+def test_one_budget_covers_every_candidate_of_a_planned_rule():
+    import time
+
+    slow = pack(rule("slow", r"\bfoo(a|aa)+$", "X"))
+    text = " ".join(["foo" + "a" * 24 + "b"] * 400)  # large enough for the planned path
+    set_default_timeout(0.05)
+    try:
+        started = time.monotonic()
+        out, result = run(text, slow)
+        elapsed = time.monotonic() - started
+    finally:
+        set_default_timeout(0.25)
+    assert "CAV-timeout" in codes(result)
+    assert out == "F" + text[1:]
+    assert elapsed < 5

@@ -415,6 +415,10 @@ class CavemanPreviewPanel(QWidget):
         self.scope_label.setToolTip(self.pack_root or "")
         return self.dispatcher.request(run_caveman_preview, self.request(), immediate=immediate)
 
+    def set_debounce(self, ms: int) -> None:
+        """How long typing must pause before a run starts (benchmarks measure with 0)."""
+        self.dispatcher._timer.setInterval(ms)  # the Dispatcher has no public setter yet
+
     def _busy(self, busy: bool) -> None:
         self.refresh_button.setText("Running…" if busy else "Refresh")
 

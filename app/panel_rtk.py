@@ -321,6 +321,10 @@ class RtkPreviewPanel(QWidget):
             return 0
         return self.dispatcher.request(run_rtk_preview, self.request(), immediate=immediate)
 
+    def set_debounce(self, ms: int) -> None:
+        """How long typing must pause before a run starts (benchmarks measure with 0)."""
+        self.dispatcher._timer.setInterval(ms)  # the Dispatcher has no public setter yet
+
     # -- drawing ---------------------------------------------------------------------------------------------------
     def show_result(self, preview: RtkPreview) -> None:
         self.preview = preview
@@ -390,14 +394,12 @@ class RtkPreviewPanel(QWidget):
             for col in range(1, 6):
                 item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             for ev in row.events[:EVENTS_SHOWN]:
-                text = ev.get("text", "")
-                why = ev.get("pattern")
-                child = QTreeWidgetItem([f"{ev['action']}: line {ev['line'] + 1}: {text[:160]}", "", "", "", "", "",
-                                         f"/{why}/" if why else ""])
-                child.setToolTip(0, text + (f"\n→ {ev['after']}" if ev.get("after") is not None else ""))
-                if ev["action"] in ("dropped", "truncated", "collapsed"):
+                child = QTreeWidgetItem([f"{ev.action}: line {ev.line + 1}: {ev.text[:160]}", "", "", "", "", "",
+                                         f"/{ev.pattern}/" if ev.pattern else ""])
+                child.setToolTip(0, ev.text + (f"\n→ {ev.after}" if ev.after is not None else ""))
+                if ev.action in ("dropped", "truncated", "collapsed"):
                     child.setForeground(0, QBrush(QColor(t.punct)))
-                elif ev["action"] == "priority":
+                elif ev.action == "priority":
                     child.setForeground(0, QBrush(QColor(t.error)))
                 item.addChild(child)
             hidden = len(row.events) - EVENTS_SHOWN

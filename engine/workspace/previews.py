@@ -530,7 +530,7 @@ class StageRow:
     counts: dict[str, int]
     markers: list[str]
     note: str
-    events: list[dict[str, Any]]
+    events: list[Any]  # engine.rtk.trace.LineEvent (line, action, text, pattern, pointer, after)
     events_truncated: bool = False
 
     @property
@@ -636,7 +636,7 @@ def _stage_rows(trace: Any) -> list[StageRow]:
         for ev in stage.events:
             counts[ev.action] = counts.get(ev.action, 0) + 1
         rows.append(StageRow(stage.stage, stage.lines_in, stage.lines_out, counts, list(stage.markers), stage.note,
-                             [e.to_dict() for e in stage.events], stage.events_truncated))
+                             list(stage.events), stage.events_truncated))
     return rows
 
 

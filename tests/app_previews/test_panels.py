@@ -177,7 +177,7 @@ def test_caveman_panel_runaway_rule_times_out_in_place_and_gui_stays_responsive(
 
 
 def test_caveman_panel_latest_request_wins(qtbot, caveman):
-    caveman.dispatcher._timer.setInterval(0)
+    caveman.set_debounce(0)
     for i in range(5):
         caveman.set_text(f"{SAMPLE} basically {i}")
     _settle(qtbot, caveman)

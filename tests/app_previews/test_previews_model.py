@@ -221,8 +221,8 @@ def test_rtk_preview_explains_detection_choice_and_stages(tmp_path):
     assert p.detected_type and 0 <= p.confidence <= 1
     first = p.stages[0]
     assert first.lines_in == p.lines_before and first.counts.get("dropped", 0) >= 30
-    assert all(e["action"] == "dropped" for e in first.events)
-    assert any(e.get("pattern") == "^debug:" for e in first.events)
+    assert all(e.action == "dropped" for e in first.events)
+    assert any(e.pattern == "^debug:" for e in first.events)
     funnel = p.funnel()
     assert funnel[0] == ("input", p.lines_before)
     assert funnel[-1][1] == p.lines_after

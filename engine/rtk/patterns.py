@@ -133,7 +133,18 @@ class LineScanner:
         translation = multiline.translation
         target, starts = self._target(translation)
         compiled = _native_anchors(translation) if self.exact_bounds else translation.compiled
-        lines, test = self.lines, pattern.test
+        lines = self.lines
+        if self.exact_bounds:
+            prefix = anchored_prefix(pattern.source)
+            literal = prefix or required_literal(pattern.source)
+            if literal:
+                units = literal if translation.unicode else to_utf16_units(literal)
+                if translation.ignore_case:
+                    units = canonicalize(units, translation.unicode)
+                # Worth it when the literal is rarer than lines; a common one (a space, say)
+                # would only add a Python step per line to what the engine does in C.
+                if prefix or target.count(units) * 2 <= len(lines):
+                    return self._scan_candidates(compiled, target, starts, units, bool(prefix))
         last = len(lines) - 1
         out: list[int] = []
         position, limit = 0, len(target)
@@ -152,8 +163,8 @@ class LineScanner:
                             previous = k
                         continue
                     # The match runs into the next line, where the iterator would skip ahead:
-                    # check this line alone, then search again from the next line start.
-                    if k != previous and (not exact or test(lines[k])):
+                    # check this line alone (``endpos`` = its end), then go on from the next line.
+                    if k != previous and (not exact or compiled.search(target, starts[k], line_end)):
                         out.append(k)
                         previous = k
                     restart = line_end + 1
@@ -161,6 +172,42 @@ class LineScanner:
                 if restart is None:
                     break
                 position = restart
+        except TimeoutError:
+            return None
+        return out
+
+    def _scan_candidates(self, compiled: Any, target: str, starts: list[int], literal: str,
+                         at_line_start: bool) -> list[int] | None:
+        """Test only the lines that hold a literal every match needs (at their start, for a
+        ``^literal…`` pattern), each on its own: ``search(target, line start, line end)`` sees
+        exactly that line (``$`` meets the line end, ``^`` the line start), as the reference does.
+        The literals are found at C speed, so lines without them cost nothing."""
+        lines = self.lines
+        last = len(lines) - 1
+        limit = len(target)
+        step = compiled.match if at_line_start else compiled.search
+        out: list[int] = []
+        deadline = time.monotonic() + _SCAN_BUDGET
+
+        def next_hit(after: int) -> int:
+            """Position of the next occurrence (a line start for ``^literal``) at or after ``after``."""
+            if at_line_start:
+                if after == 0 and target.startswith(literal):
+                    return 0
+                found = target.find("\n" + literal, max(0, after - 1))
+                return found + 1 if found >= 0 else -1
+            return target.find(literal, after)
+
+        position = next_hit(0)
+        try:
+            while position >= 0:
+                k = bisect_right(starts, position) - 1
+                line_end = starts[k + 1] - 1 if k < last else limit
+                if step(target, starts[k], line_end, timeout=max(0.001, deadline - time.monotonic())):
+                    out.append(k)
+                if line_end >= limit:
+                    break
+                position = next_hit(line_end + 1)
         except TimeoutError:
             return None
         return out
@@ -181,6 +228,143 @@ def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
         position = starts[k + 1]
         found = search(joined, position)
     return out
+
+
+def anchored_prefix(source: str) -> str:
+    """The literal text every match of a JavaScript source ``^literal…`` starts with, at a line
+    start (empty when the source has another shape or a top-level ``|``)."""
+    if not source.startswith("^") or _top_level_alternation(source):
+        return ""
+    out: list[str] = []
+    i = 1
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            nxt = source[i + 1] if i + 1 < len(source) else ""
+            if not nxt or nxt not in _JS_LITERAL_ESCAPES:
+                break
+            literal, step = nxt, 2
+        elif ch in ".*+?()[]{}|^$":
+            break
+        else:
+            literal, step = ch, 1
+        if i + step < len(source) and source[i + step] in "*+?{":
+            break  # the literal is quantified: it may be absent or repeated
+        out.append(literal)
+        i += step
+    return "".join(out)
+
+
+def required_literal(source: str) -> str:
+    """The longest literal text that every match of a JavaScript source contains, read from its
+    top-level sequence (groups, classes, escapes like ``\\d`` and quantified characters end a run;
+    a top-level ``|`` means there is none)."""
+    if _top_level_alternation(source):
+        return ""
+    best, run = "", []
+    i, n = 0, len(source)
+
+    def close() -> None:
+        nonlocal best
+        if len(run) > len(best):
+            best = "".join(run)
+        run.clear()
+
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            nxt = source[i + 1] if i + 1 < n else ""
+            if nxt and nxt in _JS_LITERAL_ESCAPES:
+                literal, width = nxt, 2
+            else:
+                close()
+                i += 2
+                continue
+        elif ch == "[":
+            close()
+            i = _class_end(source, i)
+            continue
+        elif ch == "(":
+            close()
+            i = _group_end(source, i)
+            continue
+        elif ch in "^$.|*+?{":
+            close()
+            quantifier = _BRACE_QUANTIFIER.match(source, i) if ch == "{" else None
+            i = quantifier.end() if quantifier else i + 1
+            continue
+        else:
+            literal, width = ch, 1
+        if i + width < n and source[i + width] in "*+?{":
+            close()  # a quantified character may be absent or repeated
+            i += width
+            continue
+        run.append(literal)
+        i += width
+    close()
+    return best
+
+
+def _class_end(source: str, i: int) -> int:
+    """Index just past the character class opening at ``i``."""
+    i += 1
+    if i < len(source) and source[i] == "]":
+        i += 1  # JS: `[]` is an empty class; `[]]` does not occur in valid sources we scan
+        return i
+    while i < len(source):
+        if source[i] == "\\":
+            i += 2
+            continue
+        if source[i] == "]":
+            return i + 1
+        i += 1
+    return i
+
+
+def _group_end(source: str, i: int) -> int:
+    """Index just past the group opening at ``i`` (classes and escapes respected)."""
+    depth = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            i = _class_end(source, i)
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def _top_level_alternation(source: str) -> bool:
+    depth, i, in_class = 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            return True
+        i += 1
+    return False
+
+
+_BRACE_QUANTIFIER = re.compile(r"\{\d+(?:,\d*)?\}")
+_JS_LITERAL_ESCAPES = set("\\/.*+?()[]{}|^$-")
 
 
 @lru_cache(maxsize=2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,9 +82,13 @@ class _LineView:
                     found[j] = hit
             return found
         found = {j: hit for j, o in enumerate(origin) if (hit := base.get(o)) is not None}
-        for j, o in enumerate(self.origin):
+        marker_hits: dict[str, CompiledPattern | None] = {}  # markers repeat: test each text once
+        for j, o in enumerate(origin):
             if o < 0:
-                hit = next((p for p in patterns if p.test(lines[j])), None)
+                text = lines[j]
+                if text not in marker_hits:
+                    marker_hits[text] = next((p for p in patterns if p.test(text)), None)
+                hit = marker_hits[text]
                 if hit is not None:
                     found[j] = hit
         return found
@@ -178,7 +183,11 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
     original = len(lines)
 
     if flt.strip_ansi:
-        lines = _map_lines(run, "strip-ansi", lines, lambda line: _CSI.sub("", line) if "\x1b" in line else line)
+        # A CSI sequence holds no line break, so stripping the joined text is the same as per line.
+        if any("\x1b" in line for line in lines):
+            lines = _map_lines(run, "strip-ansi", lines, whole=lambda text: _CSI.sub("", text))
+        else:
+            _map_lines(run, "strip-ansi", lines, only=())
     if flt.filter_stderr:
         lines = _map_lines(run, "filter-stderr", lines, lambda line: _STDERR_PREFIX.sub("", line, count=1))
     for index, rule in enumerate(flt.replace):
@@ -186,12 +195,9 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
         if regex is None:
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
-        candidates = set(LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, regex.test),
-                                                 exact=False))
-        lines = _map_lines(run, "replace", lines,
-                           lambda line, i, rx=regex, rep=rule.replacement, c=candidates:
-                           rx.replace(line, rep) if i in c else line,
-                           pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", indexed=True)
+        candidates = LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, regex.test), exact=False)
+        lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
+                           pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)
 
     if flt.match_output:
         short = _match_output(run, lines, original)
@@ -230,10 +236,21 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
                         run.tags, run.diagnostics)
 
 
-def _map_lines(run: _Run, name: str, lines: list[str], fn, *, pattern: str | None = None,
-               pointer: str | None = None, note: str = "", indexed: bool = False) -> list[str]:
+def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str | None = None,
+               pointer: str | None = None, note: str = "", only: Iterable[int] | None = None,
+               whole=None) -> list[str]:
+    """Apply a per-line rewrite: ``fn`` on every line, or only on the lines ``only`` lists, or
+    ``whole`` on the joined text when that is equivalent (the rewrite never touches a line
+    break) and cheaper."""
     stage = run.stage(name, len(lines))
-    out = [fn(line, i) for i, line in enumerate(lines)] if indexed else [fn(line) for line in lines]
+    if whole is not None:
+        out = whole("\n".join(lines)).split("\n")
+    elif only is not None:
+        out = list(lines)
+        for i in only:
+            out[i] = fn(lines[i])
+    else:
+        out = [fn(line) for line in lines]
     changed = out != lines
     if changed:
         run.tag(name)

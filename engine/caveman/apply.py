@@ -15,7 +15,7 @@ from engine.caveman.fastscan import FastRegex
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, get_default_timeout
-from engine.jsvalues import js_trim, py_to_utf16_index, utf16_len, utf16_to_py_index
+from engine.jsvalues import js_trim, utf16_len, utf16_to_py_index
 
 _RANK = {name: i for i, name in enumerate(INTENSITIES)}
 
@@ -228,7 +228,3 @@ def timeout_diagnostic(rule: Rule, exc: RegexTimeout, where: str) -> Diagnostic:
     ms = round((exc.timeout or 0) * 1000)
     return Diagnostic(f"rule {rule.name} timed out after {ms} ms on {where}; skipped (it would stall OmniRoute)",
                       "error", "CAV-timeout", source="caveman", data={"rule": rule.name, "source": rule.source})
-
-
-def utf16_span(text: str, start: int, end: int) -> tuple[int, int]:
-    return py_to_utf16_index(text, start), py_to_utf16_index(text, end)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.caveman import Compressor, PackSource, adapter_config, compress
+from engine.caveman.config import validate_step_config
 from engine.caveman.packs import load_fallback_rules
 from engine.jsregex import set_default_timeout
 
@@ -202,3 +203,10 @@ def test_one_budget_covers_every_candidate_of_a_planned_rule():
     assert "CAV-timeout" in codes(result)
     assert out == "F" + text[1:]
     assert elapsed < 5
+
+
+def test_adapter_step_config_checks():
+    assert validate_step_config({"intensity": "max", "minMessageLength": -1, "enabled": "yes"}) == [
+        "intensity must be lite, full, or ultra", "minMessageLength must be a non-negative number",
+        "enabled must be a boolean"]
+    assert validate_step_config({"intensity": "lite", "minMessageLength": 0, "enabled": False}) == []

@@ -566,26 +566,27 @@ class Parser:
         rest = charset.difference(folded, charset.union(*(r for r, _ in items)))
         return "[" + ("^" if negated else "") + "".join(item for _, item in items) + charset.class_body(rest) + "]"
 
-    def _property_operand(self, negated: bool) -> _Operand:
+    def _property_operand(self, negated: bool, in_class: bool = False) -> _Operand:
+        invalid = "Invalid property name in character class" if in_class else "Invalid property name"
         if self.peek() != "{":
-            raise self.error("Invalid property name")
+            raise self.error(invalid)
         close = self.s.find("}", self.pos)
         if close < 0:
-            raise self.error("Invalid property name")
+            raise self.error(invalid)
         body = self.s[self.pos + 1:close]
         self.pos = close + 1
         if not body or not all(c.isascii() and (c.isalnum() or c in "_=") for c in body):
-            raise self.error("Invalid property name")
+            raise self.error(invalid)
         name, eq, value = body.partition("=")
         if eq and (not name or not value or "=" in value):
-            raise self.error("Invalid property name")
+            raise self.error(invalid)
         if not eq and name in ud.STRING_PROPERTIES:
             if not self.v or negated:
-                raise self.error("Invalid property name")
+                raise self.error(invalid)
             return self._string_property(name)
         ranges = ud.property_ranges(name, value if eq else None)
         if ranges is None:
-            raise self.error("Invalid property name")
+            raise self.error(invalid)
         if self.v:
             folded = self.fold(ranges)
             return _Operand(charset.complement(folded) if negated else folded)
@@ -696,7 +697,7 @@ class Parser:
             return self.class_escape_set(ch)
         if ch in "pP" and self.u:
             self.pos += 1
-            operand = self._property_operand(negated=ch == "P")
+            operand = self._property_operand(negated=ch == "P", in_class=True)
             # non-v: \P is the complement before the class is folded as a whole
             self._class_items.append((operand.denoted, operand.hint))
             return operand.raw
@@ -819,7 +820,7 @@ class Parser:
                 return _Operand(charset.complement(folded) if nxt.isupper() else folded)
             if nxt and nxt in "pP":
                 self.pos += 2
-                return self._property_operand(negated=nxt == "P")
+                return self._property_operand(negated=nxt == "P", in_class=True)
             if nxt == "q":
                 self.pos += 2
                 return self._class_string_disjunction()
@@ -851,7 +852,7 @@ class Parser:
             return self.parse_character_escape(start, in_class=True)
         nxt = self.peek(1)
         if ch in CLASS_SET_RESERVED_DOUBLE and nxt == ch:
-            raise self.error("Invalid character in character class")
+            raise self.error("Invalid set operation in character class")
         if ch in CLASS_SET_SYNTAX:
             raise self.error("Invalid character in character class")
         self.pos += 1

@@ -80,3 +80,19 @@ def test_occurrences_include_overlaps():
     assert occurrences("aaaa", "aa") == [0, 1, 2]
     assert occurrences("abcab", "ab") == [0, 3]
     assert occurrences("abc", "z") == []
+
+
+TEMPLATES = ["$1", "$2-$1", "$&$&", "$`|", "|$'", "$$", "$<n>", "$<nope>", "$<n", "$10", "$01", "$0", "$3",
+             "plain", "$", "a$", "$$1", "$<"]
+
+
+@pytest.mark.parametrize("source", [r"(\w)(\w)?", r"(?<n>\w+)\s", r"x(\d)(\d)(\d)(\d)(\d)(\d)(\d)(\d)(\d)(\d)?"])
+def test_expand_template_matches_jsregex(source):
+    from engine.caveman.apply import expand_template
+
+    text = "ab c😀 x1234567890 é"
+    for template in TEMPLATES:
+        rx = compile_js(source, "g")
+        expected = rx.replace(text, template)
+        mine = compile_js(source, "g")
+        assert mine.replace(text, lambda m, t=template, r=mine: expand_template(t, m, text, r)) == expected, template

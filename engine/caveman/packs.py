@@ -130,16 +130,24 @@ def validate_rule_pack(pack: Any) -> list[tuple[str, str]]:
     return out
 
 
-def check_pack(obj: Any, *, profile: str = "omniroute") -> list[Diagnostic]:
+def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = False) -> list[Diagnostic]:
     """Located diagnostics for one pack object (``pointer`` set; ``engine.jsondoc`` adds lines).
 
     These are the reference's own checks with its texts (code ``CAV-pack``): what makes
-    OmniRoute's loader throw. Schema checks (unknown keys, types) are ``rulewright validate``'s
-    job. ``strict`` also warns about a rule with ``y`` but no ``g``, which OmniRoute keeps
-    stateful across messages (JSR-Q8).
+    OmniRoute's loader throw. ``with_schema`` adds the JSON Schema's findings that the reference
+    ignores (unknown keys, a non-string description…) as warnings; ``rulewright validate`` runs
+    the schema itself and leaves it off. ``strict`` also warns about a rule with ``y`` but no
+    ``g``, which OmniRoute keeps stateful across messages (JSR-Q8).
     """
     diags = [Diagnostic(msg, "error", "CAV-pack", pointer=ptr, source="caveman")
              for ptr, msg in validate_rule_pack(obj)]
+    if with_schema and isinstance(obj, dict):
+        from engine.schemas import validate_against
+
+        taken = {d.pointer for d in diags}
+        diags += [d.with_location(level="warning")
+                  for d in validate_against("caveman-pack", obj, unknown_key_level="warning")
+                  if d.pointer not in taken and not any(d.pointer.startswith(p + "/") for p in taken if p)]
     if profile == "strict" and isinstance(obj, dict) and isinstance(obj.get("rules"), list):
         for i, rule in enumerate(obj["rules"]):
             flags = rule.get("flags") if isinstance(rule, dict) else None

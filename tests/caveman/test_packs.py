@@ -59,6 +59,9 @@ def test_check_pack_returns_located_errors_and_accepts_schema_key():
     assert check_pack(good) == []
     diags = check_pack(pack(rule("a", "(")))
     assert [(d.pointer, d.code, d.level) for d in diags] == [("/rules/0/pattern", "CAV-pack", "error")]
+    extra = pack(rule("a", "x", owner="me"))  # OmniRoute ignores unknown keys; the schema names them
+    assert check_pack(extra) == []
+    assert [(d.pointer, d.level) for d in check_pack(extra, with_schema=True)] == [("/rules/0/owner", "warning")]
     sticky = pack(rule("s", "x", flags="y"))
     assert check_pack(sticky) == []
     assert [d.code for d in check_pack(sticky, profile="strict")] == ["JSR-Q8"]

@@ -348,7 +348,7 @@ class Parser:
                 self.pos += 1
                 c = self._name_unicode_escape()
                 if c is None:
-                    raise self.error("Invalid capture group name")
+                    raise self.error("Invalid Unicode escape")
             else:
                 c = ord(ch)
                 self.pos += 1
@@ -490,7 +490,7 @@ class Parser:
                 self.quirk("JSR-Q1", start, "'\\c' with a digit or '_' in a class (Annex B)")
                 return ord(letter) % 32
             if self.u:
-                raise self.error("Invalid class escape" if in_class else "Invalid Unicode escape")
+                raise self.error("Invalid Unicode escape")
             # Annex B: the backslash is a literal and 'c' is read again as a character
             self.quirk("JSR-Q1", start, "'\\c' without a control letter is a literal backslash (Annex B)")
             return 0x5C
@@ -706,7 +706,7 @@ class Parser:
                 if ch == "0" and not (self.peek(1) and self.peek(1) in DECIMAL):
                     self.pos += 1
                     return 0
-                raise self.error("Invalid class escape")
+                raise self.error("Invalid escape" if ch in "89" else "Invalid class escape")
             if ch in "89":
                 self.pos += 1
                 self.quirk("JSR-Q1", start, f"'\\{ch}' is the digit {ch} (Annex B)")
@@ -848,7 +848,7 @@ class Parser:
                 if e == "0" and not (self.peek(1) and self.peek(1) in DECIMAL):
                     self.pos += 1
                     return 0
-                raise self.error("Invalid class escape")
+                raise self.error("Invalid escape" if e in "89" else "Invalid class escape")
             return self.parse_character_escape(start, in_class=True)
         nxt = self.peek(1)
         if ch in CLASS_SET_RESERVED_DOUBLE and nxt == ch:

@@ -148,7 +148,7 @@ class ContentPattern:
 class Detector:
     type: str
     category: str
-    commands: tuple[tuple[str, re.Pattern[str]], ...]
+    commands: tuple[tuple[str, Callable[[str], Any]], ...]
     contents: tuple[ContentPattern, ...]
 
 
@@ -169,20 +169,37 @@ class Detection:
                 "commandSource": self.command_source}
 
 
-def _cmd(source: str) -> re.Pattern[str]:
-    return re.compile(_expand(source), re.ASCII | re.IGNORECASE)
+class _Lazy:
+    """A pattern compiled on first use: most detector patterns are never run on a given output
+    (ruled out by a needle or a line head, or pruned), and compiling all of them at import would
+    cost more than a whole small CLI run."""
+
+    __slots__ = ("_compiled", "_flags", "_method", "_source")
+
+    def __init__(self, source: str, flags: int, method: str) -> None:
+        self._source, self._flags, self._method = source, flags, method
+        self._compiled: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self._compiled is None:
+            self._compiled = getattr(re.compile(self._source, self._flags), self._method)
+        return self._compiled(*args)
+
+
+def _cmd(source: str) -> _Lazy:
+    return _Lazy(_expand(source), re.ASCII | re.IGNORECASE, "match")
 
 
 def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
              any_case: bool = False) -> ContentPattern:
     flags = re.ASCII | (re.IGNORECASE if any_case else 0)
-    exact = re.compile(_expand(source), flags).search
+    exact = _Lazy(_expand(source), flags, "search")
     fast_source = _expand(source.replace("{LS}", "^"))
-    fast = re.compile(fast_source, flags | re.MULTILINE).search
+    fast = _Lazy(fast_source, flags | re.MULTILINE, "search")
     # Our any-case sources only use lower-case escapes (\d, \b, \t, \u…), so lowering is safe.
-    fast_lower = re.compile(fast_source.lower(), re.ASCII | re.MULTILINE).search if any_case else None
+    fast_lower = _Lazy(fast_source.lower(), re.ASCII | re.MULTILINE, "search") if any_case else None
     prefix = "" if any_case else line_prefix_of(source)
-    fast_match = re.compile(fast_source, flags | re.MULTILINE).match if prefix else None
+    fast_match = _Lazy(fast_source, flags | re.MULTILINE, "match") if prefix else None
     if needle and any_case:
         needle = needle.lower()
     encoded = needle.encode("utf-8") if needle else None
@@ -493,7 +510,7 @@ def detect_command_type(text: str, command: str | None = None, *, profile: str =
     for detector in DETECTORS:
         command_hit = None
         if detected:
-            command_hit = next((pid for pid, rx in detector.commands if rx.match(detected)), None)
+            command_hit = next((pid for pid, match in detector.commands if match(detected)), None)
         base = 0.55 if command_hit else 0
         to_beat = best.confidence if best is not None else -1.0
         content: list[str] = []

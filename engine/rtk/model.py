@@ -267,6 +267,7 @@ class _Hygiene:
     base: str
     diagnostics: list[Diagnostic]
     invalid: list[Diagnostic]
+    check_regex: bool = True
 
     def keep(self, pattern: str, pointer: str, what: str, flags: str) -> bool:
         """Whether a pattern stays in the filter; reports why not (or why it is risky)."""
@@ -281,7 +282,7 @@ class _Hygiene:
                     "whose body repeats): it does nothing", "warning", "RTK-Q2",
                     pointer=self.base + pointer, source="rtk"))
                 return False
-        problem = regex_error(pattern, flags)
+        problem = regex_error(pattern, flags) if self.check_regex else None
         if problem is not None:
             quirk = "RTK-Q4" if what == "unless" else "RTK-Q3"
             if self.profile == "strict":
@@ -344,8 +345,14 @@ def parse_filter(
     source: str = "builtin",
     path: str | None = None,
     pointer: str = "",
+    check_regex: bool | None = None,
 ) -> tuple[RtkFilter | None, list[Diagnostic]]:
-    """Validate and map one filter object (see the module docstring)."""
+    """Validate and map one filter object (see the module docstring).
+
+    ``check_regex`` compiles every pattern at load time to report invalid ones (RTK-Q3/Q4).
+    By default only ``strict`` does (it must reject such a filter); the reference never checks,
+    the stages report a pattern they skip, and compiling hundreds of patterns up front would
+    dominate a one-shot CLI run. ``check_filter_file`` always checks."""
     if isinstance(obj, dict) and "$schema" in obj:
         obj = {k: v for k, v in obj.items() if k != "$schema"}
     parsed, issues, branch = FILTER_SCHEMA.run_branches(obj)
@@ -353,7 +360,7 @@ def parse_filter(
         flat = _schema_issue_diagnostics(issues, pointer, _likely_branch(obj))
         return None, [Diagnostic(z.error_message(issues), "error", "RTK-SCHEMA", path=path,
                                  pointer=pointer or "", source="rtk", data={"issues": flat})]
-    hygiene = _Hygiene(profile, pointer, [], [])
+    hygiene = _Hygiene(profile, pointer, [], [], profile == "strict" if check_regex is None else check_regex)
     if branch == 0:
         result = _map_canonical(parsed, obj, hygiene, source, path)
     else:
@@ -454,7 +461,7 @@ def _match_output_rules(items: list[dict], pointer: str, h: _Hygiene) -> tuple[M
         if not h.keep(item["pattern"], where + "/pattern", "matchOutput.pattern", "im"):
             continue
         unless = item.get("unless")
-        if unless is not None and not is_redos_prone(unless):
+        if unless is not None and not is_redos_prone(unless) and h.check_regex:
             h.keep(unless, where + "/unless", "unless", "im")
         out.append(MatchOutputRule(item["pattern"], item["message"], unless, h.base + where))
     return tuple(out)
@@ -470,13 +477,15 @@ def _tests(items: list[dict], base: str) -> tuple[FilterTest, ...]:
 
 def parse_filter_file(
     obj: Any, *, profile: str = "omniroute", source: str = "builtin", path: str | None = None,
+    check_regex: bool | None = None,
 ) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """One filter object or an array of them (see the module docstring)."""
     entries = [(obj, "")] if not isinstance(obj, list) else [(e, f"/{i}") for i, e in enumerate(obj)]
     filters: list[RtkFilter] = []
     diagnostics: list[Diagnostic] = []
     for entry, pointer in entries:
-        parsed, found = parse_filter(entry, profile=profile, source=source, path=path, pointer=pointer)
+        parsed, found = parse_filter(entry, profile=profile, source=source, path=path, pointer=pointer,
+                                     check_regex=check_regex)
         diagnostics.extend(found)
         if parsed is None:
             if profile != "strict":
@@ -495,7 +504,7 @@ def check_filter_file(obj: Any, *, profile: str = "omniroute", path: str | None 
     entries = [(obj, "")] if not isinstance(obj, list) else [(e, f"/{i}") for i, e in enumerate(obj)]
     out: list[Diagnostic] = []
     for entry, pointer in entries:
-        _, found = parse_filter(entry, profile=profile, path=path, pointer=pointer)
+        _, found = parse_filter(entry, profile=profile, path=path, pointer=pointer, check_regex=True)
         for diagnostic in found:
             issues = diagnostic.data.get("issues") if diagnostic.level == "error" else None
             if issues:

@@ -121,7 +121,8 @@ def bench_engine(filters: list) -> bool:
         text = make_log(size * MB)
         for command in (None, "pytest"):
             result = process_rtk_text(text, command, config, filters)
-            wall, cpu = best_of(3 if size < 10 else 2, lambda: process_rtk_text(text, command, config, filters))
+            wall, cpu = best_of(3 if size < 10 else 2,
+                                lambda t=text, c=command: process_rtk_text(t, c, config, filters))
             per_mb[(size, str(command))] = wall * 1000 / size
             name = result.filter.id if result.filter else "-"
             print(f"{size:>4}MB {command or '(none)':>10} {name:>16} {wall * 1000:>9.1f} "

@@ -56,8 +56,8 @@ def resolve_config(config: Mapping[str, Any] | None, step_config: Mapping[str, A
     """§8.1: which config the body step runs with, and whether RTK-Q13 switched it off."""
     notes: list[Diagnostic] = []
     if step_config is not None:
-        merged = {**(config or {}), **step_config}
-        merged.setdefault("enabled", True)
+        step = {"enabled": True, **step_config}  # a step config without `enabled` gets `enabled: true`
+        merged = {**(config or {}), **step}
     elif not config:
         merged = {"enabled": True}
     else:

@@ -49,7 +49,11 @@ def compile_cached(source: str, flags: str) -> tuple[Any, str | None]:
 
 
 def tester(regex: Any) -> Callable[[str], bool]:
-    """A yes/no test for a non-global, non-sticky regex (``RegExp.prototype.test``, stateless)."""
+    """A stateless yes/no test (``RegExp.prototype.test`` of a fresh regex): ``test`` itself
+    for plain regexes, ``search`` for g/y ones, whose ``test`` would advance ``lastIndex``."""
+    if regex.is_global or regex.sticky:
+        search = regex.search
+        return lambda text: search(text) is not None
     return regex.test
 
 

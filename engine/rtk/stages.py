@@ -20,7 +20,7 @@ from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_trim
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list
+from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list, tester
 from engine.rtk.trace import LineEvent, StageTrace, Trace
 from engine.rtk.truncate import smart_truncate
 
@@ -195,7 +195,7 @@ def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
         if regex is None:
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
-        candidates = LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, regex.test), exact=False)
+        candidates = LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
         lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
                            pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)
 

@@ -1,0 +1,85 @@
+"""The blob line scanner must answer exactly what a per-line ``pattern.test(line)`` answers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.jsregex.unicode_data import canon_table
+from engine.rtk.engine import DEFAULT_PRIORITY
+from engine.rtk.patterns import (
+    LineScanner,
+    anchored_prefix,
+    canonicalize,
+    compile_list,
+    lines_with_match,
+    required_literal,
+)
+
+# Patterns that stress every path: anchored literals, required literals, classes that cross line
+# breaks (\s, [^x]), empty matches, $ at line ends, alternation, backreferences, lookarounds
+# (per-line path), case folding, non-ASCII and astral text.
+PATTERNS = [
+    "^\\s*$", "^E\\s+", "^FAILED ", "error", "ERROR", "^\\S+::\\S+ PASSED", "^\\S+\\.py:\\d+: ",
+    "a\\s+b", "x[^y]*y", "", "$", "^", "\\s$", "^(?:ab|cd)", "^a|b$", "(\\w)\\1", "(?<=a)b", "b(?!c)",
+    "\u00e9t\u00e9", "\u2713 ", "\U0001F600", "^..$", "k", "s\\b", "\\d{2,}", "^\\s{2}\\S+", "end\\s*$",
+]
+ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
+                            "\U0001F600", "PASSED", "FAILED", "::", "\r"])
+LINE = st.lists(ALPHABET, max_size=12).map("".join)
+
+
+def per_line(pattern, lines):
+    return [i for i, line in enumerate(lines) if pattern.test(line)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from(["i", ""]))
+def test_scanner_hits_equal_per_line_tests(lines, flags):
+    patterns, invalid = compile_list(PATTERNS, flags)
+    assert invalid == []
+    scanner = LineScanner(lines)
+    for pattern in patterns:
+        assert scanner.hits(pattern) == per_line(pattern, lines), pattern.source
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINE, min_size=1, max_size=12))
+def test_superset_mode_never_misses_a_line(lines):
+    patterns, _ = compile_list(PATTERNS, "g")
+    scanner = LineScanner(lines)
+    for pattern in patterns:
+        assert set(per_line(pattern, lines)) <= set(scanner.hits(pattern, exact=False)), pattern.source
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.booleans())
+def test_canonicalize_matches_the_regex_layer_table(text, unicode_mode):
+    assert canonicalize(text, unicode_mode) == text.translate(canon_table(unicode_mode))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINE, max_size=10))
+def test_own_pattern_line_search(lines):
+    if not lines:
+        return
+    assert lines_with_match(DEFAULT_PRIORITY, lines) == [
+        i for i, line in enumerate(lines) if DEFAULT_PRIORITY.search(line)]
+
+
+@pytest.mark.parametrize(("source", "prefix"), [
+    ("^FAILED ", "FAILED "), ("^E\\s+", "E"), ("^\\.", "."), ("^\\s*$", ""), ("^ab?c", "a"),
+    ("^a|b", ""), ("^(?:x)", ""), ("^abc{2}", "ab"), ("x^", ""),
+])
+def test_anchored_prefix(source, prefix):
+    assert anchored_prefix(source) == prefix
+
+
+@pytest.mark.parametrize(("source", "literal"), [
+    ("^\\S+\\.py:\\d+: ", ".py:"), ("AssertionError", "AssertionError"), ("ab+c", "a"), ("a|b", ""),
+    ("(x)yz[ab]qq", "yz"), ("^\\s{2}\\S+", ""), ("^commit [0-9a-f]{7,40}", "commit "), ("colou?r", "colo"),
+    ("[a\\]b]cd", "cd"),
+])
+def test_required_literal(source, literal):
+    assert required_literal(source) == literal

@@ -41,6 +41,7 @@ class CharSet(Node):
     strings: tuple[str, ...] = ()
     hint: str | None = None  # an equivalent `regex` class using property tables (faster when big)
     literal: bool = False  # a pattern character or character escape (not a class)
+    v8_loop_defect: bool = False  # a v-mode [^]: V8 11.3 repeats it at most once (GAPS.md §2)
 
 
 @dataclass(slots=True)

@@ -170,6 +170,9 @@ class Emitter:
         return r"(?a:\b)" if kind == "b" else r"(?a:\B)"
 
     def emit_quant(self, q: Quant, behind: bool, open_groups: frozenset[int]) -> str:
+        if _v8_loop_defect(q.body):
+            # V8 11.3 (Node 20): a quantified v-mode [^] matches exactly min(count, 1) times
+            return self.emit(q.body, behind, open_groups) if q.min >= 1 else ""
         lo, hi = q.min, q.max
         can_be_empty = nullable(q.body)
         if hi is not None and hi > MAX_REPEAT:
@@ -204,6 +207,12 @@ class Emitter:
         atom = body if _is_atom(q.body, body) else f"(?:{body})"
         suffix = _suffix(lo, hi)
         return atom + suffix + (lazy if suffix else "")
+
+
+def _v8_loop_defect(node: Node) -> bool:
+    while isinstance(node, Group):
+        node = node.body
+    return isinstance(node, CharSet) and node.v8_loop_defect
 
 
 def _is_atom(node: Node, text: str) -> bool:

@@ -287,7 +287,11 @@ class Parser:
             raise self.error("Invalid quantifier")
         if isinstance(atom, Look) and not atom.behind:
             self.quirk("JSR-Q11", start, "quantified lookahead (allowed only without u, Annex B)")
-        return Quant(atom, lo, hi, greedy, start, self.pos)
+        quant = Quant(atom, lo, hi, greedy, start, self.pos)
+        if _v8_loop_defect(atom):
+            self.quirk("JSR-V8", start, "V8 11.3 repeats a v-mode [^] at most once: this quantifier "
+                       "matches exactly min(count, 1) characters in Node 20 (reproduced)")
+        return quant
 
     # ------------------------------------------------------------------ groups
 
@@ -621,11 +625,12 @@ class Parser:
             negated = True
             self.pos += 1
         if self.v:
+            empty_negated = negated and self.peek() == "]"
             operand = self.parse_class_set_contents()
             if negated:
                 if operand.may_strings:
                     raise self.error("Negated character class may contain strings")
-                return CharSet(charset.complement(operand.ranges))
+                return CharSet(charset.complement(operand.ranges), v8_loop_defect=empty_negated)
             if operand.strings or operand.may_strings:
                 return self._strings_node(operand)
             return CharSet(operand.ranges)
@@ -886,6 +891,13 @@ class Parser:
             current.append(chr(self.parse_class_set_character()))
         self.quirk("JSR-Q12", start, "\\q{…} string alternatives (v flag)")
         return _Operand(charset.from_chars(chars), frozenset(strings), may_strings=may_strings)
+
+
+def _v8_loop_defect(node: Node) -> bool:
+    """A v-mode ``[^]``, possibly inside groups: V8 11.3 mis-sizes it inside quantifiers."""
+    while isinstance(node, Group):
+        node = node.body
+    return isinstance(node, CharSet) and node.v8_loop_defect
 
 
 def _order_strings(strings: frozenset[str]) -> tuple[str, ...]:

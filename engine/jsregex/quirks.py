@@ -17,6 +17,7 @@ QUIRKS: dict[str, str] = {
     "JSR-Q10": "\\w and \\b are ASCII-only, even with u",
     "JSR-Q11": "quantified lookahead is allowed without u",
     "JSR-Q12": "\\q{} and properties of strings (v flag)",
+    "JSR-V8": "a V8 11.3 defect reproduced as Node 20 behaves (quantified v-mode [^])",
 }
 
 

@@ -266,6 +266,12 @@ class JSRegExp:
 
     # ------------------------------------------------------------------ public API
 
+    def prepare(self, s: str) -> str:
+        """The string ``translation.compiled`` searches for ``s``: UTF-16 units (one Python char per
+        unit), case-canonicalized under ``i``. Offsets into it are JS (UTF-16) offsets into ``s``.
+        For engines that drive ``translation.compiled`` themselves (line scans, prefilters)."""
+        return self._subject(s).target
+
     def exec(self, s: str, timeout: float | None = None) -> JSMatch | None:
         """``re.exec(s)``."""
         deadline = self._deadline(timeout)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from . import charset
 from .charset import Ranges, class_body, escape_char
 
-BMP: Ranges = ((0, 0xD7FF), (0xE000, 0xFFFF))
 LEADS: Ranges = ((0xD800, 0xDBFF),)
 TRAILS: Ranges = ((0xDC00, 0xDFFF),)
 ASTRAL: Ranges = ((0x10000, charset.MAX_CP),)
@@ -29,11 +28,11 @@ def split(c: int) -> tuple[int, int]:
 
 
 def units(c: int) -> str:
-    """Pattern text for code point ``c`` as its UTF-16 units."""
+    """Pattern text for code point ``c``: its UTF-16 units (or, on a code-point string, itself)."""
     if c <= 0xFFFF:
         return escape_char(c)
     lead, trail = split(c)
-    return escape_char(lead) + escape_char(trail)
+    return f"(?:{escape_char(lead)}{escape_char(trail)}|{escape_char(c)})"
 
 
 def _bracket(r: Ranges) -> str:
@@ -76,16 +75,19 @@ def set_pattern(ranges: Ranges, bmp_hint: str | None = None) -> str:
     ``bmp_hint`` is a class item string that may stand for the BMP part (property tables); it
     is fenced off the surrogates, which are handled here with V8's guards.
     """
-    bmp = charset.intersect(ranges, BMP)
     astral = charset.intersect(ranges, ASTRAL)
     leads = charset.intersect(ranges, LEADS)
     trails = charset.intersect(ranges, TRAILS)
+    # Non-surrogate members as one class. Astral members are in it too: they never occur in the
+    # UTF-16 subjects the runtime prepares, but let callers that search a code-point string
+    # (as `engine.rtk` does for line scans) still match them.
+    direct = charset.difference(ranges, charset.union(LEADS, TRAILS))
     alternatives: list[str] = []
-    if bmp:
+    if direct:
         if bmp_hint is not None:
             alternatives.append(r"(?![\ud800-\udfff])" + bmp_hint)
         else:
-            alternatives.append(charset.to_pattern(bmp))
+            alternatives.append(charset.to_pattern(direct))
     if astral == ASTRAL:
         alternatives.append(ANY_PAIR)
     elif astral:

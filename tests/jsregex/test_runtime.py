@@ -9,6 +9,7 @@ from engine.jsregex import (
     RegexTimeout,
     compile_js,
     get_default_timeout,
+    quirks,
     set_default_timeout,
 )
 
@@ -167,3 +168,19 @@ def test_unicode_mode_runs_on_utf16_units_like_v8() -> None:
     assert compile_js(r"\B", "u").split("😀😀") == ["😀", "😀"]
     assert compile_js(r"\B", "u").split("b😀") == ["b\ud83d", "\ude00"]
     assert compile_js(r"(?=\ude00)", "u").split("😀😀") == ["😀😀"]
+
+
+@pytest.mark.parametrize(("pattern", "subject", "expected"), [
+    ("[^]+", "bbb", (0, "b")), ("[^]*", "bbb", (0, "")), ("[^]{5}", "bbb", (0, "b")), ("[^]*?x", "bbx", (2, "x")),
+    ("(?:[^]){2,}x", "bbbx", (2, "bx")),
+])
+def test_v8_11_quantified_empty_negated_class_in_v_mode(pattern: str, subject: str, expected: tuple) -> None:
+    # V8 11.3 (Node 20) defect, reproduced and reported as JSR-V8 (GAPS.md §2); with u it is normal
+    m = compile_js(pattern, "v").exec(subject)
+    assert (m.index, m.match) == expected
+    assert any(d.code == "JSR-V8" for d in quirks(pattern, "v"))
+
+
+def test_empty_negated_class_repeats_normally_with_u() -> None:
+    assert compile_js("[^]+", "u").exec("bbb").match == "bbb"
+    assert compile_js("[^]*", "").exec("bbb").match == "bbb"

@@ -45,6 +45,21 @@ def _at_some_line_start(text: str, prefix: str, match: Callable[[str, int], Any]
 _LITERAL_ESCAPES = set(".*+?()[]{}|^$\\/-")
 
 
+def line_prefixes_of(source: str) -> tuple[str, ...]:
+    """The literals a ``{LS}…`` source starts with: one, or one per branch of a leading group of
+    plain literal alternatives such as ``(?:ok|FAIL)``; empty when there is none."""
+    if not source.startswith("{LS}"):
+        return ()
+    group = re.match(r"\{LS\}\(\?:([^()\[\]\\{}.*+?^$]+)\)", source)
+    if group and "|" in group.group(1):
+        following = source[group.end():group.end() + 2]
+        if following[:1] in ("*", "+", "?") or (following[:1] == "{" and following[1:].isdigit()):
+            return ()  # the group is quantified
+        return tuple(group.group(1).split("|"))
+    prefix = line_prefix_of(source)
+    return (prefix,) if prefix else ()
+
+
 def line_prefix_of(source: str) -> str:
     """The literal a ``{LS}…`` source starts with (empty when there is none)."""
     if not source.startswith("{LS}"):
@@ -124,18 +139,20 @@ class ContentPattern:
     fast_lower: Callable[[str], Any] | None = None
     needle: bytes | None = None
     needle_ci: bool = False
-    line_prefix: str = ""
+    line_prefixes: tuple[str, ...] = ()  # literals one of which every match starts with, at a line start
     fast_match: Callable[[str, int], Any] | None = None
 
     def test(self, subject: Subject) -> bool:
-        at_line_start = subject.simple_breaks and self.line_prefix and self.fast_match is not None
-        if at_line_start and self.line_prefix[:2] not in subject.heads:
-            return False
+        prefixes = self.line_prefixes if subject.simple_breaks and self.fast_match is not None else ()
+        if prefixes:
+            prefixes = tuple(p for p in prefixes if p[:2] in subject.heads)
+            if not prefixes:
+                return False
         if self.needle is not None:
             if self.needle not in (subject.lowered if self.needle_ci else subject.data):
                 return False
-        if at_line_start:
-            return _at_some_line_start(subject.text, self.line_prefix, self.fast_match)
+        if prefixes:
+            return any(_at_some_line_start(subject.text, p, self.fast_match) for p in prefixes)
         if subject.simple_breaks:
             if self.fast_lower is not None and subject.ascii:
                 return self.fast_lower(subject.lowered_text) is not None
@@ -195,16 +212,25 @@ def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
     flags = re.ASCII | (re.IGNORECASE if any_case else 0)
     exact = _Lazy(_expand(source), flags, "search")
     fast_source = _expand(source.replace("{LS}", "^"))
-    fast = _Lazy(fast_source, flags | re.MULTILINE, "search")
+    fast: Callable[[str], Any] = _Lazy(fast_source, flags | re.MULTILINE, "search")
+    if source.startswith("{LS}") and "{LS}" not in source[4:]:
+        # On LF-only text a line start is the text start or just after "\n": searching for the
+        # literal "\n" first lets the engine skip from line to line instead of testing ^ everywhere.
+        rest = _expand(source[4:])
+        fast = _line_start_search(_Lazy(rest, flags, "match"), _Lazy("\n(?:" + rest + ")", flags, "search"))
     # Our any-case sources only use lower-case escapes (\d, \b, \t, \u…), so lowering is safe.
     fast_lower = _Lazy(fast_source.lower(), re.ASCII | re.MULTILINE, "search") if any_case else None
-    prefix = "" if any_case else line_prefix_of(source)
-    fast_match = _Lazy(fast_source, flags | re.MULTILINE, "match") if prefix else None
+    prefixes = () if any_case else line_prefixes_of(source)
+    fast_match = _Lazy(fast_source, flags | re.MULTILINE, "match") if prefixes else None
     if needle and any_case:
         needle = needle.lower()
     encoded = needle.encode("utf-8") if needle else None
-    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, any_case, prefix,
+    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, any_case, prefixes,
                           fast_match)
+
+
+def _line_start_search(at_start: Callable[..., Any], after_newline: Callable[..., Any]) -> Callable[[str], Any]:
+    return lambda text: at_start(text, 0) or after_newline(text)
 
 
 def _json_like(text: str) -> bool:

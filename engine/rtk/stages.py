@@ -13,6 +13,8 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import compress, filterfalse, repeat
+from operator import ge, lt
 from typing import Any
 
 from engine.diagnostics import Diagnostic
@@ -51,12 +53,11 @@ class _LineView:
     """Pattern hits on the current lines, found once on the lines that entered the selection
     stages and carried along as lines are dropped or markers inserted: a per-line test does not
     depend on the other lines, so one scan of the text serves drop, include, collapse and the
-    priority lines of truncation."""
+    priority lines of truncation. Bookkeeping uses C-level list operations only."""
 
     def __init__(self, lines: list[str]) -> None:
         self.scanner = LineScanner(lines)
         self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
-        self.has_markers = False
         self._base: dict[tuple[tuple[str, str], ...], dict[int, CompiledPattern]] = {}
 
     def first_hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
@@ -74,17 +75,18 @@ class _LineView:
         origin = self.origin
         if origin is None:
             return base
-        if not self.has_markers:  # origin is increasing: find each hit's new position
-            found = {}
-            for o, hit in base.items():
-                j = bisect_left(origin, o)
-                if j < len(origin) and origin[j] == o:
-                    found[j] = hit
-            return found
-        found = {j: hit for j, o in enumerate(origin) if (hit := base.get(o)) is not None}
-        marker_hits: dict[str, CompiledPattern | None] = {}  # markers repeat: test each text once
-        for j, o in enumerate(origin):
-            if o < 0:
+        # Positions of the scanner's lines that are still here (increasing, so bisect finds them)
+        # and of inserted marker lines, which are tested on their own (once per distinct text).
+        kept = list(compress(range(len(origin)), map(ge, origin, repeat(0))))
+        kept_origin = list(map(origin.__getitem__, kept))
+        found: dict[int, CompiledPattern] = {}
+        for o, hit in base.items():
+            j = bisect_left(kept_origin, o)
+            if j < len(kept_origin) and kept_origin[j] == o:
+                found[kept[j]] = hit
+        if len(kept) < len(origin):
+            marker_hits: dict[str, CompiledPattern | None] = {}
+            for j in compress(range(len(origin)), map(lt, origin, repeat(0))):
                 text = lines[j]
                 if text not in marker_hits:
                     marker_hits[text] = next((p for p in patterns if p.test(text)), None)
@@ -95,10 +97,10 @@ class _LineView:
 
     def keep(self, positions: list[int]) -> None:
         origin = self.origin
-        self.origin = positions if origin is None else [origin[j] for j in positions]
+        self.origin = positions if origin is None else list(map(origin.__getitem__, positions))
 
     def remap(self, mapping: list[int]) -> None:
-        self.has_markers = True
+        """Dedup output: ``mapping`` gives each new line's index in the old lines (-1: marker)."""
         origin = self.origin
         if origin is None:
             self.origin = mapping
@@ -116,6 +118,7 @@ class _Run:
     tags: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     view: _LineView | None = None
+    has_cr: bool = True  # the input holds a CR (only then can a line end in one)
 
     def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         """Line index -> the first pattern (in list order) that matches that line."""
@@ -178,6 +181,7 @@ def apply_line_filter(
 def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
     flt = run.filter
     lines = split_lines(text)
+    run.has_cr = "\r" in text
     if flt.is_toml and lines and lines[-1] == "":
         lines.pop()
     original = len(lines)
@@ -307,8 +311,8 @@ def _drop(run: _Run, lines: list[str], original: int) -> list[str]:
     hits = run.hits(patterns, lines)
     out = lines
     if hits:
-        positions = [i for i in range(len(lines)) if i not in hits]
-        out = [lines[i] for i in positions]
+        positions = list(filterfalse(hits.__contains__, range(len(lines))))
+        out = list(map(lines.__getitem__, positions))
         run.kept(positions)
     if len(out) != original:
         run.tag("strip")
@@ -329,7 +333,7 @@ def _include(run: _Run, lines: list[str]) -> list[str]:
     out = lines
     if hits:
         positions = sorted(hits)
-        out = [lines[i] for i in positions]
+        out = list(map(lines.__getitem__, positions))
         run.kept(positions)
         run.tag("keep")
     if stage:
@@ -367,9 +371,8 @@ def _collapse(run: _Run, lines: list[str]) -> list[str]:
             seen.add(key)
     out = lines
     if gone:
-        removed = set(gone)
-        positions = [i for i in range(len(lines)) if i not in removed]
-        out = [lines[i] for i in positions]
+        positions = list(filterfalse(set(gone).__contains__, range(len(lines))))
+        out = list(map(lines.__getitem__, positions))
         run.kept(positions)
     run.tag("collapse")
     if stage:
@@ -391,7 +394,7 @@ def _dedup(run: _Run, lines: list[str]) -> list[str]:
         return lines
     run.tag("deduplicate")
     # The reference re-splits the joined text on /\r?\n/: identical to the lines unless one ends in CR.
-    if any(line.endswith("\r") for line in result.lines):
+    if run.has_cr and any(line.endswith("\r") for line in result.lines):
         out = split_lines(result.text)
         run.view = None
     else:

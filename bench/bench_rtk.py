@@ -131,15 +131,17 @@ def bench_engine(filters: list) -> bool:
         ratio = per_mb[(10, command)] / per_mb[(1, command)]
         print(f"linearity ({command}): ms/MB at 10 MB / at 1 MB = {ratio:.2f}")
     worst = max(per_mb[(10, c)] for c in ("None", "pytest"))
+    print("(wall figures include waiting for the CPU on a busy machine; the cpu column is this process alone)")
     verdict = "meets" if worst <= TARGET_MS_PER_MB else "MISSES"
     ok = worst <= TARGET_MS_PER_MB
     print(f"10 MB: {worst:.1f} ms/MB — {verdict} the {TARGET_MS_PER_MB:.0f} ms/MB target "
           f"(reference {REFERENCE_MS_PER_MB[0]:.0f}–{REFERENCE_MS_PER_MB[1]:.0f} ms/MB, "
           f"{REFERENCE_MS_PER_MB[0] / worst:.2f}–{REFERENCE_MS_PER_MB[1] / worst:.2f}× its speed)")
     text = make_log(10 * MB)
-    chosen = next((f for f in filters if f.keep_patterns or f.strip_patterns), filters[0])
-    wall, _ = best_of(2, lambda: apply_line_filter(text, chosen))
-    print(f"filter stage alone ({chosen.id}) on 10 MB: {wall * 100:.1f} ms/MB")
+    chosen = process_rtk_text(text[:200_000], "pytest", config, filters).filter
+    if chosen is not None:
+        wall, cpu = best_of(2, lambda: apply_line_filter(text, chosen))
+        print(f"filter stage alone ({chosen.id}) on 10 MB: {wall * 100:.1f} ms/MB wall, {cpu * 100:.1f} ms/MB cpu")
     return ok
 
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
+from engine.jsvalues import from_utf16_units, to_utf16_units
 
 MAX_STRINGS = 64
 MAX_LITERAL = 12
@@ -186,21 +187,44 @@ def plan_for(source: str, flags: str) -> Plan | None:
     return analyse(source, flags)[0]
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_BMP: list = [None, True]  # one-entry cache: (text, has no astral character)
+
+
 def _bmp_only(text: str) -> bool:
     if text.isascii():
         return True
-    return not any(ord(c) > 0xFFFF for c in text) if len(text) < 4096 else max(text) <= "\uffff"
+    if _BMP[0] is not text:
+        _BMP[0], _BMP[1] = text, _ASTRAL.search(text) is None
+    return _BMP[1]
+
+
+@lru_cache(maxsize=1)
+def _upper_mismatch() -> re.Pattern[str]:
+    """BMP characters whose Canonicalize image (non-``u``) is not their ``str.upper()``."""
+    from engine.jsregex.unicode_data import canon_table
+
+    table = canon_table(False)
+    bad = []
+    for c in range(0x10000):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        upper = chr(c).upper()
+        if len(upper) != 1 or ord(upper) != table.get(c, c):
+            bad.append(c)
+    return re.compile("[" + "".join(re.escape(chr(c)) for c in bad) + "]")
 
 
 _CANONICAL: list = [None, ""]  # one-entry cache: (text, canonical form); rules share it
 
 
 def _canonical(text: str) -> str:
-    """The subject engine.jsregex matches ``i`` patterns against (non-``u``): ASCII upper-case,
-    else its Canonicalize table. Cached for the last text, which most rules leave unchanged."""
+    """The subject engine.jsregex matches ``i`` patterns against (non-``u``): its Canonicalize
+    table, which is ``str.upper()`` unless the text holds one of the ~110 characters where
+    they differ (``ß``, ``ſ``, ``ı``…). Cached for the last text, which most rules leave alone."""
     if _CANONICAL[0] is text:
         return _CANONICAL[1]
-    if text.isascii():
+    if text.isascii() or _upper_mismatch().search(text) is None:
         out = text.upper()
     else:
         from engine.jsregex.unicode_data import canon_table
@@ -275,14 +299,38 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
     return [end + k * size for k, end in enumerate(accumulate(map(len, pieces)))]
 
 
+@dataclass
+class _Work:
+    """A text as engine.jsregex sees it: ``units`` (UTF-16 units; the text itself unless it has
+    astral characters) and ``target`` (what the translated pattern runs on: ``units``, or its
+    canonical case form under ``i``). Offsets into both are JavaScript offsets."""
+
+    text: str
+    units: str
+    target: str
+    expanded: bool
+
+
+_UNITS: list = [None, ""]  # one-entry cache: (text, UTF-16 units)
+
+
+def _units(text: str) -> str:
+    if _UNITS[0] is text:
+        return _UNITS[1]
+    out = to_utf16_units(text)
+    _UNITS[0], _UNITS[1] = text, out
+    return out
+
+
 class FastRegex:
     """A JS regex with the same ``replace``/``search`` results, faster on large texts.
 
-    On ASCII texts (where engine.jsregex matches the translated pattern against the text, or
-    its upper-case form under ``i``, with offsets equal to indices) the translated pattern is
-    used directly: anchored at the planned candidates, or ``finditer`` for patterns that
-    cannot match empty (then Python's iteration is JavaScript's). A ``JSMatch`` is only built
-    for matches whose replacement needs it. Other texts go through engine.jsregex.
+    The translated pattern is run directly on the subject engine.jsregex would build (the
+    UTF-16 units of the text, case-canonicalised under ``i``): anchored at the planned
+    candidates, or with ``finditer`` for patterns that cannot match empty (Python's iteration is
+    then JavaScript's). A ``JSMatch`` is only built, through engine.jsregex, for matches whose
+    replacement needs it. ``u``/``v`` patterns on texts with astral characters, sticky patterns
+    and unsupported constructs go through engine.jsregex unchanged.
     """
 
     MIN_LENGTH = 4096  # below this a full scan is as cheap as planning
@@ -295,6 +343,7 @@ class FastRegex:
         self.timeout = timeout
         self._sticky: JSRegExp | None = None
         self._last: tuple[str, list[int] | None] | None = None
+        self._work: _Work | None = None
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)
@@ -308,120 +357,110 @@ class FastRegex:
             self._sticky = compile_js(self.rx.source, self.rx.flags.replace("g", "") + "y", self.timeout)
         return self._sticky
 
-    def _positions(self, text: str) -> list[int] | None:
+    def _prepare(self, text: str) -> _Work | None:
+        cached = self._work
+        if cached is not None and cached.text is text:
+            return cached
+        t = self.rx.translation
+        if self.rx.sticky or t.unsupported:
+            return None
+        if text.isascii():
+            units = text
+            target = _canonical(text) if t.ignore_case else text
+        elif t.unicode:
+            if not _bmp_only(text):
+                return None
+            from engine.jsregex.unicode_data import canon_table
+
+            units = text
+            target = text.translate(canon_table(True)) if t.ignore_case else text
+        else:
+            units = text if _bmp_only(text) else _units(text)
+            target = _canonical(units) if t.ignore_case else units
+        self._work = _Work(text, units, target, units is not text)
+        return self._work
+
+    def _positions(self, units: str) -> list[int] | None:
         last = self._last
-        if last is not None and last[0] is text:
+        if last is not None and last[0] is units:
             return last[1]
-        if len(text) < self.MIN_LENGTH or self.rx.sticky or not _bmp_only(text):
+        if len(units) < self.MIN_LENGTH or self.rx.sticky:
             found = None
         elif self.extra is not None:
-            found = self.extra(text)
+            found = self.extra(units)
         elif self.plan is None:
             found = None
         else:
-            found = candidates(self.plan, text)
-        self._last = (text, found)
+            found = candidates(self.plan, units)
+        self._last = (units, found)
         return found
 
     def cannot_match(self, text: str) -> bool:
         """Cheap certainty that the pattern has no match in ``text`` (no candidate position)."""
-        return self._positions(text) == []
+        work = self._prepare(text)
+        return work is not None and self._positions(work.units) == []
 
-    def _direct_target(self, text: str) -> str | None:
-        if not text.isascii() or self.rx.sticky or self.rx.translation.unsupported:
-            return None
-        return _canonical(text) if self.rx.translation.ignore_case else text
+    def _budget(self, timeout: float | None) -> float | None:
+        return timeout if timeout is not None else self.timeout if self.timeout is not None \
+            else get_default_timeout()
 
     def _timeout_error(self, timeout: float | None) -> RegexTimeout:
-        budget = timeout if timeout is not None else self.timeout if self.timeout is not None \
-            else get_default_timeout()
-        return RegexTimeout(self.rx.source, self.rx.flags, budget or 0.0)
+        return RegexTimeout(self.rx.source, self.rx.flags, self._budget(timeout) or 0.0)
 
-    def _spans(self, text: str, first_only: bool, timeout: float | None):
-        """``[(start, end, JSMatch | None)]`` of the matches JS's loop finds, or None when
-        only a plain engine.jsregex call can tell."""
-        positions = self._positions(text)
-        target = self._direct_target(text)
-        budget = timeout if timeout is not None else self.timeout if self.timeout is not None \
-            else get_default_timeout()
-        out: list[tuple[int, int, JSMatch | None]] = []
-        if target is not None:
-            compiled = self.rx.translation.compiled
-            try:
-                if positions is None:
-                    if not self.min_width:
-                        return None
-                    if first_only:
-                        m = compiled.search(target, timeout=budget)
-                        return [] if m is None else [(m.start(), m.end(), None)]
-                    return [(m.start(), m.end(), None) for m in compiled.finditer(target, timeout=budget)]
-                pos = 0
-                deadline = None if budget is None else time.monotonic() + budget  # one budget per call
-                for p in positions:
-                    if p < pos:
-                        continue
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        raise TimeoutError
-                    m = compiled.match(target, p, timeout=left)
-                    if m is None:
-                        continue
-                    start, end = m.span()
-                    out.append((start, end, None))
-                    if first_only:
-                        break
-                    pos = end + 1 if end == start else end
-            except TimeoutError:
-                raise self._timeout_error(timeout) from None
-            return out
-        if positions is None:
+    def _spans(self, work: _Work, first_only: bool, timeout: float | None) -> list[tuple[int, int]] | None:
+        """JS offsets of the matches JavaScript's loop finds, or None when only a plain
+        engine.jsregex call can tell."""
+        positions = self._positions(work.units)
+        if positions is None and not self.min_width:
             return None
-        anchored = self._anchored()
-        pos = 0
-        deadline = None if budget is None else time.monotonic() + budget
-        for p in positions:
-            if p < pos:
-                continue
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise self._timeout_error(timeout)
-            jm = anchored.search(text, p, left)
-            if jm is None:
-                continue
-            out.append((jm.index, jm.end, jm))
-            if first_only:
-                break
-            pos = jm.end + 1 if jm.end == jm.index else jm.end
-        return out
+        compiled = self.rx.translation.compiled
+        target = work.target
+        budget = self._budget(timeout)
+        try:
+            if positions is None:
+                if first_only:
+                    m = compiled.search(target, timeout=budget)
+                    return [] if m is None else [m.span()]
+                return [m.span() for m in compiled.finditer(target, timeout=budget)]
+            out: list[tuple[int, int]] = []
+            pos = 0
+            deadline = None if budget is None else time.monotonic() + budget  # one budget per call
+            for p in positions:
+                if p < pos:
+                    continue
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise TimeoutError
+                m = compiled.match(target, p, timeout=left)
+                if m is None:
+                    continue
+                start, end = m.span()
+                out.append((start, end))
+                if first_only:
+                    break
+                pos = end + 1 if end == start else end
+            return out
+        except TimeoutError:
+            raise self._timeout_error(timeout) from None
 
-    def _match(self, text: str, start: int, jm: JSMatch | None, timeout: float | None) -> JSMatch:
-        return jm if jm is not None else self._anchored().search(text, start, timeout)
+    def _match(self, text: str, start: int, timeout: float | None) -> JSMatch:
+        return self._anchored().search(text, start, timeout)
 
-    def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None) -> str:
-        """``replace`` with a function of the matched text only (no JSMatch is built)."""
-        spans = self._spans(text, not self.rx.is_global, timeout)
-        if spans is None:
-            return self.rx.replace(text, lambda m: fn(m.match), timeout)
-        if not spans:
-            return text
+    def _assemble(self, work: _Work, spans: list[tuple[int, int]], value: Callable[[int, int], str]) -> str:
+        units = work.units
         pieces: list[str] = []
         last = 0
-        for start, end, jm in spans:
-            pieces.append(text[last:start])
-            pieces.append(fn(text[start:end] if jm is None else jm.match))
+        for start, end in spans:
+            pieces.append(units[last:start])
+            pieces.append(value(start, end))
             last = end
-        pieces.append(text[last:])
-        return "".join(pieces)
-
-    def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
-        """First match anywhere (stateless)."""
-        spans = self._spans(text, True, timeout)
-        if spans is None:
-            return self.rx.search(text, 0, timeout)
-        return self._match(text, spans[0][0], spans[0][2], timeout) if spans else None
+        pieces.append(units[last:])
+        out = "".join(pieces)
+        return out if out.isascii() else from_utf16_units(out)  # as engine.jsregex's replace does
 
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
-        spans = self._spans(text, not self.rx.is_global, timeout)
+        work = self._prepare(text)
+        spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if spans is None:
             return self.rx.replace(text, repl, timeout)
         if not spans:
@@ -431,14 +470,32 @@ class FastRegex:
 
             template = repl
             repl = lambda m: expand_template(template, m, text, self.rx)  # noqa: E731
-        pieces: list[str] = []
-        last = 0
-        for start, end, jm in spans:
-            pieces.append(text[last:start])
-            pieces.append(repl if isinstance(repl, str) else repl(self._match(text, start, jm, timeout)))
-            last = end
-        pieces.append(text[last:])
-        return "".join(pieces)
+        if isinstance(repl, str):
+            fixed = repl
+            return self._assemble(work, spans, lambda _s, _e: fixed)
+        fn = repl
+        return self._assemble(work, spans, lambda s, _e: fn(self._match(text, s, timeout)))
+
+    def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None) -> str:
+        """``replace`` with a function of the matched text only (no JSMatch is built)."""
+        work = self._prepare(text)
+        spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
+        if spans is None:
+            return self.rx.replace(text, lambda m: fn(m.match), timeout)
+        if not spans:
+            return text
+        units = work.units
+        if work.expanded:
+            return self._assemble(work, spans, lambda s, e: fn(from_utf16_units(units[s:e])))
+        return self._assemble(work, spans, lambda s, e: fn(units[s:e]))
+
+    def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
+        """First match anywhere (stateless)."""
+        work = self._prepare(text)
+        spans = None if work is None else self._spans(work, True, timeout)
+        if spans is None:
+            return self.rx.search(text, 0, timeout)
+        return self._match(text, spans[0][0], timeout) if spans else None
 
 
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")

@@ -19,9 +19,9 @@ from engine.caveman.apply import budget_for
 from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
 from engine.caveman.fences import fence_spans, frontmatter_end
 from engine.jsregex import compile_js
-from engine.jsvalues import py_to_utf16_index
 
 MARKER = "\x00OMNI_CAVEMAN"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 # Default CavemanConfig.preservePatterns (spec §1.1), compiled with "g" (CAV-Q17: no "m").
 DEFAULT_PRESERVE_PATTERNS: tuple[str, ...] = (
@@ -227,21 +227,29 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
 
 
 def _locate(ex: Extraction) -> None:
-    """Fill each block's UTF-16 span in the original part (blocks never nest)."""
+    """Fill each block's UTF-16 span in the original part (blocks never nest), in one pass."""
     if not ex.blocks:
         return
     by_placeholder = {b.placeholder: b for b in ex.blocks}
-    pos = 0  # python index into the original
+    original = ex.original
+    astral = not original.isascii() and _ASTRAL.search(original) is not None
+    pos = units = 0  # python index and UTF-16 offset in the original
     last = 0
     for m in ex.placeholder_re.finditer(ex.text):
-        pos += m.start() - last
         block = by_placeholder.get(m.group(0))
         if block is None:
             continue
-        start = pos
-        pos += len(block.content)
-        block.start = py_to_utf16_index(ex.original, start)
-        block.end = py_to_utf16_index(ex.original, pos)
+        gap = m.start() - last
+        if astral:
+            units += gap + len(_ASTRAL.findall(original, pos, pos + gap))
+        else:
+            units += gap
+        pos += gap
+        block.start = units
+        size = len(block.content)
+        units += size + (len(_ASTRAL.findall(block.content)) if astral else 0)
+        pos += size
+        block.end = units
         last = m.end()
 
 

@@ -15,6 +15,7 @@ from engine.jsregex import compile_js
 WORDS = ("please", "Please", "the", "The", "a", "an", "really", "very", "basically", "I'd", "id", "be", "happy",
          "to", "help", "x.y(", "foo(bar)", "MAX_RETRY", "v1.2.3", "2.4.1", "`code`", "http://a.io/x",
          "./src/a.ts", "$HOME", "# Head", "| a |", "\n", "\n\n", ",", ".", "é", "ünï", "\u2028", "  ", "\t")
+ODD = ("ß", "ſ", "ı", "\u212a", "😀", "\ud83d")  # canonical-case oddities, an astral char, a lone surrogate
 
 PATTERNS = [
     (r"\b(?:please|kindly|could you please)\b\s*", "gi"),
@@ -27,22 +28,26 @@ PATTERNS = [
     (r"x*", "g"),
     (r"(?=a)|b", "g"),
     (r"[.,]\s*", "g"),
+    (r"\b(?:strasse|ſun|kelvin)\b", "gi"),
+    (r"\b(?:pleaſe|happy)\b", "giu"),
+    (r"[\s\S]", "g"),
 ] + [(k.source, k.flags) for k in PATTERN_KINDS]
 
 
-def big_text(seed: int, size: int = 6000) -> str:
+def big_text(seed: int, size: int = 6000, odd: bool = False) -> str:
     rng = random.Random(seed)
+    words = WORDS + ODD if odd else WORDS
     out, n = [], 0
     while n < size:
-        w = rng.choice(WORDS)
+        w = rng.choice(words)
         out.append(w + rng.choice(("", " ", " ", " ")))
         n += len(out[-1])
     return "".join(out)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_planned_and_direct_paths_equal_jsregex(seed):
-    text = big_text(seed)
+@pytest.mark.parametrize("seed, odd", [(0, False), (1, False), (2, False), (3, True), (4, True), (5, True)])
+def test_planned_and_direct_paths_equal_jsregex(seed, odd):
+    text = big_text(seed, odd=odd)
     for source, flags in PATTERNS:
         fast = FastRegex(source, flags)
         for repl in ("<$&>", "", "[$1]"):

@@ -188,15 +188,23 @@ def plan_for(source: str, flags: str) -> Plan | None:
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_BMP: list = [None, True]  # one-entry cache: (text, has no astral character)
+# One-entry caches keyed by the identity of the last text; each is a single tuple swapped
+# atomically, so concurrent runs (GUI worker threads) never read a mismatched pair.
+_BMP: tuple[str | None, bool] = (None, True)
+_CANONICAL: tuple[str | None, str] = (None, "")
+_UNITS: tuple[str | None, str] = (None, "")
 
 
 def _bmp_only(text: str) -> bool:
+    global _BMP
     if text.isascii():
         return True
-    if _BMP[0] is not text:
-        _BMP[0], _BMP[1] = text, _ASTRAL.search(text) is None
-    return _BMP[1]
+    cached = _BMP
+    if cached[0] is text:
+        return cached[1]
+    result = _ASTRAL.search(text) is None
+    _BMP = (text, result)
+    return result
 
 
 @lru_cache(maxsize=1)
@@ -215,22 +223,21 @@ def _upper_mismatch() -> re.Pattern[str]:
     return re.compile("[" + "".join(re.escape(chr(c)) for c in bad) + "]")
 
 
-_CANONICAL: list = [None, ""]  # one-entry cache: (text, canonical form); rules share it
-
-
 def _canonical(text: str) -> str:
     """The subject engine.jsregex matches ``i`` patterns against (non-``u``): its Canonicalize
     table, which is ``str.upper()`` unless the text holds one of the ~110 characters where
     they differ (``ß``, ``ſ``, ``ı``…). Cached for the last text, which most rules leave alone."""
-    if _CANONICAL[0] is text:
-        return _CANONICAL[1]
+    global _CANONICAL
+    cached = _CANONICAL
+    if cached[0] is text:
+        return cached[1]
     if text.isascii() or _upper_mismatch().search(text) is None:
         out = text.upper()
     else:
         from engine.jsregex.unicode_data import canon_table
 
         out = text.translate(canon_table(False))
-    _CANONICAL[0], _CANONICAL[1] = text, out
+    _CANONICAL = (text, out)
     return out
 
 
@@ -311,14 +318,13 @@ class _Work:
     expanded: bool
 
 
-_UNITS: list = [None, ""]  # one-entry cache: (text, UTF-16 units)
-
-
 def _units(text: str) -> str:
-    if _UNITS[0] is text:
-        return _UNITS[1]
+    global _UNITS
+    cached = _UNITS
+    if cached[0] is text:
+        return cached[1]
     out = to_utf16_units(text)
-    _UNITS[0], _UNITS[1] = text, out
+    _UNITS = (text, out)
     return out
 
 

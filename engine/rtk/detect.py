@@ -178,7 +178,7 @@ class Detection:
     confidence: float
     category: str
     matched_patterns: list[str] = field(default_factory=list)
-    command_source: str = "none"  # "given", "output" (found in the first lines) or "none"
+    command_source: str = "none"  # "given", "prompt"/"output" (found on the first lines) or "none"
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "command": self.command, "confidence": self.confidence,
@@ -503,7 +503,8 @@ def last_command_segment(command: str) -> str:
 
 
 def find_command(text: str, command: str | None, *, profile: str = "omniroute") -> tuple[str | None, str]:
-    """``(detectedCommand, where)``: the given command, else one found on the first 4 lines.
+    """``(detectedCommand, where)``: the given command (``given``), else one found on the first
+    4 lines, behind a ``$ `` prompt (``prompt``) or not (``output``), else ``(None, "none")``.
 
     RTK-Q14: the reference accepts any of those lines that starts with a known tool name, so
     prose like ``make sure…`` counts; ``strict`` only accepts a line behind a ``$ `` prompt.
@@ -523,7 +524,7 @@ def find_command(text: str, command: str | None, *, profile: str = "omniroute") 
             continue
         if _PREFIX.match(line):
             segment = last_command_segment(last_command_segment(line))
-            return (segment or None), "output"
+            return (segment or None), "prompt" if prompt else "output"
     return None, "none"
 
 

@@ -165,6 +165,10 @@ def process_rtk_text(
     if trace is not None:
         trace.detection = detection.to_dict()
 
+    if detection.command_source == "output":
+        diagnostics.append(Diagnostic(
+            f"the command {detection.command!r} was taken from an output line without a `$ ` prompt "
+            "(a line that merely starts with a tool name counts)", "info", "RTK-Q14", source="rtk"))
     document_read = (detection.type == "unknown" and not detection.command
                      and not any(marker in text for marker in ERROR_MARKERS))
     if skip_filters and not document_read:

@@ -36,6 +36,7 @@ class ToolMeta:
     command: str | None
     skip_filters: bool
     tool_name: str | None = None
+    quirk_q11: bool = False  # a shell tool by its name's tokens, not by the reference's \b test
 
 
 @dataclass
@@ -129,7 +130,7 @@ def resolve_tool_meta(tool_id: Any, index: Mapping[str, tuple[str, str | None]],
     name, command = index[tool_id]
     if is_shell_tool(name, profile=profile):
         return ToolMeta(command, False, name)
-    return ToolMeta(None, True, name)
+    return ToolMeta(None, True, name, quirk_q11=is_shell_tool(name, profile="strict"))
 
 
 def _has_fence(content: Any) -> bool:
@@ -213,6 +214,10 @@ class _BodyState:
         result: RtkResult = process_rtk_text(text, meta.command, self.cfg, self.filters,
                                              skip_filters=meta.skip_filters, profile=self.profile)
         self.diagnostics.extend(d.with_location(pointer=where) for d in result.diagnostics)
+        if meta.quirk_q11:
+            self.diagnostics.append(Diagnostic(
+                f"tool {meta.tool_name!r} is treated as a non-shell tool (its shell word is joined by `_`), "
+                "so no filter ran", "info", "RTK-Q11", pointer=where, source="rtk"))
         summary = {"pointer": where, "compressed": result.compressed, "filterId": result.filter.id if result.filter else None,
                    "originalTokens": result.original_tokens, "compressedTokens": result.compressed_tokens,
                    "rulesApplied": result.rules_applied, "toolName": meta.tool_name, "command": meta.command,

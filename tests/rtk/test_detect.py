@@ -29,7 +29,7 @@ def test_last_command_segment(command, segment):
 
 
 def test_command_from_output_lines():
-    assert find_command("$ git status\nOn branch main", None) == ("git status", "output")
+    assert find_command("$ git status\nOn branch main", None) == ("git status", "prompt")
     assert find_command("$git status\n", None) == (None, "none")  # `$` needs a following space
     assert find_command("\n\n\nmake all\n", None) == ("make all", "output")
     assert find_command("a\nb\nc\nd\ngit log\n", None) == (None, "none")  # only the first 4 lines

@@ -90,6 +90,14 @@ def test_final_cap_keeps_priority_lines_and_uses_intensity():
     assert effective_max_lines(0, "standard", profile="strict") == 0
 
 
+def test_command_found_in_prose_is_reported_rtk_q14():
+    result = process_rtk_text("make sure the build passes\nthen ship", None, {"enabled": True}, [])
+    assert result.detection.command == "make sure the build passes"
+    assert any(d.code == "RTK-Q14" for d in result.diagnostics)
+    prompt = process_rtk_text("$ make all\nok", None, {"enabled": True}, [])
+    assert not any(d.code == "RTK-Q14" for d in prompt.diagnostics)
+
+
 def test_config_normalisation():
     cfg = RtkConfig.from_dict({"intensity": "ultra", "maxLinesPerResult": 7.9, "deduplicateThreshold": 1,
                                "enabledFilters": ["a", 3], "maxCharsPerResult": "x", "trustProjectFilters": 1})
@@ -142,6 +150,9 @@ def test_non_shell_tools_skip_filters_rtk_q11():
     assert is_shell_tool("run_shell_command", profile="strict")
     result = apply_rtk_compression(chat(tool_name="read_file"), filters=[PIP])
     assert result.results[0]["skipFilters"] and result.results[0]["filterId"] is None
+    assert not any(d.code == "RTK-Q11" for d in result.diagnostics)
+    result = apply_rtk_compression(chat(tool_name="run_shell_command"), filters=[PIP])
+    assert [d.code for d in result.diagnostics if d.code == "RTK-Q11"] == ["RTK-Q11"]
 
 
 def test_enabling_rules_rtk_q13():

@@ -39,7 +39,8 @@ class CharSet(Node):
 
     ranges: Ranges
     strings: tuple[str, ...] = ()
-    hint: str | None = None  # an equivalent `regex` class using property tables (faster when big)
+    hint: str | None = None  # a `regex` class using property tables (faster than big explicit sets)
+    hint_denoted: Ranges = ()  # what ``hint`` matches; the emitter corrects it to ``ranges``
     literal: bool = False  # a pattern character or character escape (not a class)
     v8_loop_defect: bool = False  # a v-mode [^]: V8 11.3 repeats it at most once (GAPS.md §2)
 

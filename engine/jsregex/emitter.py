@@ -22,7 +22,7 @@ import re
 from . import charset
 from .ast import Alt, Anchor, Backref, CharSet, Dot, Empty, Group, Look, Node, Quant, Seq, Unsupported
 from .charset import to_pattern
-from .surrogates import set_pattern, units
+from .surrogates import corrected_hint, set_pattern, units
 
 LINE_TERMINATOR_CLASS = r"[\n\r\u2028\u2029]"
 _LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
@@ -100,7 +100,6 @@ class Emitter:
         self.marker_groups: set[int] = set()
         self.loop_checks = 0  # number of empty-iteration checks emitted (rK names)
         self.clamped = False
-        self.needs_version1 = False
 
     def emit_pattern(self, root: Node) -> str:
         _marker_groups(root, False, self.marker_groups)
@@ -148,13 +147,11 @@ class Emitter:
     def emit_charset(self, node: CharSet) -> str:
         hint = None
         if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
-            hint = node.hint
-            if "--[" in hint:
-                self.needs_version1 = True  # set difference inside a class
+            hint = (node.hint, node.hint_denoted)
         if not node.strings:
             if self.unicode:
                 return set_pattern(node.ranges, hint)
-            return hint if hint is not None else to_pattern(node.ranges)
+            return corrected_hint(node.ranges, hint) if hint is not None else to_pattern(node.ranges)
         alternatives = ["".join(units(ord(ch)) for ch in s) for s in node.strings if s]
         if node.ranges:
             alternatives.append(set_pattern(node.ranges, hint))

@@ -560,15 +560,19 @@ class Parser:
         operand = self._property_operand(negated)
         if operand.strings or operand.may_strings:
             return self._strings_node(operand)
-        return CharSet(operand.ranges, hint=self._hint([(operand.denoted, operand.hint)], operand.ranges, False)
-                       if not self.v else None)
+        hint = self._hint([(operand.denoted, operand.hint)], operand.ranges, False)
+        return CharSet(operand.ranges, hint=hint[0] if hint else None, hint_denoted=hint[1] if hint else ())
 
-    def _hint(self, items: list[tuple[Ranges, str | None]], folded: Ranges, negated: bool) -> str | None:
-        """``[items + explicit rest]`` denoting ``folded`` (or its complement), or None."""
+    def _hint(self, items: list[tuple[Ranges, str | None]], folded: Ranges,
+              negated: bool) -> tuple[str, Ranges] | None:
+        """``[items + explicit rest]`` for ``folded`` (or its complement) and the set it denotes."""
         if not items or any(item is None for _, item in items):
             return None
-        rest = charset.difference(folded, charset.union(*(r for r, _ in items)))
-        return "[" + ("^" if negated else "") + "".join(item for _, item in items) + charset.class_body(rest) + "]"
+        tables = charset.union(*(r for r, _ in items))
+        rest = charset.difference(folded, tables)
+        denoted = charset.union(tables, rest)
+        text = "[" + ("^" if negated else "") + "".join(item for _, item in items) + charset.class_body(rest) + "]"
+        return text, charset.complement(denoted) if negated else denoted
 
     def _property_operand(self, negated: bool, in_class: bool = False) -> _Operand:
         invalid = "Invalid property name in character class" if in_class else "Invalid property name"
@@ -591,10 +595,13 @@ class Parser:
         ranges = ud.property_ranges(name, value if eq else None)
         if ranges is None:
             raise self.error(invalid)
+        hint = (ud.negated_property_hint if negated else ud.property_hint)(name, value if eq else None)
         if self.v:
             folded = self.fold(ranges)
-            return _Operand(charset.complement(folded) if negated else folded)
-        hint = (ud.negated_property_hint if negated else ud.property_hint)(name, value if eq else None)
+            operand = _Operand(charset.complement(folded) if negated else folded)
+            if hint is not None and not self.i:  # unfolded: the table item stands for the operand
+                operand.hint, operand.denoted = hint
+            return operand
         if negated:
             ranges = charset.complement(ranges)
         operand = _Operand(self.fold(ranges), hint=None if hint is None else hint[0])
@@ -640,7 +647,8 @@ class Parser:
         folded = self.fold(ranges)
         hint = self._hint(self._class_items, folded, negated)
         self._class_items = outer_items
-        return CharSet(charset.complement(folded) if negated else folded, hint=hint)
+        return CharSet(charset.complement(folded) if negated else folded,
+                       hint=hint[0] if hint else None, hint_denoted=hint[1] if hint else ())
 
     def parse_class_ranges(self) -> Ranges:
         """Non-``v`` ClassContents up to and including ``]``: the union, before folding."""

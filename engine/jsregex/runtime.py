@@ -120,6 +120,26 @@ class _Subject:
         return i - bisect_left(self._pairs, i - 1)
 
 
+# Engines run many rules over the same text: share the prepared subject (UTF-16 split, case
+# canonicalization) between regex objects with the same mode. Keyed by identity; the entry holds
+# the string, so the id cannot be reused while cached.
+_SHARED_MIN_LENGTH = 256
+_SHARED: dict[tuple[int, bool, bool], _Subject] = {}
+_SHARED_MAX = 8
+
+
+def _shared_subject(s: str, t: Translation) -> _Subject:
+    key = (id(s), t.unicode, t.ignore_case)
+    found = _SHARED.get(key)
+    if found is not None and found.original is s:
+        return found
+    subj = _Subject(s, t)
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.pop(next(iter(_SHARED)))
+    _SHARED[key] = subj
+    return subj
+
+
 class JSRegExp:
     """``new RegExp(source, flags)``: JS semantics, including ``lastIndex`` state for g/y."""
 
@@ -173,7 +193,7 @@ class JSRegExp:
         cached = self._subject_cache
         if cached is not None and cached.original is s:
             return cached
-        subj = _Subject(s, self._t)
+        subj = _shared_subject(s, self._t) if len(s) >= _SHARED_MIN_LENGTH else _Subject(s, self._t)
         self._subject_cache = subj
         return subj
 

@@ -69,11 +69,26 @@ def pair_alternatives(astral: Ranges) -> list[str]:
     return out
 
 
-def set_pattern(ranges: Ranges, bmp_hint: str | None = None) -> str:
+def corrected_hint(target: Ranges, hint: tuple[str, Ranges], exclude: Ranges = charset.EMPTY) -> str:
+    """``hint`` (a class and the set it matches) adjusted to match exactly ``target`` minus
+    ``exclude``: a lookbehind drops what the class has too much (checked after the one character
+    it consumed, so it works in either matching direction), an alternative adds what it lacks."""
+    text, denoted = hint
+    want = charset.difference(target, exclude)
+    extra = charset.difference(denoted, want)
+    missing = charset.difference(want, denoted)
+    if extra:
+        text += "(?<!" + charset.to_pattern(extra) + ")"
+    if missing:
+        text = "(?:" + text + "|" + charset.to_pattern(missing) + ")"
+    return text
+
+
+def set_pattern(ranges: Ranges, hint: tuple[str, Ranges] | None = None) -> str:
     """A `regex` fragment matching one code point of ``ranges`` on a UTF-16 subject (u/v mode).
 
-    ``bmp_hint`` is a class item string that may stand for the BMP part (property tables); it
-    is fenced off the surrogates, which are handled here with V8's guards.
+    ``hint`` is a property-table class (and the set it matches) that may stand for the
+    non-surrogate members; surrogates are handled here with V8's guards.
     """
     astral = charset.intersect(ranges, ASTRAL)
     leads = charset.intersect(ranges, LEADS)
@@ -84,8 +99,8 @@ def set_pattern(ranges: Ranges, bmp_hint: str | None = None) -> str:
     direct = charset.difference(ranges, charset.union(LEADS, TRAILS))
     alternatives: list[str] = []
     if direct:
-        if bmp_hint is not None:
-            alternatives.append(r"(?![\ud800-\udfff])" + bmp_hint)
+        if hint is not None:
+            alternatives.append(corrected_hint(ranges, hint, exclude=charset.union(LEADS, TRAILS)))
         else:
             alternatives.append(charset.to_pattern(direct))
     if astral == ASTRAL:

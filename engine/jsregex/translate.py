@@ -79,8 +79,7 @@ def _translate(source: str, flags: str) -> Translation:
         ) from None
     emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
-    # VERSION1 only for `[\p{…}--[…]]` property items; everything emitted means the same in both
-    compiled = regex.compile(emitted, regex.VERSION1 if emitter.needs_version1 else regex.VERSION0)
+    compiled = regex.compile(emitted, regex.VERSION0)
     if unicode:
         quirks = tuple(
             QuirkEvent(q.code, py_to_utf16_index(units, q.start), py_to_utf16_index(units, q.end), q.message)

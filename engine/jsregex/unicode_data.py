@@ -144,8 +144,8 @@ def property_hint(name: str, value: str | None) -> tuple[str, Ranges] | None:
     """A `regex` class item using `regex`'s own property tables, and the exact set it denotes.
 
     Big explicit classes make `regex` an order of magnitude slower than its property tables.
-    The denoted set is a subset of ``property_ranges`` (the caller adds the rest explicitly);
-    an item of the form ``[\\p{…}--[…]]`` needs VERSION1 (set difference).
+    The denoted set is `regex`'s table (newer Unicode than V8's); the emitter corrects the
+    difference to ``property_ranges`` explicitly.
     """
     resolved = _resolve(name, value)
     if resolved is None:
@@ -161,11 +161,7 @@ def property_hint(name: str, value: str | None) -> tuple[str, Ranges] | None:
         spec = "gc=" + canonical
     else:
         spec = f"{kind}={canonical}"
-    table = _regex_property(spec)
-    newer = charset.intersect(table, ASSIGNED_AFTER_V8)
-    if not newer:
-        return r"\p{" + spec + "}", table
-    return r"[\p{" + spec + "}--[" + charset.class_body(newer) + "]]", charset.difference(table, newer)
+    return r"\p{" + spec + "}", _regex_property(spec)
 
 
 def negated_property_hint(name: str, value: str | None) -> tuple[str, Ranges] | None:
@@ -173,9 +169,7 @@ def negated_property_hint(name: str, value: str | None) -> tuple[str, Ranges] | 
     hint = property_hint(name, value)
     if hint is None:
         return None
-    item = hint[0]
-    spec = item[3:-1] if item.startswith(r"\p{") else item[4:item.index("}--[")]
-    return r"\P{" + spec + "}", charset.complement(_regex_property(spec))
+    return r"\P" + hint[0][2:], charset.complement(hint[1])
 
 
 @cache

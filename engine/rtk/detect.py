@@ -502,6 +502,20 @@ def last_command_segment(command: str) -> str:
     return command
 
 
+def _score(detector: Detector, base: float, signal: Callable[[ContentPattern], bool],
+           to_beat: float) -> tuple[float, list[str]]:
+    """Confidence and matched signals, stopping once ``to_beat`` is out of reach."""
+    content: list[str] = []
+    total = len(detector.contents)
+    for index, pattern in enumerate(detector.contents):
+        if min(1, base + 0.25 * (len(content) + total - index)) <= to_beat:
+            break
+        if signal(pattern):
+            content.append(pattern.id)
+    confidence = min(1, base + 0.25 * len(content))
+    return (int(confidence) if confidence == int(confidence) else confidence), content
+
+
 def find_command(text: str, command: str | None, *, profile: str = "omniroute") -> tuple[str | None, str]:
     """``(detectedCommand, where)``: the given command (``given``), else one found on the first
     4 lines, behind a ``$ `` prompt (``prompt``) or not (``output``), else ``(None, "none")``.
@@ -530,30 +544,40 @@ def find_command(text: str, command: str | None, *, profile: str = "omniroute") 
 
 def detect_command_type(text: str, command: str | None = None, *, profile: str = "omniroute",
                         lines: list[str] | None = None) -> Detection:
-    """``detectCommandType(text, command?)``: the best-scoring detector, or ``unknown``."""
+    """``detectCommandType(text, command?)``: the best-scoring detector, or ``unknown``.
+
+    Two shortcuts keep the answer exactly the reference's while skipping most pattern runs: the
+    detectors whose command pattern matched are scored first, which gives a floor the winner
+    must reach; and, walking the list in order, a detector stops as soon as even all its
+    remaining signals could not beat the best so far (ties go to the earlier detector)."""
     detected, where = find_command(text, command, profile=profile)
     subject = Subject.of(text, lines)
+    seen: dict[str, bool] = {}
+
+    def signal(pattern: ContentPattern) -> bool:
+        if pattern.id not in seen:
+            seen[pattern.id] = pattern.test(subject)
+        return seen[pattern.id]
+
+    command_hits = {}
+    if detected:
+        for detector in DETECTORS:
+            hit = next((pid for pid, match in detector.commands if match(detected)), None)
+            if hit is not None:
+                command_hits[detector.type] = hit
+    # The winner scores at least as much as any command-matched detector does.
+    floor = max((_score(d, 0.55, signal, -1.0)[0] for d in DETECTORS if d.type in command_hits), default=-1.0)
+
     best: Detection | None = None
     for detector in DETECTORS:
-        command_hit = None
-        if detected:
-            command_hit = next((pid for pid, match in detector.commands if match(detected)), None)
+        command_hit = command_hits.get(detector.type)
         base = 0.55 if command_hit else 0
+        if min(1, base + 0.25 * len(detector.contents)) < floor:
+            continue  # cannot even reach the floor
         to_beat = best.confidence if best is not None else -1.0
-        content: list[str] = []
-        total = len(detector.contents)
-        for index, pattern in enumerate(detector.contents):
-            # A detector must score strictly higher than the best so far: stop as soon as even
-            # every remaining signal could not get it there (the result is the same, faster).
-            if min(1, base + 0.25 * (len(content) + total - index)) <= to_beat:
-                break
-            if pattern.test(subject):
-                content.append(pattern.id)
+        confidence, content = _score(detector, base, signal, to_beat)
         if command_hit is None and not content:
             continue
-        confidence = min(1, base + 0.25 * len(content))
-        if confidence == int(confidence):
-            confidence = int(confidence)
         if confidence > to_beat:
             matched = ([command_hit] if command_hit else []) + content
             best = Detection(detector.type, detected, confidence, detector.category, matched, where)

@@ -1,0 +1,497 @@
+"""The Repair playground (editor-area tab): tool-argument repair and the leaked-grammar tab.
+
+"Arguments": schema, arguments and config panes (JSON; samples for common model failures and
+pi's built-in tool presets), policy, model id and profile. The result shows the outcome, each
+change with its rule id and note, a diff of the final vs the raw arguments, observations, the
+stage trace and the retry message the model would get.
+
+"Leaked grammar": paste an assistant message, pick model, policy and allowed tools; the detected
+calls are highlighted in the text (the engine's UTF-16 spans are Qt positions), with what was
+promoted or stripped and why not, and the final message.
+
+Both recompute in a worker as you type (debounced, latest wins).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QSplitter,
+    QTabWidget,
+    QTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.playground.common import (
+    Badge,
+    DiffView,
+    NotesList,
+    json_pane,
+    read_only_text,
+    set_pane_text,
+    short_json,
+    show_pane_error,
+    titled,
+)
+from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
+from app.playground.jobs import PanelJobs, docs_mode
+from app.theme import mono_font, tints
+from engine.paths import resources_dir
+from engine.workspace.panels_model import (
+    GRAMMAR_MODES,
+    GRAMMAR_POLICIES,
+    PI_TOOLS,
+    PRESET_SCHEMAS,
+    GrammarRequest,
+    GrammarView,
+    RepairRequest,
+    RepairView,
+    load_repair_samples,
+    pretty,
+    run_grammar_view,
+    run_repair_view,
+)
+
+if TYPE_CHECKING:
+    from app.mainwindow import MainWindow
+
+OUTCOME_BADGES = {"valid": ("✓ valid", "ok"), "repaired": ("✎ repaired", "info"),
+                  "unrepairable": ("✖ unrepairable", "bad")}
+DEBOUNCE_MS = 150
+
+
+def _combo(items: list[tuple[str, str]], tip: str = "") -> QComboBox:
+    box = QComboBox()
+    for label, data in items:
+        box.addItem(label, data)
+    box.setToolTip(tip)
+    return box
+
+
+class RepairTab(QWidget):
+    """Schema + arguments + config in, the pipeline's verdict out."""
+
+    def __init__(self, inline: bool = False) -> None:
+        super().__init__()
+        self.view: RepairView | None = None
+        self.samples = load_repair_samples(resources_dir() / "samples" / "repair")
+        self.worker = PanelJobs(self, debounce_ms=DEBOUNCE_MS, inline=inline)
+        self.worker.finished.connect(self._on_result)
+        self.worker.failed.connect(self._on_failed)
+
+        self.sample = QComboBox()
+        self.sample.addItem("Sample…", None)
+        for s in self.samples:
+            self.sample.addItem(s.title, s.name)
+            self.sample.setItemData(self.sample.count() - 1, s.description, Qt.ItemDataRole.ToolTipRole)
+        self.sample.activated.connect(self._on_sample)
+        self.preset = _combo([("no preset", "")] + [(f"preset: {t}", t) for t in PRESET_SCHEMAS],
+                             "pi's built-in tool preset: its preprocessors and legacy config (builtinTool)")
+        self.preset.activated.connect(self._on_preset)
+        self.policy = _combo([("policy: from config", ""), ("conservative", "conservative"),
+                              ("adaptive", "adaptive"), ("recover", "recover")], "repair policy")
+        self.model = QLineEdit()
+        self.model.setPlaceholderText("model id (gates anchor-bleed, grammar tokens)")
+        self.model.setClearButtonEnabled(True)
+        self.profile = _combo([("pi-repair-layer", "pi-repair-layer"), ("strict", "strict")],
+                              "pi-repair-layer reproduces the reference with its quirks; strict fixes them")
+        self.raw = QCheckBox("raw string")
+        self.raw.setToolTip("The arguments pane is the raw text the model sent, not JSON")
+        bar = QHBoxLayout()
+        for w in (self.sample, self.preset, self.policy):
+            bar.addWidget(w)
+        bar.addWidget(self.model, 1)
+        bar.addWidget(self.profile)
+        bar.addWidget(self.raw)
+
+        self.schema = json_pane("The tool's parameter JSON Schema (or pick a preset)")
+        self.args = json_pane("The arguments the model sent")
+        self.config = json_pane("Repair options (optional JSON object)")
+        self.description = QLabel("Pick a sample for a common model failure, or type your own.")
+        self.description.setWordWrap(True)
+        inputs = QSplitter(Qt.Orientation.Vertical)
+        inputs.addWidget(titled("Schema", self.schema))
+        inputs.addWidget(titled("Arguments (raw)", self.args, self.raw))
+        inputs.addWidget(titled("Config", self.config))
+        inputs.setSizes([300, 200, 120])
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.description)
+        ll.addWidget(inputs, 1)
+
+        self.outcome = Badge("—", "muted")
+        self.outcome_detail = QLabel("")
+        self.outcome_detail.setWordWrap(True)
+        self.changes = QTreeWidget()
+        self.changes.setHeaderLabels(["Rule", "Stage"])
+        self.changes.setColumnWidth(0, 300)
+        self.changes.setWordWrap(True)
+        self.diff = DiffView()
+        self.retry = read_only_text("The message the model would get back (only when unrepairable)")
+        self.trace = QTreeWidget()
+        self.trace.setHeaderLabels(["Stage", "What happened"])
+        self.trace.setRootIsDecorated(False)
+        self.trace.setColumnWidth(0, 130)
+        self.notes = NotesList()
+        details = QTabWidget()
+        details.setDocumentMode(True)
+        details.addTab(self.diff, "Final vs raw")
+        details.addTab(self.retry, "Retry message")
+        details.addTab(self.trace, "Trace")
+        details.addTab(self.notes, "Observations && quirks")
+        self.details = details
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(self.outcome)
+        head.addWidget(self.outcome_detail, 1)
+        rl.addLayout(head)
+        rl.addWidget(titled("Changes (rule id, then the note pi records)", self.changes), 2)
+        rl.addWidget(details, 3)
+
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([520, 640])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(bar)
+        lay.addWidget(split, 1)
+
+        for pane in (self.schema, self.args, self.config):
+            pane.textChanged.connect(self.schedule)
+        self.model.textChanged.connect(self.schedule)
+        for box in (self.policy, self.profile):
+            box.currentIndexChanged.connect(self.schedule)
+        self.preset.currentIndexChanged.connect(self.schedule)
+        self.raw.toggled.connect(lambda _on: self.schedule())
+        if self.samples:
+            self.load_sample(self.samples[0].name)
+
+    # -- inputs -----------------------------------------------------------------------------------------
+    def load_sample(self, name: str) -> None:
+        sample = next((s for s in self.samples if s.name == name), None)
+        if sample is None:
+            return
+        options = dict(sample.options)
+        tool = options.pop("builtinTool", "")
+        policy = options.pop("policy", "")
+        model = options.pop("modelId", "")
+        self.preset.setCurrentIndex(max(0, self.preset.findData(tool)))
+        self.policy.setCurrentIndex(max(0, self.policy.findData(policy)))
+        self.model.setText(model)
+        raw = isinstance(sample.args, str)
+        self.raw.setChecked(raw)
+        set_pane_text(self.schema, pretty(sample.schema))
+        set_pane_text(self.args, sample.args if raw else pretty(sample.args))
+        set_pane_text(self.config, pretty(options) if options else "")
+        self.description.setText(f"<b>{sample.title}</b> — {sample.description}")
+        self.sample.setCurrentIndex(max(0, self.sample.findData(name)))
+        self.schedule()
+
+    @Slot(int)
+    def _on_sample(self, index: int) -> None:
+        name = self.sample.itemData(index)
+        if name:
+            self.load_sample(name)
+
+    @Slot(int)
+    def _on_preset(self, index: int) -> None:
+        tool = self.preset.itemData(index)
+        if tool:
+            set_pane_text(self.schema, pretty(PRESET_SCHEMAS[tool]))
+            self.description.setText(f"Preset <b>{tool}</b>: pi's schema, preprocessors and legacy config for "
+                                     f"the {tool} tool. Type the arguments a model sent.")
+
+    def request(self) -> RepairRequest:
+        return RepairRequest(self.schema.toPlainText(), self.args.toPlainText(), self.config.toPlainText(),
+                             self.policy.currentData(), self.model.text(), self.preset.currentData(),
+                             raw_args=self.raw.isChecked(), profile=self.profile.currentData())
+
+    @Slot()
+    def schedule(self) -> int:
+        return self.worker.request(run_repair_view, self.request())
+
+    # -- results ------------------------------------------------------------------------------------------
+    @Slot(int, str)
+    def _on_failed(self, _job: int, message: str) -> None:
+        self.outcome.set("engine error", "bad")
+        self.outcome_detail.setText(message.splitlines()[0] if message else "")
+
+    @Slot(int, object)
+    def _on_result(self, _job: int, view: RepairView) -> None:
+        self.view = view
+        errors = {e.pane: e for e in view.errors}
+        show_pane_error(self.schema, errors.get("schema"))
+        show_pane_error(self.args, errors.get("arguments"))
+        show_pane_error(self.config, errors.get("config"))
+        if not view.ok:
+            self.outcome.set("✖ input", "bad")
+            self.outcome_detail.setText("; ".join(e.format() for e in view.errors))
+            return
+        result = view.result or {}
+        text, level = OUTCOME_BADGES.get(result["outcome"], (result["outcome"], "muted"))
+        self.outcome.set(text, level)
+        detail = f"policy {result['policy']}"
+        if view.threw:
+            detail += " · the tool adapter throws UnrepairableToolInputError"
+        else:
+            detail += f" · the tool receives {short_json(view.returned, 90)}"
+        if result.get("issueSummary"):
+            detail += f" · issues: {result['issueSummary']}"
+        self.outcome_detail.setText(detail)
+        self.changes.clear()
+        t = tints()
+        for change in view.changes:
+            item = QTreeWidgetItem([change["ruleId"], change["stage"]])
+            item.setForeground(0, QColor(t.keyword))
+            item.setToolTip(0, change.get("summary") or change["ruleId"])
+            self.changes.addTopLevelItem(item)
+            note = QTreeWidgetItem([change["note"]])
+            note.setToolTip(0, change["note"])
+            item.addChild(note)
+            note.setFirstColumnSpanned(True)
+            item.setExpanded(True)
+        if not view.changes:
+            self.changes.addTopLevelItem(QTreeWidgetItem(["(no changes: the arguments were used as sent)"
+                                                          if result["outcome"] == "valid" else "(no changes)", ""]))
+        self.diff.show_rows(view.diff, empty="(no arguments)")
+        if result.get("retryMessage"):
+            self.retry.setPlainText(result["retryMessage"])
+        else:
+            self.retry.setPlainText("")
+            self.retry.setPlaceholderText("No retry: the outcome is " + result["outcome"]
+                                          + ". The model gets a retry message only when the input is unrepairable.")
+        self.trace.clear()
+        for step in result.get("trace", []):
+            item = QTreeWidgetItem([step["stage"], step["message"]])
+            if step.get("data"):
+                item.setToolTip(1, json.dumps(step["data"], ensure_ascii=False, indent=2)[:3000])
+            self.trace.addTopLevelItem(item)
+        notes = [{"level": "info", "message": f"observed {o['ruleId']} on {o['toolName'] or 'the tool'} "
+                                              f"({o['stage']}, {o['outcome']})", "code": o["ruleId"]}
+                 for o in result.get("observations", [])]
+        self.notes.set_notes(notes + result.get("diagnostics", []), empty="no observations, no quirks involved")
+
+
+class GrammarTab(QWidget):
+    """An assistant message in, the message_end decision out, leaks highlighted in place."""
+
+    def __init__(self, inline: bool = False) -> None:
+        super().__init__()
+        self.view: GrammarView | None = None
+        self.worker = PanelJobs(self, debounce_ms=DEBOUNCE_MS, inline=inline)
+        self.worker.finished.connect(self._on_result)
+        self.worker.failed.connect(lambda _j, m: self.verdict.set("engine error: " + m.splitlines()[0], "bad"))
+
+        self.sample = QComboBox()
+        self.sample.addItem("Sample…", -1)
+        for i, s in enumerate(GRAMMAR_SAMPLES):
+            self.sample.addItem(s.title, i)
+        self.sample.activated.connect(lambda i: self.load_sample(self.sample.itemData(i)))
+        self.model = QLineEdit()
+        self.model.setPlaceholderText("model id (the leak-list gate: glm, kimi, qwen, …)")
+        self.model.setClearButtonEnabled(True)
+        self.policy = _combo([(p, p) for p in GRAMMAR_POLICIES], "policy profile (its grammar mode)")
+        self.policy.setCurrentIndex(self.policy.findData("recover"))
+        self.mode = _combo([("mode: policy's", "")] + [(m, m) for m in GRAMMAR_MODES if m],
+                           "grammarRecovery override")
+        self.allowed = QLineEdit()
+        self.allowed.setPlaceholderText("allowed tools (empty: the active tools)")
+        self.allowed.setToolTip("grammarAllowedTools, comma-separated; it replaces the active tools (GRM-Q24)")
+        self.active = QLineEdit(", ".join(PI_TOOLS))
+        self.active.setToolTip("the tools active in the session (pi's seven built-ins by default)")
+        self.unknown = _combo([("unknown-tool text: preserve", "preserve"), ("unknown-tool text: strip", "strip")])
+        self.stop = _combo([("stop", "stop"), ("toolUse", "toolUse"), ("length", "length"), ("(none)", "")],
+                           "the message's stopReason")
+        self.profile = _combo([("pi-repair-layer", "pi-repair-layer"), ("strict", "strict")])
+        row1 = QHBoxLayout()
+        row1.addWidget(self.sample)
+        row1.addWidget(self.model, 1)
+        row1.addWidget(self.policy)
+        row1.addWidget(self.mode)
+        row1.addWidget(self.profile)
+        row2 = QHBoxLayout()
+        row2.addWidget(QLabel("Active"))
+        row2.addWidget(self.active, 1)
+        row2.addWidget(QLabel("Allowed"))
+        row2.addWidget(self.allowed, 1)
+        row2.addWidget(self.unknown)
+        row2.addWidget(QLabel("stopReason"))
+        row2.addWidget(self.stop)
+
+        self.text = QPlainTextEdit()
+        self.text.setFont(mono_font())
+        self.text.setPlaceholderText("Paste an assistant message here")
+        self.final = read_only_text("The message after the hook")
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(titled("Assistant message (leaks highlighted)", self.text))
+        left.addWidget(titled("Final message", self.final))
+
+        self.verdict = Badge("—", "muted")
+        self.detected = QLabel("")
+        self.detected.setWordWrap(True)
+        self.calls = QTreeWidget()
+        self.calls.setHeaderLabels(["Grammar", "Call", "Arguments", "Span", "Result", "Why"])
+        self.calls.setRootIsDecorated(False)
+        for col, width in enumerate((80, 90, 200, 80, 90)):
+            self.calls.setColumnWidth(col, width)
+        self.calls.currentItemChanged.connect(self._select_span)
+        self.promoted = read_only_text("Promoted tool calls (JSON) and the note their result carries")
+        self.notes = NotesList()
+        tabs = QTabWidget()
+        tabs.setDocumentMode(True)
+        tabs.addTab(self.promoted, "Promoted calls")
+        tabs.addTab(self.notes, "Quirks && notes")
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.verdict, 0, Qt.AlignmentFlag.AlignLeft)
+        rl.addWidget(self.detected)
+        rl.addWidget(titled("Detected calls", self.calls), 2)
+        rl.addWidget(tabs, 2)
+
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([560, 600])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(row1)
+        lay.addLayout(row2)
+        lay.addWidget(split, 1)
+
+        self.text.textChanged.connect(self.schedule)
+        for edit in (self.model, self.allowed, self.active):
+            edit.textChanged.connect(self.schedule)
+        for box in (self.policy, self.mode, self.unknown, self.stop, self.profile):
+            box.currentIndexChanged.connect(self.schedule)
+        self.load_sample(0)
+
+    def load_sample(self, index: int) -> None:
+        if index is None or not 0 <= index < len(GRAMMAR_SAMPLES):
+            return
+        sample = GRAMMAR_SAMPLES[index]
+        self.model.setText(sample.model_id)
+        self.policy.setCurrentIndex(self.policy.findData(sample.policy))
+        self.text.setPlainText(sample.text)
+        self.sample.setCurrentIndex(index + 1)
+        self.schedule()
+
+    @staticmethod
+    def _tools(text: str) -> tuple[str, ...]:
+        return tuple(t.strip() for t in text.split(",") if t.strip())
+
+    def request(self) -> GrammarRequest:
+        return GrammarRequest(self.text.toPlainText(), self.model.text(), self.policy.currentData(),
+                              self.mode.currentData(), self._tools(self.allowed.text()), self._tools(self.active.text()),
+                              self.unknown.currentData(), self.stop.currentData(), self.profile.currentData())
+
+    @Slot()
+    def schedule(self) -> int:
+        return self.worker.request(run_grammar_view, self.request())
+
+    @Slot(int, object)
+    def _on_result(self, _job: int, view: GrammarView) -> None:
+        self.view = view
+        rec = view.record
+        level = "ok" if rec.get("promoted") else "info" if rec.get("changed") else \
+            "warn" if rec.get("observed") or rec.get("skippedBy") == "model-not-on-leak-list" else "muted"
+        self.verdict.set(view.verdict, level)
+        gate = "passes" if rec.get("modelGate") else "does not match"
+        grammars = ", ".join(rec.get("detectedGrammars") or []) or "none"
+        self.detected.setText(f"Model gate {gate} · detected grammar: {grammars} · known tools: "
+                              f"{', '.join(rec.get('knownTools') or []) or '(none)'}")
+        self._highlight(view)
+        self.calls.clear()
+        t = tints()
+        for cand in rec.get("candidates", []):
+            result = "promoted" if cand.get("promoted") else "stripped" if cand.get("stripped") else "kept"
+            call = "(markers)" if cand.get("stripOnly") else cand.get("name", "")
+            item = QTreeWidgetItem([cand.get("grammar", ""), call, short_json(cand.get("arguments"), 60),
+                                    f"{cand['span'][0]}–{cand['span'][1]}", result, cand.get("reason", "")])
+            item.setData(0, Qt.ItemDataRole.UserRole, tuple(cand["span"]))
+            item.setForeground(4, QColor({"promoted": t.string, "stripped": t.info}.get(result, t.warning)))
+            quirks = cand.get("quirks") or []
+            item.setToolTip(5, cand.get("reason", "") + (f"\nquirks: {', '.join(quirks)}" if quirks else ""))
+            self.calls.addTopLevelItem(item)
+        self.final.setPlainText(view.final_text)
+        promoted = rec.get("promotedCalls") or []
+        if promoted:
+            body = json.dumps(promoted, ensure_ascii=False, indent=2)
+            if rec.get("notes"):
+                body += "\n\nNote prepended to the tool result:\n" + "\n".join(rec["notes"])
+            self.promoted.setPlainText(body)
+        else:
+            self.promoted.setPlainText("")
+            reasons = ", ".join(rec.get("reasonsNotPromoted") or []) or "—"
+            self.promoted.setPlaceholderText(f"Nothing promoted: {reasons}")
+        self.notes.set_notes(rec.get("diagnostics", []), empty="no quirk changed this result")
+
+    def _highlight(self, view: GrammarView) -> None:
+        t = tints()
+        colours = {"promoted": t.inserted, "stripped": t.removed, "kept": "#5a4a1e" if t.dark else "#fff4b0"}
+        selections = []
+        end = max(0, self.text.document().characterCount() - 1)
+        for h in view.highlights:
+            sel = QTextEdit.ExtraSelection()
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(colours.get(h.kind, t.current_line)))
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline if h.kind != "stripped"
+                                  else QTextCharFormat.UnderlineStyle.DashUnderline)
+            fmt.setToolTip(h.label)
+            sel.format = fmt
+            cursor = QTextCursor(self.text.document())
+            cursor.setPosition(min(h.start, end))  # spans are UTF-16: Qt's own unit (IDE-Q2)
+            cursor.setPosition(min(h.end, end), QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = cursor
+            selections.append(sel)
+        self.text.setExtraSelections(selections)
+
+    @Slot(object, object)
+    def _select_span(self, item: QTreeWidgetItem | None, _previous) -> None:
+        if item is None:
+            return
+        span = item.data(0, Qt.ItemDataRole.UserRole)
+        if not span:
+            return
+        end = max(0, self.text.document().characterCount() - 1)
+        cursor = self.text.textCursor()
+        cursor.setPosition(min(span[0], end))
+        cursor.setPosition(min(span[1], end), QTextCursor.MoveMode.KeepAnchor)
+        self.text.setTextCursor(cursor)
+
+
+class RepairPanel(QWidget):
+    """The editor-area tab holding both playgrounds."""
+
+    def __init__(self, window: MainWindow | None = None) -> None:
+        super().__init__()
+        self.window_ = window
+        self.repair = RepairTab(inline=docs_mode(window))
+        self.grammar = GrammarTab(inline=docs_mode(window))
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.repair, "Arguments")
+        self.tabs.addTab(self.grammar, "Leaked grammar")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.tabs)
+
+
+register_panel("repair", "Repair playground", "editor", RepairPanel)

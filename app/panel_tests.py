@@ -1,0 +1,546 @@
+"""The Tests panel: every RTK ``tests[]`` of the workspace, pass/fail, diffs, accept-actual.
+
+Runs happen in a worker (one in flight, latest wins) with progress and cancel; unsaved buffers
+are tested as they are in the editor. A run starts when the workspace is first scanned, on F5,
+and after a save (the watcher reports every write of a filter file, ours included; bool-carrying
+Qt signals such as ``cleanChanged`` are deliberately not used, see ``app.playground.jobs``).
+"Accept actual" and "Add test" edit the file through its tab's undo stack, so Ctrl+Z reverts them.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.playground.common import Badge, DiffView, mono_label
+from app.playground.jobs import PanelJobs, docs_mode
+from app.theme import mono_font, tints
+from app.undo import SpliceCommand
+from engine.workspace import jsonedit, jsontree
+from engine.workspace.kinds import FileKind
+from engine.workspace.panels_model import (
+    TestRow,
+    TestRunResult,
+    accept_actual_splice,
+    filter_files_of,
+    filter_pointers,
+    new_test_splice,
+    preview_test,
+    run_workspace_tests,
+    unique_test_name,
+)
+
+if TYPE_CHECKING:
+    from app.document_tab import DocumentTab
+    from app.mainwindow import MainWindow
+
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class _Progress(QObject):
+    """Lives in the GUI thread; the worker's progress callback emits through it (queued)."""
+
+    step = Signal(int, int, str)
+
+
+class AddTestDialog(QDialog):
+    """Name, command and input of a new test; the expected output is computed by the engine."""
+
+    def __init__(self, filter_ids: list[str], name: str, command: str, sample: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Add test")
+        form = QFormLayout(self)
+        self.filter = QComboBox()
+        self.filter.addItems(filter_ids)
+        self.name = QLineEdit(name)
+        self.command = QLineEdit(command)
+        self.command.setPlaceholderText("the command the output came from (checks activation)")
+        self.input = QPlainTextEdit(sample)
+        self.input.setFont(mono_font())
+        self.input.setPlaceholderText("Paste command output here")
+        form.addRow("Filter", self.filter)
+        form.addRow("Name", self.name)
+        form.addRow("Command", self.command)
+        form.addRow("Input", self.input)
+        note = QLabel("The expected output is what the filter produces now; review it in the JSON view.")
+        note.setWordWrap(True)
+        form.addRow(note)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+def _run(files: list[Path], buffers: dict[Path, str], profile: str, progress: _Progress,
+         cancel: threading.Event) -> TestRunResult:
+    def report(done: int, total: int, label: str) -> None:
+        try:
+            progress.step.emit(done, total, label)
+        except RuntimeError:  # the panel was deleted while the run went on
+            cancel.set()
+
+    return run_workspace_tests(files, buffers=buffers, profile=profile, progress=report, cancel=cancel)
+
+
+class TestsPanel(QWidget):
+    """Bottom panel: run, tree of results, detail (diff + activation), accept / add test."""
+
+    ranChanged = Signal()
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self.window_ = window
+        self.result: TestRunResult | None = None
+        self._cancel = threading.Event()
+        self._progress = _Progress(self)
+        self._progress.step.connect(self._on_progress)
+        self.runner = PanelJobs(self, inline=docs_mode(window))
+        self.runner.finished.connect(self._on_finished)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.activity.connect(self._on_activity)
+        self._autorun = QTimer(self)
+        self._autorun.setSingleShot(True)
+        self._autorun.setInterval(400)
+        self._autorun.timeout.connect(self.run_tests)
+        self._scanned_root: Path | None = None
+
+        self.run_button = QPushButton("▶ Run all")
+        self.run_button.setToolTip("Run every tests[] of the workspace (F5)")
+        self.run_button.clicked.connect(self.run_tests)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.summary = Badge("not run yet", "muted")
+        self.auto = QCheckBox("Run on save")
+        self.auto.setChecked(True)
+        self.failed_only = QCheckBox("Failures only")
+        self.failed_only.toggled.connect(lambda _on: self._fill_tree())
+        self.accept_button = QPushButton("Accept actual as expected")
+        self.accept_button.setToolTip("Write the actual output into this test's expected (undoable with Ctrl+Z)")
+        self.accept_button.clicked.connect(self.accept_selected)
+        self.add_button = QPushButton("Add preview as test…")
+        self.add_button.setToolTip("Add a test to the current filter file from the preview sample "
+                                   "(expected = what the filter produces now)")
+        self.add_button.clicked.connect(self.add_test_from_preview)
+        bar = QHBoxLayout()
+        for w in (self.run_button, self.cancel_button, self.progress, self.summary):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        for w in (self.failed_only, self.auto, self.accept_button, self.add_button):
+            bar.addWidget(w)
+
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Test", "Result", "Activation", "Savings"])
+        self.tree.setColumnWidth(0, 300)
+        self.tree.setColumnWidth(1, 70)
+        self.tree.setColumnWidth(2, 190)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.currentItemChanged.connect(self._on_current)
+        self.tree.itemDoubleClicked.connect(lambda item, _c: self.go_to_item(item))
+        self.detail_title = QLabel("Select a test to see expected vs actual.")
+        self.detail_title.setWordWrap(True)
+        self.activation = mono_label("")
+        self.diff = DiffView()
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.detail_title)
+        dl.addWidget(self.activation)
+        dl.addWidget(self.diff, 1)
+        split = QSplitter()
+        split.addWidget(self.tree)
+        split.addWidget(detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 4)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(bar)
+        lay.addWidget(split, 1)
+
+        shortcut = QShortcut(QKeySequence("F5"), window)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(self._run_from_shortcut)
+        window.workspaceScanned.connect(self._on_scanned)
+        window.watcher.fileChanged.connect(self._on_disk_change)
+        self._update_buttons()
+
+    # -- running ------------------------------------------------------------------------------------
+    def _files(self) -> list[Path]:
+        w = self.window_
+        if w.workspace is None:
+            return []
+        if w.index is not None and w.index.root == w.workspace:
+            return filter_files_of(w.workspace, [(f.path, f.kind) for f in w.index.files])
+        return filter_files_of(w.workspace)
+
+    def _buffers(self) -> dict[Path, str]:
+        return {t.path: t.text for t in self.window_.document_tabs() if t.path is not None and t.is_dirty()}
+
+    @Slot()
+    def run_tests(self) -> int:
+        """Start a run (replacing any queued one); returns its job id."""
+        self._autorun.stop()
+        self._cancel.set()  # a run in flight stops at its next file; its result is dropped anyway
+        self._cancel = threading.Event()
+        self.progress.setValue(0)
+        self.progress.show()
+        return self.runner.request(_run, self._files(), self._buffers(), self.window_.settings.default_profile,
+                                   self._progress, self._cancel, immediate=True)
+
+    def _run_from_shortcut(self) -> None:
+        self.window_.show_panel("tests")
+        self.run_tests()
+
+    @Slot()
+    def cancel(self) -> None:
+        self._cancel.set()
+        self.runner.cancel_pending()
+
+    @Slot(int, int, str)
+    def _on_progress(self, done: int, total: int, label: str) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"{label} (%p%)")
+
+    @Slot(int)
+    def _on_activity(self, running: int) -> None:
+        self.cancel_button.setEnabled(bool(running))
+        if not running:
+            self.progress.hide()
+
+    @Slot(int, object)
+    def _on_finished(self, _job: int, result: TestRunResult) -> None:
+        previous = self._selected_key()
+        self.result = result
+        self.progress.setVisible(self.runner.busy)
+        self._fill_tree(previous)
+        level = "muted" if result.cancelled or not result.rows else "bad" if result.failed else "ok"
+        self.summary.set(result.summary(), level)
+        self.summary.setToolTip(f"{len(result.rows)} test(s) in {result.seconds:.2f} s")
+        self._update_title()
+        self.ranChanged.emit()
+
+    @Slot(int, str)
+    def _on_failed(self, _job: int, message: str) -> None:
+        self.summary.set("run failed", "bad")
+        self.detail_title.setText(message.splitlines()[0] if message else "run failed")
+        self.window_.log(f"Tests run failed: {message}")
+
+    def _update_title(self) -> None:
+        bottom = self.window_.bottom
+        index = bottom.indexOf(self)
+        if index < 0 or self.result is None:
+            return
+        if self.result.rows:
+            bottom.setTabText(index, f"Tests (✓ {self.result.passed} ✗ {self.result.failed})")
+        else:
+            bottom.setTabText(index, "Tests")
+
+    # -- automatic runs -----------------------------------------------------------------------------
+    @Slot()
+    def _on_scanned(self) -> None:
+        w = self.window_
+        if w.workspace is not None and w.workspace != self._scanned_root:
+            self._scanned_root = w.workspace
+            self.run_tests()
+
+    @Slot(str)
+    def _on_disk_change(self, path: str) -> None:
+        if self.auto.isChecked() and path.endswith((".json", ".toml")) and Path(path).name != "trust.json":
+            self._autorun.start()
+
+    # -- tree ---------------------------------------------------------------------------------------
+    def _relative(self, path: str) -> str:
+        root = self.window_.workspace
+        try:
+            return str(Path(path).relative_to(root)) if root else path
+        except ValueError:
+            return path
+
+    def _fill_tree(self, keep: tuple | None = None) -> None:
+        self.tree.clear()
+        if self.result is None:
+            return
+        t = tints()
+        failed_only = self.failed_only.isChecked()
+        select = None
+        for file_tests in self.result.files:
+            rows = [r for r in file_tests.rows if not (failed_only and r.passed)]
+            errors = [d for d in file_tests.diagnostics if d.level == "error"]
+            if failed_only and not rows and not errors:
+                continue
+            status = f"✗ {file_tests.failed}" if file_tests.failed else ("✖ error" if errors else "✓")
+            file_item = QTreeWidgetItem([self._relative(file_tests.path), status, "", ""])
+            file_item.setData(0, ROW_ROLE, ("file", file_tests.path))
+            file_item.setToolTip(0, file_tests.path)
+            self.tree.addTopLevelItem(file_item)
+            for d in errors:
+                err = QTreeWidgetItem([f"✖ {d.message}", "error", "", ""])
+                err.setForeground(0, QColor(t.error))
+                err.setData(0, ROW_ROLE, ("diag", d))
+                err.setToolTip(0, d.format() if hasattr(d, "format") else d.message)
+                file_item.addChild(err)
+            by_filter: dict[str, QTreeWidgetItem] = {}
+            for row in rows:
+                parent = by_filter.get(row.filter_id)
+                if parent is None:
+                    parent = QTreeWidgetItem([row.filter_id, "", "", ""])
+                    parent.setData(0, ROW_ROLE, ("filter", row))
+                    file_item.addChild(parent)
+                    by_filter[row.filter_id] = parent
+                item = QTreeWidgetItem([row.test_name, "✓ pass" if row.passed else "✗ fail",
+                                        self._activation_text(row), f"{row.savings_percent:.0f}%"])
+                item.setForeground(1, QColor(t.string if row.passed else t.error))
+                if row.activation_ok is False:
+                    item.setForeground(2, QColor(t.warning))
+                    item.setToolTip(2, self._activation_detail(row))
+                item.setData(0, ROW_ROLE, ("test", row))
+                parent.addChild(item)
+                if keep is not None and row.key == keep:
+                    select = item
+            for fid in file_tests.without_tests:
+                if fid not in by_filter and not failed_only:
+                    item = QTreeWidgetItem([fid, "no tests", "", ""])
+                    item.setForeground(1, QColor(t.punct))
+                    file_item.addChild(item)
+            for parent in by_filter.values():
+                fails = sum(1 for i in range(parent.childCount())
+                            if not parent.child(i).data(0, ROW_ROLE)[1].passed)
+                parent.setText(1, f"✗ {fails}" if fails else "✓")
+                parent.setForeground(1, QColor(t.error if fails else t.string))
+                parent.setExpanded(True)
+            file_item.setExpanded(True)
+        if select is None:
+            select = self._first_failure()
+        if select is not None:
+            self.tree.setCurrentItem(select)
+        else:
+            self._on_current(None, None)
+
+    def _first_failure(self) -> QTreeWidgetItem | None:
+        for item in self.test_items():
+            if not item.data(0, ROW_ROLE)[1].passed:
+                return item
+        return None
+
+    def test_items(self) -> list[QTreeWidgetItem]:
+        out = []
+
+        def walk(item: QTreeWidgetItem) -> None:
+            data = item.data(0, ROW_ROLE)
+            if data and data[0] == "test":
+                out.append(item)
+            for i in range(item.childCount()):
+                walk(item.child(i))
+
+        for i in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(i))
+        return out
+
+    @staticmethod
+    def _activation_text(row: TestRow) -> str:
+        if row.activation is None:
+            return "— (no command)"
+        if row.activation_ok:
+            return f"✓ {row.activation.get('criterion') or 'selected'}"
+        chosen = row.activation.get("selectedFilterId")
+        return f"⚠ picks {chosen}" if chosen else "⚠ no filter"
+
+    @staticmethod
+    def _activation_detail(row: TestRow) -> str:
+        a = row.activation or {}
+        chosen = a.get("selectedFilterId")
+        who = f"'{chosen}' ({a.get('selectedSource')})" if chosen else "no filter"
+        return (f"For command {a.get('command')!r} (detected type {a.get('detectedType')}), {who} is selected, "
+                f"not this filter. OmniRoute's gate ignores tests[].command (VT-Q5); strict fails the test.")
+
+    def _selected_row(self) -> TestRow | None:
+        item = self.tree.currentItem()
+        data = item.data(0, ROW_ROLE) if item is not None else None
+        return data[1] if data and data[0] == "test" else None
+
+    def _selected_key(self) -> tuple | None:
+        row = self._selected_row()
+        return row.key if row else None
+
+    @Slot(object, object)
+    def _on_current(self, item: QTreeWidgetItem | None, _previous) -> None:
+        data = item.data(0, ROW_ROLE) if item is not None else None
+        if not data or data[0] != "test":
+            if data and data[0] == "diag":
+                self.detail_title.setText(data[1].message)
+            else:
+                self.detail_title.setText("Select a test to see expected vs actual.")
+            self.activation.setText("")
+            self.diff.clear()
+            self._update_buttons()
+            return
+        row: TestRow = data[1]
+        state = "passes" if row.passed else "fails"
+        self.detail_title.setText(f"<b>{row.filter_id}</b> › <b>{row.test_name}</b> {state} — "
+                                  f"{self._relative(row.file)}" + (f" {row.pointer}" if row.pointer else ""))
+        if row.activation is None:
+            self.activation.setText("activation: no command in this test (add one to check which filter runs)")
+        elif row.activation_ok:
+            self.activation.setText(f"activation: ✓ command {row.activation['command']!r} selects this filter "
+                                    f"(criterion: {row.activation.get('criterion')}, "
+                                    f"type {row.activation.get('detectedType')})")
+        else:
+            self.activation.setText("activation: ⚠ " + self._activation_detail(row))
+        if row.passed:
+            self.diff.setPlainText("expected == actual:\n\n" + row.actual)
+        else:
+            self.diff.show_unified(row.diff, empty="(the outputs differ only in trailing newlines)")
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        row = self._selected_row()
+        self.accept_button.setEnabled(row is not None and row.can_accept)
+        if row is not None and not row.passed and row.pointer is None:
+            self.accept_button.setToolTip("TOML tests are edited by hand (no in-place edit for TOML yet)")
+        tab = self._target_tab()
+        self.add_button.setEnabled(tab is not None or row is not None)
+
+    # -- navigation ---------------------------------------------------------------------------------
+    def go_to_item(self, item: QTreeWidgetItem) -> DocumentTab | None:
+        data = item.data(0, ROW_ROLE)
+        if not data:
+            return None
+        kind, payload = data
+        if kind == "diag":
+            self.window_.go_to_diagnostic(payload)
+            return None
+        path = payload if kind == "file" else payload.file
+        tab = self.window_.open_file(Path(path))
+        if tab is None or kind == "file" or payload.pointer is None:
+            return tab
+        parsed = jsontree.parse(tab.text)
+        node = jsontree.resolve(parsed.root, payload.pointer) if parsed.ok else None
+        if node is not None:
+            line, col = jsontree.LineIndex(tab.text).position(node.start)
+            tab.go_to(line, col)
+        return tab
+
+    # -- edits (undoable through the document's stack) ----------------------------------------------
+    def _open_tab(self, path: str) -> DocumentTab | None:
+        tab = self.window_.open_file(Path(path))
+        if tab is None:
+            self.detail_title.setText(f"Cannot open {path}")
+        elif tab.editor.loading:
+            self.detail_title.setText(f"{Path(path).name} is still loading; try again in a moment")
+            return None
+        return tab
+
+    def _apply(self, tab: DocumentTab, splice: jsonedit.Splice, label: str) -> None:
+        inverse = tab.apply_splice(splice, "tests")
+        tab.undo_stack.push(SpliceCommand(tab, splice, inverse, label, None, already_applied=True))
+
+    @Slot()
+    def accept_selected(self) -> bool:
+        row = self._selected_row()
+        if row is None or not row.can_accept:
+            return False
+        tab = self._open_tab(row.file)
+        if tab is None:
+            return False
+        try:
+            splice = accept_actual_splice(tab.text, row)
+        except jsonedit.EditError as exc:
+            self.detail_title.setText(f"Cannot accept: {exc}")
+            return False
+        self._apply(tab, splice, f"Accept actual output of '{row.test_name}'")
+        self.window_.statusBar().showMessage(f"Accepted the actual output of '{row.test_name}' (Ctrl+Z undoes it)",
+                                             6000)
+        self.run_tests()
+        return True
+
+    def _target_tab(self) -> DocumentTab | None:
+        tab = self.window_.current_tab()
+        if tab is not None and tab.doc.kind in (FileKind.RTK_FILTER, FileKind.RTK_FILTERS):
+            return tab
+        return None
+
+    def _preview_sample(self) -> tuple[str, str]:
+        """(command, sample) from the RTK preview panel when it offers them."""
+        preview = self.window_.panel_widgets.get("rtk-preview")
+        command_edit = getattr(preview, "command", None)
+        input_edit = getattr(preview, "input", None)
+        command = command_edit.text() if hasattr(command_edit, "text") else ""
+        sample = input_edit.toPlainText() if hasattr(input_edit, "toPlainText") else ""
+        return command.strip(), sample
+
+    @Slot()
+    def add_test_from_preview(self) -> bool:
+        tab = self._target_tab()
+        row = self._selected_row()
+        if tab is None and row is not None:
+            tab = self._open_tab(row.file)
+        if tab is None:
+            self.detail_title.setText("Open an RTK filter file (JSON) to add a test to it.")
+            return False
+        parsed = jsontree.shallow_parse(tab.text)
+        pointers = filter_pointers(parsed.value if parsed.ok else None)
+        if not pointers:
+            self.detail_title.setText(f"{tab.doc.display_name} has no filter objects (or is not valid JSON).")
+            return False
+        ids = list(pointers)
+        if row is not None and row.filter_id in pointers:
+            ids.remove(row.filter_id)
+            ids.insert(0, row.filter_id)
+        command, sample = self._preview_sample()
+        first = jsontree.resolve_value(parsed.value, pointers[ids[0]])[1]
+        dialog = AddTestDialog(ids, unique_test_name(first), command, sample, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return False
+        return self.add_test(tab, dialog.filter.currentText(), dialog.name.text().strip() or "sample",
+                             dialog.command.text(), dialog.input.toPlainText())
+
+    def add_test(self, tab: DocumentTab, filter_id: str, name: str, command: str, sample: str) -> bool:
+        """Append a test to ``filter_id`` in ``tab`` whose expected output is the filter's output now."""
+        parsed = jsontree.shallow_parse(tab.text)
+        pointers = filter_pointers(parsed.value if parsed.ok else None)
+        if filter_id not in pointers:
+            self.detail_title.setText(f"No filter '{filter_id}' in {tab.doc.display_name}")
+            return False
+        filter_obj = jsontree.resolve_value(parsed.value, pointers[filter_id])[1]
+        try:
+            test = preview_test(filter_obj, name, command, sample, self.window_.settings.default_profile)
+            splice = new_test_splice(tab.text, pointers[filter_id], test)
+        except (ValueError, jsonedit.EditError) as exc:
+            self.detail_title.setText(f"Cannot add the test: {exc}")
+            return False
+        self._apply(tab, splice, f"Add test '{name}'")
+        self.window_.statusBar().showMessage(f"Added test '{name}' to {filter_id} (Ctrl+Z undoes it)", 6000)
+        self.run_tests()
+        return True
+
+
+register_panel("tests", "Tests", "bottom", TestsPanel)

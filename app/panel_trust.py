@@ -1,0 +1,374 @@
+"""The Trust panel: may the project's ``.rtk`` filters run, and exporting filters there.
+
+Top: the verdict for ``.rtk/filters.json`` (and ``filters.toml``) — trusted / untrusted /
+changed — with the stored and computed hash and the risk review, and a "Trust…" button whose
+confirmation states exactly what is recorded ("trust 3 filters in filters.json, hash 9f2c…").
+Bottom: every filter of the workspace as a checklist; export the chosen ones as
+``.rtk/filters.json`` or RTK TOML, optionally trusting the result in the same step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.playground.common import Badge, NotesList, titled
+from app.playground.jobs import PanelJobs, docs_mode
+from app.theme import mono_font, tints
+from engine.diagnostics import Diagnostic
+from engine.workspace.panels_model import (
+    ExportCandidate,
+    TrustOverview,
+    export_candidates,
+    export_selection,
+    filter_files_of,
+    trust_confirmation,
+    trust_overview,
+)
+
+if TYPE_CHECKING:
+    from app.mainwindow import MainWindow
+
+VERDICT_BADGES = {"trusted": ("🔒 trusted", "ok"), "untrusted": ("🔓 untrusted", "warn"),
+                  "changed": ("⚠ changed after trust", "bad"), "missing": ("— no file", "muted")}
+REASONS = {
+    "option": "trustProjectFilters is on", "env": "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1",
+    "hash-match": "trust.json holds this file's hash", "no-trust-file": "no .rtk/trust.json",
+    "unreadable": "trust.json cannot be read", "invalid-json": "trust.json is not valid JSON",
+    "not-object": "trust.json is not an object", "no-key": "trust.json has no hash for this file",
+    "empty-hash": "the stored hash is empty", "hash-mismatch": "the file changed since it was trusted",
+    "no file": "",
+}
+CANDIDATE_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def _load(project: Path, files: list[Path], profile: str) -> tuple[TrustOverview, list[ExportCandidate], list]:
+    overview = trust_overview(project, profile=profile)
+    candidates, problems = export_candidates(files, profile)
+    return overview, candidates, problems
+
+
+class TrustPanel(QWidget):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self.window_ = window
+        self.overview: TrustOverview | None = None
+        self.candidates: list[ExportCandidate] = []
+        self.loader = PanelJobs(self, debounce_ms=150, inline=docs_mode(window))
+        self.loader.finished.connect(self._on_loaded)
+        self.loader.failed.connect(lambda _j, msg: self._note_error(msg.splitlines()[0]))
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(300)
+        self._refresh_timer.timeout.connect(self.refresh)
+
+        # -- trust half
+        self.verdict = Badge("no workspace", "muted")
+        self.headline = QLabel("")
+        self.headline.setWordWrap(True)
+        self.trust_button = QPushButton("Trust…")
+        self.trust_button.setToolTip("Record the hash of .rtk/filters.json|toml in .rtk/trust.json (asks first)")
+        self.trust_button.clicked.connect(self.trust_clicked)
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.refresh)
+        head = QHBoxLayout()
+        head.addWidget(self.verdict)
+        head.addWidget(self.headline, 1)
+        head.addWidget(refresh)
+        head.addWidget(self.trust_button)
+        self.files = QTreeWidget()
+        self.files.setHeaderLabels(["File", "Verdict", "Why", "Filters", "Stored hash", "Computed hash"])
+        self.files.setRootIsDecorated(False)
+        for col, width in enumerate((130, 150, 250, 60, 160, 160)):
+            self.files.setColumnWidth(col, width)
+        self.files.setMaximumHeight(90)
+        self.risk = QPlainTextEdit()
+        self.risk.setReadOnly(True)
+        self.risk.setFont(mono_font())
+        self.risk.setPlaceholderText("The risk review of the project filters appears here.")
+        trust_box = QWidget()
+        tl = QVBoxLayout(trust_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addLayout(head)
+        tl.addWidget(self.files)
+        tl.addWidget(titled("Risk review — what these filters could hide from the model", self.risk), 1)
+
+        # -- export half
+        self.export_tree = QTreeWidget()
+        self.export_tree.setHeaderLabels(["Filter", "File"])
+        self.export_tree.setColumnWidth(0, 220)
+        self.export_tree.itemChanged.connect(self._on_check_changed)
+        self.format = QComboBox()
+        self.format.addItem("OmniRoute JSON (.rtk/filters.json)", "json")
+        self.format.addItem("RTK TOML v1 (.rtk/filters.toml)", "toml")
+        self.with_trust = QCheckBox("Trust the exported file")
+        self.export_button = QPushButton("Export…")
+        self.export_button.clicked.connect(self.export_clicked)
+        self.selection_label = QLabel("")
+        ex_bar = QHBoxLayout()
+        ex_bar.addWidget(self.format)
+        ex_bar.addWidget(self.with_trust)
+        ex_bar.addStretch(1)
+        ex_bar.addWidget(self.selection_label)
+        ex_bar.addWidget(self.export_button)
+        self.notes = NotesList()
+        export_box = QWidget()
+        el = QVBoxLayout(export_box)
+        el.setContentsMargins(0, 0, 0, 0)
+        el.addWidget(titled("Export filters", self.export_tree))
+        el.addLayout(ex_bar)
+        el.addWidget(titled("Notes", self.notes), 1)
+
+        split = QSplitter()
+        split.addWidget(trust_box)
+        split.addWidget(export_box)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(split)
+
+        window.workspaceScanned.connect(self._refresh_timer.start)
+        window.watcher.fileChanged.connect(self._on_file_changed)
+        self._update_buttons()
+
+    # -- loading ------------------------------------------------------------------------------------------
+    def _filter_files(self) -> list[Path]:
+        w = self.window_
+        if w.workspace is None:
+            return []
+        if w.index is not None and w.index.root == w.workspace:
+            return filter_files_of(w.workspace, [(f.path, f.kind) for f in w.index.files])
+        return filter_files_of(w.workspace)
+
+    @Slot()
+    def refresh(self) -> None:
+        if self.window_.workspace is None:
+            return
+        self.loader.request(_load, self.window_.workspace, self._filter_files(), self.window_.settings.default_profile)
+
+    @Slot(str)
+    def _on_file_changed(self, path: str) -> None:
+        if ".rtk" in Path(path).parts or path.endswith((".json", ".toml")):
+            self._refresh_timer.start()
+
+    @Slot(int, object)
+    def _on_loaded(self, _job: int, result) -> None:
+        overview, candidates, problems = result
+        self.overview = overview
+        self._show_overview(overview)
+        self._fill_candidates(candidates)
+        if problems:
+            self.notes.set_notes(problems)
+
+    def _show_overview(self, ov: TrustOverview) -> None:
+        t = tints()
+        self.files.clear()
+        present = ov.present
+        for f in ov.files:
+            text, _level = VERDICT_BADGES.get(f.verdict, (f.verdict, "muted"))
+            item = QTreeWidgetItem([Path(f.path).name, text, REASONS.get(f.reason, f.reason),
+                                    str(len(f.filter_ids)) if f.exists else "",
+                                    (f.stored or "—")[:16] + ("…" if f.stored and len(f.stored) > 16 else ""),
+                                    (f.computed or "—")[:16] + ("…" if f.computed else "")])
+            item.setToolTip(4, f.stored or "")
+            item.setToolTip(5, f.computed or "")
+            colour = {"trusted": t.string, "untrusted": t.warning, "changed": t.error}.get(f.verdict, t.punct)
+            item.setForeground(1, QColor(colour))
+            self.files.addTopLevelItem(item)
+        if not present:
+            self.verdict.set("— no project filters", "muted")
+            self.headline.setText("This workspace has no .rtk/filters.json or .rtk/filters.toml. Export filters "
+                                  "there (right) to ship them with the project.")
+            self.risk.setPlainText("")
+        else:
+            worst = max(present, key=lambda f: {"trusted": 0, "untrusted": 1, "changed": 2}.get(f.verdict, 0))
+            text, level = VERDICT_BADGES[worst.verdict]
+            self.verdict.set(text, level)
+            count = sum(len(f.filter_ids) for f in present)
+            line = f"{count} project filter(s) in .rtk — {REASONS.get(worst.reason, worst.reason)}"
+            if worst.verdict != "trusted":
+                line += ". OmniRoute skips them until trust.json records their hash."
+            if ov.env_override:
+                line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
+                line += "them anyway, VT-Q11.)"
+            self.headline.setText(line)
+            blocks = []
+            for f in present:
+                blocks.append(f"{Path(f.path).name}  ({f.computed or 'no hash'})\n{f.risk_text}")
+            self.risk.setPlainText("\n\n".join(blocks))
+            notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
+            if notes:
+                self.notes.set_notes(notes)
+        self._update_buttons()
+
+    def _fill_candidates(self, candidates: list[ExportCandidate]) -> None:
+        checked = {(c.file, c.filter_id) for c in self.selected()}
+        first = not self.candidates
+        self.candidates = candidates
+        self.export_tree.blockSignals(True)
+        self.export_tree.clear()
+        files: dict[str, QTreeWidgetItem] = {}
+        root = self.window_.workspace
+        for c in candidates:
+            parent = files.get(c.file)
+            if parent is None:
+                rel = str(Path(c.file).relative_to(root)) if root and Path(c.file).is_relative_to(root) else c.file
+                parent = QTreeWidgetItem([rel, c.format])
+                parent.setFlags(parent.flags() | Qt.ItemFlag.ItemIsAutoTristate | Qt.ItemFlag.ItemIsUserCheckable)
+                self.export_tree.addTopLevelItem(parent)
+                files[c.file] = parent
+            item = QTreeWidgetItem([c.filter_id, Path(c.file).name])
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setData(0, CANDIDATE_ROLE, c)
+            on = (c.file, c.filter_id) in checked or (first and Path(c.file).parent.name != ".rtk")
+            item.setCheckState(0, Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            parent.addChild(item)
+        self.export_tree.expandAll()
+        self.export_tree.blockSignals(False)
+        self._on_check_changed()
+
+    # -- selection ----------------------------------------------------------------------------------------
+    def selected(self) -> list[ExportCandidate]:
+        out = []
+        for i in range(self.export_tree.topLevelItemCount()):
+            parent = self.export_tree.topLevelItem(i)
+            for j in range(parent.childCount()):
+                item = parent.child(j)
+                if item.checkState(0) == Qt.CheckState.Checked:
+                    out.append(item.data(0, CANDIDATE_ROLE))
+        return out
+
+    def set_selected(self, keys: set[tuple[str, str]]) -> None:
+        for i in range(self.export_tree.topLevelItemCount()):
+            parent = self.export_tree.topLevelItem(i)
+            for j in range(parent.childCount()):
+                c: ExportCandidate = parent.child(j).data(0, CANDIDATE_ROLE)
+                parent.child(j).setCheckState(0, Qt.CheckState.Checked if (c.file, c.filter_id) in keys
+                                              else Qt.CheckState.Unchecked)
+
+    @Slot()
+    def _on_check_changed(self, *_args) -> None:
+        n = len(self.selected())
+        self.selection_label.setText(f"{n} filter(s) selected")
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.trust_button.setEnabled(bool(self.overview and self.overview.present))
+        self.export_button.setEnabled(bool(self.selected()))
+
+    # -- actions ------------------------------------------------------------------------------------------
+    def _note_error(self, message: str, code: str = "RTK-trust") -> None:
+        self.notes.set_notes([Diagnostic(message, "error", code, source="trust")])
+
+    @Slot()
+    def trust_clicked(self) -> bool:
+        """Confirm with the exact effect, then write ``trust.json`` from the bytes on disk."""
+        from engine.rtk.trust import TrustWriteError, write_trust
+
+        if self.overview is None or self.window_.workspace is None:
+            return False
+        dirty = [t for t in self.window_.document_tabs() if t.path is not None and t.path.parent.name == ".rtk"
+                 and t.is_dirty()]
+        try:
+            text, files = trust_confirmation(self.overview)
+        except (TrustWriteError, ValueError) as exc:
+            self._note_error(str(exc))
+            return False
+        warning = ("\n\nUnsaved edits of " + ", ".join(t.doc.display_name for t in dirty)
+                   + " are NOT trusted: the hash is of the file on disk.") if dirty else ""
+        answer = QMessageBox.question(self, "Trust project filters", text + warning,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            result = write_trust(Path(self.overview.project), files)
+        except (TrustWriteError, OSError) as exc:
+            self._note_error(str(exc))
+            return False
+        written = ", ".join(f"{k} = {v[:12]}…" for k, v in result.entries.items())
+        self.notes.set_notes([Diagnostic(f"wrote {result.trust_path}: {written}", "info", "RTK-trust",
+                                         source="trust"), *result.diagnostics])
+        self.window_.log(f"Trusted {', '.join(str(f) for f in files)} in {result.trust_path}")
+        for tab in self.window_.document_tabs():
+            tab.refresh_trust()
+        self.refresh()
+        return True
+
+    def default_export_path(self) -> Path | None:
+        root = self.window_.workspace
+        if root is None:
+            return None
+        return root / ".rtk" / ("filters.toml" if self.format.currentData() == "toml" else "filters.json")
+
+    @Slot()
+    def export_clicked(self) -> bool:
+        target = self.default_export_path()
+        if target is None:
+            return False
+        fmt = self.format.currentData()
+        name, _ = QFileDialog.getSaveFileName(self, "Export filters", str(target),
+                                              "TOML (*.toml)" if fmt == "toml" else "JSON (*.json)")
+        if not name:
+            return False
+        return self.export_to(Path(name))
+
+    def export_to(self, target: Path) -> bool:
+        from engine.rtk.export import ExportError
+        from engine.rtk.trust import TrustWriteError
+
+        chosen = self.selected()
+        fmt = self.format.currentData()
+        if target.exists():
+            answer = QMessageBox.question(self, "Replace file",
+                                          f"{target} exists. Replace it with {len(chosen)} exported filter(s)?",
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        tab = self.window_.tab_for(target)
+        if tab is not None and tab.is_dirty():
+            self._note_error(f"{target.name} has unsaved edits in the editor; save or revert them before exporting "
+                             "over it")
+            return False
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            result = export_selection(chosen, self.candidates, target, fmt=fmt, with_trust=self.with_trust.isChecked(),
+                                      profile=self.window_.settings.default_profile)
+        except ExportError as exc:
+            self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
+            return False
+        except (TrustWriteError, OSError) as exc:
+            self._note_error(str(exc), "RTK-EXPORT")
+            return False
+        summary = Diagnostic(f"exported {len(result.filter_ids)} filter(s) to {result.path}"
+                             + (" and trusted it" if result.trust is not None else ""), "info", "RTK-EXPORT",
+                             path=result.path, source="export")
+        self.notes.set_notes([summary, *result.diagnostics])
+        self.window_.log(summary.message)
+        self.window_.rescan()
+        self.refresh()
+        return True
+
+
+register_panel("trust", "Trust", "bottom", TrustPanel)

@@ -1,0 +1,234 @@
+"""Small widgets the panels share: JSON panes, a tinted diff, a notes list, a JSON tree, badges.
+
+Colours come from :func:`app.theme.tints` so they work on light and dark palettes, and are never
+the only signal: diff lines keep their ``-``/``+`` marks, badges carry a symbol and a word.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.jsonview import JsonEditor, Mark
+from app.theme import mono_font, tints
+from engine.diagnostics import Diagnostic
+from engine.workspace.diffrows import DiffRow
+from engine.workspace.panels_model import PaneError
+
+LEVEL_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+
+
+def json_pane(placeholder: str = "") -> JsonEditor:
+    """A JSON editor for a playground pane: highlighted, line numbers, its own undo history."""
+    pane = JsonEditor(lexer="json")
+    pane.setUndoRedoEnabled(True)
+    pane.undoRequested.connect(pane.undo)
+    pane.redoRequested.connect(pane.redo)
+    pane.setPlaceholderText(placeholder)
+    pane.setFont(mono_font())
+    return pane
+
+
+def set_pane_text(pane: JsonEditor, text: str) -> None:
+    """Replace a pane's text as one undoable edit (picking a sample can be undone)."""
+    cursor = QTextCursor(pane.document())
+    cursor.select(QTextCursor.SelectionType.Document)
+    cursor.insertText(text)
+    pane.moveCursor(QTextCursor.MoveOperation.Start)
+
+
+def show_pane_error(pane: JsonEditor, error: PaneError | None) -> None:
+    """Underline the spot a pane failed to parse (tooltip: the message), or clear it."""
+    if error is None:
+        pane.set_marks([])
+        return
+    block = pane.document().findBlockByNumber(max(0, error.line - 1))
+    if not block.isValid():
+        block = pane.document().lastBlock()
+    start = block.position() + max(0, min(error.column - 1, block.length() - 1))
+    pane.set_marks([Mark(start, start + 1, "error", f"error: {error.message}")])
+
+
+def titled(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget:
+    """``widget`` under a small bold caption (and an optional widget at the caption's right)."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 0)
+    lay.setSpacing(2)
+    head = QHBoxLayout()
+    label = QLabel(f"<b>{title}</b>")
+    head.addWidget(label)
+    head.addStretch(1)
+    if extra is not None:
+        head.addWidget(extra)
+    lay.addLayout(head)
+    lay.addWidget(widget, 1)
+    return box
+
+
+class Badge(QLabel):
+    """A coloured pill: symbol + word (colour is never the only signal)."""
+
+    LEVELS = ("ok", "warn", "bad", "info", "muted")
+
+    def __init__(self, text: str = "", level: str = "muted") -> None:
+        super().__init__()
+        self.set(text, level)
+
+    def set(self, text: str, level: str = "muted") -> None:
+        t = tints()
+        fg = {"ok": t.string, "warn": t.warning, "bad": t.error, "info": t.info, "muted": t.punct}[level]
+        bg = {"ok": t.inserted, "warn": "#5a4a1e" if t.dark else "#fff4d6", "bad": t.removed,
+              "info": "#1e3a5a" if t.dark else "#e3f0ff", "muted": t.current_line}[level]
+        self.level = level
+        self.setText(text)
+        self.setStyleSheet(f"QLabel {{ color: {fg}; background: {bg}; border-radius: 8px; padding: 2px 8px;"
+                           " font-weight: 600; }")
+
+
+class DiffView(QPlainTextEdit):
+    """Read-only line diff: removed lines red with ``-``, inserted green with ``+``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setReadOnly(True)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setFont(mono_font())
+
+    def show_rows(self, rows: list[DiffRow], empty: str = "no differences") -> None:
+        """Unified rendering of side-by-side rows (old left, new right)."""
+        lines: list[tuple[str, str]] = []
+        for row in rows:
+            if row.tag == "equal":
+                lines.append((" ", row.left))
+                continue
+            if row.left_no is not None:
+                lines.append(("-", row.left))
+            if row.right_no is not None:
+                lines.append(("+", row.right))
+        if not any(mark != " " for mark, _ in lines):
+            lines = [(" ", line) for _, line in lines] or [(" ", empty)]
+        self._render(lines)
+
+    def show_unified(self, diff: str, empty: str = "no differences") -> None:
+        lines = []
+        for line in diff.splitlines():
+            if line.startswith(("---", "+++")):
+                lines.append(("#", line))
+            elif line.startswith("@@"):
+                lines.append(("@", line))
+            elif line[:1] in "-+ ":
+                lines.append((line[:1] or " ", line[1:]))
+            else:
+                lines.append((" ", line))
+        self._render(lines or [(" ", empty)])
+
+    def _render(self, lines: list[tuple[str, str]]) -> None:
+        t = tints()
+        self.clear()
+        cursor = self.textCursor()
+        for n, (mark, text) in enumerate(lines):
+            fmt = QTextCharFormat()
+            if mark == "-":
+                fmt.setBackground(QColor(t.removed))
+                fmt.setFontStrikeOut(False)
+            elif mark == "+":
+                fmt.setBackground(QColor(t.inserted))
+            elif mark in "#@":
+                fmt.setForeground(QColor(t.punct))
+            shown = text if mark in "#@" else f"{mark} {text}"
+            cursor.insertText(shown + ("\n" if n < len(lines) - 1 else ""), fmt)
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def plain_lines(self) -> list[str]:
+        return self.toPlainText().split("\n")
+
+
+class NotesList(QTreeWidget):
+    """Diagnostics and notes: level icon, message, code (tooltip: the quirk text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setHeaderLabels(["", "Message", "Code"])
+        self.setRootIsDecorated(False)
+        self.setColumnWidth(0, 28)
+        self.setColumnWidth(1, 520)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(True)
+
+    def set_notes(self, notes: list[Diagnostic | dict[str, Any]], empty: str = "") -> None:
+        self.clear()
+        t = tints()
+        colours = {"error": t.error, "warning": t.warning, "info": t.info}
+        for note in notes:
+            d = note.to_dict() if isinstance(note, Diagnostic) else note
+            level = d.get("level", "info")
+            item = QTreeWidgetItem([LEVEL_ICONS.get(level, "•"), str(d.get("message", "")), str(d.get("code") or "")])
+            item.setForeground(0, QColor(colours.get(level, t.info)))
+            tip = d.get("data", {}).get("quirk") if isinstance(d.get("data"), dict) else None
+            where = d.get("pointer") or ""
+            item.setToolTip(1, "\n".join(x for x in (str(d.get("message", "")), where, tip or "") if x))
+            self.addTopLevelItem(item)
+        if not notes and empty:
+            item = QTreeWidgetItem(["", empty, ""])
+            item.setForeground(1, QColor(t.punct))
+            self.addTopLevelItem(item)
+
+    def messages(self) -> list[str]:
+        return [self.topLevelItem(i).text(1) for i in range(self.topLevelItemCount())]
+
+
+def short_json(value: Any, limit: int = 120) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def add_json_children(parent: QTreeWidgetItem | QTreeWidget, key: str, value: Any, *, expand_depth: int = 1,
+                      depth: int = 0) -> QTreeWidgetItem:
+    """A tree item for ``key: value`` with children for objects and arrays (value column: a preview)."""
+    if isinstance(value, dict):
+        shown = "{…}" if value else "{}"
+    elif isinstance(value, list):
+        shown = f"[{len(value)}]"
+    else:
+        shown = short_json(value)
+    item = QTreeWidgetItem([key, shown])
+    item.setToolTip(1, json.dumps(value, ensure_ascii=False, indent=2)[:4000])
+    if isinstance(parent, QTreeWidget):
+        parent.addTopLevelItem(item)
+    else:
+        parent.addChild(item)
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in children:
+        add_json_children(item, str(k), v, expand_depth=expand_depth, depth=depth + 1)
+    item.setExpanded(depth < expand_depth)
+    return item
+
+
+def mono_label(text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setFont(mono_font())
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setWordWrap(True)
+    return label
+
+
+def read_only_text(placeholder: str = "") -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setReadOnly(True)
+    box.setFont(mono_font())
+    box.setPlaceholderText(placeholder)
+    return box
+

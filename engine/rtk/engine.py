@@ -239,7 +239,7 @@ def process_rtk_text(
                         step.add(LineEvent(i, "collapsed", lines[i]))
             result = dedup.text
             if trace is not None:
-                trace.steps[-1].lines_out = len(split_lines(result))
+                trace.steps[-1].lines_out = len(dedup.lines)
             techniques.append("rtk-dedup")
             rules.append("rtk:dedup")
 
@@ -256,9 +256,6 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
                rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None) -> str:
     keep = 16 if cfg.intensity == "aggressive" else 24
     max_lines = effective_max_lines(cfg.max_lines_per_result, cfg.intensity, profile=profile)
-    if cfg.max_lines_per_result == 0 and profile != "strict":
-        diagnostics.append(Diagnostic("maxLinesPerResult 0 was turned into a 1-line limit", "info", "RTK-Q8",
-                                      source="rtk"))
     lines = split_lines(result)
 
     def priority_lines() -> set[int]:
@@ -282,6 +279,9 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
     if not cut.truncated:
         return result
     diagnostics.extend(cut.diagnostics)
+    if cfg.max_lines_per_result == 0 and profile != "strict" and len(lines) > 1:
+        diagnostics.append(Diagnostic("maxLinesPerResult 0 became a 1-line limit, so the output was cut",
+                                      "info", "RTK-Q8", source="rtk"))
     techniques.append("rtk-truncate")
     rules.append("rtk:truncate")
     if trace is not None:

@@ -93,8 +93,11 @@ def _marker_groups(node: Node, inside_loop: bool, out: set[int]) -> None:
 
 
 class Emitter:
-    def __init__(self, *, multiline: bool, dot_all: bool, unicode: bool = False) -> None:
+    def __init__(self, *, multiline: bool, dot_all: bool, unicode: bool = False,
+                 native_line_anchors: bool = False) -> None:
         self.multiline = multiline
+        self.native_line_anchors = native_line_anchors
+        self.line_anchors = False  # an m-mode ^ or $ was emitted
         self.dot_all = dot_all
         self.unicode = unicode  # u/v: sets are code points, read from a UTF-16 subject
         self.marker_groups: set[int] = set()
@@ -160,6 +163,11 @@ class Emitter:
         return "(?:" + "|".join(alternatives) + ")"
 
     def emit_anchor(self, kind: str) -> str:
+        if kind in "^$" and self.multiline:
+            self.line_anchors = True
+            if self.native_line_anchors:
+                # only for subjects whose sole line terminator is \n (the runtime checks)
+                return "(?m:^)" if kind == "^" else "(?m:$)"
         if kind == "^":
             return rf"(?:\A|(?<={LINE_TERMINATOR_CLASS}))" if self.multiline else r"\A"
         if kind == "$":

@@ -72,12 +72,13 @@ class _Subject:
     as code points (``surrogates.py``).
     """
 
-    __slots__ = ("_pairs", "expanded", "js_length", "original", "target", "unicode", "units")
+    __slots__ = ("_pairs", "expanded", "js_length", "lf_only", "original", "target", "unicode", "units")
 
     def __init__(self, s: str, t: Translation) -> None:
         self.original = s
         self.unicode = t.unicode
         self._pairs: list[int] | None = None
+        self.lf_only = "\r" not in s and (s.isascii() or ("\u2028" not in s and "\u2029" not in s))
         if s.isascii():
             self.units = s
             self.expanded = False
@@ -197,9 +198,14 @@ class JSRegExp:
         self._subject_cache = subj
         return subj
 
+    def _compiled(self, subj: _Subject) -> regex.Pattern[str]:
+        t = self._t
+        return t.compiled_lf if (t.compiled_lf is not None and subj.lf_only) else t.compiled
+
     def _step(self, subj: _Subject, pos: int, sticky: bool, deadline: float | None,
               timeout: float | None) -> regex.Match[str] | None:
-        fn = self._t.compiled.match if sticky else self._t.compiled.search
+        compiled = self._compiled(subj)
+        fn = compiled.match if sticky else compiled.search
         if deadline is None:
             return fn(subj.target, pos)
         remaining = deadline - time.monotonic()
@@ -216,10 +222,11 @@ class JSRegExp:
         if not sticky and not self._t.nullable:
             # no empty matches: Python's finditer walks exactly like JS's exec loop, in C
             if deadline is None:
-                yield from self._t.compiled.finditer(subj.target)
+                yield from self._compiled(subj).finditer(subj.target)
                 return
             try:
-                yield from self._t.compiled.finditer(subj.target, timeout=max(deadline - time.monotonic(), 1e-6))
+                yield from self._compiled(subj).finditer(subj.target,
+                                                          timeout=max(deadline - time.monotonic(), 1e-6))
             except TimeoutError:
                 raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout)) from None
             return
@@ -336,9 +343,9 @@ class JSRegExp:
                 self.last_index = 0
                 try:
                     if deadline is None:
-                        out = self._t.compiled.sub(converted, subj.units)
+                        out = self._compiled(subj).sub(converted, subj.units)
                     else:
-                        out = self._t.compiled.sub(converted, subj.units,
+                        out = self._compiled(subj).sub(converted, subj.units,
                                                    timeout=max(deadline - time.monotonic(), 1e-6))
                 except TimeoutError:
                     raise RegexTimeout(self._t.source, self._t.flags, self._budget(timeout)) from None

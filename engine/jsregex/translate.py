@@ -27,6 +27,7 @@ class Translation:
     flags: str  # canonical order (what JS's `flags` getter returns)
     emitted: str
     compiled: regex.Pattern[str]
+    compiled_lf: regex.Pattern[str] | None  # same, for subjects without \r, U+2028, U+2029 (m flag)
     group_count: int
     group_names: tuple[str, ...]
     name_index: dict[str, int]
@@ -80,6 +81,11 @@ def _translate(source: str, flags: str) -> Translation:
     emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
     compiled = regex.compile(emitted, regex.VERSION0)
+    compiled_lf = None
+    if emitter.line_anchors:
+        # `regex`'s own multiline ^/$ are much faster and exact when \n is the only terminator
+        native = Emitter(multiline=True, dot_all="s" in ordered, unicode=unicode, native_line_anchors=True)
+        compiled_lf = regex.compile(native.emit_pattern(parsed.root), regex.VERSION0)
     if unicode:
         quirks = tuple(
             QuirkEvent(q.code, py_to_utf16_index(units, q.start), py_to_utf16_index(units, q.end), q.message)
@@ -93,6 +99,7 @@ def _translate(source: str, flags: str) -> Translation:
         flags=ordered,
         emitted=emitted,
         compiled=compiled,
+        compiled_lf=compiled_lf,
         group_count=parsed.group_count,
         group_names=names,
         name_index=dict(parsed.group_names),

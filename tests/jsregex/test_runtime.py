@@ -184,3 +184,18 @@ def test_v8_11_quantified_empty_negated_class_in_v_mode(pattern: str, subject: s
 def test_empty_negated_class_repeats_normally_with_u() -> None:
     assert compile_js("[^]+", "u").exec("bbb").match == "bbb"
     assert compile_js("[^]*", "").exec("bbb").match == "bbb"
+
+
+@pytest.mark.parametrize(("subject", "expected"), [
+    ("a\r\nb", "a\r#\nb"),          # \r and \n are two terminators: an empty line between them
+    ("a\n\nb", "a\n#\nb"),          # LF-only subjects take the native-anchor pattern
+    ("a\u2028\u2028b", "a\u2028#\u2028b"),
+    ("", "#"),
+])
+def test_multiline_anchors_know_every_js_line_terminator(subject: str, expected: str) -> None:
+    assert compile_js("^$", "gm").replace(subject, "#") == expected
+
+
+def test_multiline_dollar_before_cr_only_when_cr_present() -> None:
+    assert [m.index for m in compile_js("x$", "gm").match_all("x\nx\rx")] == [0, 2, 4]
+    assert [m.index for m in compile_js("^x", "gm").match_all("x\nx\u2029x")] == [0, 2, 4]

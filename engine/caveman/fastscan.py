@@ -466,6 +466,19 @@ class FastRegex:
 
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
         work = self._prepare(text)
+        if work is not None and isinstance(repl, str) and "$" not in repl and self.min_width \
+                and not self.rx.translation.ignore_case and self._positions(work.units) is None:
+            # a constant replacement on a full scan: the translated pattern substitutes in C
+            # (no empty matches, so Python's iteration is JavaScript's; the subject is the units)
+            try:
+                out, count = self.rx.translation.compiled.subn(repl.replace("\\", "\\\\"), work.units,
+                                                               count=0 if self.rx.is_global else 1,
+                                                               timeout=self._budget(timeout))
+            except TimeoutError:
+                raise self._timeout_error(timeout) from None
+            if not count:
+                return text
+            return out if out.isascii() else from_utf16_units(out)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if spans is None:
             return self.rx.replace(text, repl, timeout)

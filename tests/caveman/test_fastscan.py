@@ -50,7 +50,7 @@ def test_planned_and_direct_paths_equal_jsregex(seed, odd):
     text = big_text(seed, odd=odd)
     for source, flags in PATTERNS:
         fast = FastRegex(source, flags)
-        for repl in ("<$&>", "", "[$1]"):
+        for repl in ("<$&>", "", "[$1]", "a\\b\\g<0>\\1"):
             assert fast.replace(text, repl) == compile_js(source, flags).replace(text, repl), (source, flags, repl)
         assert fast.replace(text, lambda m: m.match.upper()) == \
             compile_js(source, flags).replace(text, lambda m: m.match.upper())

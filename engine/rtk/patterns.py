@@ -21,7 +21,7 @@ from typing import Any
 
 import regex
 
-from engine.jsregex import JSSyntaxError, compile_js
+from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.unicode_data import canon_table
 from engine.rtk.units import to_utf16_units, utf16_len
 
@@ -148,7 +148,7 @@ class LineScanner:
                 # Worth it when the literal is rarer than lines; a common one (a space, say)
                 # would only add a Python step per line to what the engine does in C.
                 if prefix or target.count(units) * 2 <= len(lines):
-                    return self._scan_candidates(compiled, target, starts, units, bool(prefix))
+                    return self._scan_candidates(pattern, compiled, target, starts, units, bool(prefix))
         last = len(lines) - 1
         out: list[int] = []
         position, limit = 0, len(target)
@@ -180,40 +180,43 @@ class LineScanner:
             return None
         return out
 
-    def _scan_candidates(self, compiled: Any, target: str, starts: list[int], literal: str,
-                         at_line_start: bool) -> list[int] | None:
+    def _scan_candidates(self, pattern: CompiledPattern, compiled: Any, target: str, starts: list[int],
+                         literal: str, at_line_start: bool) -> list[int]:
         """Test only the lines that hold a literal every match needs (at their start, for a
         ``^literal…`` pattern), each on its own: ``search(target, line start, line end)`` sees
         exactly that line (``$`` meets the line end, ``^`` the line start), as the reference does.
-        The literals are found at C speed, so lines without them cost nothing."""
-        lines = self.lines
-        last = len(lines) - 1
+        The literals are found at C speed, so lines without them cost nothing. Each test gets the
+        regex layer's per-call budget, like the reference's per-line call."""
+        last = len(starts) - 1
         limit = len(target)
-        step = compiled.match if at_line_start else compiled.search
+        budget = get_default_timeout()
         out: list[int] = []
-        deadline = time.monotonic() + _SCAN_BUDGET
-
-        def next_hit(after: int) -> int:
-            """Position of the next occurrence (a line start for ``^literal``) at or after ``after``."""
-            if at_line_start:
-                if after == 0 and target.startswith(literal):
-                    return 0
-                found = target.find("\n" + literal, max(0, after - 1))
-                return found + 1 if found >= 0 else -1
-            return target.find(literal, after)
-
-        position = next_hit(0)
         try:
-            while position >= 0:
-                k = bisect_right(starts, position) - 1
-                line_end = starts[k + 1] - 1 if k < last else limit
-                if step(target, starts[k], line_end, timeout=max(0.001, deadline - time.monotonic())):
-                    out.append(k)
-                if line_end >= limit:
-                    break
-                position = next_hit(line_end + 1)
+            if at_line_start:
+                match = compiled.match
+                needle = "\n" + literal
+                found = -1 if target.startswith(literal) else target.find(needle)
+                position = found + 1 if target.startswith(literal) or found >= 0 else -1
+                while position >= 0:
+                    k = bisect_right(starts, position) - 1
+                    line_end = starts[k + 1] - 1 if k < last else limit
+                    if match(target, position, line_end, timeout=budget):
+                        out.append(k)
+                    found = target.find(needle, line_end)
+                    position = found + 1 if found >= 0 else -1
+            else:
+                search = compiled.search
+                position = target.find(literal)
+                while position >= 0:
+                    k = bisect_right(starts, position) - 1
+                    line_end = starts[k + 1] - 1 if k < last else limit
+                    if search(target, starts[k], line_end, timeout=budget):
+                        out.append(k)
+                    if line_end >= limit:
+                        break
+                    position = target.find(literal, line_end + 1)
         except TimeoutError:
-            return None
+            raise RegexTimeout(pattern.source, pattern.regex.flags, budget or 0.0) from None
         return out
 
 

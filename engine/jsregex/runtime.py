@@ -153,10 +153,7 @@ class JSRegExp:
         self.last_index = 0
         self._has_indices = "d" in translation.flags
         self._subject_cache: _Subject | None = None
-        markers = translation.marker_groups
-        self._names = tuple(
-            (f"g{n}", f"e{n}" if n in markers else None) for n in range(1, translation.group_count + 1)
-        )
+        self._names = translation.group_slots
 
     # ------------------------------------------------------------------ properties
 

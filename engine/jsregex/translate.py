@@ -32,6 +32,7 @@ class Translation:
     group_names: tuple[str, ...]
     name_index: dict[str, int]
     marker_groups: frozenset[int]
+    group_slots: tuple[tuple[str, str | None], ...]  # per JS group: (`regex` name, close-marker name)
     unicode: bool  # u or v: code-point mode
     ignore_case: bool
     quirks: tuple[QuirkEvent, ...]  # spans in UTF-16 units of the source
@@ -104,6 +105,8 @@ def _translate(source: str, flags: str) -> Translation:
         group_names=names,
         name_index=dict(parsed.group_names),
         marker_groups=frozenset(emitter.marker_groups),
+        group_slots=tuple((f"g{n}", f"e{n}" if n in emitter.marker_groups else None)
+                          for n in range(1, parsed.group_count + 1)),
         unicode=unicode,
         ignore_case="i" in ordered,
         quirks=quirks,

@@ -1,0 +1,264 @@
+"""Our built-in RTK filters (``filters/*.json``): shape, inline tests, activation, and no lost signal.
+
+The central property: whatever a filter removes, every line of a test input that carries signal
+for the model survives it — run through the filter alone (the verify gate's stage) *and* through
+the whole engine with the test's command (detection, selection, the filter, engine dedup, final
+cap). "Signal" is found with generic detectors that know nothing about the tool: error and
+failure words, ``file:line`` locations, and summary lines with counts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine.rtk.engine import process_rtk_text
+from engine.rtk.model import load_filter_dir
+from engine.rtk.select import select_filter
+from engine.rtk.stages import apply_line_filter
+from engine.rtk.verify import verify_filters
+
+ROOT = Path(__file__).resolve().parents[2]
+FILTERS_DIR = ROOT / "filters"
+FILTER_FILES = sorted(FILTERS_DIR.glob("*.json"))
+SCHEMA_REF = "../resources/schemas/rtk-filter.schema.json"
+
+# --- generic "must survive" detectors ------------------------------------------------------------
+# Error and failure words in any tool's wording (npm's `ERR!`, Go's `FAIL`, Rust's `panicked`) and
+# the usual phrasings of an error that names no error (`Permission denied`, `No such file`); a
+# word glued into a file name by `-` (`test-failed-1.png`) is not one.
+ERROR_WORDS = re.compile(
+    r"(?<![\w-])(?:error|errors|err!|fail|failed|failure|failures|failing|fatal|panic|panicked|exception)(?![\w-])"
+    r"|(?-i:FAIL)|Traceback"
+    r"|\b(?:denied|not found|no such file|cannot|could not|couldn't|unable to|timed out|refused|unreachable)\b",
+    re.IGNORECASE)
+# `file:line[:col]` (also tsc's `file(line,col)`): a path token with an extension, then a number.
+# Deliberately narrower than `\S+:\d+`, which would also match clock times (`12:04:55`) and
+# `host:port`, neither of which is a source location.
+LOCATION = re.compile(r"[\w./\\@~+-]*\w\.[A-Za-z][\w]{0,9}(?::\d+(?::\d+)?\b|\(\d+,\d+\))"
+                      r"|\b[A-Z]\w*file:\d+")
+# Stack frames inside dependencies or the runtime are not the project's code.
+DEPENDENCY_FRAME = re.compile(r"node_modules/|node:internal|\(internal/|site-packages/|/rustc/|\.cargo/registry|"
+                              r"/usr/(?:local/)?(?:lib/)?go/src/")
+# A line that reports a passing check (`✓ tests/a.spec.ts:4:5 › works (6 tests)`) is signal only
+# through an error word, not through its location or counts.
+PASSING = re.compile(r"^(?:✓|✔|√|PASS\b|ok\b|\(pass\))|\.{3,}\s*Passed$|\bpassed \([\d.]+ ?m?s(?:econds)?\)\.?$")
+# Summary lines: the words test runners, linters and package managers put in their final count
+# (`total` only next to a number, so curl's progress-meter header is not a summary).
+SUMMARY = re.compile(
+    r"(?<![\w-])(?:passed|failed|errors|warnings)(?![\w-])"
+    r"|(?<![\w-])total(?=:?\s*\d)|\d[\d.]*[KMGT]?i?B?\s+total\b"
+    r"|(?<![\w.:])\d+\s+(?:problems?|issues?|offen[cs]es?|vulnerabilit(?:y|ies)|tests?|failures?|errors?|warnings?)\b"
+    r"(?![/.-]\w)",
+    re.IGNORECASE)
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+# Horizontal rules drawn with box characters are decoration; filters may trim them.
+RULE = re.compile(r"[─━⎯═—]{3,}")
+
+
+def _normal(line: str) -> str:
+    return " ".join(RULE.sub(" ", ANSI.sub("", line)).split())
+
+
+def is_signal(line: str) -> bool:
+    if ERROR_WORDS.search(line):
+        return True
+    if PASSING.search(line):
+        return False
+    return bool(SUMMARY.search(line)) or (bool(LOCATION.search(line)) and not DEPENDENCY_FRAME.search(line))
+
+
+def must_survive(text: str) -> list[str]:
+    """The lines of ``text`` that carry signal (ANSI codes removed, whitespace runs collapsed)."""
+    return [line for line in map(_normal, text.splitlines()) if line and is_signal(line)]
+
+
+def missing_lines(text: str, output: str) -> list[str]:
+    """Signal lines of ``text`` that no output line contains. Filters may re-indent lines and
+    squeeze column padding, so both sides are compared with whitespace runs collapsed."""
+    kept = [_normal(line) for line in output.split("\n")]
+    return [line for line in must_survive(text) if not any(line in k for k in kept)]
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+@cache
+def loaded() -> tuple:
+    filters, diagnostics = load_filter_dir(FILTERS_DIR)
+    return tuple(filters), tuple(diagnostics)
+
+
+def raw_filters() -> list[tuple[Path, dict]]:
+    return [(path, json.loads(path.read_text(encoding="utf-8"))) for path in FILTER_FILES]
+
+
+def all_tests() -> list:
+    return [pytest.param(flt, test, id=f"{flt.id}::{test.name}") for flt in loaded()[0] for test in flt.tests]
+
+
+# --- the set as a whole ---------------------------------------------------------------------------
+
+
+def test_the_library_is_large_and_loads_cleanly():
+    filters, diagnostics = loaded()
+    assert len(filters) >= 80
+    assert [d.message for d in diagnostics if d.level in ("error", "warning")] == []
+    ids = [f.id for f in filters]
+    assert len(ids) == len(set(ids)), "filter ids must be unique"
+
+
+@pytest.mark.parametrize("path", FILTER_FILES, ids=lambda p: p.stem)
+def test_file_shape(path: Path):
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    assert obj["$schema"] == SCHEMA_REF
+    assert obj["id"] == path.stem, "one filter per file, named after its id"
+    for key in ("label", "description", "category", "priority", "match", "rules", "preserve", "tests"):
+        assert key in obj, f"canonical shape: {key} is present"
+    assert obj["description"].strip()
+    match = obj["match"]
+    assert match.get("commands") or match.get("outputTypes") or match.get("patterns")
+    for pattern in match.get("commands", []):
+        assert pattern.startswith("^"), f"command patterns are anchored on the tool: {pattern}"
+    tests = obj["tests"]
+    assert len(tests) >= 2, "a success run and a failure run at least"
+    for test in tests:
+        assert test.get("command"), f"test {test['name']!r} names the command that produced it"
+        assert test["input"].strip(), f"test {test['name']!r} has an input"
+    assert sum(len(t["input"].splitlines()) for t in tests) >= 6, "realistic inputs, not one-liners"
+
+
+def test_every_test_input_has_signal_somewhere_in_each_filter():
+    """Each filter's tests include a failure run whose signal the survival tests below check."""
+    for flt in loaded()[0]:
+        assert any(must_survive(t.input) for t in flt.tests), f"{flt.id}: no test input with an error or summary"
+
+
+def test_verify_gate_passes_with_every_test_command_selecting_its_filter():
+    filters, _ = loaded()
+    result = verify_filters(list(filters), require_all=True, check_activation=True)
+    failures = [f"{o.filter_id}::{o.test_name}\n{o.diff}" for o in result.failed]
+    assert failures == []
+    assert result.filters_without_tests == []
+    wrong = [f"{o.filter_id}::{o.test_name} -> {o.activation.selected_id} ({o.activation.criterion})"
+             for o in result.activation_failures]
+    assert wrong == []
+    assert all(o.activation is not None for o in result.outcomes)
+
+
+def test_filters_compress_their_inputs():
+    """A filter that never saves anything on its own tests is not pulling its weight."""
+    from engine.rtk.verify import savings_percent
+
+    for flt in loaded()[0]:
+        best = max(savings_percent(t.input, apply_line_filter(t.input, flt).text) for t in flt.tests)
+        assert best > 0, f"{flt.id} saves nothing on any of its tests"
+
+
+# --- signal survives, filter stage and engine stage ----------------------------------------------
+
+
+@pytest.mark.parametrize(("flt", "test"), all_tests())
+def test_signal_survives_the_filter_alone(flt, test):
+    output = apply_line_filter(test.input, flt).text
+    assert missing_lines(test.input, output) == []
+
+
+@pytest.mark.parametrize(("flt", "test"), all_tests())
+def test_signal_survives_the_engine_with_the_test_command(flt, test):
+    filters, _ = loaded()
+    result = process_rtk_text(test.input, test.command, {"enabled": True}, list(filters))
+    assert result.filter is not None and result.filter.id == flt.id
+    assert missing_lines(test.input, result.text) == []
+
+
+# --- the detectors themselves, so the survival tests mean something -----------------------------
+
+
+@pytest.mark.parametrize("line", [
+    "src/app.ts(12,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+    "--- FAIL: TestParse (0.00s)",
+    "npm ERR! code ERESOLVE",
+    "thread 'main' panicked at src/main.rs:4:5:",
+    "  lib/cart.rb:41:in `total'",
+    "make: *** [Makefile:27: build] Error 1",
+    "Tests: 1 failed, 14 passed, 15 total",
+    "✖ 3 problems (2 errors, 1 warning)",
+])
+def test_detectors_recognise_signal(line):
+    assert must_survive(line) == [" ".join(line.split())]
+
+
+@pytest.mark.parametrize("line", [
+    "2026-11-30T06:30:26Z INFO listening on 0.0.0.0:8080",
+    "drwxr-xr-x  5 ana staff  160 Nov 30 06:30 src",
+    "Downloading numpy-2.1.3-cp312-cp312-manylinux_2_17_x86_64.whl (16.0 MB)",
+    "  (use \"git add <file>...\" to update what will be committed)",
+    "  ✓  3 [chromium] › tests/cart.spec.ts:6:5 › adds an item (1.1s)",
+    "    at processTicksAndRejections (node:internal/process/task_queues:95:5)",
+    "  test-results/cart-applies-a-coupon-chromium/test-failed-1.png",
+])
+def test_detectors_ignore_noise(line):
+    assert must_survive(line) == []
+
+
+def test_missing_lines_sees_a_dropped_error():
+    text = "compiling\nsrc/a.c:3:1: error: expected ';'\nlinking\n"
+    assert missing_lines(text, "compiling\nlinking") == ["src/a.c:3:1: error: expected ';'"]
+    assert missing_lines(text, "src/a.c:3:1: error: expected ';'") == []
+
+
+# --- coverage of the families -----------------------------------------------------------------
+
+FAMILY_COMMANDS = [
+    # git
+    "git status", "git diff HEAD~1", "git show HEAD", "git log --oneline -20", "git branch -a",
+    "git push origin main", "git pull --rebase", "git commit -m wip",
+    # tests
+    "npx jest", "npm test", "vitest run", "pytest -q", "python -m pytest tests", "go test ./...",
+    "cargo test", "npx playwright test", "bun test", "deno test", "npx mocha", "bundle exec rspec",
+    "vendor/bin/phpunit", "dotnet test",
+    # builds and linters
+    "tsc --noEmit", "npx eslint .", "npx webpack --mode production", "vite build", "npx biome check .",
+    "npx prettier --check .", "turbo run build", "nx run-many -t build", "make", "./gradlew build",
+    "mvn -q package", "dotnet build", "ruff check .", "mypy src", "golangci-lint run", "rubocop",
+    "cargo build --release", "cargo clippy -- -D warnings", "go build ./...", "go vet ./...",
+    "swift build", "gcc -Wall -o app main.c", "xcodebuild -scheme App build", "shellcheck deploy.sh",
+    "hadolint Dockerfile", "yamllint .", "markdownlint-cli2 '**/*.md'", "npx oxlint", "pyright",
+    "pre-commit run --all-files", "flake8 src", "pylint src", "mix compile", "next build",
+    # packages
+    "npm install", "npm audit", "yarn install", "pnpm install", "bun install", "pip install -r requirements.txt",
+    "poetry install", "uv sync", "composer install", "bundle install", "brew install jq", "go mod tidy",
+    # docker and kubernetes
+    "docker build -t api .", "docker logs api", "docker ps -a", "docker compose up -d", "docker pull redis:7",
+    "kubectl get pods -n web", "kubectl logs deploy/api",
+    # infra
+    "terraform plan", "terraform apply -auto-approve", "terraform init", "tofu plan", "helm upgrade --install api ./chart",
+    "ansible-playbook site.yml", "systemctl status nginx", "pulumi up",
+    # cloud and network
+    "aws s3 sync ./dist s3://bucket", "gcloud run deploy api", "gh pr checks 42", "ssh deploy@web1",
+    "rsync -av dist/ web1:/srv/", "curl -i https://api.example.test", "wget https://example.test/a.tgz",
+    "az webapp deploy", "ping -c 4 example.test",
+    # shell
+    "ls -la", "find . -name '*.py'", "grep -rn TODO src", "rg -n fixme", "df -h", "du -sh *", "ps aux",
+    "tree -L 2", "jq . package.json", "python manage.py migrate",
+]
+
+
+@pytest.mark.parametrize("command", FAMILY_COMMANDS)
+def test_each_family_has_its_own_filter(command):
+    filters, _ = loaded()
+    selection = select_filter("", command, list(filters))
+    assert selection.filter is not None, command
+    assert selection.criterion != "generic-fallback", f"{command} falls back to {selection.filter.id}"
+
+
+def test_validate_reports_nothing():
+    from engine.validate import validate_paths
+
+    problems = [d for d in validate_paths([FILTERS_DIR]) if d.level in ("error", "warning")]
+    assert [d.format() for d in problems] == []

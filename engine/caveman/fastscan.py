@@ -251,6 +251,9 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] 
     hay = _canonical(text) if plan.ignore_case else text
     if len(hay) != n:
         return None
+    if plan.start == "text":  # only a match at 0: look there instead of scanning
+        return [0] if any(hay.startswith(lit, k) for literals, lo, hi in plan.anchors
+                          for lit in literals for k in range(lo, hi + 1)) else []
     counts = {lit: hay.count(lit) for literals, _lo, _hi in plan.anchors for lit in literals}
     if sum(counts.values()) > limit:
         return None  # too dense: a full scan is cheaper
@@ -267,8 +270,6 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] 
                     starts.extend(range(max(0, i - hi), i - lo + 1))
             if len(starts) > limit:
                 return None
-    if plan.start == "text":
-        return [0] if 0 in starts else []
     if plan.start == "line":
         return sorted({p for p in starts if p == 0 or (p <= n and text[p - 1] in LINE_TERMINATORS)})
     return sorted(set(starts))

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 from operator import add
 from typing import Any
 
@@ -23,6 +23,7 @@ import regex
 
 from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.unicode_data import canon_table
+from engine.jsvalues import JS_WHITESPACE
 from engine.rtk.units import to_utf16_units, utf16_len
 
 
@@ -121,6 +122,9 @@ class LineScanner:
         lines = self.lines
         if not lines:
             return []
+        idiom = _IDIOMS.get(pattern.source) if "m" not in pattern.regex.flags else None
+        if idiom is not None:
+            return list(compress(range(len(lines)), map(idiom, lines)))
         scanned = None
         if not _LOOKAROUND.search(pattern.source) and (self.exact_bounds or not exact):
             scanned = self._scan(pattern, exact)
@@ -432,5 +436,12 @@ def _compile_native(emitted: str, flags: int) -> Any:
         return None
 
 
+# Blank-line patterns appear in nearly every filter; without the m flag their answer on one line
+# is a plain string property, computed here without the regex engine.
+_IDIOMS: dict[str, Callable[[str], bool]] = {
+    "^\\s*$": lambda line: not line.strip(JS_WHITESPACE),
+    "^\\s+$": lambda line: bool(line) and not line.strip(JS_WHITESPACE),
+    "^$": lambda line: not line,
+}
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")
 _SCAN_BUDGET = 5.0

@@ -21,7 +21,7 @@ from engine.rtk.patterns import (
 # breaks (\s, [^x]), empty matches, $ at line ends, alternation, backreferences, lookarounds
 # (per-line path), case folding, non-ASCII and astral text.
 PATTERNS = [
-    "^\\s*$", "^E\\s+", "^FAILED ", "error", "ERROR", "^\\S+::\\S+ PASSED", "^\\S+\\.py:\\d+: ",
+    "^\\s*$", "^\\s+$", "^$", "^E\\s+", "^FAILED ", "error", "ERROR", "^\\S+::\\S+ PASSED", "^\\S+\\.py:\\d+: ",
     "a\\s+b", "x[^y]*y", "", "$", "^", "\\s$", "^(?:ab|cd)", "^a|b$", "(\\w)\\1", "(?<=a)b", "b(?!c)",
     "\u00e9t\u00e9", "\u2713 ", "\U0001F600", "^..$", "k", "s\\b", "\\d{2,}", "^\\s{2}\\S+", "end\\s*$",
 ]

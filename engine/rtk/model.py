@@ -11,14 +11,15 @@ API (plain data in, plain data out):
     ``rtk_toml_head_lines`` / ``rtk_toml_tail_lines`` / ``rtk_toml_max_lines``).
     ``ReplaceRule``, ``MatchOutputRule`` and ``FilterTest`` are its parts.
 
-``parse_filter(obj, *, profile="omniroute", source="builtin", path=None, pointer="")``
+``parse_filter(obj, *, profile="omniroute", source="builtin", path=None, pointer="", check_regex=None)``
     -> ``(RtkFilter | None, list[Diagnostic])``. Validates one filter object as OmniRoute does
     (canonical shape first, then legacy; strict objects; zod 4 defaults) and maps it. A rejected
     filter returns ``None`` and one error diagnostic whose ``message`` is **exactly** the
     reference's error text (the zod issue list, or the RTK-Q1 mapping crash) — the sources loader
     prefixes it with ``Invalid custom RTK filter skipped: ``. Its code is ``RTK-SCHEMA`` (or
     ``RTK-Q1``) and ``data["issues"]`` holds the individual issues with pointers. Pattern hygiene
-    (§1.4) reports every ReDoS-prone pattern (``RTK-Q2``) and every invalid regex (``RTK-Q3``,
+    (§1.4) reports every ReDoS-prone pattern (``RTK-Q2``) and, with ``check_regex`` (default:
+    only under ``strict``; ``check_filter_file`` always), every invalid regex (``RTK-Q3``,
     ``RTK-Q4`` for ``unless``) as a diagnostic with ``pointer`` set. Profile ``strict`` applies
     the inner defaults (no RTK-Q1 crash), keeps prone patterns (they run under the regex timeout)
     and rejects a filter with an invalid regex. A top-level ``$schema`` key is accepted and

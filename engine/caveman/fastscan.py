@@ -13,6 +13,7 @@ full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astr
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
@@ -178,8 +179,31 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
         return Plan(start=found), min_width
     if isinstance(found, tuple):
         start, anchors = found
-        return Plan(anchors=tuple(anchors), start=start, ignore_case="i" in flags), min_width
-    return Plan(anchors=tuple((lits, lo, hi) for lits, lo, hi in found), ignore_case="i" in flags), min_width
+        return Plan(anchors=_merge(anchors), start=start, ignore_case="i" in flags), min_width
+    return Plan(anchors=_merge(found), ignore_case="i" in flags), min_width
+
+
+MERGE_PREFIX = 6
+
+
+def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozenset[str], int, int], ...]:
+    """Fewer literals to scan for: per offset range, drop a literal that extends another one (its
+    occurrences are among the shorter one's) and replace literals sharing their first
+    ``MERGE_PREFIX`` characters by their common prefix (a few more candidates, fewer scans)."""
+    by_range: dict[tuple[int, int], set[str]] = {}
+    for literals, lo, hi in anchors:
+        by_range.setdefault((lo, hi), set()).update(literals)
+    out = []
+    for (lo, hi), literals in by_range.items():
+        groups: dict[str, list[str]] = {}
+        for lit in literals:
+            groups.setdefault(lit[:MERGE_PREFIX] if len(lit) >= MERGE_PREFIX else lit, []).append(lit)
+        merged = set()
+        for key, group in groups.items():
+            merged.add(os.path.commonprefix(group) if len(group) > 1 else group[0])
+        kept = {lit for lit in merged if not any(o != lit and lit.startswith(o) for o in merged)}
+        out.append((frozenset(kept), lo, hi))
+    return tuple(out)
 
 
 def plan_for(source: str, flags: str) -> Plan | None:

@@ -1,0 +1,176 @@
+"""The Tests panel: runs, tree, diff, activation, accept-actual (undoable), add test, progress, cancel."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog
+
+import app.panel_tests as panel_tests
+
+pytestmark = pytest.mark.gui
+
+
+def _panel(qtbot, window):
+    panel = window.panel_widgets["tests"]
+    qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=15000)
+    return panel
+
+
+def _item(panel, name):
+    return next(i for i in panel.test_items() if i.text(0) == name)
+
+
+def _rerun(qtbot, panel):
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        panel.run_tests()
+
+
+def test_first_scan_runs_every_test_and_selects_the_failure(qtbot, window):
+    panel = _panel(qtbot, window)
+    assert (panel.result.passed, panel.result.failed) == (6, 1)
+    bottom = window.bottom
+    assert bottom.tabText(bottom.indexOf(panel)) == "Tests (✓ 6 ✗ 1)"
+    assert panel.summary.level == "bad" and "✗ 1" in panel.summary.text()
+    current = panel.tree.currentItem()
+    assert current.text(0) == "plugins line (outdated expectation)" and current.text(1) == "✗ fail"
+    assert "- plugins: cov-5.0" in panel.diff.plain_lines()
+    assert panel.accept_button.isEnabled()
+
+
+def test_activation_is_shown_per_test(qtbot, window):
+    panel = _panel(qtbot, window)
+    audit = _item(panel, "audit command")
+    assert audit.text(1) == "✓ pass" and audit.text(2) == "⚠ no filter"
+    assert "VT-Q5" in audit.toolTip(2)
+    assert _item(panel, "drops warnings").text(2) == "✓ commands"
+    assert _item(panel, "drops directory lines").text(2) == "— (no command)"
+    panel.tree.setCurrentItem(audit)
+    assert "not this filter" in panel.activation.text()
+    assert not panel.accept_button.isEnabled()  # it passes: nothing to accept
+
+
+def test_failures_only_filter(qtbot, window):
+    panel = _panel(qtbot, window)
+    panel.failed_only.setChecked(True)
+    assert [i.text(0) for i in panel.test_items()] == ["plugins line (outdated expectation)"]
+    panel.failed_only.setChecked(False)
+    assert len(panel.test_items()) == 7
+
+
+def test_accept_actual_edits_the_document_and_undo_reverts_it(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    panel.tree.setCurrentItem(_item(panel, "plugins line (outdated expectation)"))
+    path = demo / "filters" / "pytest.json"
+    before = path.read_text(encoding="utf-8")
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        assert panel.accept_selected()
+    tab = window.tab_for(path)
+    assert tab is not None and tab.is_dirty()
+    assert json.loads(tab.text)["tests"][2]["expected"] == "tests/test_c.py .\n1 passed"
+    assert path.read_text(encoding="utf-8") == before  # nothing written: the edit is in the buffer
+    assert panel.result.failed == 0  # the run tests the unsaved buffer
+    tab.undo_stack.undo()
+    assert tab.text == before and not tab.is_dirty()
+    _rerun(qtbot, panel)
+    assert panel.result.failed == 1
+
+
+def test_add_preview_as_test_takes_the_rtk_preview_sample(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    path = demo / "filters" / "npm.json"
+    tab = window.open_file(path)
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    preview = window.panel_widgets.get("rtk-preview")
+    if preview is not None and hasattr(preview, "command") and hasattr(preview, "input"):
+        preview.command.setText("npm ci")
+        preview.input.setPlainText("npm notice x\nadded 9 packages")
+    seen = {}
+
+    def accept(dialog):
+        seen.update(filter=dialog.filter.currentText(), name=dialog.name.text(), command=dialog.command.text(),
+                    sample=dialog.input.toPlainText())
+        if not dialog.input.toPlainText():  # no preview panel: type the sample in the dialog
+            dialog.command.setText("npm ci")
+            dialog.input.setPlainText("npm notice x\nadded 9 packages")
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["AddTestDialog"] = accept
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        assert panel.add_test_from_preview()
+    assert seen["filter"] == "npm-install" and seen["name"] == "preview sample"
+    if preview is not None and hasattr(preview, "command"):
+        assert (seen["command"], seen["sample"]) == ("npm ci", "npm notice x\nadded 9 packages")
+    added = json.loads(tab.text)["tests"][-1]
+    assert added == {"name": "preview sample", "command": "npm ci", "input": "npm notice x\nadded 9 packages",
+                     "expected": "added 9 packages"}
+    assert _item(panel, "preview sample").text(1) == "✓ pass"
+    tab.undo_stack.undo()
+    assert "preview sample" not in tab.text
+
+
+def test_progress_and_cancel_of_a_long_run(qtbot, window, monkeypatch):
+    panel = _panel(qtbot, window)
+    real = panel_tests.run_workspace_tests
+    started = threading.Event()
+
+    def slow(files, *, buffers, profile, progress, cancel):
+        def waiting_progress(done, total, label):
+            progress(done, total, label)
+            if label.startswith("testing"):
+                started.set()
+                cancel.wait(10)  # a long file: the run only goes on once cancelled
+        return real(files, buffers=buffers, profile=profile, progress=waiting_progress, cancel=cancel)
+
+    monkeypatch.setattr(panel_tests, "run_workspace_tests", slow)
+    steps = []
+    panel._progress.step.connect(lambda d, t, label: steps.append(label))
+    panel.run_tests()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    qtbot.waitUntil(lambda: panel.cancel_button.isEnabled() and not panel.progress.isHidden(), timeout=5000)
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    assert panel.result.cancelled and panel.summary.text().startswith("cancelled")
+    assert any(s.startswith("reading") for s in steps) and any(s.startswith("testing") for s in steps)
+    qtbot.waitUntil(panel.progress.isHidden, timeout=5000)
+
+
+def test_saving_a_filter_file_reruns_the_tests(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    tab = window.open_file(demo / "filters" / "pytest.json")
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    panel.tree.setCurrentItem(_item(panel, "plugins line (outdated expectation)"))
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        panel.accept_selected()
+    assert panel.result.failed == 0
+    panel.result = None
+    with qtbot.waitSignal(panel.ranChanged, timeout=20000):
+        assert tab.save()
+    assert panel.result.failed == 0 and not tab.is_dirty()
+
+
+def test_f5_runs_the_tests_and_double_click_goes_to_the_test(qtbot, window, demo):
+    from PySide6.QtTest import QTest
+
+    panel = _panel(qtbot, window)
+    window.show_panel("diagnostics")
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        QTest.keyClick(window, Qt.Key.Key_F5)
+    assert window.bottom.currentWidget() is panel
+    tab = panel.go_to_item(_item(panel, "keeps failures"))
+    assert tab is not None and tab.path == demo / "filters" / "pytest.json"
+    line = tab.editor.textCursor().blockNumber() + 1
+    assert '"name": "keeps failures"' in tab.text.splitlines()[line] or "keeps failures" in "".join(
+        tab.text.splitlines()[line - 1: line + 2])
+
+
+def test_no_dialogs_during_runs(qtbot, window, dialogs):
+    panel = _panel(qtbot, window)
+    _rerun(qtbot, panel)
+    assert dialogs.calls == []

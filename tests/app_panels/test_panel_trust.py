@@ -1,0 +1,126 @@
+"""The Trust panel: verdict, hashes, risk review, confirmed trust, export of chosen filters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from engine.rtk.hashing import raw_sha256
+from engine.rtk.trust import decide_trust
+
+pytestmark = pytest.mark.gui
+YES = QMessageBox.StandardButton.Yes
+
+
+def _panel(qtbot, window):
+    panel = window.panel_widgets["trust"]
+    qtbot.waitUntil(lambda: panel.overview is not None and panel.candidates and not panel.loader.busy, timeout=15000)
+    return panel
+
+
+def _reload(qtbot, panel):
+    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+        panel.refresh()
+
+
+def test_changed_verdict_with_hashes_and_risk_review(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    assert panel.verdict.text() == "⚠ changed after trust" and panel.verdict.level == "bad"
+    row = panel.files.topLevelItem(0)
+    computed = raw_sha256((demo / ".rtk" / "filters.json").read_bytes())
+    assert row.text(0) == "filters.json" and row.text(2) == "the file changed since it was trusted"
+    assert row.toolTip(5) == computed and row.text(5).startswith(computed[:16])
+    assert panel.files.topLevelItem(1).text(1) == "— no file"  # no filters.toml
+    assert "Risk summary:" in panel.risk.toPlainText() and "Filters: 1" in panel.risk.toPlainText()
+    assert "1 project filter(s)" in panel.headline.text()
+
+
+def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    trust_file = demo / ".rtk" / "trust.json"
+    before = trust_file.read_text(encoding="utf-8")
+    assert not panel.trust_clicked()  # the default answer is Cancel
+    assert trust_file.read_text(encoding="utf-8") == before
+    computed = raw_sha256((demo / ".rtk" / "filters.json").read_bytes())
+    kind, text = dialogs.calls[-1]
+    assert kind == "question"
+    assert f"trust 1 filter in filters.json, hash {computed[:4]}…" in text and computed in text
+    dialogs.answers["Trust project filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+        assert panel.trust_clicked()
+    assert json.loads(trust_file.read_text(encoding="utf-8")) == {"filtersSha256": computed}
+    assert decide_trust(demo / ".rtk" / "filters.json", environ={}).verdict == "trusted"
+    assert panel.verdict.text() == "🔒 trusted"
+    assert any("wrote" in m for m in panel.notes.messages())
+
+
+def test_trust_warns_that_unsaved_edits_are_not_trusted(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    tab = window.open_file(demo / ".rtk" / "filters.json")
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    tab.editor.textCursor().insertText(" ")
+    assert tab.is_dirty()
+    panel.trust_clicked()
+    assert "are NOT trusted" in dialogs.calls[-1][1]
+
+
+def test_export_chosen_filters_to_rtk_filters_json_and_trust_it(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    assert set(by_id) == {"git-log-short", "make-quiet", "npm-install", "pytest-quiet"}
+    # project filters start unchecked (they are the export target), the others checked
+    assert {c.filter_id for c in panel.selected()} == {"make-quiet", "npm-install", "pytest-quiet"}
+    panel.set_selected({(by_id[i].file, i) for i in ("pytest-quiet", "make-quiet")})
+    assert panel.selection_label.text() == "2 filter(s) selected"
+    panel.with_trust.setChecked(True)
+    target = demo / ".rtk" / "filters.json"
+    assert not panel.export_to(target)  # "Replace file?" answered Cancel
+    dialogs.answers["Replace file"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+        assert panel.export_to(target)
+    assert [f["id"] for f in json.loads(target.read_text(encoding="utf-8"))] == ["make-quiet", "pytest-quiet"]
+    assert decide_trust(target, environ={}).verdict == "trusted"
+    assert panel.notes.messages()[0].startswith("exported 2 filter(s)")
+    assert panel.verdict.text() == "🔒 trusted"
+
+
+def test_export_as_toml_through_the_button(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    panel.format.setCurrentIndex(panel.format.findData("toml"))
+    assert panel.default_export_path() == demo / ".rtk" / "filters.toml"
+    by_id = {c.filter_id: c for c in panel.candidates}
+    panel.set_selected({(by_id["npm-install"].file, "npm-install")})
+    dialogs.answers["save-as"] = demo / "out.toml"
+    assert panel.export_clicked()
+    text = (demo / "out.toml").read_text(encoding="utf-8")
+    assert "[filters.npm-install]" in text and "make-quiet" not in text
+    assert any("not part of RTK TOML" in m or "dropped" in m for m in panel.notes.messages())
+
+
+def test_export_refuses_to_overwrite_unsaved_edits(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    target = demo / ".rtk" / "filters.json"
+    tab = window.open_file(target)
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    tab.editor.textCursor().insertText(" ")
+    before = target.read_text(encoding="utf-8")
+    dialogs.answers["Replace file"] = YES
+    assert not panel.export_to(target)
+    assert target.read_text(encoding="utf-8") == before
+    assert "unsaved edits" in panel.notes.messages()[0]
+
+
+def test_checking_a_file_checks_its_filters(qtbot, window):
+    panel = _panel(qtbot, window)
+    panel.set_selected(set())
+    assert panel.selected() == [] and not panel.export_button.isEnabled()
+    file_item = panel.export_tree.topLevelItem(0)
+    file_item.setCheckState(0, Qt.CheckState.Checked)
+    assert len(panel.selected()) == file_item.childCount() >= 1
+    assert panel.export_button.isEnabled()

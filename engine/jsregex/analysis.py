@@ -37,6 +37,9 @@ def pattern_quirks(source: str, flags: str = "", *, profile: str = "v8",
     events += _flag_events(source, t)
     if replacement is not None:
         events += _replacement_events(replacement, t)
+    if t.too_large:
+        events.append(QuirkEvent("JSR-COUNT", 0, 0, "nested repeat counts are too large for Rulewright to "
+                                 "evaluate (Node runs them): the rule is skipped"))
     if t.clamped:
         events.append(QuirkEvent("JSR-COUNT", 0, 0, "a quantifier count above 65535 was clamped; "
                                  "subjects longer than 65535 units are out of contract for this rule"))
@@ -52,7 +55,9 @@ def pattern_quirks(source: str, flags: str = "", *, profile: str = "v8",
 
 
 def _diagnostic(e: QuirkEvent, profile: str) -> Diagnostic:
-    if profile == "strict":
+    if e.code == "JSR-COUNT" and "skipped" in e.message:
+        level = "error"
+    elif profile == "strict":
         level = "error" if e.code in REJECTED_IN_STRICT else "warning"
     else:
         level = "warning" if e.code == "JSR-Q8" else "info"

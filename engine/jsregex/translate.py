@@ -12,13 +12,28 @@ from functools import lru_cache
 import regex
 
 from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
-from .ast import QuirkEvent
-from .emitter import Emitter, nullable
+from .ast import Alt, CharSet, Group, Look, Node, Quant, QuirkEvent, Seq
+from .emitter import MAX_REPEAT, Emitter, nullable
 from .errors import JSSyntaxError
 from .parser import ParseError, parse
 
 FLAG_ORDER = "dgimsuvy"
 CACHE_SIZE = 4096
+MAX_EXPANSION = 400_000  # unrolled nodes `regex` may build for minimum counts (~100 MB)
+
+
+def expansion(node: Node) -> int:
+    """How many nodes `regex` builds for ``node`` once minimum repeat counts are unrolled."""
+    if isinstance(node, Quant):
+        return max(1, min(node.min, MAX_REPEAT)) * expansion(node.body) + 1
+    if isinstance(node, Seq):
+        # runs of single characters become one string node in `regex`
+        return sum(expansion(n) for n in node.items if not isinstance(n, CharSet)) + 1
+    if isinstance(node, Alt):
+        return sum(expansion(n) for n in node.alternatives) + 1
+    if isinstance(node, Group | Look):
+        return expansion(node.body) + 1
+    return 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +53,7 @@ class Translation:
     quirks: tuple[QuirkEvent, ...]  # spans in UTF-16 units of the source
     unsupported: str | None
     clamped: bool  # a quantifier count was clamped (spec §8)
+    too_large: bool  # unrolled minimum counts would exhaust memory: evaluation is refused
     loop_checks: int
     nullable: bool  # can match the empty string (then the JS global-iteration rule matters)
     v8_atom: bool  # V8 compiles it to a plain string search (no step-back into surrogate pairs)
@@ -81,6 +97,14 @@ def _translate(source: str, flags: str) -> Translation:
         ) from None
     emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
+    unsupported = parsed.unsupported
+    too_large = expansion(parsed.root) > MAX_EXPANSION
+    if too_large:
+        # `regex` unrolls minimum repeat counts in memory (≈250 bytes each); V8 uses counters.
+        unsupported = (f"nested repeat counts need more than {MAX_EXPANSION:,} unrolled repetitions "
+                       "(would exhaust memory)")
+        emitted = "(?!)"
+        emitter.line_anchors = False
     compiled = regex.compile(emitted, regex.VERSION0)
     compiled_lf = None
     if emitter.line_anchors:
@@ -110,7 +134,8 @@ def _translate(source: str, flags: str) -> Translation:
         unicode=unicode,
         ignore_case="i" in ordered,
         quirks=quirks,
-        unsupported=parsed.unsupported,
+        unsupported=unsupported,
+        too_large=too_large,
         clamped=emitter.clamped,
         loop_checks=emitter.loop_checks,
         nullable=nullable(parsed.root),

@@ -199,3 +199,11 @@ def test_multiline_anchors_know_every_js_line_terminator(subject: str, expected:
 def test_multiline_dollar_before_cr_only_when_cr_present() -> None:
     assert [m.index for m in compile_js("x$", "gm").match_all("x\nx\rx")] == [0, 2, 4]
     assert [m.index for m in compile_js("^x", "gm").match_all("x\nx\u2029x")] == [0, 2, 4]
+
+
+def test_nested_huge_counts_are_refused_instead_of_exhausting_memory() -> None:
+    rx = compile_js("(?:a{1000}){1000}")  # valid JS; `regex` would unroll 10^6 repetitions
+    with pytest.raises(JSUnsupportedError, match="unrolled repetitions"):
+        rx.test("a")
+    assert [(d.code, d.level) for d in quirks("(?:a{1000}){1000}")] == [("JSR-COUNT", "error")]
+    assert compile_js("(?:ab){65535}").test("ab") is False

@@ -198,9 +198,7 @@ def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozen
         groups: dict[str, list[str]] = {}
         for lit in literals:
             groups.setdefault(lit[:MERGE_PREFIX] if len(lit) >= MERGE_PREFIX else lit, []).append(lit)
-        merged = set()
-        for key, group in groups.items():
-            merged.add(os.path.commonprefix(group) if len(group) > 1 else group[0])
+        merged = {os.path.commonprefix(group) if len(group) > 1 else group[0] for group in groups.values()}
         kept = {lit for lit in merged if not any(o != lit and lit.startswith(o) for o in merged)}
         out.append((frozenset(kept), lo, hi))
     return tuple(out)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 
 from engine.diagnostics import Diagnostic
+from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_sort_key, locale_compare
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
@@ -55,31 +56,39 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
     return sorted(filters, key=cmp_to_key(compare))
 
 
-def _search(source: str, flags: str, subject: str) -> bool:
+def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> bool:
     regex, _ = compile_cached(source, flags)
-    return regex is not None and regex.search(subject) is not None
+    if regex is None:
+        return False
+    try:
+        return regex.search(subject) is not None
+    except RegexTimeout as exc:
+        notes.append(Diagnostic(f"pattern {source!r} ran out of time ({exc.timeout}s) and counts as not "
+                                "matching", "warning", "RTK-TIMEOUT", source="rtk"))
+        return False
 
 
 def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, detected_type: str,
-                   profile: str) -> tuple[str | None, str | None] | None:
+                   profile: str, notes: list[Diagnostic]) -> tuple[str | None, str | None] | None:
     """``(pattern, pointer)`` when ``flt`` meets ``criterion``, else ``None``."""
     if criterion == "toml-command":
         if not flt.is_toml or not command:
             return None
         flags = "m" if profile == "strict" else "im"  # RTK-Q16
-        return _first(flt, "command_patterns", flt.command_patterns, flags, command)
+        return _first(flt, "command_patterns", flt.command_patterns, flags, command, notes)
     if criterion == "outputTypes":
         return (None, None) if detected_type in flt.command_types else None
     if criterion == "commands":
         if not command:
             return None
-        return _first(flt, "command_patterns", flt.command_patterns, "im", command)
-    return _first(flt, "match_patterns", flt.match_patterns, "im", text)
+        return _first(flt, "command_patterns", flt.command_patterns, "im", command, notes)
+    return _first(flt, "match_patterns", flt.match_patterns, "im", text, notes)
 
 
-def _first(flt: RtkFilter, field_name: str, sources: Sequence[str], flags: str, subject: str):
+def _first(flt: RtkFilter, field_name: str, sources: Sequence[str], flags: str, subject: str,
+           notes: list[Diagnostic]) -> tuple[str, str | None] | None:
     for index, source in enumerate(sources):
-        if _search(source, flags, subject):
+        if _search(source, flags, subject, notes):
             return source, flt.pointer_of(field_name, index)
     return None
 
@@ -107,11 +116,12 @@ def select_filter(
     strict = profile == "strict"
     candidates = [f for f in ordered if not (strict and _blocked(f, enabled, disabled))]
     chosen: Selection | None = None
+    notes: list[Diagnostic] = []
     for scope in SCOPES:
         in_scope = [f for f in candidates if f.source == scope]
         for criterion in CRITERIA:
             for flt in in_scope:
-                hit = _criterion_hit(flt, criterion, text, detected_command, detection.type, profile)
+                hit = _criterion_hit(flt, criterion, text, detected_command, detection.type, profile, notes)
                 if hit is not None:
                     chosen = Selection(flt, detection, scope, criterion, hit[0], hit[1])
                     break
@@ -123,6 +133,7 @@ def select_filter(
         fallback = next((f for f in candidates if GENERIC_TYPE in f.command_types), None)
         chosen = Selection(fallback, detection, fallback.source if fallback else None,
                            "generic-fallback" if fallback else None)
+    chosen.diagnostics.extend(notes)
     if chosen.filter is not None and not strict and _blocked(chosen.filter, enabled, disabled):
         # RTK-Q5: the lists switch off the winner; OmniRoute does not try the next candidate.
         blocked = chosen.filter

@@ -218,3 +218,21 @@ def test_cli_run_reads_a_file_and_prints_json(tmp_path, monkeypatch, capsys):
 def test_scoped_filters_are_frozen_and_replaceable():
     flt = make("x")
     assert replace(flt, source="project").source == "project"
+
+
+def test_a_match_pattern_that_runs_out_of_time_counts_as_no_match(monkeypatch):
+    from engine.jsregex import RegexTimeout
+    from engine.rtk import select
+
+    class Slow:
+        def search(self, subject):
+            raise RegexTimeout("(x+)+y", "im", 0.25)
+
+    real = select.compile_cached
+    monkeypatch.setattr(select, "compile_cached",
+                        lambda source, flags: (Slow(), None) if source == "(x+)+y" else real(source, flags))
+    slow = make("slow", priority=90, match={"patterns": ["(x+)+y"]})
+    fallback = make("generic", priority=10, match={"outputTypes": ["generic-output"]})
+    chosen = select_filter("xxxx", "frob", [slow, fallback])
+    assert chosen.filter.id == "generic"
+    assert [d.code for d in chosen.diagnostics] == ["RTK-TIMEOUT"]

@@ -13,7 +13,6 @@ full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astr
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Callable
@@ -186,6 +185,14 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
 MERGE_PREFIX = 6
 
 
+def _common_prefix(strings: list[str]) -> str:
+    first, last = min(strings), max(strings)
+    k = 0
+    while k < len(first) and first[k] == last[k]:
+        k += 1
+    return first[:k]
+
+
 def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozenset[str], int, int], ...]:
     """Fewer literals to scan for: per offset range, drop a literal that extends another one (its
     occurrences are among the shorter one's) and replace literals sharing their first
@@ -198,7 +205,7 @@ def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozen
         groups: dict[str, list[str]] = {}
         for lit in literals:
             groups.setdefault(lit[:MERGE_PREFIX] if len(lit) >= MERGE_PREFIX else lit, []).append(lit)
-        merged = {os.path.commonprefix(group) if len(group) > 1 else group[0] for group in groups.values()}
+        merged = {_common_prefix(group) for group in groups.values()}
         kept = {lit for lit in merged if not any(o != lit and lit.startswith(o) for o in merged)}
         out.append((frozenset(kept), lo, hi))
     return tuple(out)

@@ -48,11 +48,12 @@ DEPENDENCY_FRAME = re.compile(r"node_modules/|node:internal|\(internal/|site-pac
 # through an error word, not through its location or counts.
 PASSING = re.compile(r"^(?:✓|✔|√|PASS\b|ok\b|\(pass\))|\.{3,}\s*Passed$|\bpassed \([\d.]+ ?m?s(?:econds)?\)\.?$")
 # Summary lines: the words test runners, linters and package managers put in their final count
-# (`total` only next to a number, so curl's progress-meter header is not a summary).
+# (`total` only next to a number, so curl's progress-meter header is not a summary; a start banner
+# such as `Running 6 tests using 3 workers` announces work, it does not report a result).
 SUMMARY = re.compile(
     r"(?<![\w-])(?:passed|failed|errors|warnings)(?![\w-])"
     r"|(?<![\w-])total(?=:?\s*\d)|\d[\d.]*[KMGT]?i?B?\s+total\b"
-    r"|(?<![\w.:])\d+\s+(?:problems?|issues?|offen[cs]es?|vulnerabilit(?:y|ies)|tests?|failures?|errors?|warnings?)\b"
+    r"|(?<![\w.:])(?<!running )(?<!collected )\d+\s+(?:problems?|issues?|offen[cs]es?|vulnerabilit(?:y|ies)|tests?|failures?|errors?|warnings?)\b"
     r"(?![/.-]\w)",
     re.IGNORECASE)
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")

@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     filter_obj = None
     if args.filter_file:
-        filter_obj = _load_filter_file(args.filter_file)
+        filter_obj = _load_filter_file(args.filter_file, args.profile)
         if filter_obj is None:
             return EXIT_PROBLEMS
     if args.stage == "filter":
@@ -210,13 +210,9 @@ def run(args: argparse.Namespace) -> int:
         if filter_obj is not None:
             from engine.rtk.model import parse_filter_file
 
-            extra, found = parse_filter_file(filter_obj, profile=args.profile, source="project", path=args.filter_file)
+            extra, _ = parse_filter_file(filter_obj, profile=args.profile, source="project", path=args.filter_file)
             if args.filter_id is not None:
                 extra = [f for f in extra if f.id == args.filter_id]
-            for d in found:
-                if d.level == "error":
-                    print(f"{args.filter_file}: error: {d.message}", file=sys.stderr)
-                    return EXIT_PROBLEMS
         try:
             response = run_engine_stage(output, args.shell_command, builtin=args.builtin, project=args.project,
                                         data_dir=args.data_dir, config=config, profile=args.profile,
@@ -229,10 +225,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{where}: error: {response['error']}", file=sys.stderr)
         return EXIT_PROBLEMS
     if args.json:
-        sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(_printable(json.dumps(response, ensure_ascii=False, indent=2)) + "\n")
     else:
-        sys.stdout.write(response["text"])
-        if response["text"] and not response["text"].endswith("\n"):
+        text = _printable(response["text"])
+        sys.stdout.write(text)
+        if text and not text.endswith("\n"):
             sys.stdout.write("\n")
         for d in response.get("diagnostics", []):
             if d.get("level") in ("error", "warning"):
@@ -240,14 +237,25 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load_filter_file(name: str) -> Any:
-    try:
-        text = Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{name}:1:1: error: cannot read: {exc}", file=sys.stderr)
-        return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"{name}:{exc.lineno}:{exc.colno}: error: {exc.msg}", file=sys.stderr)
-        return None
+def _printable(text: str) -> str:
+    """Lone surrogates (JavaScript strings may hold them; the char cut can make one) cannot be
+    written as UTF-8: show them as U+FFFD."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _load_filter_file(name: str, profile: str) -> Any:
+    """The parsed filter document, or ``None`` after printing every problem at ``path:line:col``
+    (unreadable file, JSON syntax, schema issues and invalid patterns, located by pointer)."""
+    from engine.jsondoc import read_json_file
+    from engine.rtk.model import check_filter_file
+
+    doc = read_json_file(name)
+    problems = [d for d in doc.diagnostics if d.level == "error"]
+    if doc.ok and not problems:
+        problems = [doc.locate(d) for d in check_filter_file(doc.value, profile=profile, path=name)
+                    if d.level == "error"]
+    for diagnostic in problems:
+        print(diagnostic.format(), file=sys.stderr)
+    return None if problems or not doc.ok else doc.value

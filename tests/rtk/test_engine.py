@@ -236,3 +236,16 @@ def test_a_match_pattern_that_runs_out_of_time_counts_as_no_match(monkeypatch):
     chosen = select_filter("xxxx", "frob", [slow, fallback])
     assert chosen.filter.id == "generic"
     assert [d.code for d in chosen.diagnostics] == ["RTK-TIMEOUT"]
+
+
+def test_cli_reports_a_bad_filter_file_at_line_and_column(tmp_path, capsys):
+    from engine.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "id": "x",\n  "label": "X",\n  "category": "nope",\n  "match": {},\n'
+                   '  "rules": {}, "preserve": {}\n}\n', encoding="utf-8")
+    sample = tmp_path / "out.txt"
+    sample.write_text("hello\n", encoding="utf-8")
+    assert main(["filter", str(sample), "--stage", "filter", "--filter", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:4:15: error: Invalid option: expected one of" in err

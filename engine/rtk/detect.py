@@ -168,6 +168,13 @@ class Detector:
     commands: tuple[tuple[str, Callable[[str], Any]], ...]
     contents: tuple[ContentPattern, ...]
 
+    @cached_property
+    def by_cost(self) -> tuple[ContentPattern, ...]:
+        """Content patterns, cheapest test first: line-start literals, then needles, then scans."""
+        def cost(pattern: ContentPattern) -> int:
+            return 0 if pattern.line_prefixes else 1 if pattern.needle is not None else 2
+        return tuple(sorted(self.contents, key=cost))
+
 
 @dataclass
 class Detection:
@@ -504,14 +511,17 @@ def last_command_segment(command: str) -> str:
 
 def _score(detector: Detector, base: float, signal: Callable[[ContentPattern], bool],
            to_beat: float) -> tuple[float, list[str]]:
-    """Confidence and matched signals, stopping once ``to_beat`` is out of reach."""
-    content: list[str] = []
+    """Confidence and matched signals (in pattern order), stopping once ``to_beat`` is out of
+    reach. Cheap signals are tried first — a line-start literal is ruled out by a set lookup —
+    so a detector that cannot win usually stops before any scan of the text."""
+    hits: set[str] = set()
     total = len(detector.contents)
-    for index, pattern in enumerate(detector.contents):
-        if min(1, base + 0.25 * (len(content) + total - index)) <= to_beat:
+    for tried, pattern in enumerate(detector.by_cost):
+        if min(1, base + 0.25 * (len(hits) + total - tried)) <= to_beat:
             break
         if signal(pattern):
-            content.append(pattern.id)
+            hits.add(pattern.id)
+    content = [p.id for p in detector.contents if p.id in hits]
     confidence = min(1, base + 0.25 * len(content))
     return (int(confidence) if confidence == int(confidence) else confidence), content
 

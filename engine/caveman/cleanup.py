@@ -13,6 +13,7 @@ from engine.jsvalues import js_trim_end
 
 _HWS_RUN = re.compile(r"[ \t]{2,}")
 _PUNCT_RUN = re.compile(r"[.!?]{2,}")
+_PUNCT_PAIR = re.compile(r"[.!?][.!?]")
 _TRAILING_HWS = re.compile(r"[ \t]+$", re.M)
 _TRAILING_HWS_CRLF = re.compile(r"[ \t]+(?=\r?\n|\Z)")
 _BLANKS_BEFORE_LF = re.compile(r"[ \t]+(?=\n)")
@@ -33,7 +34,7 @@ def collapse_spaces(text: str) -> str:
     for blank in (" ", "\t") if "\t" in text else (" ",):
         for punct in ",.;:!?":
             text = text.replace(blank + punct, punct)
-    if any(a + b in text for a in ".!?" for b in ".!?"):
+    if _PUNCT_PAIR.search(text):
         text = _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
     return text
 
@@ -48,8 +49,10 @@ def cleanup(text: str, *, crlf: bool = False) -> str:
         text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     if text.endswith((" ", "\t")):
         text = js_trim_end(text)
-    text = (_BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
-            if crlf else _BLANK_LINES.sub("\n\n", text))
+    if crlf:
+        text = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
+    elif "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
     return text.strip("\n")
 
 

@@ -17,7 +17,7 @@ from engine.diagnostics import Diagnostic
 from .ast import Alt, Backref, Group, Look, Node, Quant, QuirkEvent, Seq
 from .emitter import nullable
 from .errors import JSSyntaxError
-from .translate import Translation, translate
+from .translate import Translation, recursion_headroom, translate
 from .unicode_data import canon
 
 REJECTED_IN_STRICT = frozenset({"JSR-Q1", "JSR-Q2", "JSR-Q3", "JSR-Q11", "JSR-Q12"})
@@ -72,11 +72,13 @@ def _structural_events(source: str, t: Translation) -> list[QuirkEvent]:
     """JSR-Q4 (backreferences that can see an unset group) and JSR-Q5 (loop captures)."""
     from .parser import parse  # the AST is not kept in the cached translation
 
-    try:
+    with recursion_headroom(source):
         parsed = parse(_parser_units(source, t.unicode), unicode=t.unicode, vmode="v" in t.flags,
                        ignore_case=t.ignore_case)
-    except Exception:  # pragma: no cover - translate() already accepted it
-        return []
+        return _structural_events_of(parsed, source, t)
+
+
+def _structural_events_of(parsed, source: str, t: Translation) -> list[QuirkEvent]:
     to16 = _utf16_mapper(source, t.unicode)
     groups: dict[int, tuple[Group, tuple[Node, ...]]] = {}
     refs: list[tuple[Backref, tuple[Node, ...]]] = []

@@ -102,20 +102,21 @@ class Emitter:
         self.unicode = unicode  # u/v: sets are code points, read from a UTF-16 subject
         self.marker_groups: set[int] = set()
         self.loop_checks = 0  # number of empty-iteration checks emitted (rK names)
+        self.open_groups: set[int] = set()  # groups being emitted (a reference inside is empty)
         self.clamped = False
 
     def emit_pattern(self, root: Node) -> str:
         _marker_groups(root, False, self.marker_groups)
-        return self.emit(root, False, frozenset())
+        return self.emit(root, False)
 
-    def emit(self, node: Node, behind: bool, open_groups: frozenset[int]) -> str:
+    def emit(self, node: Node, behind: bool) -> str:
         if isinstance(node, CharSet):
             return self.emit_charset(node)
         if isinstance(node, Seq):
-            parts = [self.emit(n, behind, open_groups) for n in node.items]
+            parts = [self.emit(n, behind) for n in node.items]
             return "".join(f"(?:{p})" if isinstance(n, Alt) else p for n, p in zip(node.items, parts))
         if isinstance(node, Alt):
-            return "(?:" + "|".join(self.emit(n, behind, open_groups) for n in node.alternatives) + ")"
+            return "(?:" + "|".join(self.emit(n, behind) for n in node.alternatives) + ")"
         if isinstance(node, Empty):
             return ""
         if isinstance(node, Dot):
@@ -126,23 +127,25 @@ class Emitter:
             return self.emit_anchor(node.kind)
         if isinstance(node, Group):
             n = node.index
-            body = self.emit(node.body, behind, open_groups | {n})
+            self.open_groups.add(n)
+            body = self.emit(node.body, behind)
+            self.open_groups.discard(n)
             group = f"(?P<g{n}>{body})"
             if n in self.marker_groups:
                 return f"(?P<e{n}>){group}" if behind else f"{group}(?P<e{n}>)"
             return group
         if isinstance(node, Look):
-            body = self.emit(node.body, node.behind, open_groups)
+            body = self.emit(node.body, node.behind)
             kind = ("<" if node.behind else "") + ("!" if node.negative else "=")
             return f"(?{kind}{body})"
         if isinstance(node, Backref):
-            if node.index in open_groups:
+            if node.index in self.open_groups:
                 return "(?:)"  # inside its own group: V8 replaces it by the empty match
             # V8 (u/v): a backreference never ends inside a surrogate pair, even an empty one
             guard = NOT_MID_PAIR if self.unicode else ""
             return f"(?(g{node.index})(?P=g{node.index})){guard}"
         if isinstance(node, Quant):
-            return self.emit_quant(node, behind, open_groups)
+            return self.emit_quant(node, behind)
         if isinstance(node, Unsupported):
             return "(?!)"
         raise TypeError(f"cannot emit {type(node).__name__}")
@@ -174,10 +177,10 @@ class Emitter:
             return rf"(?={LINE_TERMINATOR_CLASS}|\Z)" if self.multiline else r"\Z"
         return r"(?a:\b)" if kind == "b" else r"(?a:\B)"
 
-    def emit_quant(self, q: Quant, behind: bool, open_groups: frozenset[int]) -> str:
+    def emit_quant(self, q: Quant, behind: bool) -> str:
         if _v8_loop_defect(q.body):
             # V8 11.3 (Node 20): a quantified v-mode [^] matches exactly min(count, 1) times
-            return self.emit(q.body, behind, open_groups) if q.min >= 1 else ""
+            return self.emit(q.body, behind) if q.min >= 1 else ""
         lo, hi = q.min, q.max
         can_be_empty = nullable(q.body)
         if hi is not None and hi > MAX_REPEAT:
@@ -190,7 +193,7 @@ class Emitter:
             lo = MAX_REPEAT
         if hi == 0:
             return ""
-        body = self.emit(q.body, behind, open_groups)
+        body = self.emit(q.body, behind)
         if _looping(q):
             resets = "".join(
                 rf"(?P<g{n}>)(?>(?=(?P<e{n}>[\s\S]))|(?<=(?P<e{n}>[\s\S]))|)" for n in groups_in(q.body)

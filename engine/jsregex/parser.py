@@ -49,6 +49,7 @@ HEX = frozenset("0123456789abcdefABCDEF")
 OCTAL = frozenset("01234567")
 DECIMAL = frozenset("0123456789")
 MAX_COUNT = 2**31 - 1  # V8 saturates quantifier counts here
+MAX_CAPTURES = 32767  # V8: one more capturing group is "Too many captures"
 
 _ID_START = regex.compile(r"[\p{ID_Start}$_]")
 _ID_CONTINUE = regex.compile(r"[\p{ID_Continue}$\u200c\u200d]")
@@ -317,6 +318,8 @@ class Parser:
                 raise self.error("Invalid group")
         index = 0
         if kind == "capture":
+            if self.group_count >= MAX_CAPTURES:
+                raise self.error("Too many captures")
             self.group_count += 1
             index = self.group_count
             if name is not None:

@@ -6,6 +6,9 @@ rule that is re-evaluated thousands of times never re-parses.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -85,7 +88,45 @@ def _translate_cached(source: str, flags: str) -> Translation | JSSyntaxError:
         return exc
 
 
+@contextmanager
+def recursion_headroom(source: str) -> Iterator[None]:
+    """Deeply nested patterns (V8 accepts thousands of levels) need more Python frames than the
+    default limit: the parser, the emitter and `regex`'s own parser all recurse per level."""
+    depth = _nesting_depth(source)
+    needed = depth * 16 + 1000
+    old = sys.getrecursionlimit()
+    if needed <= old:
+        yield
+        return
+    sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _nesting_depth(source: str) -> int:
+    depth = deepest = 0
+    escaped = False
+    for ch in source:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch in "([":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _translate(source: str, flags: str) -> Translation:
+    with recursion_headroom(source):
+        return _translate_nested(source, flags)
+
+
+def _translate_nested(source: str, flags: str) -> Translation:
     ordered = canonical_flags(flags)
     unicode = "u" in ordered or "v" in ordered
     units = from_utf16_units(source) if unicode else to_utf16_units(source)

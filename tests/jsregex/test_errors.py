@@ -74,3 +74,15 @@ def test_invalid_flags(flags: str) -> None:
 ])
 def test_annex_b_and_valid_forms_compile(pattern: str, flags: str) -> None:
     assert is_valid(pattern, flags)
+
+
+def test_capture_limit_matches_v8() -> None:
+    assert is_valid("()" * 32767)
+    with pytest.raises(JSSyntaxError, match="Too many captures$"):
+        compile_js("()" * 32768)
+
+
+def test_deep_nesting_is_accepted_like_v8() -> None:
+    depth = 2000
+    m = compile_js("(" * depth + "a" + ")" * depth).exec("a")
+    assert m is not None and m.groups[-1] == "a" and len(m.groups) == depth

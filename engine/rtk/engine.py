@@ -161,7 +161,8 @@ def process_rtk_text(
     techniques: list[str] = []
     rules: list[str] = []
     original_tokens = estimate_tokens(text)
-    detection = detect_command_type(text, command, profile=profile)
+    lines = split_lines(text)
+    detection = detect_command_type(text, command, profile=profile, lines=lines)
     if trace is not None:
         trace.detection = detection.to_dict()
 
@@ -202,7 +203,7 @@ def process_rtk_text(
             if profile == "strict" and chosen.max_lines == 0:
                 base = 0  # RTK-Q8 fix: a filter maxLines of 0 means no filter-level limit
             limit = effective_max_lines(base, cfg.intensity, profile=profile)
-            filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace)
+            filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace, lines=lines)
             diagnostics.extend(filtered.diagnostics)
             result = filtered.text
             if filtered.applied_rules:
@@ -219,7 +220,8 @@ def process_rtk_text(
     if document_read and profile == "strict":
         pass  # RTK-Q9 fix
     else:
-        lines = split_lines(result)
+        if result is not text:
+            lines = split_lines(result)
         dedup = deduplicate_lines(lines, cfg.deduplicate_threshold, profile=profile)
         if dedup.collapsed > 0:
             if document_read:

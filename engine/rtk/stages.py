@@ -165,12 +165,14 @@ def apply_line_filter(
     max_lines: int | None = None,
     profile: str = "omniroute",
     trace: Trace | None = None,
+    lines: list[str] | None = None,
 ) -> FilterResult:
     """Run ``flt``'s pipeline on ``text``. ``max_lines`` overrides the filter's own (the engine
-    passes its effective value); a regex timeout returns the text unchanged with a diagnostic."""
+    passes its effective value; it also passes ``text`` already split, to save a pass); a regex
+    timeout returns the text unchanged with a diagnostic."""
     run = _Run(flt, profile, trace)
     try:
-        return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines)
+        return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines, lines)
     except RegexTimeout as exc:
         run.diagnostics.append(Diagnostic(
             f"pattern {exc.source!r} of filter {flt.id!r} ran out of time ({exc.timeout}s); output kept whole",
@@ -178,12 +180,13 @@ def apply_line_filter(
         return FilterResult(text, 0, bool(flt.keep_patterns), [], run.diagnostics, timed_out=True)
 
 
-def _pipeline(text: str, run: _Run, max_lines: int) -> FilterResult:
+def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> FilterResult:
     flt = run.filter
-    lines = split_lines(text)
+    if lines is None:
+        lines = split_lines(text)
     run.has_cr = "\r" in text
     if flt.is_toml and lines and lines[-1] == "":
-        lines.pop()
+        lines = lines[:-1]
     original = len(lines)
 
     if flt.strip_ansi:

@@ -44,8 +44,7 @@ class Translation:
     source: str
     flags: str  # canonical order (what JS's `flags` getter returns)
     emitted: str
-    compiled: regex.Pattern[str]
-    compiled_lf: regex.Pattern[str] | None  # same, for subjects without \r, U+2028, U+2029 (m flag)
+    emitted_lf: str | None  # same with `regex`'s own ^/$, for subjects whose only terminator is \n
     group_count: int
     group_names: tuple[str, ...]
     name_index: dict[str, int]
@@ -60,6 +59,21 @@ class Translation:
     loop_checks: int
     nullable: bool  # can match the empty string (then the JS global-iteration rule matters)
     v8_atom: bool  # V8 compiles it to a plain string search (no step-back into surrogate pairs)
+
+    @property
+    def compiled(self) -> regex.Pattern[str]:
+        """The `regex` pattern, compiled on first use (validation alone never pays for it)."""
+        return _compile(self.emitted)
+
+    @property
+    def compiled_lf(self) -> regex.Pattern[str] | None:
+        return None if self.emitted_lf is None else _compile(self.emitted_lf)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _compile(emitted: str) -> regex.Pattern[str]:
+    with recursion_headroom(emitted):  # `regex`'s parser recurses per nesting level too
+        return regex.compile(emitted, regex.VERSION0)
 
 
 def canonical_flags(flags: str) -> str:
@@ -146,12 +160,11 @@ def _translate_nested(source: str, flags: str) -> Translation:
                        "(would exhaust memory)")
         emitted = "(?!)"
         emitter.line_anchors = False
-    compiled = regex.compile(emitted, regex.VERSION0)
-    compiled_lf = None
+    emitted_lf = None
     if emitter.line_anchors:
         # `regex`'s own multiline ^/$ are much faster and exact when \n is the only terminator
         native = Emitter(multiline=True, dot_all="s" in ordered, unicode=unicode, native_line_anchors=True)
-        compiled_lf = regex.compile(native.emit_pattern(parsed.root), regex.VERSION0)
+        emitted_lf = native.emit_pattern(parsed.root)
     if unicode:
         quirks = tuple(
             QuirkEvent(q.code, py_to_utf16_index(units, q.start), py_to_utf16_index(units, q.end), q.message)
@@ -164,8 +177,7 @@ def _translate_nested(source: str, flags: str) -> Translation:
         source=source,
         flags=ordered,
         emitted=emitted,
-        compiled=compiled,
-        compiled_lf=compiled_lf,
+        emitted_lf=emitted_lf,
         group_count=parsed.group_count,
         group_names=names,
         name_index=dict(parsed.group_names),
@@ -204,3 +216,4 @@ def _is_v8_atom(parsed, flags: str) -> bool:
 
 def cache_clear() -> None:
     _translate_cached.cache_clear()
+    _compile.cache_clear()

@@ -3,8 +3,14 @@
 Every pattern that comes from a rule file, filter, config or payload goes through here:
 ``compile_js(source, flags)`` behaves like ``new RegExp(source, flags)`` in Node 20 — same
 syntax errors (V8's texts), same matches, same UTF-16 offsets — and every call runs under a
-time budget that raises :class:`RegexTimeout`. See ``docs`` in /work/shared/spec/jsregex.md
-(the contract) and ``GAPS.md`` beside this file for what cannot be reproduced.
+time budget that raises :class:`RegexTimeout`.
+
+How: ``parser`` reads the JS grammar (Annex B without u/v) into an AST whose character sets are
+already evaluated and case-folded; ``emitter`` writes an explicit `regex` VERSION0 pattern
+(named groups ``gN``, capture-reset and empty-iteration markers); ``runtime`` matches it on a
+UTF-16 copy of the subject (case-canonicalized under ``i``) and implements exec/replace/split/
+matchAll with JS's iteration rules. ``quirks()`` reports the JSR-Qn quirks a pattern relies on.
+``GAPS.md`` beside this file lists what is not reproduced, with proof.
 """
 
 from __future__ import annotations

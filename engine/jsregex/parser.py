@@ -181,14 +181,12 @@ class Parser:
     def parse_alternative(self) -> Node:
         items: list[Node] = []
         while self.pos < self.n and self.peek() not in "|)":
-            term = self.parse_term()
-            if term is not None:
-                items.append(term)
+            items.append(self.parse_term())
         if not items:
             return Empty()
         return items[0] if len(items) == 1 else Seq(items)
 
-    def parse_term(self) -> Node | None:
+    def parse_term(self) -> Node:
         start = self.pos
         ch = self.peek()
         quantifiable = True
@@ -456,7 +454,7 @@ class Parser:
         if ch in "pP":
             if self.u:
                 self.pos += 1
-                return self.parse_property(negated=ch == "P", in_class=False)
+                return self.parse_property(negated=ch == "P")
             self.pos += 1
             self.quirk("JSR-Q1", start, f"'\\{ch}' without u is the letter {ch} (Annex B)")
             return self.literal(ord(ch))
@@ -558,8 +556,8 @@ class Parser:
                 return 0x10000 + ((value - 0xD800) << 10) + (trail - 0xDC00)
         return value
 
-    def parse_property(self, negated: bool, in_class: bool) -> Node:
-        """``\\p{…}``/``\\P{…}`` (self.pos after the p); a CharSet, or Unsupported for string props."""
+    def parse_property(self, negated: bool) -> Node:
+        """``\\p{…}``/``\\P{…}`` outside a class (self.pos after the p): a CharSet, or Unsupported."""
         operand = self._property_operand(negated)
         if operand.strings or operand.may_strings:
             return self._strings_node(operand)

@@ -81,7 +81,8 @@ def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, dete
     if criterion == "commands":
         if not command:
             return None
-        return _first(flt, "command_patterns", flt.command_patterns, "im", command, notes)
+        flags = "m" if profile == "strict" and flt.is_toml else "im"  # RTK-Q16
+        return _first(flt, "command_patterns", flt.command_patterns, flags, command, notes)
     return _first(flt, "match_patterns", flt.match_patterns, "im", text, notes)
 
 
@@ -95,6 +96,50 @@ def _first(flt: RtkFilter, field_name: str, sources: Sequence[str], flags: str, 
 
 def _blocked(flt: RtkFilter, enabled: Sequence[str], disabled: Sequence[str]) -> bool:
     return flt.id in disabled or (bool(enabled) and flt.id not in enabled)
+
+
+def _choose(candidates: list[RtkFilter], text: str, command: str, detection: Detection, profile: str,
+            notes: list[Diagnostic]) -> Selection:
+    """Scope by scope, the first filter meeting the first criterion any filter of the scope meets;
+    else the first ``generic-output`` filter."""
+    for scope in SCOPES:
+        in_scope = [f for f in candidates if f.source == scope]
+        for criterion in CRITERIA:
+            for flt in in_scope:
+                hit = _criterion_hit(flt, criterion, text, command, detection.type, profile, notes)
+                if hit is not None:
+                    return Selection(flt, detection, scope, criterion, hit[0], hit[1])
+    fallback = next((f for f in candidates if GENERIC_TYPE in f.command_types), None)
+    return Selection(fallback, detection, fallback.source if fallback else None,
+                     "generic-fallback" if fallback else None)
+
+
+def _quirk_notes(chosen: Selection, candidates: list[RtkFilter], text: str, command: str,
+                 detection: Detection) -> list[Diagnostic]:
+    """RTK-Q15 / RTK-Q16: say when the id collation or case-insensitive TOML matching decided."""
+    notes: list[Diagnostic] = []
+    winner = chosen.filter
+    assert winner is not None
+    ties = [f for f in candidates if (f.source, f.source_format, f.priority)
+            == (winner.source, winner.source_format, winner.priority)]
+    if len(ties) > 1:
+        by_code_point = sort_filters(candidates, profile="strict")
+        other = _choose(by_code_point, text, command, detection, "omniroute", []).filter
+        if other is not None and other.id != winner.id:
+            notes.append(Diagnostic(
+                f"filter {winner.id!r} won a tie with {other.id!r} by ICU collation of the ids; in code-point "
+                f"order {other.id!r} would have been chosen", "info", "RTK-Q15", source="rtk"))
+    if chosen.criterion == "toml-command" and chosen.pattern is not None:
+        regex, _ = compile_cached(chosen.pattern, "m")
+        try:
+            sensitive = regex is not None and regex.search(command) is not None
+        except RegexTimeout:
+            sensitive = True
+        if not sensitive:
+            notes.append(Diagnostic(
+                f"TOML filter {winner.id!r} matched the command only case-insensitively (rtk matches "
+                "match_command case-sensitively)", "info", "RTK-Q16", source="rtk"))
+    return notes
 
 
 def select_filter(
@@ -115,24 +160,10 @@ def select_filter(
     ordered = list(filters) if presorted else sort_filters(filters, profile=profile)
     strict = profile == "strict"
     candidates = [f for f in ordered if not (strict and _blocked(f, enabled, disabled))]
-    chosen: Selection | None = None
     notes: list[Diagnostic] = []
-    for scope in SCOPES:
-        in_scope = [f for f in candidates if f.source == scope]
-        for criterion in CRITERIA:
-            for flt in in_scope:
-                hit = _criterion_hit(flt, criterion, text, detected_command, detection.type, profile, notes)
-                if hit is not None:
-                    chosen = Selection(flt, detection, scope, criterion, hit[0], hit[1])
-                    break
-            if chosen:
-                break
-        if chosen:
-            break
-    if chosen is None:
-        fallback = next((f for f in candidates if GENERIC_TYPE in f.command_types), None)
-        chosen = Selection(fallback, detection, fallback.source if fallback else None,
-                           "generic-fallback" if fallback else None)
+    chosen = _choose(candidates, text, detected_command, detection, profile, notes)
+    if not strict and chosen.filter is not None:
+        notes.extend(_quirk_notes(chosen, candidates, text, detected_command, detection))
     chosen.diagnostics.extend(notes)
     if chosen.filter is not None and not strict and _blocked(chosen.filter, enabled, disabled):
         # RTK-Q5: the lists switch off the winner; OmniRoute does not try the next candidate.

@@ -249,3 +249,15 @@ def test_cli_reports_a_bad_filter_file_at_line_and_column(tmp_path, capsys):
     assert main(["filter", str(sample), "--stage", "filter", "--filter", str(bad)]) == 1
     err = capsys.readouterr().err
     assert f"{bad}:4:15: error: Invalid option: expected one of" in err
+
+
+def test_id_collation_and_toml_case_quirks_are_reported():
+    upper, lower = status_filter("B"), status_filter("a")
+    # ICU: a < B; code points: B < a
+    chosen = select_filter(GIT_STATUS, None, [upper, lower])
+    assert chosen.filter.id == "a" and [d.code for d in chosen.diagnostics] == ["RTK-Q15"]
+    assert select_filter(GIT_STATUS, None, [upper, lower], profile="strict").filter.id == "B"
+    toml = replace(make("tool"), source_format="rtk-toml-v1", shape="toml", command_patterns=("^Tool\\b",))
+    chosen = select_filter("out", "tool run", [toml])
+    assert chosen.criterion == "toml-command" and [d.code for d in chosen.diagnostics] == ["RTK-Q16"]
+    assert select_filter("out", "tool run", [toml], profile="strict").filter is None

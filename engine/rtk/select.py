@@ -122,7 +122,7 @@ def _quirk_notes(chosen: Selection, candidates: list[RtkFilter], text: str, comm
     assert winner is not None
     ties = [f for f in candidates if (f.source, f.source_format, f.priority)
             == (winner.source, winner.source_format, winner.priority)]
-    if len(ties) > 1:
+    if len(ties) > 1 and [f.id for f in sort_filters(ties)] != [f.id for f in sort_filters(ties, profile="strict")]:
         by_code_point = sort_filters(candidates, profile="strict")
         other = _choose(by_code_point, text, command, detection, "omniroute", []).filter
         if other is not None and other.id != winner.id:

@@ -263,3 +263,75 @@ def test_validate_reports_nothing():
 
     problems = [d for d in validate_paths([FILTERS_DIR]) if d.level in ("error", "warning")]
     assert [d.format() for d in problems] == []
+
+
+# --- the example workspace the IDE opens on first run -------------------------------------------
+
+EXAMPLE = ROOT / "resources" / "example-workspace"
+
+
+def test_example_project_filters_are_trusted_by_their_recorded_hash():
+    from engine.rtk.trust import decide_trust
+
+    decision = decide_trust(EXAMPLE / ".rtk" / "filters.json", environ={})
+    assert (decision.verdict, decision.reason) == ("trusted", "hash-match"), \
+        "re-run `rulewright trust resources/example-workspace --write` after editing .rtk/filters.json"
+
+
+def test_example_project_filters_pass_their_tests_and_win_for_their_commands():
+    from engine.rtk.verify import run_rtk_filter_tests
+
+    result = run_rtk_filter_tests(builtin_dir=FILTERS_DIR, project_dir=EXAMPLE, require_all=True, environ={})
+    project = [o for o in result.outcomes if o.source == "project"]
+    assert {o.filter_id for o in project} == {"ledger-check", "ledger-import", "ledger-release"}
+    assert result.passed
+    from engine.rtk.sources import load_custom_file
+
+    filters, _ = loaded()
+    custom, diagnostics = load_custom_file("project", EXAMPLE / ".rtk" / "filters.json")
+    assert diagnostics == []
+    for flt in custom:
+        for test in flt.tests:
+            chosen = process_rtk_text(test.input, test.command, {"enabled": True}, [*custom, *filters]).filter
+            assert chosen is flt, f"{flt.id}::{test.name} selected {chosen.id if chosen else None}"
+            # A green check.sh run collapses to one line on purpose (the matchOutput rule the trust
+            # review flags), so only error lines are held to the survival rule here.
+            lost = missing_lines(test.input, apply_line_filter(test.input, flt).text)
+            assert [line for line in lost if ERROR_WORDS.search(line)] == []
+
+
+def test_example_filter_folder_has_exactly_one_failing_test_to_show_the_diff():
+    from engine.rtk.sources import read_filter_file
+
+    read = read_filter_file(EXAMPLE / "filters" / "deploy-log.json")
+    result = verify_filters(read.filters, require_all=True)
+    assert [(o.filter_id, o.test_name) for o in result.failed] == [("deploy-log", "healthy deploy")]
+    assert "-deploy: health check 3/3 ok" in result.failed[0].diff
+    assert all(o.activation is not None and o.activation.passed for o in result.outcomes)
+
+
+def test_example_workspace_validates_and_its_samples_have_commands():
+    from engine.validate import validate_paths
+
+    problems = [d for d in validate_paths([EXAMPLE]) if d.level in ("error", "warning")]
+    assert [d.format() for d in problems] == []
+    outputs = [p for p in (EXAMPLE / "samples").iterdir() if p.suffix in (".txt", ".log")]
+    assert len(outputs) >= 3
+    for sample in outputs:
+        assert sample.with_suffix(".cmd").read_text(encoding="utf-8").startswith("$ ")
+
+
+def test_example_caveman_pack_rewrites_its_sample():
+    from engine.caveman.compress import compress_text
+    from engine.caveman.packs import PackSource, check_pack
+
+    pack = json.loads((EXAMPLE / "rules" / "en" / "team.json").read_text(encoding="utf-8"))
+    assert [d.message for d in check_pack(pack, with_schema=True) if d.level == "error"] == []
+    sample = (EXAMPLE / "rules" / "en" / "samples" / "team-standup.txt").read_text(encoding="utf-8")
+    result = compress_text(sample, PackSource.from_dir(EXAMPLE / "rules"), {"enabled": True, "intensity": "full"})
+    text = result.body["messages"][0]["content"]
+    assert "ledger CLI" in text and "the ledger command-line tool" not in text
+    assert "as we discussed" not in text.lower()
+    # what the pack must leave alone: paths, numbers, the quoted error
+    for kept in ("data/vat.csv", "#212", "tests/test_invoices.py", "row 3907", "'12,50'"):
+        assert kept in text

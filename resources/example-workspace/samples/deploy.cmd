@@ -1,0 +1,1 @@
+$ ./scripts/deploy.sh web1

@@ -1,0 +1,1 @@
+$ python -m ledger import data/2026-11.csv

@@ -44,7 +44,7 @@ NEGATIONS = {
     "fr": r"(?<![\p{L}\p{N}])(?:ne|n['’]|pas|jamais|rien|aucun|aucune|personne|sans|ni)(?![\p{L}\p{N}])|"
           r"(?<![\p{L}\p{N}])n['’]",
     "id": r"(?<![\p{L}\p{N}])(?:tidak|tak|bukan|belum|jangan|tanpa|nggak|gak|enggak)(?![\p{L}\p{N}])",
-    "ja": r"ない|なく|ません|ず(?=[、。にとも])|無|不|未|非",
+    "ja": r"ない|なく|なかっ|ません|ず(?=[、。にとも])|無|不|未|非",
     "zh": r"不|没|无|未|非|别|莫",
 }
 # Fixed expressions that contain a negation morpheme but negate nothing (an apology, "very", an

@@ -31,6 +31,8 @@ from app.playground.common import (
     Badge,
     NotesList,
     add_json_children,
+    compact,
+    expand_marked,
     json_pane,
     set_pane_text,
     short_json,
@@ -86,8 +88,8 @@ class ParamsPanel(QWidget):
         self.headline.setWordWrap(True)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Item", "Value", "Why / effect"])
-        self.tree.setColumnWidth(0, 230)
-        self.tree.setColumnWidth(1, 260)
+        self.tree.setColumnWidth(0, 200)
+        self.tree.setColumnWidth(1, 170)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
         self.notes = NotesList()
@@ -98,17 +100,21 @@ class ParamsPanel(QWidget):
         head.addWidget(self.status)
         head.addWidget(self.headline, 1)
         rl.addLayout(head)
-        rl.addWidget(self.tree, 4)
-        rl.addWidget(titled("Quirks that changed this report", self.notes), 1)
+        report_split = QSplitter(Qt.Orientation.Vertical)
+        report_split.addWidget(self.tree)
+        report_split.addWidget(titled("Quirks that changed this report", self.notes))
+        report_split.setSizes([700, 140])
+        rl.addWidget(report_split, 1)
 
         split = QSplitter()
         split.addWidget(titled("Payload", self.payload))
         split.addWidget(right)
-        split.setSizes([480, 720])
+        split.setSizes([340, 760])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(split, 1)
+        compact(self)
         if self.templates:
             first = next((t.name for t in self.templates if t.name.startswith("anthropic")), self.templates[0].name)
             self.load_template(first)
@@ -144,6 +150,11 @@ class ParamsPanel(QWidget):
         expanded = self._expanded_sections()
         self.tree.clear()
         self._fill(view, expanded)
+        expand_marked(self.tree)
+        for key in expanded:
+            section = self.section_item(key)
+            if section is not None:
+                section.setExpanded(True)
         self.notes.set_notes(report.get("diagnostics", []), empty="no quirk changed this report")
         self._apply_filter(self.search.text())
 
@@ -201,7 +212,7 @@ class ParamsPanel(QWidget):
             item.addChild(QTreeWidgetItem(["chat path", acts, p.get("caveat", "")]))
             effect = p.get("effect")
             if effect is not None:
-                add_json_children(item, "effect", effect, expand_depth=1)
+                add_json_children(item, "effect", effect, expand_depth=2)
             details = report.get("pluginDetails", {}).get(p["name"])
             if details is not None:
                 add_json_children(item, "details", details, expand_depth=0)

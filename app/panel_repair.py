@@ -14,6 +14,7 @@ Both recompute in a worker as you type (debounced, latest wins).
 
 from __future__ import annotations
 
+import html
 import json
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,7 @@ from app.playground.common import (
     Badge,
     DiffView,
     NotesList,
+    compact,
     json_pane,
     read_only_text,
     set_pane_text,
@@ -94,6 +96,7 @@ class RepairTab(QWidget):
         self.worker.failed.connect(self._on_failed)
 
         self.sample = QComboBox()
+        self.sample.setToolTip("Ready samples of common model failures")
         self.sample.addItem("Sample…", None)
         for s in self.samples:
             self.sample.addItem(s.title, s.name)
@@ -112,11 +115,11 @@ class RepairTab(QWidget):
         self.raw = QCheckBox("raw string")
         self.raw.setToolTip("The arguments pane is the raw text the model sent, not JSON")
         bar = QHBoxLayout()
-        for w in (self.sample, self.preset, self.policy):
-            bar.addWidget(w)
-        bar.addWidget(self.model, 1)
-        bar.addWidget(self.profile)
-        bar.addWidget(self.raw)
+        bar.addWidget(self.sample, 2)
+        bar.addWidget(self.preset, 1)
+        bar.addWidget(self.policy, 1)
+        bar.addWidget(self.model, 2)
+        bar.addWidget(self.profile, 1)
 
         self.schema = json_pane("The tool's parameter JSON Schema (or pick a preset)")
         self.args = json_pane("The arguments the model sent")
@@ -137,10 +140,8 @@ class RepairTab(QWidget):
         self.outcome = Badge("—", "muted")
         self.outcome_detail = QLabel("")
         self.outcome_detail.setWordWrap(True)
-        self.changes = QTreeWidget()
-        self.changes.setHeaderLabels(["Rule", "Stage"])
-        self.changes.setColumnWidth(0, 300)
-        self.changes.setWordWrap(True)
+        self.changes = QTextEdit()
+        self.changes.setReadOnly(True)
         self.diff = DiffView()
         self.retry = read_only_text("The message the model would get back (only when unrepairable)")
         self.trace = QTreeWidget()
@@ -153,7 +154,7 @@ class RepairTab(QWidget):
         details.addTab(self.diff, "Final vs raw")
         details.addTab(self.retry, "Retry message")
         details.addTab(self.trace, "Trace")
-        details.addTab(self.notes, "Observations && quirks")
+        details.addTab(self.notes, "Notes")
         self.details = details
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -229,6 +230,20 @@ class RepairTab(QWidget):
         return self.worker.request(run_repair_view, self.request())
 
     # -- results ------------------------------------------------------------------------------------------
+    @staticmethod
+    def _changes_html(view: RepairView, outcome: str) -> str:
+        """Each change: its rule id (hover: what the rule does) and stage, then pi's note, wrapped."""
+        t = tints()
+        if not view.changes:
+            return f"<i>{'no changes: the arguments were used as sent' if outcome == 'valid' else 'no changes'}</i>"
+        blocks = []
+        for n, c in enumerate(view.changes, 1):
+            summary = html.escape(c.get("summary") or "", quote=True)
+            blocks.append(f"<p style='margin:0 0 6px 0'>{n}. <b style='color:{t.keyword}' title='{summary}'>"
+                          f"{html.escape(c['ruleId'])}</b> <span style='color:{t.punct}'>· {html.escape(c['stage'])}"
+                          f"</span><br>{html.escape(c['note'])}</p>")
+        return "".join(blocks)
+
     @Slot(int, str)
     def _on_failed(self, _job: int, message: str) -> None:
         self.outcome.set("engine error", "bad")
@@ -257,20 +272,7 @@ class RepairTab(QWidget):
             detail += f" · issues: {result['issueSummary']}"
         self.outcome_detail.setText(detail)
         self.changes.clear()
-        t = tints()
-        for change in view.changes:
-            item = QTreeWidgetItem([change["ruleId"], change["stage"]])
-            item.setForeground(0, QColor(t.keyword))
-            item.setToolTip(0, change.get("summary") or change["ruleId"])
-            self.changes.addTopLevelItem(item)
-            note = QTreeWidgetItem([change["note"]])
-            note.setToolTip(0, change["note"])
-            item.addChild(note)
-            note.setFirstColumnSpanned(True)
-            item.setExpanded(True)
-        if not view.changes:
-            self.changes.addTopLevelItem(QTreeWidgetItem(["(no changes: the arguments were used as sent)"
-                                                          if result["outcome"] == "valid" else "(no changes)", ""]))
+        self.changes.setHtml(self._changes_html(view, result["outcome"]))
         self.diff.show_rows(view.diff, empty="(no arguments)")
         if result.get("retryMessage"):
             self.retry.setPlainText(result["retryMessage"])
@@ -308,7 +310,7 @@ class GrammarTab(QWidget):
         self.model = QLineEdit()
         self.model.setPlaceholderText("model id (the leak-list gate: glm, kimi, qwen, …)")
         self.model.setClearButtonEnabled(True)
-        self.policy = _combo([(p, p) for p in GRAMMAR_POLICIES], "policy profile (its grammar mode)")
+        self.policy = _combo([(f"policy: {p}", p) for p in GRAMMAR_POLICIES], "policy profile (its grammar mode)")
         self.policy.setCurrentIndex(self.policy.findData("recover"))
         self.mode = _combo([("mode: policy's", "")] + [(m, m) for m in GRAMMAR_MODES if m],
                            "grammarRecovery override")
@@ -341,7 +343,12 @@ class GrammarTab(QWidget):
         self.text.setPlaceholderText("Paste an assistant message here")
         self.final = read_only_text("The message after the hook")
         left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(titled("Assistant message (leaks highlighted)", self.text))
+        t = tints()
+        legend = QLabel(f"<span style='background:{t.inserted}'>&nbsp;promoted&nbsp;</span> "
+                        f"<span style='background:{t.removed}'>&nbsp;stripped&nbsp;</span> "
+                        f"<span style='background:{'#5a4a1e' if t.dark else '#fff4b0'}'>&nbsp;left in place&nbsp;</span>")
+        legend.setToolTip("Spans are the engine's UTF-16 offsets; hover a highlight for its grammar and reason")
+        left.addWidget(titled("Assistant message (leaks highlighted)", self.text, legend))
         left.addWidget(titled("Final message", self.final))
 
         self.verdict = Badge("—", "muted")
@@ -350,7 +357,7 @@ class GrammarTab(QWidget):
         self.calls = QTreeWidget()
         self.calls.setHeaderLabels(["Grammar", "Call", "Arguments", "Span", "Result", "Why"])
         self.calls.setRootIsDecorated(False)
-        for col, width in enumerate((80, 90, 200, 80, 90)):
+        for col, width in enumerate((70, 80, 170, 70, 80)):
             self.calls.setColumnWidth(col, width)
         self.calls.currentItemChanged.connect(self._select_span)
         self.promoted = read_only_text("Promoted tool calls (JSON) and the note their result carries")
@@ -492,6 +499,7 @@ class RepairPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tabs)
+        compact(self)
 
 
 register_panel("repair", "Repair playground", "editor", RepairPanel)

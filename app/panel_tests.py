@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
-from app.playground.common import Badge, DiffView, mono_label
+from app.playground.common import Badge, DiffView, compact, mono_label
 from app.playground.jobs import PanelJobs, docs_mode
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
@@ -139,14 +139,15 @@ class TestsPanel(QWidget):
         self.progress.setTextVisible(True)
         self.progress.hide()
         self.summary = Badge("not run yet", "muted")
-        self.auto = QCheckBox("Run on save")
+        self.auto = QCheckBox("On save")
+        self.auto.setToolTip("Run the tests again whenever a filter file is saved")
         self.auto.setChecked(True)
         self.failed_only = QCheckBox("Failures only")
         self.failed_only.toggled.connect(lambda _on: self._fill_tree())
-        self.accept_button = QPushButton("Accept actual as expected")
+        self.accept_button = QPushButton("Accept actual")
         self.accept_button.setToolTip("Write the actual output into this test's expected (undoable with Ctrl+Z)")
         self.accept_button.clicked.connect(self.accept_selected)
-        self.add_button = QPushButton("Add preview as test…")
+        self.add_button = QPushButton("Add test from preview…")
         self.add_button.setToolTip("Add a test to the current filter file from the preview sample "
                                    "(expected = what the filter produces now)")
         self.add_button.clicked.connect(self.add_test_from_preview)
@@ -184,6 +185,7 @@ class TestsPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(split, 1)
+        compact(self)
 
         shortcut = QShortcut(QKeySequence("F5"), window)
         shortcut.setContext(Qt.ShortcutContext.WindowShortcut)

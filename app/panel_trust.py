@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
-from app.playground.common import Badge, NotesList, titled
+from app.playground.common import Badge, NotesList, compact, titled
 from app.playground.jobs import PanelJobs, docs_mode
 from app.theme import mono_font, tints
 from engine.diagnostics import Diagnostic
@@ -98,7 +98,7 @@ class TrustPanel(QWidget):
         self.files = QTreeWidget()
         self.files.setHeaderLabels(["File", "Verdict", "Why", "Filters", "Stored hash", "Computed hash"])
         self.files.setRootIsDecorated(False)
-        for col, width in enumerate((130, 150, 250, 60, 160, 160)):
+        for col, width in enumerate((90, 160, 220, 50, 150, 150)):
             self.files.setColumnWidth(col, width)
         self.files.setMaximumHeight(90)
         self.risk = QPlainTextEdit()
@@ -118,9 +118,11 @@ class TrustPanel(QWidget):
         self.export_tree.setColumnWidth(0, 220)
         self.export_tree.itemChanged.connect(self._on_check_changed)
         self.format = QComboBox()
-        self.format.addItem("OmniRoute JSON (.rtk/filters.json)", "json")
+        self.format.addItem("JSON (.rtk/filters.json)", "json")
         self.format.addItem("RTK TOML v1 (.rtk/filters.toml)", "toml")
-        self.with_trust = QCheckBox("Trust the exported file")
+        self.format.setToolTip("OmniRoute's JSON filter array, or RTK TOML v1 (lossy: dropped fields are listed)")
+        self.with_trust = QCheckBox("and trust it")
+        self.with_trust.setToolTip("Write trust.json for the exported file in the same step")
         self.export_button = QPushButton("Export…")
         self.export_button.clicked.connect(self.export_clicked)
         self.selection_label = QLabel("")
@@ -146,6 +148,7 @@ class TrustPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
+        compact(self)
 
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.watcher.fileChanged.connect(self._on_file_changed)
@@ -206,6 +209,9 @@ class TrustPanel(QWidget):
             self.verdict.set(text, level)
             count = sum(len(f.filter_ids) for f in present)
             line = f"{count} project filter(s) in .rtk — {REASONS.get(worst.reason, worst.reason)}"
+            high = sum(f.high_risks for f in present)
+            if high:
+                line += f" · {high} high risk(s) in the review below"
             if worst.verdict != "trusted":
                 line += ". OmniRoute skips them until trust.json records their hash."
             if ov.env_override:

@@ -12,9 +12,12 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -28,6 +31,7 @@ from engine.workspace.diffrows import DiffRow
 from engine.workspace.panels_model import PaneError
 
 LEVEL_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+EXPAND_ROLE = Qt.ItemDataRole.UserRole + 40
 
 
 def json_pane(placeholder: str = "") -> JsonEditor:
@@ -69,13 +73,32 @@ def titled(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget
     lay.setSpacing(2)
     head = QHBoxLayout()
     label = QLabel(f"<b>{title}</b>")
-    head.addWidget(label)
+    label.setToolTip(title)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # clip, don't widen
+    head.addWidget(label, 1)
     head.addStretch(1)
     if extra is not None:
         head.addWidget(extra)
     lay.addLayout(head)
     lay.addWidget(widget, 1)
     return box
+
+
+def compact(widget: QWidget, combo_chars: int = 10, min_width: int = 360) -> None:
+    """Let a panel shrink with the window: combos size to a few characters (their popups still
+    show whole entries), badges and buttons may be clipped, and the panel's own minimum width is
+    capped at ``min_width`` — a panel never widens the window past the size the user (or docs
+    mode) asked for; below its natural minimum it clips instead."""
+    for combo in widget.findChildren(QComboBox):
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(combo_chars)
+    for badge in widget.findChildren(Badge):
+        badge.setMinimumWidth(60)
+        badge.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    for button in widget.findChildren(QAbstractButton):
+        button.setMinimumWidth(min(button.sizeHint().width(), 48))
+        button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+    widget.setMinimumWidth(min(widget.minimumSizeHint().width(), min_width))
 
 
 class Badge(QLabel):
@@ -213,8 +236,20 @@ def add_json_children(parent: QTreeWidgetItem | QTreeWidget, key: str, value: An
     children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for k, v in children:
         add_json_children(item, str(k), v, expand_depth=expand_depth, depth=depth + 1)
+    # setExpanded is ignored while the item is not in a tree yet: mark it, expand_marked() applies it
+    item.setData(0, EXPAND_ROLE, depth < expand_depth)
     item.setExpanded(depth < expand_depth)
     return item
+
+
+def expand_marked(tree: QTreeWidget) -> None:
+    """Expand the JSON items :func:`add_json_children` marked, once they are in ``tree``."""
+    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    while stack:
+        item = stack.pop()
+        if item.data(0, EXPAND_ROLE):
+            item.setExpanded(True)
+        stack.extend(item.child(i) for i in range(item.childCount()))
 
 
 def mono_label(text: str = "") -> QLabel:

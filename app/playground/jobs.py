@@ -31,16 +31,19 @@ class PanelJobs(QObject):
     def __init__(self, parent: QObject, *, debounce_ms: int = 0, inline: bool = False) -> None:
         super().__init__(parent)
         self.inline = inline
+        self._latest = 0  # the newest request, whichever path ran it: older answers are dropped
         self.dispatcher = Dispatcher(self, debounce_ms=debounce_ms)
         self.dispatcher.finished.connect(self._relay_finished)
         self.dispatcher.failed.connect(self._relay_failed)
 
     def _relay_finished(self, job: int, result: object) -> None:
-        self.finished.emit(job, result)
+        if job == self._latest:
+            self.finished.emit(job, result)
         self._settled()
 
     def _relay_failed(self, job: int, message: str) -> None:
-        self.failed.emit(job, message)
+        if job == self._latest:
+            self.failed.emit(job, message)
         self._settled()
 
     def _settled(self) -> None:
@@ -54,8 +57,9 @@ class PanelJobs(QObject):
     def request(self, fn: Callable[..., Any], *args: Any, immediate: bool = False) -> int:
         if not self.inline:
             self.activity.emit(1)
-            return self.dispatcher.request(fn, *args, immediate=immediate)
-        job = next(_inline_ids)
+            self._latest = self.dispatcher.request(fn, *args, immediate=immediate)
+            return self._latest
+        job = self._latest = next(_inline_ids)
         try:
             result = fn(*args)
         except Exception as exc:  # shown in the panel, as a worker failure would be

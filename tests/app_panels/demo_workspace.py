@@ -1,8 +1,8 @@
 """A small workspace for the panel tests and the docs screenshots (written here, not copied).
 
 Two filter files with inline tests (one test fails on purpose, one test's command selects
-another filter), project filters in ``.rtk/`` with a ``trust.json`` that no longer matches, and
-a TOML filter file. ``python -m tests.app_panels.demo_workspace DIR`` writes it to DIR.
+another filter), project filters in ``.rtk/`` (one of them hides security-scanner errors) with a
+``trust.json`` that no longer matches, and a TOML filter file. ``python -m tests.app_panels.demo_workspace DIR`` writes it to DIR.
 """
 
 from __future__ import annotations
@@ -60,6 +60,13 @@ GIT_LOG = _filter(
       "expected": "commit 1a2b\n    Fix the parser"}],
     category="git")
 
+AUDIT = _filter(
+    "audit-quiet", "npm audit", ["^npm audit\\b"], ["^npm ERR!", "vulnerabilit"],
+    [{"name": "quiet audit", "command": "npm audit",
+      "input": "npm ERR! 3 high severity vulnerabilities\nnpm ERR! run `npm audit fix`",
+      "expected": "No vulnerabilities found"}],
+    category="package", on_empty="No vulnerabilities found")
+
 TOML = '''schema_version = 1
 
 [filters.make-quiet]
@@ -82,7 +89,7 @@ def write_demo_workspace(root: Path) -> Path:
     (root / "filters" / "pytest.json").write_text(dump(PYTEST), encoding="utf-8")
     (root / "filters" / "npm.json").write_text(dump(NPM), encoding="utf-8")
     (root / "filters" / "make.toml").write_text(TOML, encoding="utf-8")
-    project = dump([GIT_LOG])
+    project = dump([GIT_LOG, AUDIT])
     (root / ".rtk" / "filters.json").write_text(project, encoding="utf-8")
     # trusted once, then edited: the stored hash is of an older version of the file
     older = hashlib.sha256(project.replace("git log", "git-log").encode()).hexdigest()

@@ -34,9 +34,9 @@ def _rerun(qtbot, panel):
 
 def test_first_scan_runs_every_test_and_selects_the_failure(qtbot, window):
     panel = _panel(qtbot, window)
-    assert (panel.result.passed, panel.result.failed) == (6, 1)
+    assert (panel.result.passed, panel.result.failed) == (7, 1)
     bottom = window.bottom
-    assert bottom.tabText(bottom.indexOf(panel)) == "Tests (✓ 6 ✗ 1)"
+    assert bottom.tabText(bottom.indexOf(panel)) == "Tests (✓ 7 ✗ 1)"
     assert panel.summary.level == "bad" and "✗ 1" in panel.summary.text()
     current = panel.tree.currentItem()
     assert current.text(0) == "plugins line (outdated expectation)" and current.text(1) == "✗ fail"
@@ -47,7 +47,7 @@ def test_first_scan_runs_every_test_and_selects_the_failure(qtbot, window):
 def test_activation_is_shown_per_test(qtbot, window):
     panel = _panel(qtbot, window)
     audit = _item(panel, "audit command")
-    assert audit.text(1) == "✓ pass" and audit.text(2) == "⚠ no filter"
+    assert audit.text(1) == "✓ pass" and audit.text(2) == "⚠ picks audit-quiet"
     assert "VT-Q5" in audit.toolTip(2)
     assert _item(panel, "drops warnings").text(2) == "✓ commands"
     assert _item(panel, "drops directory lines").text(2) == "— (no command)"
@@ -61,7 +61,7 @@ def test_failures_only_filter(qtbot, window):
     panel.failed_only.setChecked(True)
     assert [i.text(0) for i in panel.test_items()] == ["plugins line (outdated expectation)"]
     panel.failed_only.setChecked(False)
-    assert len(panel.test_items()) == 7
+    assert len(panel.test_items()) == 8
 
 
 def test_accept_actual_edits_the_document_and_undo_reverts_it(qtbot, window, demo):

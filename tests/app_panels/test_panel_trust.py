@@ -37,8 +37,9 @@ def test_changed_verdict_with_hashes_and_risk_review(qtbot, window, demo):
     assert row.text(0) == "filters.json" and row.text(2) == "the file changed since it was trusted"
     assert row.toolTip(5) == computed and row.text(5).startswith(computed[:16])
     assert panel.files.topLevelItem(1).text(1) == "— no file"  # no filters.toml
-    assert "Risk summary:" in panel.risk.toPlainText() and "Filters: 1" in panel.risk.toPlainText()
-    assert "1 project filter(s)" in panel.headline.text()
+    assert "Risk summary:" in panel.risk.toPlainText() and "Filters: 2" in panel.risk.toPlainText()
+    assert "2 project filter(s)" in panel.headline.text() and "3 high risk(s)" in panel.headline.text()
+    assert "[high] [audit-quiet]" in panel.risk.toPlainText()
 
 
 def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, demo, dialogs):
@@ -50,7 +51,7 @@ def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, d
     computed = raw_sha256((demo / ".rtk" / "filters.json").read_bytes())
     kind, text = dialogs.calls[-1]
     assert kind == "question"
-    assert f"trust 1 filter in filters.json, hash {computed[:4]}…" in text and computed in text
+    assert f"trust 2 filters in filters.json, hash {computed[:4]}…" in text and computed in text
     dialogs.answers["Trust project filters"] = YES
     with qtbot.waitSignal(panel.loader.finished, timeout=15000):
         assert panel.trust_clicked()
@@ -73,7 +74,7 @@ def test_trust_warns_that_unsaved_edits_are_not_trusted(qtbot, window, demo, dia
 def test_export_chosen_filters_to_rtk_filters_json_and_trust_it(qtbot, window, demo, dialogs):
     panel = _panel(qtbot, window)
     by_id = {c.filter_id: c for c in panel.candidates}
-    assert set(by_id) == {"git-log-short", "make-quiet", "npm-install", "pytest-quiet"}
+    assert set(by_id) == {"audit-quiet", "git-log-short", "make-quiet", "npm-install", "pytest-quiet"}
     # project filters start unchecked (they are the export target), the others checked
     assert {c.filter_id for c in panel.selected()} == {"make-quiet", "npm-install", "pytest-quiet"}
     panel.set_selected({(by_id[i].file, i) for i in ("pytest-quiet", "make-quiet")})

@@ -29,7 +29,7 @@ def test_filter_files_include_json_arrays_single_filters_and_rtk_toml(demo):
 
 def test_run_reports_each_test_with_pointer_diff_and_activation(demo):
     result = pm.run_workspace_tests(pm.filter_files_of(demo))
-    assert (result.passed, result.failed) == (6, 1)
+    assert (result.passed, result.failed) == (7, 1)
     failed = next(r for r in result.rows if not r.passed)
     assert (failed.filter_id, failed.test_name, failed.pointer) == ("pytest-quiet", "plugins line (outdated expectation)",
                                                                     "/tests/2")
@@ -39,8 +39,8 @@ def test_run_reports_each_test_with_pointer_diff_and_activation(demo):
     assert toml_row.pointer is None and not toml_row.can_accept  # TOML is not edited in place
     assert toml_row.activation is None  # the TOML test has no command
     audit = next(r for r in result.rows if r.test_name == "audit command")
-    assert audit.passed and audit.activation_ok is False  # `npm audit` does not select npm-install
-    assert audit.activation["selectedFilterId"] is None
+    assert audit.passed and audit.activation_ok is False  # `npm audit` selects the project's audit filter
+    assert audit.activation["selectedFilterId"] == "audit-quiet"
     assert "1 activation warning" in result.summary()
 
 
@@ -117,11 +117,12 @@ def test_new_test_creates_the_tests_array_and_names_stay_unique(demo):
 def test_trust_overview_says_changed_and_the_confirmation_names_count_and_hash(demo):
     overview = pm.trust_overview(demo, environ={})
     json_view = overview.files[0]
-    assert (json_view.verdict, json_view.reason, json_view.filter_ids) == ("changed", "hash-mismatch", ["git-log-short"])
+    assert (json_view.verdict, json_view.reason, json_view.filter_ids) == ("changed", "hash-mismatch",
+                                                                                 ["git-log-short", "audit-quiet"])
     assert overview.files[1].verdict == "missing"
     text, files = pm.trust_confirmation(overview)
     assert files == [demo / ".rtk" / "filters.json"]
-    assert text.startswith(f"trust 1 filter in filters.json, hash {json_view.computed[:4]}…")
+    assert text.startswith(f"trust 2 filters in filters.json, hash {json_view.computed[:4]}…")
     write_trust(demo, files)
     assert decide_trust(files[0], environ={}).verdict == "trusted"
     assert pm.trust_overview(demo, environ={}).files[0].verdict == "trusted"

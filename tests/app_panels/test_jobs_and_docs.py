@@ -1,0 +1,57 @@
+"""Where panel work runs (worker vs inline, newest answer wins) and docs-mode screenshots."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QWidget
+
+from app.playground.jobs import PanelJobs
+
+pytestmark = pytest.mark.gui
+
+
+def test_an_older_worker_answer_never_replaces_a_newer_inline_one(qtbot):
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    jobs = PanelJobs(owner)
+    seen = []
+    jobs.finished.connect(lambda job, result: seen.append(result))
+    activity = []
+    jobs.activity.connect(activity.append)
+    slow = jobs.request(lambda: ("old", __import__("time").sleep(0.3))[0])
+    jobs.inline = True
+    newest = jobs.request(lambda: "new")
+    assert newest != slow and seen == ["new"]
+    qtbot.waitUntil(lambda: not jobs.busy, timeout=5000)
+    qtbot.wait(50)
+    assert seen == ["new"]  # the worker's "old" was dropped
+    assert activity[0] == 1 and activity[-1] == 0
+
+
+def test_inline_failures_are_reported_not_raised(qtbot):
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    jobs = PanelJobs(owner, inline=True)
+    errors = []
+    jobs.failed.connect(lambda job, message: errors.append(message))
+    jobs.request(lambda: 1 / 0)
+    assert errors and errors[0].startswith("ZeroDivisionError")
+
+
+@pytest.mark.parametrize("panel", ["tests", "trust", "repair", "params"])
+def test_docs_mode_screenshot_of_each_panel(qtbot, demo, tmp_path, panel):
+    from app.main import launch
+
+    png = tmp_path / f"{panel}.png"
+    args = argparse.Namespace(screenshot=str(png), size="1400x900", workspace=str(demo), panel=panel)
+    assert launch(args) == 0
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (1400, 900)
+    colours = {image.pixel(x, y) for x in range(0, 1400, 25) for y in range(0, 900, 25)}
+    assert len(colours) > 8  # a rendered window, not a blank grab

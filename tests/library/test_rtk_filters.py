@@ -335,3 +335,36 @@ def test_example_caveman_pack_rewrites_its_sample():
     # what the pack must leave alone: paths, numbers, the quoted error
     for kept in ("data/vat.csv", "#212", "tests/test_invoices.py", "row 3907", "'12,50'"):
         assert kept in text
+
+
+# Commands that more than one filter could claim, and the one that must win (an empty output, so
+# only the command speaks).
+@pytest.mark.parametrize(("command", "expected"), [
+    ("npm run build", "build-vite"), ("pnpm build", "build-vite"), ("npm test", "test-jest"),
+    ("npm run test:vitest", "test-vitest"), ("npm audit", "npm-audit"), ("npm ci", "npm-install"),
+    ("yarn install", "yarn-install"), ("yarn", "yarn-install"), ("pnpm add zod", "pnpm-install"),
+    ("kubectl logs deploy/api", "kubectl-logs"), ("kubectl get pods", "kubectl"),
+    ("terraform plan", "terraform-plan"), ("terraform apply", "terraform-apply"), ("terraform init", "terraform-init"),
+    ("tofu apply", "tofu-plan"), ("tofu init", "terraform-init"),
+    ("cargo test", "test-cargo"), ("cargo build", "cargo-build"), ("cargo clippy", "cargo-clippy"),
+    ("go test ./...", "test-go"), ("go vet ./...", "go-vet"), ("go build ./...", "go-build"), ("go mod tidy", "go-mod"),
+    ("docker compose logs api", "docker-logs"), ("docker compose up -d", "docker-compose"),
+    ("docker compose build", "docker-build"), ("docker compose ps", "docker-ps"), ("docker push ghcr.io/a/b", "docker-pull"),
+    ("git show HEAD", "git-diff"), ("git checkout -b fix", "git-branch"), ("git fetch --all", "git-pull"),
+    ("python -m pytest", "test-pytest"), ("python -m pip install x", "pip"), ("python -m mypy src", "mypy"),
+    ("python app.py", "error-stacktrace"), ("uv run ruff check", "ruff"), ("uv pip install httpx", "uv-sync"),
+    ("bun test", "bun-test"), ("bun install", "bun-install"), ("dotnet test", "dotnet"),
+    ("bundle exec rspec", "rspec"), ("bundle exec rubocop", "rubocop"), ("bundle install", "bundle-install"),
+    ("composer install", "composer"), ("composer test", "phpunit"), ("mix test", "mix-compile"),
+])
+def test_ambiguous_commands_pick_the_right_family(command, expected):
+    filters, _ = loaded()
+    assert select_filter("", command, list(filters)).filter.id == expected
+
+
+@pytest.mark.parametrize("command", ["yarn build", "yarn test", "pnpm run lint:css", "makepkg -si", "gitk", "lsof -i"])
+def test_look_alike_commands_are_not_claimed(command):
+    """A filter's command pattern names its tool and subcommand, not every command sharing a prefix."""
+    filters, _ = loaded()
+    selection = select_filter("", command, list(filters))
+    assert (selection.filter.id, selection.criterion) == ("generic-output", "generic-fallback")

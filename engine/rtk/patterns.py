@@ -144,15 +144,19 @@ class LineScanner:
         lines = self.lines
         if self.exact_bounds:
             prefix = anchored_prefix(pattern.source)
-            literal = prefix or required_literal(pattern.source)
-            if literal:
-                units = literal if translation.unicode else to_utf16_units(literal)
-                if translation.ignore_case:
-                    units = canonicalize(units, translation.unicode)
-                # Worth it when the literal is rarer than lines; a common one (a space, say)
-                # would only add a Python step per line to what the engine does in C.
-                if prefix or target.count(units) * 2 <= len(lines):
-                    return self._scan_candidates(pattern, compiled, target, starts, units, bool(prefix))
+
+            def as_target(text: str) -> str:
+                units = text if translation.unicode else to_utf16_units(text)
+                return canonicalize(units, translation.unicode) if translation.ignore_case else units
+
+            literals = [as_target(text) for text in required_literals(pattern.source)]
+            counts = {} if prefix else {text: target.count(text) for text in literals}
+            primary = as_target(prefix) if prefix else min(counts, key=counts.__getitem__, default="")
+            # Worth it when the literal is rarer than lines; a common one (a space, say) would
+            # only add a Python step per line to what the engine does in C.
+            if primary and (prefix or counts[primary] * 2 <= len(lines)):
+                others = [text for text in literals if text != primary and len(text) > 1]
+                return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others)
         last = len(lines) - 1
         out: list[int] = []
         position, limit = 0, len(target)
@@ -185,11 +189,12 @@ class LineScanner:
         return out
 
     def _scan_candidates(self, pattern: CompiledPattern, compiled: Any, target: str, starts: list[int],
-                         literal: str, at_line_start: bool) -> list[int]:
+                         literal: str, at_line_start: bool, others: list[str]) -> list[int]:
         """Test only the lines that hold a literal every match needs (at their start, for a
         ``^literal…`` pattern), each on its own: ``search(target, line start, line end)`` sees
         exactly that line (``$`` meets the line end, ``^`` the line start), as the reference does.
-        The literals are found at C speed, so lines without them cost nothing. Each test gets the
+        The literals are found at C speed, so lines without them cost nothing, and a line must
+        also hold the pattern's ``others`` literals before the regex runs. Each test gets the
         regex layer's per-call budget, like the reference's per-line call."""
         last = len(starts) - 1
         limit = len(target)
@@ -204,7 +209,8 @@ class LineScanner:
                 while position >= 0:
                     k = bisect_right(starts, position) - 1
                     line_end = starts[k + 1] - 1 if k < last else limit
-                    if match(target, position, line_end, timeout=budget):
+                    if all(target.find(o, position, line_end) >= 0 for o in others) \
+                            and match(target, position, line_end, timeout=budget):
                         out.append(k)
                     found = target.find(needle, line_end)
                     position = found + 1 if found >= 0 else -1
@@ -214,7 +220,8 @@ class LineScanner:
                 while position >= 0:
                     k = bisect_right(starts, position) - 1
                     line_end = starts[k + 1] - 1 if k < last else limit
-                    if search(target, starts[k], line_end, timeout=budget):
+                    if all(target.find(o, starts[k], line_end) >= 0 for o in others) \
+                            and search(target, starts[k], line_end, timeout=budget):
                         out.append(k)
                     if line_end >= limit:
                         break
@@ -267,18 +274,23 @@ def anchored_prefix(source: str) -> str:
 
 
 def required_literal(source: str) -> str:
-    """The longest literal text that every match of a JavaScript source contains, read from its
+    """The longest literal text that every match of a JavaScript source contains."""
+    return max(required_literals(source), key=len, default="")
+
+
+def required_literals(source: str) -> list[str]:
+    """Every literal text that every match of a JavaScript source contains, read from its
     top-level sequence (groups, classes, escapes like ``\\d`` and quantified characters end a run;
-    a top-level ``|`` means there is none)."""
+    a top-level ``|`` means there are none)."""
     if _top_level_alternation(source):
-        return ""
-    best, run = "", []
+        return []
+    found: list[str] = []
+    run: list[str] = []
     i, n = 0, len(source)
 
     def close() -> None:
-        nonlocal best
-        if len(run) > len(best):
-            best = "".join(run)
+        if run:
+            found.append("".join(run))
         run.clear()
 
     while i < n:
@@ -313,7 +325,7 @@ def required_literal(source: str) -> str:
         run.append(literal)
         i += width
     close()
-    return best
+    return found
 
 
 def _class_end(source: str, i: int) -> int:

@@ -1,6 +1,6 @@
 """Savings of our built-in Caveman packs (``rules/``) against OmniRoute's packs, per language.
 
-    python bench/bench_library_caveman.py [REFERENCE_ROOT]
+    python bench/bench_library_caveman.py [REFERENCE_ROOT] [--only=en,de]
 
 REFERENCE_ROOT defaults to OmniRoute's packs in ../shared/reference/omniroute/rules. The prose is
 the ``text`` field of every case in ../shared/conformance/cases/caveman.jsonl, grouped by the
@@ -8,7 +8,9 @@ case's ``language`` (each distinct text once), read at run time and never stored
 compress the same texts with the same engine (profile ``omniroute``, role ``user``,
 ``minMessageLength`` 0, default protected regions). Savings % = 100 × (Σ original − Σ compressed)
 / Σ original with tokens = ceil(UTF-16 length / 4), per text part as OmniRoute counts them.
-"Fallbacks" counts texts whose validation failed with our packs (the part was kept whole).
+"Fallbacks" counts texts whose validation failed (the part was kept whole); "from our rules" are those
+that do not fall back when no rule runs at all (the others come from the engine's second cleanup over
+protected text, CAV-Q1, and fall back with any pack).
 
 Without the reference folder or the cases the benchmark says so and exits 0. Exit 1 when ours
 saves less than the reference somewhere or has a fallback; the table shows where.

@@ -13,7 +13,7 @@ that do not fall back when no rule runs at all (the others come from the engine'
 protected text, CAV-Q1, and fall back with any pack).
 
 Without the reference folder or the cases the benchmark says so and exits 0. Exit 1 when ours
-saves less than the reference somewhere or has a fallback; the table shows where.
+saves less than the reference somewhere or one of our rules causes a fallback; the table shows where.
 """
 
 from __future__ import annotations

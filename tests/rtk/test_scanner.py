@@ -15,6 +15,7 @@ from engine.rtk.patterns import (
     compile_list,
     lines_with_match,
     required_literal,
+    required_literals,
 )
 
 # Patterns that stress every path: anchored literals, required literals, classes that cross line
@@ -24,6 +25,7 @@ PATTERNS = [
     "^\\s*$", "^\\s+$", "^$", "^E\\s+", "^FAILED ", "error", "ERROR", "^\\S+::\\S+ PASSED", "^\\S+\\.py:\\d+: ",
     "a\\s+b", "x[^y]*y", "", "$", "^", "\\s$", "^(?:ab|cd)", "^a|b$", "(\\w)\\1", "(?<=a)b", "b(?!c)",
     "\u00e9t\u00e9", "\u2713 ", "\U0001F600", "^..$", "k", "s\\b", "\\d{2,}", "^\\s{2}\\S+", "end\\s*$",
+    "ab.*cd", "\u00e9.*\u00c9", "PASSED.*::", "^a.*b", "\U0001F600.*x",
 ]
 ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
                             "\U0001F600", "PASSED", "FAILED", "::", "\r"])
@@ -83,3 +85,9 @@ def test_anchored_prefix(source, prefix):
 ])
 def test_required_literal(source, literal):
     assert required_literal(source) == literal
+
+
+def test_required_literals_lists_every_top_level_run():
+    assert required_literals("^\\S+\\.py:\\d+: ") == [".py:", ": "]
+    assert required_literals("x(?:y)z+w") == ["x", "w"]
+    assert required_literals("a|b") == []

@@ -21,6 +21,10 @@ from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
 from engine.rtk.patterns import compile_cached
 
+# A filter tagged with where it came from: ``RtkFilter.source`` is the scope (project, global,
+# builtin) and ``source_format`` the format, so loaders hand their filters over as they are.
+ScopedFilter = RtkFilter
+
 SCOPES = ("project", "global", "builtin")
 CRITERIA = ("toml-command", "outputTypes", "commands", "patterns")
 GENERIC_TYPE = "generic-output"
@@ -145,7 +149,7 @@ def _quirk_notes(chosen: Selection, candidates: list[RtkFilter], text: str, comm
 def select_filter(
     text: str,
     command: str | None,
-    filters: Sequence[RtkFilter],
+    filters: Sequence[ScopedFilter],
     *,
     detection: Detection | None = None,
     enabled: Sequence[str] = (),

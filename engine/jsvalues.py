@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -322,21 +323,67 @@ def _wrap(open_: str, close: str, parts: list[str], gap: str, current: str, inne
 
 # ----------------------------------------------------------------------------- collation
 
-# ICU root collation order of ASCII white space, punctuation and symbols (non-ignorable: they
-# carry primary weights and sort before digits, which sort before letters).
-_ASCII_SYMBOL_ORDER = "\t\n\v\f\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-_SYMBOL_RANK = {ch: i for i, ch in enumerate(_ASCII_SYMBOL_ORDER)}
-_DIGIT_BASE, _LETTER_BASE, _OTHER_SYMBOL_BASE = 1_000, 100_000, 500
+# ICU root collation order of white space, common punctuation and ASCII symbols (non-ignorable:
+# they carry primary weights and sort before digits, which sort before letters).
+_ASCII_SYMBOL_ORDER = (
+    "\t\n\v\f\r \u2028\u2029_\u203f\u2040-\u2010\u2011\u2012\u2013\u2014\u2015,;:!\u00a1?\u00bf.\u2026\u00b7"
+    "'\u2018\u2019\u201a\u2039\u203a\"\u201c\u201d\u201e\u00ab\u00bb()[]{}\u00a7\u00b6@*/\\&#%\u2030\u2020\u2021"
+    "\u2022`\u00b4\u02dc^\u00af\u00a8\u00b0\u00a9\u00ae\u2190\u2192\u2211+\u00b1\u00f7\u00d7<=>\u00ac|\u00a6~"
+)
+_CURRENCY_ORDER = {ch: i for i, ch in enumerate("\u00a4\u00a2$\u00a3\u00a5\u20ac")}
+
+# Root collation orders scripts (DUCET): Latin, Greek, Coptic, Cyrillic, Glagolitic, Georgian,
+# Armenian, Hebrew, Arabic, Syriac, Thaana, NKo, Ethiopic, the Indic scripts, Thai, Lao, Tibetan,
+# Myanmar, Khmer, Mongolian, Cherokee, Canadian syllabics, Ogham, Runic, Hangul, kana, Bopomofo,
+# Yi, then Han; within a script, code point order approximates the real tailoring.
+_SCRIPT_BLOCKS = sorted([
+    (0x0041, 0x024F, 0), (0x1E00, 0x1EFF, 0), (0x2C60, 0x2C7F, 0), (0xA720, 0xA7FF, 0), (0xFF21, 0xFF5A, 0),
+    (0x0370, 0x03FF, 1), (0x1F00, 0x1FFF, 1), (0x2C80, 0x2CFF, 2), (0x0400, 0x052F, 3), (0x2DE0, 0x2DFF, 3),
+    (0xA640, 0xA69F, 3), (0x2C00, 0x2C5F, 4), (0x10A0, 0x10FF, 5), (0x1C90, 0x1CBF, 5), (0x2D00, 0x2D2F, 5),
+    (0x0530, 0x058F, 6), (0x0590, 0x05FF, 7), (0x0600, 0x06FF, 8), (0x0750, 0x077F, 8), (0x08A0, 0x08FF, 8),
+    (0xFB50, 0xFDFF, 8), (0xFE70, 0xFEFF, 8), (0x0700, 0x074F, 9), (0x0780, 0x07BF, 10), (0x07C0, 0x07FF, 11),
+    (0x1200, 0x139F, 12), (0x0900, 0x0DFF, 13), (0x0E00, 0x0E7F, 14), (0x0E80, 0x0EFF, 15), (0x0F00, 0x0FFF, 16),
+    (0x1000, 0x109F, 17), (0x1780, 0x17FF, 18), (0x1800, 0x18AF, 19), (0x13A0, 0x13FF, 20), (0xAB70, 0xABBF, 20),
+    (0x1400, 0x167F, 21), (0x1680, 0x169F, 22), (0x16A0, 0x16FF, 23), (0x1100, 0x11FF, 24), (0x3130, 0x318F, 24),
+    (0xAC00, 0xD7AF, 24), (0x3040, 0x30FF, 25), (0x3100, 0x312F, 26), (0xA000, 0xA4CF, 27),
+])
+_SCRIPT_STARTS = [block[0] for block in _SCRIPT_BLOCKS]
+_OTHER_SCRIPTS, _HAN = 28, 29
+_SYMBOL_RANK = {ch: i + 1 for i, ch in enumerate(_ASCII_SYMBOL_ORDER)}  # 0 = primary-ignorable
+# then other symbols by code point, currency symbols ($ …), digits by value, letters
+_OTHER_SYMBOL_BASE, _CURRENCY_BASE, _DIGIT_BASE, _LETTER_BASE = 1_000, 1_200_000, 2_400_000, 3_000_000
+
+
+# Letters the root collation sorts as letter sequences or as accented forms of a base letter
+# (no Unicode decomposition gives these); the tertiary/secondary weight keeps them apart.
+_EXPANSIONS = {"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ẞ": "SS", "ø": "o\u0338",
+               "Ø": "O\u0338", "đ": "d\u0335", "Đ": "D\u0335", "ł": "l\u0337", "Ł": "L\u0337",
+               "ŀ": "l\u00b7"}
+# DUCET secondary order of the common diacritics (others follow by code point)
+_ACCENT_RANK = {c: i for i, c in enumerate(
+    (0x0301, 0x0300, 0x0306, 0x0302, 0x030C, 0x030A, 0x0308, 0x030B, 0x0303, 0x0307, 0x0338, 0x0327,
+     0x0328, 0x0304))}
+_DOTLESS_I = 2 * ord("i") + 1  # ı is its own letter, right after i (Latin has script rank 0)
+_EXPANDABLE = re.compile("[" + "".join(_EXPANSIONS) + "]")
 
 
 def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
     """(primary, secondary accents, tertiary case) per base character — an ICU-root approximation."""
     elements: list[tuple[int, tuple[int, ...], int]] = []
+    compat = unicodedata.normalize("NFKD", s)
+    if compat != s:
+        # compatibility forms (ligatures, superscripts, circled digits, NBSP) sort like their
+        # plain letters, after them at the tertiary level
+        s = compat
+    s = _EXPANDABLE.sub(lambda m: _EXPANSIONS[m.group()], s)
     for ch in unicodedata.normalize("NFD", s):
         if unicodedata.combining(ch):
+            accent = _ACCENT_RANK.get(ord(ch), 0x100 + ord(ch))
             if elements:
                 p, accents, t = elements[-1]
-                elements[-1] = (p, (*accents, ord(ch)), t)
+                elements[-1] = (p, (*accents, accent), t)
+            else:
+                elements.append((0, (accent,), 0))  # ignorable at the primary level
             continue
         if ch in _SYMBOL_RANK:
             elements.append((_SYMBOL_RANK[ch], (), 0))
@@ -347,30 +394,56 @@ def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
         if category == "Nd":
             elements.append((_DIGIT_BASE + unicodedata.digit(ch), (), 0))
             continue
+        if ch == "ı":
+            elements.append((_LETTER_BASE + _DOTLESS_I, (), 0))
+            continue
         if category[0] in "LMN":
             lower = ch.lower()
-            base = lower if len(lower) == 1 else ch
+            base = ord(lower) if len(lower) == 1 else ord(ch)
             tertiary = 1 if ch != lower else 0
-            elements.append((_LETTER_BASE + ord(base), (), tertiary))
+            if 0x30A1 <= base <= 0x30F6:  # katakana sorts with hiragana, after it on level 3
+                base, tertiary = base - 0x60, tertiary + 2
+            elements.append((_LETTER_BASE + _script_rank(base) * 0x220000 + 2 * base, (), tertiary))
             continue
-        elements.append((_OTHER_SYMBOL_BASE + ord(ch) % _DIGIT_BASE, (), 0))
+        if category == "Sc":
+            elements.append((_CURRENCY_BASE + _CURRENCY_ORDER.get(ch, 16 + ord(ch)), (), 0))
+            continue
+        elements.append((_OTHER_SYMBOL_BASE + ord(ch), (), 0))
     return elements
+
+
+def _script_rank(c: int) -> int:
+    i = bisect_right(_SCRIPT_STARTS, c) - 1
+    if i >= 0 and c <= _SCRIPT_BLOCKS[i][1]:
+        return _SCRIPT_BLOCKS[i][2]
+    if 0x3400 <= c <= 0x9FFF or 0xF900 <= c <= 0xFAFF or 0x20000 <= c <= 0x3FFFF:
+        return _HAN
+    return 0 if c < 0x80 else _OTHER_SCRIPTS
 
 
 def locale_compare(a: str, b: str) -> int:
     """``a.localeCompare(b)`` with ICU root collation (approximation): -1, 0 or 1.
 
     Level 1 compares base characters (white space < punctuation < symbols < digits < letters,
-    letters case- and accent-insensitively), level 2 accents, level 3 case (lower first).
+    letters case- and accent-insensitively; ligatures and compatibility forms expand), level 2
+    accents, level 3 case (lower first) and compatibility variants.
     """
     if a == b:
         return 0
     ea, eb = _collation_elements(a), _collation_elements(b)
-    for level in (0, 1, 2):
-        ka = [e[level] for e in ea]
-        kb = [e[level] for e in eb]
+    keys = (
+        lambda es: [e[0] for e in es if e[0]],
+        lambda es: [e[1] for e in es],
+        lambda es: [e[2] for e in es],
+    )
+    for key in keys:
+        ka, kb = key(ea), key(eb)
         if ka != kb:
             return -1 if ka < kb else 1
+    ca = [unicodedata.normalize("NFKD", ch) != ch for ch in a]
+    cb = [unicodedata.normalize("NFKD", ch) != ch for ch in b]
+    if ca != cb:
+        return -1 if ca < cb else 1
     return 0
 
 

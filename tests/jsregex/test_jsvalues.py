@@ -90,6 +90,17 @@ def test_locale_compare_root_collation() -> None:
     assert locale_compare("a", "a") == 0 and locale_compare("ab", "a b") == 1
 
 
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("é", "è", -1),            # acute before grave on the accent level
+    ("æ", "b", -1), ("æ", "ae", 1), ("ﬁ", "fi", 1), ("①", "1", 1), ("ı", "i", 1), ("oĳ", "oı", -1),
+    ("😀", "0", -1), ("$", "😀", 1), ("\t", ":", -1), ("\u00a0a", " a", 1), ("\u0301", "", 1),
+    ("ა", "Ա", -1), ("Ꭰ", "中", -1), ("가", "あ", -1), ("あ", "ア", -1), ("か", "ア", 1),
+])
+def test_locale_compare_beyond_ascii(a: str, b: str, expected: int) -> None:
+    assert locale_compare(a, b) == expected
+    assert locale_compare(b, a) == -expected
+
+
 @pytest.mark.parametrize(("x", "expected"), [(2.5, 3), (-2.5, -2), (0.49999999999999994, 0), (-0.5, 0), (1.4, 1)])
 def test_math_round(x: float, expected: int) -> None:
     assert math_round(x) == expected

@@ -412,6 +412,11 @@ def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
     return elements
 
 
+def _variant(ch: str) -> bool:
+    """Compatibility forms and expanded letters are tertiary-greater than what they sort as."""
+    return ch in _EXPANSIONS or unicodedata.normalize("NFKD", ch) != ch
+
+
 def _script_rank(c: int) -> int:
     i = bisect_right(_SCRIPT_STARTS, c) - 1
     if i >= 0 and c <= _SCRIPT_BLOCKS[i][1]:
@@ -440,8 +445,8 @@ def locale_compare(a: str, b: str) -> int:
         ka, kb = key(ea), key(eb)
         if ka != kb:
             return -1 if ka < kb else 1
-    ca = [unicodedata.normalize("NFKD", ch) != ch for ch in a]
-    cb = [unicodedata.normalize("NFKD", ch) != ch for ch in b]
+    ca = [_variant(ch) for ch in a]
+    cb = [_variant(ch) for ch in b]
     if ca != cb:
         return -1 if ca < cb else 1
     return 0

@@ -78,7 +78,7 @@ def test_annex_b_and_valid_forms_compile(pattern: str, flags: str) -> None:
 
 def test_capture_limit_matches_v8() -> None:
     assert is_valid("()" * 32767)
-    with pytest.raises(JSSyntaxError, match="Too many captures$"):
+    with pytest.raises(JSSyntaxError, match=r"Too many captures$"):
         compile_js("()" * 32768)
 
 

@@ -150,11 +150,18 @@ class LineScanner:
                 return canonicalize(units, translation.unicode) if translation.ignore_case else units
 
             literals = [as_target(text) for text in required_literals(pattern.source)]
-            counts = {} if prefix else {text: target.count(text) for text in literals}
-            primary = as_target(prefix) if prefix else min(counts, key=counts.__getitem__, default="")
+            # The rarest literal picks the candidate lines: count the multi-character ones (a pass
+            # each, cheap next to a Python step per candidate line); else take the only one.
+            counts = {} if prefix else {text: target.count(text) for text in literals if len(text) > 1}
+            if prefix:
+                primary = as_target(prefix)
+            elif counts:
+                primary = min(counts, key=counts.__getitem__)
+            else:
+                primary = literals[0] if literals else ""
             # Worth it when the literal is rarer than lines; a common one (a space, say) would
             # only add a Python step per line to what the engine does in C.
-            if primary and (prefix or counts[primary] * 2 <= len(lines)):
+            if primary and (prefix or counts.get(primary, target.count(primary)) * 2 <= len(lines)):
                 others = [text for text in literals if text != primary and len(text) > 1]
                 return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others)
         last = len(lines) - 1
@@ -209,7 +216,7 @@ class LineScanner:
                 while position >= 0:
                     k = bisect_right(starts, position) - 1
                     line_end = starts[k + 1] - 1 if k < last else limit
-                    if all(target.find(o, position, line_end) >= 0 for o in others) \
+                    if (not others or all(target.find(o, position, line_end) >= 0 for o in others)) \
                             and match(target, position, line_end, timeout=budget):
                         out.append(k)
                     found = target.find(needle, line_end)
@@ -220,7 +227,7 @@ class LineScanner:
                 while position >= 0:
                     k = bisect_right(starts, position) - 1
                     line_end = starts[k + 1] - 1 if k < last else limit
-                    if all(target.find(o, starts[k], line_end) >= 0 for o in others) \
+                    if (not others or all(target.find(o, starts[k], line_end) >= 0 for o in others)) \
                             and search(target, starts[k], line_end, timeout=budget):
                         out.append(k)
                     if line_end >= limit:

@@ -180,6 +180,7 @@ class JSRegExp:
         if self._t.unsupported:
             raise JSUnsupportedError(f"/{self._t.source}/{self._t.flags}: unsupported in Rulewright: "
                                      f"{self._t.unsupported}")
+        _ = self._t.compiled, self._t.compiled_lf  # compile (once, cached) outside the time budget
         budget = timeout if timeout is not None else self.timeout if self.timeout is not None else _DEFAULT_TIMEOUT
         return None if budget is None else time.monotonic() + budget
 

@@ -115,6 +115,7 @@ class ParamsPanel(QWidget):
         lay.addLayout(bar)
         lay.addWidget(split, 1)
         compact(self)
+        self.template.setMinimumContentsLength(18)
         if self.templates:
             first = next((t.name for t in self.templates if t.name.startswith("anthropic")), self.templates[0].name)
             self.load_template(first)

@@ -123,7 +123,7 @@ class RepairTab(QWidget):
 
         self.schema = json_pane("The tool's parameter JSON Schema (or pick a preset)")
         self.args = json_pane("The arguments the model sent")
-        self.config = json_pane("Repair options (optional JSON object)")
+        self.config = json_pane("Options (optional)")
         self.description = QLabel("Pick a sample for a common model failure, or type your own.")
         self.description.setWordWrap(True)
         inputs = QSplitter(Qt.Orientation.Vertical)
@@ -163,7 +163,7 @@ class RepairTab(QWidget):
         head.addWidget(self.outcome)
         head.addWidget(self.outcome_detail, 1)
         rl.addLayout(head)
-        rl.addWidget(titled("Changes (rule id, then the note pi records)", self.changes), 2)
+        rl.addWidget(titled("Changes", self.changes), 2)
         rl.addWidget(details, 3)
 
         split = QSplitter()

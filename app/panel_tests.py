@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -187,9 +187,14 @@ class TestsPanel(QWidget):
         lay.addWidget(split, 1)
         compact(self)
 
-        shortcut = QShortcut(QKeySequence("F5"), window)
-        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        shortcut.activated.connect(self._run_from_shortcut)
+        # "Run Tests" (F5): a window action; the palette's action table and the Run menu get it once
+        # the window has built them (panels are created before the window's actions and menus).
+        self.run_action = QAction("Run &Tests", window)
+        self.run_action.setShortcut(QKeySequence("F5"))
+        self.run_action.setToolTip("Run every tests[] of the workspace")
+        self.run_action.triggered.connect(lambda _checked=False: self._run_from_shortcut())
+        window.addAction(self.run_action)
+        QTimer.singleShot(0, self._register_action)
         window.workspaceScanned.connect(self._on_scanned)
         window.watcher.fileChanged.connect(self._on_disk_change)
         self._update_buttons()
@@ -216,6 +221,16 @@ class TestsPanel(QWidget):
         self.progress.show()
         return self.runner.request(_run, self._files(), self._buffers(), self.window_.settings.default_profile,
                                    self._progress, self._cancel, immediate=True)
+
+    def _register_action(self) -> None:
+        actions = getattr(self.window_, "actions_", None)
+        if isinstance(actions, dict):
+            actions["run_tests"] = self.run_action
+        for action in self.window_.menuBar().actions():
+            menu = action.menu()
+            if menu is not None and action.text().replace("&", "") == "Run":
+                menu.addAction(self.run_action)
+                return
 
     def _run_from_shortcut(self) -> None:
         self.window_.show_panel("tests")

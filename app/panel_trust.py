@@ -9,6 +9,7 @@ Bottom: every filter of the workspace as a checklist; export the chosen ones as
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,9 +22,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTextEdit,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -101,9 +102,10 @@ class TrustPanel(QWidget):
         for col, width in enumerate((90, 160, 220, 50, 150, 150)):
             self.files.setColumnWidth(col, width)
         self.files.setMaximumHeight(90)
-        self.risk = QPlainTextEdit()
+        self.risk = QTextEdit()
         self.risk.setReadOnly(True)
         self.risk.setFont(mono_font())
+        self.risk.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
         self.risk.setPlaceholderText("The risk review of the project filters appears here.")
         trust_box = QWidget()
         tl = QVBoxLayout(trust_box)
@@ -149,6 +151,7 @@ class TrustPanel(QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
         compact(self)
+        self.format.setMinimumContentsLength(22)
 
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.watcher.fileChanged.connect(self._on_file_changed)
@@ -218,14 +221,27 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            blocks = []
-            for f in present:
-                blocks.append(f"{Path(f.path).name}  ({f.computed or 'no hash'})\n{f.risk_text}")
-            self.risk.setPlainText("\n\n".join(blocks))
+            self.risk.setHtml(self._risk_html(present))
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
         self._update_buttons()
+
+    @staticmethod
+    def _risk_html(present) -> str:
+        """The review as text, findings tinted by level (the level word stays: colour is not the only signal)."""
+        t = tints()
+        colours = {"[high]": t.error, "[medium]": t.warning, "[!]": t.warning}
+        out = []
+        for f in present:
+            out.append(f"<b>{html.escape(Path(f.path).name)}</b> <span style='color:{t.punct}'>"
+                       f"({html.escape(f.computed or 'no hash')})</span>")
+            for line in f.risk_text.splitlines():
+                colour = next((c for key, c in colours.items() if key in line), None)
+                text = html.escape(line)
+                out.append(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+            out.append("")
+        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
 
     def _fill_candidates(self, candidates: list[ExportCandidate]) -> None:
         checked = {(c.file, c.filter_id) for c in self.selected()}

@@ -93,8 +93,7 @@ def compact(widget: QWidget, combo_chars: int = 10, min_width: int = 360) -> Non
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(combo_chars)
     for badge in widget.findChildren(Badge):
-        badge.setMinimumWidth(60)
-        badge.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        badge.setMinimumWidth(60)  # shrinks (clipping) only below its natural width
     for button in widget.findChildren(QAbstractButton):
         button.setMinimumWidth(min(button.sizeHint().width(), 48))
         button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)

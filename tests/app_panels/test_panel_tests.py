@@ -174,3 +174,14 @@ def test_no_dialogs_during_runs(qtbot, window, dialogs):
     panel = _panel(qtbot, window)
     _rerun(qtbot, panel)
     assert dialogs.calls == []
+
+
+def test_run_tests_is_a_window_action_in_the_run_menu_and_palette(qtbot, window):
+    panel = _panel(qtbot, window)
+    qtbot.waitUntil(lambda: "run_tests" in window.actions_, timeout=5000)
+    action = window.actions_["run_tests"]
+    assert action.shortcut().toString() == "F5"
+    run_menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Run")
+    assert action in run_menu.actions()
+    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+        action.trigger()

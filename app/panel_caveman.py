@@ -42,6 +42,7 @@ from app.widgets.previewkit import (
     NotesList,
     item_value,
     option_combo,
+    present_for_docs,
 )
 from app.widgets.spanview import SpanTextView
 from app.workers import Dispatcher
@@ -257,8 +258,8 @@ class CavemanPreviewPanel(QWidget):
     def refresh_context(self) -> None:
         """Re-read the active tab, the pack folder and the sample list (after a scan)."""
         tab = self.hook.current() if self.hook is not None else None
-        self._take_tab(tab)
-        if self.pack_root is None:
+        if not self._take_tab(tab) and (self.window_ is not None or self.pack_root is None):
+            # no pack open: the workspace's packs, else the built-in ones
             roots = self._pack_roots()
             builtin = builtin_rules_dir()
             self.pack_root = roots[0] if roots else (str(builtin) if builtin.is_dir() else None)
@@ -418,6 +419,11 @@ class CavemanPreviewPanel(QWidget):
     def set_debounce(self, ms: int) -> None:
         """How long typing must pause before a run starts (benchmarks measure with 0)."""
         self.dispatcher._timer.setInterval(ms)  # the Dispatcher has no public setter yet
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.window_ is not None and self.window_.docs_mode:
+            present_for_docs(self.window_)
 
     def _busy(self, busy: bool) -> None:
         self.refresh_button.setText("Running…" if busy else "Refresh")

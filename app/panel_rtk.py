@@ -37,7 +37,14 @@ from PySide6.QtWidgets import (
 from app.panels import register_panel
 from app.theme import tints
 from app.widgets.charts import Bar, FunnelChart
-from app.widgets.previewkit import ActiveTabHook, Banner, NotesList, item_value, option_combo
+from app.widgets.previewkit import (
+    ActiveTabHook,
+    Banner,
+    NotesList,
+    item_value,
+    option_combo,
+    present_for_docs,
+)
 from app.widgets.spanview import SpanTextView
 from app.workers import Dispatcher
 from engine.paths import builtin_filters_dir
@@ -324,6 +331,11 @@ class RtkPreviewPanel(QWidget):
     def set_debounce(self, ms: int) -> None:
         """How long typing must pause before a run starts (benchmarks measure with 0)."""
         self.dispatcher._timer.setInterval(ms)  # the Dispatcher has no public setter yet
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.window_ is not None and self.window_.docs_mode:
+            present_for_docs(self.window_)
 
     # -- drawing ---------------------------------------------------------------------------------------------------
     def show_result(self, preview: RtkPreview) -> None:

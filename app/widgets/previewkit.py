@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QListWidgetItem, QSizePolicy, QWidget
 
@@ -130,3 +130,18 @@ def item_value(tab: DocumentTab, row: int) -> Any:
         return None
     return index.values[row]
 
+
+
+def present_for_docs(window: MainWindow) -> None:
+    """Docs-mode screenshots of a preview: the preview dock gets the room (about half the width,
+    the bottom panels shrunk to their minimum) so input, output and the lists are readable. Only
+    in docs mode; an interactive window keeps the layout the user made."""
+
+    def apply() -> None:
+        explorer = window.explorer_dock.width() if window.explorer_dock.isVisible() else 0
+        window.resizeDocks([window.right_dock], [max(560, (window.width() - explorer) * 11 // 20)],
+                           Qt.Orientation.Horizontal)
+        if window.bottom_dock.isVisible():
+            window.resizeDocks([window.bottom_dock], [1], Qt.Orientation.Vertical)
+
+    QTimer.singleShot(0, apply)

@@ -1,1 +1,10 @@
-"""Rulewright's desktop app: thin PySide6 views and view-models over ``engine``."""
+"""Rulewright's desktop app (PySide6): views and view-models over the Qt-free ``engine``.
+
+Importing the package applies the toolkit workarounds of :mod:`app.qtfix` first (IDE-Q12 would
+otherwise abort a long session), so every entry point — the GUI, the tests, part 2's panels —
+gets them.
+"""
+
+from app import qtfix as _qtfix
+
+_qtfix.apply()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +35,10 @@ from engine.workspace.templates import new_filter, new_rule, unique_name
 from engine.workspace.validation import TrustInfo, trust_of, validate_text
 
 
-def _full_parse(version: int, text: str) -> tuple[int, jsontree.ParseResult]:
-    return version, jsontree.parse(text)
+def _structure(version: int, kind: FileKind, text: str) -> tuple[int, jsontree.ParseResult, ItemIndex | None]:
+    """Worker job: the list's spans and values, read with the C decoder (no span tree)."""
+    index, parsed = ItemIndex.scan(kind, text)
+    return version, parsed, index
 
 
 def _validate(version: int, path: str, text: str, profile: str) -> tuple[int, list[Diagnostic], TrustInfo | None]:
@@ -59,14 +62,14 @@ class DocumentTab(QWidget):
         self.profile = profile
         self.style_ = Style.detect(document.text)
         self.index: ItemIndex | None = None
+        self.structure_version = -1  # document version the last structure scan was for
         self.diagnostics: list[Diagnostic] = []
         self.trust: TrustInfo | None = None
         self._programmatic = False
         self._ignore_disk_until = 0.0
 
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.dirtyChanged.emit(not clean))
-        self.undo_stack.cleanChanged.connect(lambda _c: self._schedule_journal())
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
         lexer = "toml" if document.kind == FileKind.RTK_TOML else "json"
         self.editor = JsonEditor(lexer=lexer)
@@ -106,7 +109,7 @@ class DocumentTab(QWidget):
 
         self._parser = Dispatcher(self, debounce_ms=200)
         self._parser.finished.connect(self._on_parsed)
-        self._validator = Dispatcher(self, debounce_ms=250)
+        self._validator = Dispatcher(self, debounce_ms=250, process=True)
         self._validator.finished.connect(self._on_validated)
         self._journal_timer = QTimer(self)
         self._journal_timer.setSingleShot(True)
@@ -114,8 +117,21 @@ class DocumentTab(QWidget):
         self._journal_timer.timeout.connect(self.write_journal)
         # journal writes (fsync of a possibly big buffer) run off the GUI thread, in request order
         self._journaler = Dispatcher(self)
+        self._truster = Dispatcher(self)
+        self._truster.finished.connect(self._on_trust)
 
         self.editor.load_text(document.text)
+
+    def is_settled(self) -> bool:
+        """Loaded, and the structure scan and validation are current (docs mode and tests wait on it)."""
+        return (not self.editor.loading and not self._parser.busy and not self._validator.busy
+                and (self.structure_version == self.doc.version or self.doc.kind == FileKind.RTK_TOML))
+
+    @Slot(bool)
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.dirtyChanged.emit(not clean)
+        self._schedule_journal()
+        self.refresh_trust()
 
     # -- construction helpers -----------------------------------------------------------------------
     def _make_visual(self) -> None:
@@ -218,7 +234,7 @@ class DocumentTab(QWidget):
     def request_parse(self, immediate: bool = False) -> None:
         if self.doc.kind == FileKind.RTK_TOML:
             return
-        self._parser.request(_full_parse, self.doc.version, self.doc.text, immediate=immediate)
+        self._parser.request(_structure, self.doc.version, self.doc.kind, self.doc.text, immediate=immediate)
 
     def request_validation(self, immediate: bool = False) -> None:
         path = str(self.doc.path or Path("untitled.json"))
@@ -226,12 +242,15 @@ class DocumentTab(QWidget):
                                 immediate=immediate)
 
     @Slot(int, object)
-    def _on_parsed(self, _job: int, result: tuple[int, jsontree.ParseResult]) -> None:
-        version, parsed = result
-        if not self.doc.adopt_parse(version, parsed):
+    def _on_parsed(self, _job: int, result: tuple[int, jsontree.ParseResult, ItemIndex | None]) -> None:
+        version, parsed, fresh = result
+        if version != self.doc.version:
             return  # stale: a newer request is queued
+        self.structure_version = version
         old_kind = self.doc.kind
         kind = self.doc.refresh_kind(parsed)
+        if kind != old_kind and kind.has_items:
+            fresh, parsed = ItemIndex.scan(kind, self.doc.text)
         if kind.has_items and self.visual is None:
             self._make_visual()
         if self.visual is None:
@@ -242,13 +261,12 @@ class DocumentTab(QWidget):
                 self.visual.set_notice(f"The JSON has a syntax error at {line}:{col} ({parsed.error.message}); "
                                        "fix it in the JSON view — the list shows the last valid state.")
             return
-        rebuild = self.index is None or self.index.stale or kind != old_kind
-        fresh = ItemIndex.build(kind, parsed)
         if fresh is None:
             self.index = None
             self.visual.set_notice(f"This {kind.label} does not have the expected shape; edit it in the JSON view.")
             self.visual.set_items(kind, [], True)
             return
+        rebuild = self.index is None or self.index.stale or kind != old_kind
         if rebuild or fresh.values != self.index.values or fresh.spans != self.index.spans:
             self.index = fresh
             self.visual.set_items(kind, fresh.values, fresh.single)
@@ -288,10 +306,7 @@ class DocumentTab(QWidget):
         """An index for the current text: reuse, or parse now (only after the text became invalid)."""
         if self.index is not None and not self.index.stale:
             return self.index
-        parsed = self.doc.parsed()
-        if not parsed.ok:
-            return None
-        self.index = ItemIndex.build(self.doc.refresh_kind(parsed), parsed)
+        self.index, _parsed = ItemIndex.scan(self.doc.kind, self.doc.text)
         return self.index
 
     @Slot(int, str, object, bool)
@@ -314,7 +329,7 @@ class DocumentTab(QWidget):
 
     @Slot(str, object)
     def edit_header(self, pointer: str, value: Any) -> None:
-        parsed = self.doc.parsed()
+        parsed = jsontree.shallow_parse(self.doc.text)  # header fields are top-level members
         if not parsed.ok:
             return
         try:
@@ -323,7 +338,6 @@ class DocumentTab(QWidget):
             self.visual.set_notice(str(exc))
             return
         self._push(splice, f"Edit {pointer[1:]}", ("header", id(self), pointer))
-        self.doc.parsed()  # header edits are outside the list: keep the span tree current
 
     def _new_item(self, index: ItemIndex) -> Any:
         if index.kind == FileKind.CAVEMAN_PACK:
@@ -415,7 +429,7 @@ class DocumentTab(QWidget):
         target = path or self.doc.path
         if target is None:
             return False
-        if path is None and self.doc.changed_on_disk():
+        if path is None and target.exists() and self.doc.changed_on_disk():  # a deleted file is not overwritten
             answer = QMessageBox.question(
                 self, "File changed on disk",
                 f"{target.name} changed on disk after you opened it.\n\nOverwrite it with your version?",
@@ -519,9 +533,13 @@ class DocumentTab(QWidget):
             self._journaler.request(self.journal.discard, self.doc.path)
 
     def refresh_trust(self) -> None:
-        if self.doc.path is None:
+        """Re-check trust (hashing the file on disk) in a worker thread."""
+        if self.doc.path is None or self.doc.path.parent.name != ".rtk":
             return
-        info = trust_of(self.doc.path, buffer_differs=self.is_dirty())
+        self._truster.request(partial(trust_of, buffer_differs=self.is_dirty()), self.doc.path)
+
+    @Slot(int, object)
+    def _on_trust(self, _job: int, info: TrustInfo) -> None:
         self.trust = None if info.verdict == "n/a" else info
         self.statusChanged.emit()
 

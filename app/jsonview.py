@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from app.highlight import LazyHighlighter
 from app.theme import tints
 
-CHUNK = 64 * 1024
+CHUNK = 32 * 1024
 MAX_UNDERLINES = 2000
 
 
@@ -229,6 +229,8 @@ class JsonEditor(QPlainTextEdit):
 
     @Slot()
     def _refresh_selections(self) -> None:
+        if self.loading:
+            return
         line = QTextEdit.ExtraSelection()
         line.format.setBackground(QColor(tints().current_line))
         line.format.setProperty(QTextFormat.Property.FullWidthSelection, True)

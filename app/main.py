@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -47,7 +48,7 @@ def _settle(app, window, timeout: float = 20.0) -> None:
         app.processEvents()
         busy = window.scanner.busy or window.validator.busy
         for tab in window.document_tabs():
-            busy = busy or tab.editor.loading or tab._parser.busy or tab._validator.busy
+            busy = busy or not tab.is_settled()
         if busy:
             quiet_since = None
         else:
@@ -97,6 +98,9 @@ def launch(args: argparse.Namespace) -> int:
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
     window.resize(*size)
+    # Everything created so far (Qt wrappers, modules) lives as long as the app: keep it out of
+    # the garbage collector's full passes, which otherwise pause every thread for their length.
+    gc.freeze()
 
     target = Path(workspace_arg).resolve() if workspace_arg else None
     open_file = None

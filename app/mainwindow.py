@@ -38,7 +38,7 @@ from app.palette import CommandPalette
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
 from app.watcher import WorkspaceWatcher
-from app.workers import Dispatcher
+from app.workers import Dispatcher, tune_for_gui
 from engine.diagnostics import Diagnostic
 from engine.paths import resources_dir
 from engine.workspace import templates
@@ -81,6 +81,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: Settings | None = None, *, docs_mode: bool = False) -> None:
         super().__init__()
+        tune_for_gui()
         self.settings = settings or Settings.load()
         self.docs_mode = docs_mode
         self.workspace: Path | None = None
@@ -137,7 +138,6 @@ class MainWindow(QMainWindow):
         self.right_dock.setWidget(self.right)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.right_dock)
         self.panel_widgets: dict[str, QWidget] = {}
-        self._create_panels()
 
         # status bar
         self.status_workspace = QLabel()
@@ -154,11 +154,12 @@ class MainWindow(QMainWindow):
         self.watcher.fileChanged.connect(self._on_file_changed)
         self.watcher.fileRemoved.connect(self._on_file_removed)
         self.watcher.treeChanged.connect(lambda: self.rescan())
-        self.scanner = Dispatcher(self)
+        self.scanner = Dispatcher(self, process=True)
         self.scanner.finished.connect(self._on_scanned)
-        self.validator = Dispatcher(self, debounce_ms=600)
+        self.validator = Dispatcher(self, debounce_ms=600, process=True)
         self.validator.finished.connect(self._on_workspace_validated)
 
+        self._create_panels()  # after the services: panels may connect to the watcher and workers
         self.actions_: dict[str, QAction] = {}
         self._build_actions()
         self._build_menus()

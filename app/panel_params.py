@@ -37,6 +37,7 @@ from app.playground.common import (
     set_pane_text,
     short_json,
     show_pane_error,
+    show_pane_marks,
     titled,
 )
 from app.playground.jobs import PanelJobs, docs_mode
@@ -102,7 +103,7 @@ class ParamsPanel(QWidget):
         rl.addLayout(head)
         report_split = QSplitter(Qt.Orientation.Vertical)
         report_split.addWidget(self.tree)
-        report_split.addWidget(titled("Quirks that changed this report", self.notes))
+        report_split.addWidget(titled("Quirks that changed this report, schema findings", self.notes))
         report_split.setSizes([700, 140])
         rl.addWidget(report_split, 1)
 
@@ -136,7 +137,11 @@ class ParamsPanel(QWidget):
     @Slot(int, object)
     def _on_result(self, _job: int, view: ParamsView) -> None:
         self.view = view
-        show_pane_error(self.payload, view.errors[0] if view.errors else None)
+        if view.errors:
+            show_pane_error(self.payload, view.errors[0])
+        else:
+            show_pane_marks(self.payload, [(f["line"], f["column"], "warning", f["message"])
+                                           for f in view.schema_findings])
         if not view.ok:
             self.status.set("✖ payload", "bad")
             self.headline.setText("; ".join(e.format() for e in view.errors))
@@ -156,7 +161,8 @@ class ParamsPanel(QWidget):
             section = self.section_item(key)
             if section is not None:
                 section.setExpanded(True)
-        self.notes.set_notes(report.get("diagnostics", []), empty="no quirk changed this report")
+        self.notes.set_notes(report.get("diagnostics", []) + view.schema_findings,
+                             empty="no quirk changed this report")
         self._apply_filter(self.search.text())
 
     def _expanded_sections(self) -> set[str]:

@@ -47,6 +47,7 @@ from engine.workspace.panels_model import (
     accept_actual_splice,
     filter_files_of,
     filter_pointers,
+    is_filter_file,
     new_test_splice,
     preview_test,
     run_workspace_tests,
@@ -96,14 +97,15 @@ class AddTestDialog(QDialog):
 
 
 def _run(files: list[Path], buffers: dict[Path, str], profile: str, progress: _Progress,
-         cancel: threading.Event) -> TestRunResult:
+         cancel: threading.Event, with_builtins: bool) -> TestRunResult:
     def report(done: int, total: int, label: str) -> None:
         try:
             progress.step.emit(done, total, label)
         except RuntimeError:  # the panel was deleted while the run went on
             cancel.set()
 
-    return run_workspace_tests(files, buffers=buffers, profile=profile, progress=report, cancel=cancel)
+    return run_workspace_tests(files, buffers=buffers, profile=profile, progress=report, cancel=cancel,
+                               with_builtins=with_builtins)
 
 
 class TestsPanel(QWidget):
@@ -142,6 +144,10 @@ class TestsPanel(QWidget):
         self.auto = QCheckBox("On save")
         self.auto.setToolTip("Run the tests again whenever a filter file is saved")
         self.auto.setChecked(True)
+        self.builtins = QCheckBox("vs built-ins")
+        self.builtins.setToolTip("Activation check: let Rulewright's bundled filters compete for each test's command "
+                                 "(as they would next to your filters at run time)")
+        self.builtins.toggled.connect(lambda _on: self.run_tests())
         self.failed_only = QCheckBox("Failures only")
         self.failed_only.toggled.connect(lambda _on: self._fill_tree())
         self.accept_button = QPushButton("Accept actual")
@@ -155,7 +161,7 @@ class TestsPanel(QWidget):
         for w in (self.run_button, self.cancel_button, self.progress, self.summary):
             bar.addWidget(w)
         bar.addStretch(1)
-        for w in (self.failed_only, self.auto, self.accept_button, self.add_button):
+        for w in (self.failed_only, self.builtins, self.auto, self.accept_button, self.add_button):
             bar.addWidget(w)
 
         self.tree = QTreeWidget()
@@ -220,7 +226,7 @@ class TestsPanel(QWidget):
         self.progress.setValue(0)
         self.progress.show()
         return self.runner.request(_run, self._files(), self._buffers(), self.window_.settings.default_profile,
-                                   self._progress, self._cancel, immediate=True)
+                                   self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 
     def _register_action(self) -> None:
         actions = getattr(self.window_, "actions_", None)
@@ -291,7 +297,10 @@ class TestsPanel(QWidget):
 
     @Slot(str)
     def _on_disk_change(self, path: str) -> None:
-        if self.auto.isChecked() and path.endswith((".json", ".toml")) and Path(path).name != "trust.json":
+        if not self.auto.isChecked():
+            return
+        known = self.result is not None and any(f.path == path for f in self.result.files)
+        if known or is_filter_file(Path(path)):
             self._autorun.start()
 
     # -- tree ---------------------------------------------------------------------------------------

@@ -7,12 +7,22 @@ gets a monotonically increasing id; results come back through a queued signal an
 drops those whose id is not the newest (jqplay's ``runId``). Threads cannot be killed, so the
 work itself must be bounded (regex timeouts).
 
+Heavy pure-Python work (validating a 2 MB filter file runs jsonschema and the RTK model over
+thousands of filters for seconds) does not only compete for the GIL: its garbage collections
+stop *every* thread for as long as they take. ``Dispatcher(process=True)`` therefore runs the
+function in a helper *process* (one, reused, see :class:`ProcessWorker`); the pool thread
+merely waits for the answer with the GIL released.
+
 Part 2 reuses :class:`Dispatcher` for previews and test runs.
 """
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import subprocess
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -20,13 +30,100 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from engine.workspace.worker import read_message, write_message
+
 _ids = itertools.count(1)
 
 
-class _Relay(QObject):
-    """Lives in the GUI thread; the runnable emits through it (queued across threads)."""
+GUI_SWITCH_INTERVAL_S = 0.001
 
-    done = Signal(int, object, object, float)  # job id, result, error text, seconds
+
+def tune_for_gui() -> None:
+    """Let the GUI thread get the GIL back within ~1 ms (CPython's default is 5 ms).
+
+    Every call from Qt into Python re-acquires the GIL; with a busy worker thread each of those
+    can wait a full switch interval, and a paint or a form build makes dozens of them.
+    """
+    if sys.getswitchinterval() > GUI_SWITCH_INTERVAL_S:
+        sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
+
+
+class WorkerProcessError(RuntimeError):
+    """The helper process failed or died; the next call starts a fresh one."""
+
+
+class ProcessWorker:
+    """One long-lived helper process (``engine.workspace.worker``), one request at a time.
+
+    ``multiprocessing`` is not used: with PySide6 6.12 loaded, its pool machinery corrupted the
+    reference count of ``None`` in the GUI process within seconds ("deallocating None").
+    """
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def command() -> list[str]:
+        if getattr(sys, "frozen", False):
+            return [sys.executable, "--rulewright-worker"]
+        return [sys.executable, "-m", "engine.workspace.worker"]
+
+    def _ensure(self) -> subprocess.Popen:
+        if self._proc is None or self._proc.poll() is not None:
+            self._proc = subprocess.Popen(self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        return self._proc
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` in the helper (blocks the calling worker thread, not the GUI)."""
+        name = f"{fn.__module__}:{fn.__qualname__}"
+        with self._lock:
+            proc = self._ensure()
+            try:
+                write_message(proc.stdin, (name, args))
+                ok, value = read_message(proc.stdout)
+            except (OSError, EOFError) as exc:
+                self._stop()
+                raise WorkerProcessError(f"the helper process stopped ({exc or 'no answer'})") from None
+        if not ok:
+            raise WorkerProcessError(value)
+        return value
+
+    def _stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stop()
+
+
+_worker = ProcessWorker()
+
+
+def run_in_process(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run ``fn(*args)`` in the shared helper process; called from a pool thread."""
+    return _worker.call(fn, *args)
+
+
+@atexit.register
+def shutdown_process_worker() -> None:
+    _worker.stop()
+
+
+class _Relay(QObject):
+    """Lives in the GUI thread; the runnable emits through it (queued across threads).
+
+    The payload travels as one tuple: a bare ``None`` in a queued ``object`` argument trips a
+    reference-count bug in PySide6 6.12 ("deallocating None") after a few thousand jobs.
+    """
+
+    done = Signal(int, object)  # job id, (result, error text or "", seconds)
 
 
 class _Job(QRunnable):
@@ -43,7 +140,7 @@ class _Job(QRunnable):
         except Exception as exc:  # reported to the GUI, never raised in a pool thread
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
         try:
-            self.relay.done.emit(self.job_id, result, error, time.perf_counter() - start)
+            self.relay.done.emit(self.job_id, (result, error or "", time.perf_counter() - start))
         except RuntimeError:  # the dispatcher was deleted (window closed) while we ran
             pass
 
@@ -61,8 +158,9 @@ class Dispatcher(QObject):
     busyChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, *, debounce_ms: int = 0,
-                 pool: QThreadPool | None = None) -> None:
+                 pool: QThreadPool | None = None, process: bool = False) -> None:
         super().__init__(parent)
+        self._process = process
         self._pool = pool or QThreadPool.globalInstance()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
@@ -108,14 +206,17 @@ class Dispatcher(QObject):
         self._pending = None
         self._busy = True
         self.busyChanged.emit(True)
+        if self._process:
+            fn, args = run_in_process, (fn, *args)
         self._pool.start(_Job(job_id, fn, args, self._relay))
 
-    @Slot(int, object, object, float)
-    def _on_done(self, job_id: int, result: object, error: object, seconds: float) -> None:
+    @Slot(int, object)
+    def _on_done(self, job_id: int, payload: tuple) -> None:
+        result, error, seconds = payload
         self._busy = False
         self.last_seconds = seconds
         if job_id == self._latest:
-            if error is None:
+            if not error:
                 self.finished.emit(job_id, result)
             else:
                 self.failed.emit(job_id, str(error))

@@ -53,16 +53,22 @@ def set_pane_text(pane: JsonEditor, text: str) -> None:
     pane.moveCursor(QTextCursor.MoveOperation.Start)
 
 
+def show_pane_marks(pane: JsonEditor, marks: list[tuple[int, int, str, str]]) -> None:
+    """Underline ``(line, column, level, message)`` spots of a pane (1-based; tooltip: the message)."""
+    out = []
+    for line, column, level, message in marks:
+        block = pane.document().findBlockByNumber(max(0, line - 1))
+        if not block.isValid():
+            block = pane.document().lastBlock()
+        start = block.position() + max(0, min(column - 1, block.length() - 1))
+        end = block.position() + max(1, block.length() - 1) if level != "error" else start + 1
+        out.append(Mark(start, max(end, start + 1), level, f"{level}: {message}"))
+    pane.set_marks(out)
+
+
 def show_pane_error(pane: JsonEditor, error: PaneError | None) -> None:
     """Underline the spot a pane failed to parse (tooltip: the message), or clear it."""
-    if error is None:
-        pane.set_marks([])
-        return
-    block = pane.document().findBlockByNumber(max(0, error.line - 1))
-    if not block.isValid():
-        block = pane.document().lastBlock()
-    start = block.position() + max(0, min(error.column - 1, block.length() - 1))
-    pane.set_marks([Mark(start, start + 1, "error", f"error: {error.message}")])
+    show_pane_marks(pane, [] if error is None else [(error.line, error.column, "error", error.message)])
 
 
 def titled(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget:

@@ -75,12 +75,21 @@ def minimal_splice(old: str, new: str) -> Splice:
     return Splice(lo, len(old) - hi, new[lo : len(new) - hi])
 
 
+QUICK_PARSE_LIMIT = 512 * 1024
+
+
 def quick_kind(path: Path, text: str) -> FileKind:
-    """Classify with the C JSON parser (fast enough for the GUI thread on big files)."""
+    """Classify by location, else by content with the C parser (only for texts up to 512 KB:
+    the structure scan of big files refines the kind off the GUI thread)."""
+    by_place = classify(path, None, False)
+    if by_place in (FileKind.TRUST, FileKind.RTK_FILTERS, FileKind.RTK_TOML, FileKind.OTHER):
+        return by_place
+    if len(text) > QUICK_PARSE_LIMIT:
+        return by_place
     try:
         value = json.loads(text.lstrip("\ufeff"))
     except ValueError:
-        return classify(path, None, False)
+        return by_place
     return classify(path, value, True)
 
 
@@ -202,7 +211,7 @@ class Document:
         """Re-classify from the path and (when valid) the parsed value; broken text keeps the kind."""
         path = self.path or Path("untitled.json")
         if result is None and path.suffix == ".json":
-            result = self.parsed()
+            result = jsontree.shallow_parse(self.text)  # C speed: values without a span tree
         if result is not None and result.ok:
             self._kind = classify(path, result.value, True)
         elif self._kind in (FileKind.JSON, FileKind.OTHER):

@@ -54,6 +54,28 @@ class ItemIndex:
         return cls(kind, spec.pointer, False, [node.start, node.end],
                    [[n.start, n.end] for n in node.items], list(values))
 
+    @classmethod
+    def scan(cls, kind: FileKind, text: str) -> tuple[ItemIndex | None, jsontree.ParseResult]:
+        """Build the index at C speed (no span tree); also returns the shallow parse."""
+        parsed = jsontree.shallow_parse(text)
+        if not parsed.ok:
+            return None, parsed
+        spec = item_list(kind, parsed.value)
+        root = parsed.root
+        if spec is None:
+            return None, parsed
+        if spec.single:
+            if root.kind != "object":
+                return None, parsed
+            return cls(kind, "", True, None, [[root.start, root.end]], [root.value]), parsed
+        container = root if spec.pointer == "" else jsontree.resolve(root, spec.pointer)
+        if container is None or container.kind != "array":
+            return None, parsed
+        if container is not root:
+            container = jsontree.scan_container(text, container.start)
+        return cls(kind, spec.pointer, False, [container.start, container.end],
+                   [[n.start, n.end] for n in container.items], [n.value for n in container.items]), parsed
+
     def __len__(self) -> int:
         return len(self.spans)
 

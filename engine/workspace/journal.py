@@ -58,11 +58,13 @@ class RecoveryJournal:
         atomic_write_text(target, json.dumps(asdict(entry), ensure_ascii=True))
         return target
 
-    def discard(self, path: str | os.PathLike[str]) -> None:
+    def discard(self, path: str | os.PathLike[str]) -> bool:
+        """Forget the entry for ``path``; True when there was one."""
         try:
             self._file_for(path).unlink()
         except FileNotFoundError:
-            pass
+            return False
+        return True
 
     def entries(self, workspace: str | os.PathLike[str] | None = None) -> list[JournalEntry]:
         """Readable entries (for ``workspace`` only, when given), oldest first."""

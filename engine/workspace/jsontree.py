@@ -401,3 +401,84 @@ def resolve_value(value: Any, pointer: str) -> tuple[bool, Any]:
         else:
             return False, None
     return True, current
+
+
+# --- shallow scanning at C speed ----------------------------------------------------------------
+
+_WS_RUN = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _kind_of_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool) or value is None:
+        return "literal"
+    return "number"
+
+
+def scan_container(text: str, start: int) -> Node:
+    """One level of the object/array at ``start``: children get spans and decoded values.
+
+    Uses the C decoder for every child, so a 2 MB file scans in tens of milliseconds and the
+    only objects created are the values themselves (a full span tree of 2 MB is ~400 000
+    objects, whose garbage collection alone stalls every thread for a third of a second).
+    Raises ``json.JSONDecodeError`` on invalid JSON.
+    """
+    opener = text[start]
+    is_object = opener == "{"
+    node = Node("object" if is_object else "array", start, -1, {} if is_object else [])
+    closer = "}" if is_object else "]"
+    pos = _WS_RUN.match(text, start + 1).end()
+    if text.startswith(closer, pos):
+        node.end = pos + 1
+        return node
+    while True:
+        if is_object:
+            if not text.startswith('"', pos):
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, pos)
+            key, key_end = _DECODER.raw_decode(text, pos)
+            key_start = pos
+            pos = _WS_RUN.match(text, key_end).end()
+            if not text.startswith(":", pos):
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, pos)
+            pos = _WS_RUN.match(text, pos + 1).end()
+        value, end = _DECODER.raw_decode(text, pos)
+        child = Node(_kind_of_value(value), pos, end, value)
+        if is_object:
+            node.members.append(Member(key, key_start, key_end, child))
+            node.value[key] = value
+        else:
+            node.items.append(child)
+            node.value.append(value)
+        pos = _WS_RUN.match(text, end).end()
+        if text.startswith(",", pos):
+            pos = _WS_RUN.match(text, pos + 1).end()
+            continue
+        if text.startswith(closer, pos):
+            node.end = pos + 1
+            return node
+        raise json.JSONDecodeError(f"Expecting ',' delimiter or '{closer}'", text, pos)
+
+
+def shallow_parse(text: str) -> ParseResult:
+    """Root value plus one level of children with spans (children of children: values only)."""
+    start = _WS_RUN.match(text, 1 if text.startswith("\ufeff") else 0).end()
+    try:
+        if text.startswith(("{", "["), start):
+            root = scan_container(text, start)
+        else:
+            value, end = _DECODER.raw_decode(text, start)
+            root = Node(_kind_of_value(value), start, end, value)
+        rest = _WS_RUN.match(text, root.end).end()
+        if rest < len(text):
+            raise json.JSONDecodeError("Extra data", text, rest)
+    except json.JSONDecodeError as exc:
+        return ParseResult(None, JsonSyntaxError(exc.msg[:1].lower() + exc.msg[1:], exc.pos))
+    except (ValueError, IndexError) as exc:  # raw_decode at end of text raises StopIteration-like errors
+        return ParseResult(None, JsonSyntaxError(str(exc) or "unexpected end of JSON", len(text)))
+    return ParseResult(root, None)

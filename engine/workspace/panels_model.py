@@ -135,16 +135,29 @@ def _is_rtk_toml(path: Path) -> bool:
         return False
 
 
+def is_filter_file(path: Path) -> bool:
+    """Whether ``path`` (on disk) is an RTK filter file the tests runner would read."""
+    if path.suffix == ".toml":
+        return classify_path(path) in FILTER_KINDS or _is_rtk_toml(path)
+    return path.suffix == ".json" and classify_path(path) in FILTER_KINDS
+
+
+def _source_of(path: Path) -> str:
+    """Selection precedence: ``.rtk`` files are project filters; other workspace files stand in
+    for built-ins (they are what gets shipped or exported)."""
+    return "project" if path.parent.name == ".rtk" else "builtin"
+
+
 def _read_with_buffer(path: Path, buffer: str | None, profile: str):
     """``read_filter_file`` for ``path``; an unsaved buffer is read from a private copy."""
     from engine.rtk.sources import read_filter_file
 
     if buffer is None:
-        return read_filter_file(path, profile=profile, source="project" if path.parent.name == ".rtk" else "builtin")
+        return read_filter_file(path, profile=profile, source=_source_of(path))
     with tempfile.TemporaryDirectory(prefix="rulewright-tests-") as tmp:
         copy = Path(tmp) / path.name
         copy.write_text(buffer, encoding="utf-8", newline="")
-        read = read_filter_file(copy, profile=profile)
+        read = read_filter_file(copy, profile=profile, source=_source_of(path))
     shown = str(path)
     from dataclasses import replace
 
@@ -154,11 +167,28 @@ def _read_with_buffer(path: Path, buffer: str | None, profile: str):
     return read
 
 
+def builtin_pool(exclude: list[Path], profile: str = "omniroute") -> list:
+    """Rulewright's bundled filters (``filters/``) that are not among ``exclude``: they compete
+    with the workspace's filters when a test's command is matched (the activation check)."""
+    from engine.paths import builtin_filters_dir
+    from engine.rtk.sources import filter_files_in, read_filter_file
+
+    folder = builtin_filters_dir()
+    if not folder.is_dir():
+        return []
+    skip = {p.resolve() for p in exclude}
+    return [f for path in filter_files_in([folder]) if path.resolve() not in skip
+            for f in read_filter_file(path, profile=profile, source="builtin").filters]
+
+
 def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = None, profile: str = "omniroute",
                         progress: Callable[[int, int, str], None] | None = None,
-                        cancel: threading.Event | None = None) -> TestRunResult:
+                        cancel: threading.Event | None = None, with_builtins: bool = False) -> TestRunResult:
     """Run the verify gate over every file (its own tests), activation checked against all files.
 
+    The activation pool is every filter of ``files`` (unsaved buffers included, ``.rtk`` files
+    whether trusted or not: the runner is for authoring), as ``rulewright verify FILES`` does;
+    ``with_builtins`` adds the bundled built-ins, which then compete for each test's command.
     ``progress(done, total, label)`` is called before each file and at the end; ``cancel`` is
     checked between files (a file's tests are bounded by the regex timeouts).
     """
@@ -175,6 +205,8 @@ def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = 
             progress(i, total, f"reading {path.name}")
         reads.append(_read_with_buffer(path, buffers.get(path), profile))
     pool = [f for read in reads for f in read.filters]
+    if with_builtins:
+        pool += builtin_pool(files, profile)
     out: list[FileTests] = []
     notes: list[Diagnostic] = []
     cancelled = False
@@ -682,6 +714,7 @@ def load_params_templates(folder: Path) -> list[ParamsTemplate]:
 class ParamsView:
     errors: list[PaneError]
     report: dict[str, Any] | None = None
+    schema_findings: list[dict[str, Any]] = field(default_factory=list)  # with line/column in the pane
     feature_rows: list[dict[str, Any]] = field(default_factory=list)
     plugin_rows: list[dict[str, Any]] = field(default_factory=list)
 
@@ -705,6 +738,15 @@ def run_params_view(payload_text: str, profile: str = "cherry-studio") -> Params
         line, column = _pointer_position(payload_text, getattr(exc, "pointer", None))
         return ParamsView([PaneError("payload", str(exc), line, column)])
     view = ParamsView([], report)
+    if profile != "strict":  # strict reports them itself, as diagnostics of the report
+        from engine.schemas import validate_against
+
+        for finding in validate_against("params-payload", payload, code_prefix="schema"):
+            line, column = _pointer_position(payload_text, finding.pointer or "")
+            view.schema_findings.append({
+                "message": f"{finding.message} (the reference schema would reject this; the pipeline uses it "
+                           "as given)", "level": "warning", "code": finding.code, "pointer": finding.pointer,
+                "line": line, "column": column})
     plugin_order = report.get("plugins", [])
     for feature in report.get("explain", {}).get("features", []):
         view.feature_rows.append({"name": feature["name"], "applied": feature["applied"], "why": feature.get("why", ""),

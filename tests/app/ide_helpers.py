@@ -9,8 +9,7 @@ from typing import Any
 
 def wait_settled(qtbot, tab, timeout=10000):
     """Wait until the tab's text is loaded and its parse/validation workers are idle."""
-    qtbot.waitUntil(lambda: not tab.editor.loading and not tab._parser.busy and not tab._validator.busy
-                    and tab.doc.has_parse(), timeout=timeout)
+    qtbot.waitUntil(tab.is_settled, timeout=timeout)
 
 
 def open_pack(qtbot, window, workspace):

@@ -351,3 +351,52 @@ def test_prose_rules_fire_in_every_language():
             out, _ = run(text, language, intensity)
             assert utf16_len(out) < utf16_len(text), (language, intensity, out)
             assert negation_count(language, out) >= negation_count(language, text) > 0, (language, out)
+
+
+# ---------------------------------------------------------------- phrases the packs must leave alone
+
+# (language, text, substring — or its ultra abbreviation — that must survive at every intensity):
+# places where a naive rule would change the meaning or break a word, each guarded in the packs.
+KEEPS = [
+    ("en", "This will help me understand the cache.", "help me understand"),
+    ("en", "It appears to be slow on the second run.", "appears to be"),
+    ("en", "The server which is open keeps the cache.", "which is open"),
+    ("en", "Set the quality to Very High in the menu.", "Very High"),
+    ("en", "Tell me what kind of file this is.", "what kind of"),
+    ("en", "It returns Maybe<T> when the cache is cold.", "Maybe<T>"),
+    ("en", "The handler reads response.data before the timeout.", "response.data"),
+    ("en", "Type 'number' is not assignable to this field.", "'number'"),
+    ("en", "We need a few more tests for the parser.", "few"),
+    ("en", "It is the fastest option, rather than the default.", "rather than"),
+    ("es", "El servidor puede fallar cuando la caché está llena.", "puede fallar"),
+    ("es", "Puedes usar la opción --force para eso.", "Puedes usar"),
+    ("es", "Usa un solo proceso para el análisis.", "solo proceso"),
+    ("pt-BR", "O Spyder pode corrigir o arquivo automaticamente.", "pode corrigir"),
+    ("pt-BR", "Aqui você pode inserir variáveis novas.", ("você pode inserir", "vc pode inserir")),
+    ("de", "Das ist der Fehler, den ich meine.", "Das ist"),
+    ("de", "Das Modell, das von dieser Datei verwendet wird, fehlt.", ", das von"),
+    ("de", "Allerdings zeigen die Logs 30 Sekunden.", "Allerdings zeigen"),
+    ("fr", "Je l'ai vu hier dans les journaux du serveur.", "l'ai"),
+    ("fr", "Lancer un conteneur local pour le cache.", "Lancer"),
+    ("fr", "Installez l'un des outils suivants pour continuer.", "l'un des"),
+    ("fr", "C'est le plus rapide des trois serveurs.", "plus rapide"),
+    ("id", "Kamu bisa memakai opsi ini untuk server lokal.", ("Kamu bisa memakai", "Kamu bs memakai")),
+    ("ja", "ご利用ありがとうございます。設定を確認しました。", "ご利用ありがとうございます"),
+    ("zh", "这是不可能的，请求已经发送了三次。", "不可能"),
+    ("zh", "这是不可能的，请求已经发送了三次。", "请求"),
+    ("zh", "特别是在服务器重启之后。", "特别是"),
+]
+
+
+@pytest.mark.parametrize("intensity", INTENSITIES)
+@pytest.mark.parametrize("language,text,kept", KEEPS, ids=[f"{lang}:{kept}" for lang, _, kept in KEEPS])
+def test_phrase_left_alone(language, text, kept, intensity):
+    out, _ = run(text, language, intensity)
+    assert any(k in out for k in ((kept,) if isinstance(kept, str) else kept)), out
+
+
+def test_cjk_deletions_never_join_numbers():
+    for language, text in (("zh", "重试3请5次之后再检查。"), ("ja", "3とても5回目に失敗しました。")):
+        for intensity in INTENSITIES:
+            out, _ = run(text, language, intensity)
+            assert numbers(out) == numbers(text), out

@@ -158,7 +158,10 @@ class Emitter:
             if self.unicode:
                 return set_pattern(node.ranges, hint)
             return corrected_hint(node.ranges, hint) if hint is not None else to_pattern(node.ranges)
-        alternatives = ["".join(units(ord(ch)) for ch in s) for s in node.strings if s]
+        alternatives = []
+        longer = [s for s in node.strings if s]
+        if longer:
+            alternatives.append(_string_trie(longer))
         if node.ranges:
             alternatives.append(set_pattern(node.ranges, hint))
         if "" in node.strings:
@@ -215,6 +218,29 @@ class Emitter:
         atom = body if _is_atom(q.body, body) else f"(?:{body})"
         suffix = _suffix(lo, hi)
         return atom + suffix + (lazy if suffix else "")
+
+
+def _string_trie(strings: list[str]) -> str:
+    """One alternation matching any of ``strings``, longest first (as a JS class of strings).
+
+    Prefix-factored: thousands of emoji sequences become a trie that `regex` compiles and scans
+    quickly. Siblings start with different characters, so only their order relative to the
+    "stop here" branch matters: it comes last, which keeps longer strings first.
+    """
+    children: dict[str, list[str]] = {}
+    ends = False
+    for s in strings:
+        if s:
+            children.setdefault(s[0], []).append(s[1:])
+        else:
+            ends = True
+    branches = [units(ord(first)) + _string_trie(rests) if any(rests) else units(ord(first))
+                for first, rests in sorted(children.items())]
+    if ends:
+        branches.append("")
+    if len(branches) == 1:
+        return branches[0]
+    return "(?:" + "|".join(branches) + ")"
 
 
 def _v8_loop_defect(node: Node) -> bool:

@@ -31,6 +31,7 @@ from .ast import (
     Unsupported,
 )
 from .charset import Ranges
+from .emoji_data import string_property
 
 DIGITS: Ranges = ((0x30, 0x39),)
 WORD: Ranges = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
@@ -613,11 +614,16 @@ class Parser:
 
     def _string_property(self, name: str) -> _Operand:
         self.quirk("JSR-Q12", self.pos - len(name) - 4, f"property of strings \\p{{{name}}} (v flag)")
-        if name == "Emoji_Keycap_Sequence":
-            strings = frozenset(self.fold_string(k + "\ufe0f\u20e3") for k in "0123456789#*")
-            return _Operand(charset.EMPTY, strings, may_strings=True)
-        self.unsupported = f"\\p{{{name}}} (Unicode emoji sequence data is not shipped)"
-        return _Operand(charset.EMPTY, frozenset(), may_strings=True)
+        if name == "Emoji_Keycap_Sequence":  # defined by the standard itself: [0-9#*] FE0F 20E3
+            sequences: frozenset[str] | None = frozenset(k + "\ufe0f\u20e3" for k in "0123456789#*")
+        else:
+            sequences = string_property(name)
+        if sequences is None:
+            self.unsupported = f"\\p{{{name}}} (needs the `emoji` package with Emoji 17.0 data)"
+            return _Operand(charset.EMPTY, frozenset(), may_strings=True)
+        chars = [ord(self.fold_string(seq)) for seq in sequences if len(seq) == 1]
+        strings = frozenset(self.fold_string(seq) for seq in sequences if len(seq) != 1)
+        return _Operand(charset.from_chars(chars), strings, may_strings=True)
 
     def _strings_node(self, operand: _Operand) -> Node:
         if self.unsupported and not operand.strings and not operand.ranges:

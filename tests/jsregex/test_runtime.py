@@ -136,10 +136,34 @@ def test_per_regex_timeout() -> None:
         compile_js("(a|a)+$", timeout=0.03).match_all("a" * 40 + "b")
 
 
-def test_string_property_without_data_compiles_but_is_unsupported() -> None:
-    rx = compile_js(r"[\p{RGI_Emoji}]", "v")
-    with pytest.raises(JSUnsupportedError, match="unsupported in Rulewright"):
-        rx.test("x")
+def test_string_property_without_data_compiles_but_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.jsregex import parser
+    from engine.jsregex.translate import cache_clear
+
+    monkeypatch.setattr(parser, "string_property", lambda name: None)
+    cache_clear()
+    try:
+        rx = compile_js(r"[\p{RGI_Emoji}]", "v")
+        with pytest.raises(JSUnsupportedError, match="unsupported in Rulewright"):
+            rx.test("x")
+    finally:
+        cache_clear()
+
+
+def test_rgi_emoji_properties_of_strings() -> None:
+    text = "hi 👩🏽\u200d💻 and 🇫🇷 #\ufe0f\u20e3 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f ✌\ufe0f ✌ 😀 x"
+    found = [m.match for m in compile_js(r"\p{RGI_Emoji}", "gv").match_all(text)]
+    assert found == ["👩🏽\u200d💻", "🇫🇷", "#\ufe0f\u20e3",
+                     "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", "✌\ufe0f", "😀"]
+    assert [m.match for m in compile_js(r"[\p{RGI_Emoji}--\q{😀}]", "gv").match_all(text)] == found[:-1]
+    assert compile_js(r"^\p{Basic_Emoji}+$", "v").test("😀✌\ufe0f")
+    assert compile_js(r"^\p{RGI_Emoji_Flag_Sequence}$", "v").test("🇫🇷")
+    assert not compile_js(r"^\p{RGI_Emoji_Flag_Sequence}$", "v").test("🇫")
+
+
+def test_class_strings_prefer_the_longest() -> None:
+    rx = compile_js(r"[\q{abc|ab|a|abd|}x]", "gv")
+    assert [m.match for m in rx.match_all("abdabcabax")] == ["abd", "abc", "ab", "a", "x", ""]
 
 
 def test_keycap_sequences_are_supported() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rtk import detect
@@ -91,7 +91,7 @@ SNIPPETS = st.sampled_from([
 ])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(SNIPPETS, max_size=8), st.sampled_from(["\n", "\r\n", "\u2028"]),
        st.sampled_from([None, "git status", "pytest", "npm install", "ls -la", "cargo test", "du -sh"]))
 def test_fast_detection_equals_brute_force(snippets, newline, command):

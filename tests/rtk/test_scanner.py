@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.jsregex.unicode_data import canon_table
@@ -36,7 +36,7 @@ def per_line(pattern, lines):
     return [i for i, line in enumerate(lines) if pattern.test(line)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from(["i", ""]))
 def test_scanner_hits_equal_per_line_tests(lines, flags):
     patterns, invalid = compile_list(PATTERNS, flags)
@@ -46,7 +46,7 @@ def test_scanner_hits_equal_per_line_tests(lines, flags):
         assert scanner.hits(pattern) == per_line(pattern, lines), pattern.source
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, min_size=1, max_size=12))
 def test_superset_mode_never_misses_a_line(lines):
     patterns, _ = compile_list(PATTERNS, "g")
@@ -55,13 +55,13 @@ def test_superset_mode_never_misses_a_line(lines):
         assert set(per_line(pattern, lines)) <= set(scanner.hits(pattern, exact=False)), pattern.source
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=40), st.booleans())
 def test_canonicalize_matches_the_regex_layer_table(text, unicode_mode):
     assert canonicalize(text, unicode_mode) == text.translate(canon_table(unicode_mode))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, max_size=10))
 def test_own_pattern_line_search(lines):
     if not lines:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rtk.dedup import deduplicate_repeated_lines
@@ -158,13 +158,13 @@ def test_trace_explains_dropped_and_kept_lines():
     assert trace.to_dict()["stages"][0]["events"][0]["text"] == "noise"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=st.characters(blacklist_characters="\r"), max_size=200))
 def test_a_filter_without_rules_returns_its_input(text):
     assert run(text).text == text
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["ok", "info x", "ERROR: disk full", "debug", ""]), min_size=1, max_size=80),
        st.integers(1, 30), st.integers(0, 5), st.integers(0, 5))
 def test_error_lines_survive_truncation(lines, max_lines, head, tail):

@@ -261,3 +261,30 @@ def test_id_collation_and_toml_case_quirks_are_reported():
     chosen = select_filter("out", "tool run", [toml])
     assert chosen.criterion == "toml-command" and [d.code for d in chosen.diagnostics] == ["RTK-Q16"]
     assert select_filter("out", "tool run", [toml], profile="strict").filter is None
+
+
+def test_code_blocks_only_mode_rewrites_fenced_spans_of_assistant_messages():
+    noisy = "\n".join(["Collecting x"] + ["Downloading chunk"] * 30)
+    body = {"messages": [{"role": "assistant", "content": f"Here is the log:\n```\n{noisy}\n```\nDone."}]}
+    config = {"enabled": True, "applyToToolResults": False, "applyToCodeBlocks": True}
+    result = apply_rtk_compression(body, config, filters=[PIP])
+    text = result.body["messages"][0]["content"]
+    assert text.startswith("Here is the log:\n") and text.endswith("\nDone.")
+    assert text.count("Downloading") < 30
+    # without a fence nothing is eligible
+    plain = {"messages": [{"role": "assistant", "content": noisy}]}
+    assert apply_rtk_compression(plain, config, filters=[PIP]).body == plain
+
+
+def test_array_tool_content_parts_are_processed_one_by_one():
+    noisy = "\n".join(["Collecting x"] + ["Downloading chunk"] * 30)
+    body = {"messages": [
+        {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "bash",
+                                                                      "arguments": '{"command": "pip install x"}'}}]},
+        {"role": "tool", "tool_call_id": "c", "content": [
+            {"type": "text", "text": noisy}, {"type": "image_url", "image_url": {"url": "x"}}, {"type": "text", "text": ""}]},
+    ]}
+    result = apply_rtk_compression(body, filters=[PIP])
+    parts = result.body["messages"][1]["content"]
+    assert parts[0]["text"] == "Collecting x" and parts[1] == {"type": "image_url", "image_url": {"url": "x"}}
+    assert parts[2]["text"] == ""

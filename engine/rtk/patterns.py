@@ -83,11 +83,17 @@ class LineScanner:
 
     OmniRoute tests every line on its own (``pattern.test(line)``). Calling the regex layer once
     per line costs microseconds each, far too slow for megabyte logs, so the lines are joined with
-    ``\\n`` once and each pattern (compiled again with the ``m`` flag, so ``^``/``$`` meet line
-    starts and ends) is searched over the whole blob. A match that starts on line *k* and ends on
-    it proves that line *k* matches on its own when nothing can differ at the boundaries; a match
-    that runs past the line end is confirmed with the exact per-line test. After a match on line
-    *k* the scan resumes at line *k+1*, so no matching line is skipped.
+    ``\\n`` once, prepared as the regex layer would prepare a subject (UTF-16 units, case folding),
+    and each pattern is compiled again with the ``m`` flag, so ``^``/``$`` meet line starts and
+    ends. Then, cheapest first:
+
+    * blank-line idioms (``^\\s*$`` …) are answered from the strings themselves;
+    * when every match needs a literal (``^FAILED ``, or ``.py:`` inside ``^\\S+\\.py:\\d+``), the
+      literal is found at C speed and only the lines holding it (and the pattern's other
+      literals) are tested, each bounded to its own line with ``search(text, start, end)``;
+    * otherwise the whole blob is scanned. A match that starts and ends on line *k* proves that
+      line *k* matches on its own; one that runs past the line end is re-checked on its line
+      alone, and the scan resumes at line *k+1*, so no matching line is skipped.
 
     Lookarounds could look across a line break and answer differently than on the lone line, so
     patterns containing one are tested line by line (as are all patterns when the blob holds

@@ -13,7 +13,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size (default 1400x900)")
 
 
-def run(args: argparse.Namespace) -> int:
-    from app.main import launch
+GUI_ENTRY_POINT_GROUP = "rulewright.gui"
+GUI_FALLBACK = "app.main:launch"
 
+
+def _gui_launcher():
+    """The desktop app's ``launch``, found as a plug-in so the engine never depends on ``app``.
+
+    The distribution registers it as an entry point; a frozen bundle without package metadata
+    falls back to the module path.
+    """
+    import importlib
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=GUI_ENTRY_POINT_GROUP):
+        return entry.load()
+    module, _, name = GUI_FALLBACK.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        launch = _gui_launcher()
+    except ImportError as exc:
+        import sys
+
+        print(f"rulewright: the desktop app cannot start: {exc}", file=sys.stderr)
+        return 2
     return launch(args)

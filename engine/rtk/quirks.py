@@ -1,4 +1,5 @@
-"""Quirk ids of OmniRoute's RTK engine (``rtk.md`` §12), one line each.
+"""Quirk ids of OmniRoute's RTK engine (``rtk.md`` §12) and of its verify gate and trust
+(``verify-trust.md`` §8), one line each.
 
 Profile ``omniroute`` reproduces each quirk and reports it with a diagnostic when it changed a
 result; profile ``strict`` applies the fix.
@@ -26,5 +27,23 @@ QUIRKS: dict[str, str] = {
 }
 
 
+# Quirk ids of verify-trust.md §8 (reported by trust, sources, toml_io and verify).
+VT_QUIRKS: dict[str, str] = {
+    "VT-Q1": "OmniRoute hashes the UTF-8-decoded text (U+FFFD replacement); rtk hashes the raw bytes",
+    "VT-Q2": "the stored hash is compared exactly: case-sensitive, untrimmed",
+    "VT-Q3": "JSON.parse rejects a UTF-8 BOM in trust.json and in filters.json",
+    "VT-Q4": "the legacy trustedFiltersSha256 is read only when filtersSha256 is not a string",
+    "VT-Q5": "the verify gate ignores tests[].command (no activation check)",
+    "VT-Q6": "the verify gate runs the filter alone with its raw maxLines, not what the engine does",
+    "VT-Q7": "verify diagnostics come from a second load with default options",
+    "VT-Q8": "one invalid entry skips the whole custom JSON file",
+    "VT-Q9": "one failing inline test rejects a whole TOML file",
+    "VT-Q10": "trust is re-checked only on reload (the cache key ignores file contents)",
+    "VT-Q11": "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 needs no CI context",
+    "VT-Q12": "TOML regexes are JavaScript regexes matched case-insensitively; (?i) files are rejected",
+    "VT-Q13": "the load-diagnostics API reloads with default options when its cache key differs",
+}
+
+
 def describe(quirk_id: str) -> str:
-    return QUIRKS.get(quirk_id, quirk_id)
+    return QUIRKS.get(quirk_id) or VT_QUIRKS.get(quirk_id, quirk_id)

@@ -29,23 +29,6 @@ CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "JENKINS_URL", "BUILDKITE")
 TRUST_FILE = "trust.json"
 JSON_KEY, LEGACY_JSON_KEY, TOML_KEY = "filtersSha256", "trustedFiltersSha256", "filtersTomlSha256"
 
-# Quirk ids of verify-trust.md §8, one line each (reported by trust, sources, toml_io and verify).
-VT_QUIRKS: dict[str, str] = {
-    "VT-Q1": "OmniRoute hashes the UTF-8-decoded text (U+FFFD replacement); rtk hashes the raw bytes",
-    "VT-Q2": "the stored hash is compared exactly: case-sensitive, untrimmed",
-    "VT-Q3": "JSON.parse rejects a UTF-8 BOM in trust.json and in filters.json",
-    "VT-Q4": "the legacy trustedFiltersSha256 is read only when filtersSha256 is not a string",
-    "VT-Q5": "the verify gate ignores tests[].command (no activation check)",
-    "VT-Q6": "the verify gate runs the filter alone with its raw maxLines, not what the engine does",
-    "VT-Q7": "verify diagnostics come from a second load with default options",
-    "VT-Q8": "one invalid entry skips the whole custom JSON file",
-    "VT-Q9": "one failing inline test rejects a whole TOML file",
-    "VT-Q10": "trust is re-checked only on reload (the cache key ignores file contents)",
-    "VT-Q11": "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 needs no CI context",
-    "VT-Q12": "TOML regexes are JavaScript regexes matched case-insensitively; (?i) files are rejected",
-    "VT-Q13": "the load-diagnostics API reloads with default options when its cache key differs",
-}
-
 UNTRUSTED_MESSAGE = "Project RTK filters are untrusted and were skipped"
 CHANGED_MESSAGE = "Project RTK filters changed after trust and were skipped"
 

@@ -76,7 +76,7 @@ def window(qtbot, demo, dialogs):
     qtbot.addWidget(win)
     win.open_workspace(demo, restore=False)
     win.show()
-    qtbot.waitUntil(lambda: win.index is not None, timeout=10000)
+    qtbot.waitUntil(lambda: win.index is not None, timeout=30000)
     yield win
     for tab in win.document_tabs():
         tab.undo_stack.setClean()  # no "save changes?" on teardown

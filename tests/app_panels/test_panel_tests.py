@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gui
 
 def _panel(qtbot, window):
     panel = window.panel_widgets["tests"]
-    qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=15000)
+    qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=30000)
     return panel
 
 
@@ -28,7 +28,7 @@ def _item(panel, name):
 
 
 def _rerun(qtbot, panel):
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         panel.run_tests()
 
 
@@ -69,7 +69,7 @@ def test_accept_actual_edits_the_document_and_undo_reverts_it(qtbot, window, dem
     panel.tree.setCurrentItem(_item(panel, "plugins line (outdated expectation)"))
     path = demo / "filters" / "pytest.json"
     before = path.read_text(encoding="utf-8")
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         assert panel.accept_selected()
     tab = window.tab_for(path)
     assert tab is not None and tab.is_dirty()
@@ -102,7 +102,7 @@ def test_add_preview_as_test_takes_the_rtk_preview_sample(qtbot, window, demo, d
         return QDialog.DialogCode.Accepted
 
     dialogs.answers["AddTestDialog"] = accept
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         assert panel.add_test_from_preview()
     assert seen["filter"] == "npm-install" and seen["name"] == "preview sample"
     if preview is not None and hasattr(preview, "command"):
@@ -120,13 +120,14 @@ def test_progress_and_cancel_of_a_long_run(qtbot, window, monkeypatch):
     real = panel_tests.run_workspace_tests
     started = threading.Event()
 
-    def slow(files, *, buffers, profile, progress, cancel):
+    def slow(files, *, buffers, profile, progress, cancel, with_builtins):
         def waiting_progress(done, total, label):
             progress(done, total, label)
             if label.startswith("testing"):
                 started.set()
                 cancel.wait(10)  # a long file: the run only goes on once cancelled
-        return real(files, buffers=buffers, profile=profile, progress=waiting_progress, cancel=cancel)
+        return real(files, buffers=buffers, profile=profile, progress=waiting_progress, cancel=cancel,
+                    with_builtins=with_builtins)
 
     monkeypatch.setattr(panel_tests, "run_workspace_tests", slow)
     steps = []
@@ -134,7 +135,7 @@ def test_progress_and_cancel_of_a_long_run(qtbot, window, monkeypatch):
     panel.run_tests()
     qtbot.waitUntil(started.is_set, timeout=10000)
     qtbot.waitUntil(lambda: panel.cancel_button.isEnabled() and not panel.progress.isHidden(), timeout=5000)
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
     assert panel.result.cancelled and panel.summary.text().startswith("cancelled")
     assert any(s.startswith("reading") for s in steps) and any(s.startswith("testing") for s in steps)
@@ -146,7 +147,7 @@ def test_saving_a_filter_file_reruns_the_tests(qtbot, window, demo):
     tab = window.open_file(demo / "filters" / "pytest.json")
     qtbot.waitUntil(tab.is_settled, timeout=10000)
     panel.tree.setCurrentItem(_item(panel, "plugins line (outdated expectation)"))
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         panel.accept_selected()
     assert panel.result.failed == 0
     panel.result = None
@@ -160,7 +161,7 @@ def test_f5_runs_the_tests_and_double_click_goes_to_the_test(qtbot, window, demo
 
     panel = _panel(qtbot, window)
     window.show_panel("diagnostics")
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         QTest.keyClick(window, Qt.Key.Key_F5)
     assert window.bottom.currentWidget() is panel
     tab = panel.go_to_item(_item(panel, "keeps failures"))
@@ -183,5 +184,21 @@ def test_run_tests_is_a_window_action_in_the_run_menu_and_palette(qtbot, window)
     assert action.shortcut().toString() == "F5"
     run_menu = next(a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "Run")
     assert action in run_menu.actions()
-    with qtbot.waitSignal(panel.ranChanged, timeout=15000):
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         action.trigger()
+
+
+def test_builtins_can_compete_in_the_activation_check(qtbot, window, tmp_path, monkeypatch):
+    import engine.paths
+
+    builtins = tmp_path / "builtins"
+    builtins.mkdir()
+    (builtins / "pytest.json").write_text(json.dumps({
+        "id": "bundled-pytest", "label": "pytest", "category": "test", "priority": 90,
+        "match": {"commands": ["^pytest\\b"]}, "rules": {}, "preserve": {}}), encoding="utf-8")
+    monkeypatch.setattr(engine.paths, "builtin_filters_dir", lambda: builtins)
+    panel = _panel(qtbot, window)
+    assert _item(panel, "keeps failures").text(2) == "✓ commands"
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
+        panel.builtins.setChecked(True)
+    assert _item(panel, "keeps failures").text(2) == "⚠ picks bundled-pytest"

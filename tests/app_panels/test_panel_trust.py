@@ -20,12 +20,12 @@ YES = QMessageBox.StandardButton.Yes
 
 def _panel(qtbot, window):
     panel = window.panel_widgets["trust"]
-    qtbot.waitUntil(lambda: panel.overview is not None and panel.candidates and not panel.loader.busy, timeout=15000)
+    qtbot.waitUntil(lambda: panel.overview is not None and panel.candidates and not panel.loader.busy, timeout=30000)
     return panel
 
 
 def _reload(qtbot, panel):
-    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         panel.refresh()
 
 
@@ -53,7 +53,7 @@ def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, d
     assert kind == "question"
     assert f"trust 2 filters in filters.json, hash {computed[:4]}…" in text and computed in text
     dialogs.answers["Trust project filters"] = YES
-    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert panel.trust_clicked()
     assert json.loads(trust_file.read_text(encoding="utf-8")) == {"filtersSha256": computed}
     assert decide_trust(demo / ".rtk" / "filters.json", environ={}).verdict == "trusted"
@@ -83,7 +83,7 @@ def test_export_chosen_filters_to_rtk_filters_json_and_trust_it(qtbot, window, d
     target = demo / ".rtk" / "filters.json"
     assert not panel.export_to(target)  # "Replace file?" answered Cancel
     dialogs.answers["Replace file"] = YES
-    with qtbot.waitSignal(panel.loader.finished, timeout=15000):
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert panel.export_to(target)
     assert [f["id"] for f in json.loads(target.read_text(encoding="utf-8"))] == ["make-quiet", "pytest-quiet"]
     assert decide_trust(target, environ={}).verdict == "trusted"

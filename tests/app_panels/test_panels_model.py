@@ -243,3 +243,37 @@ def test_params_errors_have_positions():
     missing = pm.run_params_view('{\n  "model": {}\n}').errors[0]
     assert "provider" in missing.message
     assert pm.run_params_view("").errors[0].message.startswith("empty")
+
+
+def test_bundled_builtins_compete_in_the_activation_check(demo, tmp_path, monkeypatch):
+    import engine.paths
+
+    builtins = tmp_path / "builtins"
+    builtins.mkdir()
+    (builtins / "audit.json").write_text(json.dumps(_tiny("audit-builtin") | {
+        "match": {"commands": ["^npm audit\\b"]}}), encoding="utf-8")
+    monkeypatch.setattr(engine.paths, "builtin_filters_dir", lambda: builtins)
+    npm = demo / "filters" / "npm.json"
+    audit = next(r for r in pm.run_workspace_tests([npm], with_builtins=True).rows if r.test_name == "audit command")
+    assert audit.activation["selectedFilterId"] == "audit-builtin"
+    alone = next(r for r in pm.run_workspace_tests([npm]).rows if r.test_name == "audit command")
+    assert alone.activation["selectedFilterId"] is None
+
+
+def test_is_filter_file_recognises_json_filters_and_rtk_toml(demo):
+    assert pm.is_filter_file(demo / "filters" / "npm.json")
+    assert pm.is_filter_file(demo / "filters" / "make.toml")  # no "filter" in the name: found by its tables
+    assert pm.is_filter_file(demo / ".rtk" / "filters.json")
+    assert not pm.is_filter_file(demo / ".rtk" / "trust.json")
+
+
+def test_params_schema_findings_are_located_in_the_payload():
+    template = pm.load_params_templates(resources_dir() / "samples" / "params")[0]
+    payload = json.loads(json.dumps(template.payload))
+    payload["assistant"]["settings"]["temperature"] = "hot"
+    text = json.dumps(payload, indent=2)
+    view = pm.run_params_view(text)
+    (finding,) = [f for f in view.schema_findings if f["pointer"] == "/assistant/settings/temperature"]
+    assert finding["level"] == "warning" and "must be number" in finding["message"]
+    assert text.splitlines()[finding["line"] - 1].strip().startswith('"temperature": "hot"')
+    assert pm.run_params_view(text, profile="strict").schema_findings == []

@@ -400,3 +400,15 @@ def test_cjk_deletions_never_join_numbers():
         for intensity in INTENSITIES:
             out, _ = run(text, language, intensity)
             assert numbers(out) == numbers(text), out
+
+
+def test_cjk_rules_leave_a_url_glued_to_text_alone():
+    """OmniRoute's validator reads a URL up to the next blank; in CJK text that run continues into the
+    prose, and with inline code in it the engine leaves the URL unprotected (CAV-Q13)."""
+    texts = {"zh": "详情见https://example.com/docs但是非常慢，请看`npm run dev` 但是我觉得还可以。",
+             "ja": "詳細はhttps://example.com/docsを確認してください`npm run dev` とても遅いと思います。"}
+    for language, text in texts.items():
+        for intensity in INTENSITIES:
+            out, result = run(text, language, intensity)
+            assert not result.stats.get("fallbackApplied"), result.stats.get("validationErrors")
+            assert utf16_len(out) < utf16_len(text), out

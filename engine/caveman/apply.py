@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, get_default_timeout
@@ -142,6 +142,7 @@ class RuleRunner:
         self.profile = profile
         self.timeout = timeout  # per regex call; None: engine.jsregex's default, scaled by text size
         self._compiled: dict[int, FastRegex] = {}
+        self._index: LiteralIndex | None = None
 
     def regexp(self, rule: Rule) -> FastRegex:
         key = id(rule)
@@ -149,6 +150,21 @@ class RuleRunner:
         if rx is None:
             rx = self._compiled[key] = FastRegex(rule.pattern, rule.flags)
         return rx
+
+    def share_index(self, rules: list[Rule]) -> None:
+        """Let these rules' regexes share one ``LiteralIndex`` (which anchor literals the current
+        text lacks), so a rule whose literals are all absent is skipped without scanning."""
+        regexps = []
+        for rule in rules:
+            try:
+                regexps.append(self.regexp(rule))
+            except Exception:  # an invalid pattern is reported where the rule runs
+                continue
+        literals = index_literals([rx.plan for rx in regexps])
+        if self._index is None or self._index.literals != literals:
+            self._index = LiteralIndex(literals)
+        for rx in regexps:
+            rx.index = self._index
 
     def fresh(self, rule: Rule) -> FastRegex:
         return FastRegex(rule.pattern, rule.flags)
@@ -197,13 +213,38 @@ class RuleRunner:
             return out
         return mapped
 
+    @staticmethod
+    def _mapped_text(rule: Rule) -> Callable[[str], str]:
+        """The replacement of a ``replacementMap`` rule as a function of the matched text alone:
+        ``_replacer``'s result when nothing is recorded and no ``$``-template can be expanded
+        (the caller checks), without building a JSMatch per match."""
+        mapping = rule.replacement_map
+        if rule.map_mode == "fallback":
+            miss_empty = rule.miss == "empty"
+
+            def fallback(s: str) -> str:
+                return mapping.get(js_trim(s).lower(), "" if miss_empty else s)
+            return fallback
+        replacement = rule.replacement
+
+        def pack(s: str) -> str:
+            key = normalize_key(s)
+            if key in mapping:
+                return mapping[key]
+            return s if replacement is None else replacement
+        return pack
+
     def apply(self, rule: Rule, text: str, *, record: bool = False, rx: FastRegex | None = None) -> RuleRun:
         """Run ``rule`` on ``text``. Raises ``RegexTimeout`` (the caller skips the rule)."""
         rx = rx or self.regexp(rule)
         run = RuleRun(rule, text, text)
         needs_run = record or (rule.replacement_map is not None and rule.replacement is not None
                                and "$" in rule.replacement and rule.map_mode == "pack")
-        run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None), self.budget(text))
+        if rule.replacement_map is not None and not needs_run:
+            run.after = rx.replace_matched(text, self._mapped_text(rule), self.budget(text))
+        else:
+            run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None),
+                                   self.budget(text))
         return run
 
     def would_change(self, rule: Rule, text: str) -> bool:

@@ -311,6 +311,7 @@ class Compressor:
     def _run_rules(self, o: PartOutcome, text: str) -> str:
         prefilter = None if self.strict else Prefilter(text)
         q4: list[str] = []
+        self.runner.share_index(o.selection.rules)
         for rule in o.selection.rules:
             if id(rule) in self.timed_out:
                 continue

@@ -260,18 +260,27 @@ def _canonical(text: str) -> str:
     cached = _CANONICAL
     if cached[0] is text:
         return cached[1]
-    if text.isascii() or _upper_mismatch().search(text) is None:
-        out = text.upper()
-    else:
-        from engine.jsregex.unicode_data import canon_table
-
-        out = text.translate(canon_table(False))
+    out = _canonical_uncached(text)
     _CANONICAL = (text, out)
     return out
 
 
-def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] | None:
-    """Sorted positions where a match may start, or None when a full scan is cheaper."""
+def _canonical_uncached(text: str) -> str:
+    """``_canonical`` without the cache. It maps character by character (same length), so the
+    canonical form of a slice is the slice of the canonical form."""
+    if text.isascii() or _upper_mismatch().search(text) is None:
+        return text.upper()
+    from engine.jsregex.unicode_data import canon_table
+
+    return text.translate(canon_table(False))
+
+
+def candidates(plan: Plan, text: str, *, limit: int | None = None,
+               absent: frozenset[str] | set[str] = frozenset()) -> list[int] | None:
+    """Sorted positions where a match may start, or None when a full scan is cheaper.
+
+    ``absent``: literals already known not to occur in the (case-canonical) text; they are not
+    scanned for."""
     n = len(text)
     if limit is None:
         limit = max(64, n // DENSITY)
@@ -283,15 +292,19 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None) -> list[int] 
     if plan.start == "text":  # only a match at 0: look there instead of scanning
         return [0] if any(hay.startswith(lit, k) for literals, lo, hi in plan.anchors
                           for lit in literals for k in range(lo, hi + 1)) else []
-    counts = {lit: hay.count(lit) for literals, _lo, _hi in plan.anchors for lit in literals}
-    if sum(counts.values()) > limit:
-        return None  # too dense: a full scan is cheaper
+    # one- and two-character literals are the likely dense ones: count those first (cheaper
+    # than listing their occurrences) and give up early when a full scan is cheaper
+    short = [lit for literals, _lo, _hi in plan.anchors for lit in literals if len(lit) < 3 and lit not in absent]
+    if short and sum(hay.count(lit) for lit in short) > limit:
+        return None
     starts: list[int] = []
     for literals, lo, hi in plan.anchors:
         for lit in literals:
-            if not counts[lit]:
+            if lit in absent:
                 continue
-            found = occurrences(hay, lit, known=True)
+            found = occurrences(hay, lit)
+            if not found:
+                continue
             if lo == hi:
                 starts.extend(i - lo for i in found)
             else:
@@ -336,6 +349,96 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
     return [end + k * size for k, end in enumerate(accumulate(map(len, pieces)))]
 
 
+class LiteralIndex:
+    """Which anchor literals of a rule list a text lacks, carried along the chain of rewrites the
+    rules make (most literals of a pack never occur in a given text: the rule can then be
+    skipped without scanning the text once per literal).
+
+    Each literal is tracked by its first ``KEY`` characters (a literal is absent when its key
+    is). One Aho-Corasick pass over the case-canonical text finds the keys that occur. When a
+    rule rewrites the text, a key absent before can only occur afterwards where it overlaps a
+    replacement (or the join a deletion leaves), so only those short windows are searched
+    again. Only ``i`` plans are served (their haystack is the canonical text), only for texts
+    without astral characters (offsets = indices). Without ``pyahocorasick`` nothing is ever
+    claimed absent and the per-literal scans run as before.
+    """
+
+    KEY = 8
+    MIN_LENGTH = 65_536  # below this the per-literal scans are as cheap as one extra pass
+
+    def __init__(self, literals: frozenset[str]) -> None:
+        # literals holding the window separator cannot be tracked (never claimed absent)
+        self.literals = frozenset(lit for lit in literals if lit and _SEPARATOR not in lit)
+        self._by_key: dict[str, set[str]] = {}
+        for lit in self.literals:
+            self._by_key.setdefault(lit[:self.KEY], set()).add(lit)
+        self._keys = frozenset(self._by_key)
+        self._automaton = _automaton(self._keys) if self._keys else None
+        # (text, keys absent from it, literals absent from it)
+        self._state: tuple[str, frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def available(self) -> bool:
+        return self._automaton is not None
+
+    def _remember(self, text: str, keys: frozenset[str]) -> frozenset[str]:
+        by_key = self._by_key
+        literals = frozenset(lit for key in keys for lit in by_key[key])
+        self._state = (text, keys, literals)
+        return literals
+
+    def absent(self, text: str) -> frozenset[str]:
+        """Literals known absent from the canonical form of ``text``."""
+        if self._automaton is None:
+            return frozenset()
+        state = self._state
+        if state is not None and state[0] is text:
+            return state[2]
+        if len(text) < self.MIN_LENGTH or not _bmp_only(text):
+            return frozenset()
+        found = {key for _end, key in self._automaton.iter(_canonical(text))}
+        return self._remember(text, self._keys - found)
+
+    def rewritten(self, before: str, after: str, windows: list[tuple[int, int]]) -> None:
+        """``after`` is ``before`` with the pieces at ``windows`` (start, end in ``after``, in
+        order) replaced; carry the absent keys over by searching only around those pieces."""
+        state = self._state
+        if state is None or state[0] is not before:
+            return
+        self._state = None
+        keys = state[1]
+        if not keys or len(after) < self.MIN_LENGTH or not _bmp_only(after):
+            return
+        reach = max(map(len, keys)) - 1
+        # overlapping windows repeat some text; the separator keeps matches inside one window
+        hay = _canonical_uncached(_SEPARATOR.join([after[a - reach if a > reach else 0:b + reach]
+                                                   for a, b in windows]))
+        found = {key for _end, key in _automaton(keys).iter(hay)}
+        self._remember(after, keys - found if found else keys)
+
+
+_SEPARATOR = "\x00"
+
+
+@lru_cache(maxsize=64)
+def _automaton(keys: frozenset[str]):
+    try:
+        import ahocorasick
+    except ImportError:  # pragma: no cover - a declared dependency; the plain scans still work
+        return None
+    automaton = ahocorasick.Automaton()
+    for key in keys:
+        automaton.add_word(key, key)
+    automaton.make_automaton()
+    return automaton
+
+
+def index_literals(plans: list[Plan | None]) -> frozenset[str]:
+    """The literals a ``LiteralIndex`` tracks for these plans (``i`` plans' anchors)."""
+    return frozenset(lit for plan in plans if plan is not None and plan.ignore_case
+                     for literals, _lo, _hi in plan.anchors for lit in literals)
+
+
 @dataclass
 class _Work:
     """A text as engine.jsregex sees it: ``units`` (UTF-16 units; the text itself unless it has
@@ -377,6 +480,7 @@ class FastRegex:
         self.plan, self.min_width = analyse(source, flags)
         self.extra = extra
         self.timeout = timeout
+        self.index: LiteralIndex | None = None  # shared by the rules of one run (see LiteralIndex)
         self._sticky: JSRegExp | None = None
         self._last: tuple[str, list[int] | None] | None = None
         self._work: _Work | None = None
@@ -426,6 +530,8 @@ class FastRegex:
             found = self.extra(units)
         elif self.plan is None:
             found = None
+        elif self.index is not None and self.plan.ignore_case and self.plan.start != "text":
+            found = candidates(self.plan, units, absent=self.index.absent(units))
         else:
             found = candidates(self.plan, units)
         self._last = (units, found)
@@ -482,17 +588,29 @@ class FastRegex:
     def _match(self, text: str, start: int, timeout: float | None) -> JSMatch:
         return self._anchored().search(text, start, timeout)
 
-    def _assemble(self, work: _Work, spans: list[tuple[int, int]], value: Callable[[int, int], str]) -> str:
+    def _assemble(self, work: _Work, spans: list[tuple[int, int]], values: str | list[str]) -> str:
+        """The units with each span replaced by its value (``values``: one per span, or one
+        string for all), built with slices and joins rather than a loop per span."""
         units = work.units
-        pieces: list[str] = []
-        last = 0
-        for start, end in spans:
-            pieces.append(units[last:start])
-            pieces.append(value(start, end))
-            last = end
-        pieces.append(units[last:])
-        out = "".join(pieces)
-        return out if out.isascii() else from_utf16_units(out)  # as engine.jsregex's replace does
+        ends = [e for _s, e in spans]
+        gaps = [units[a:b] for a, b in zip([0, *ends], [s for s, _e in spans] + [len(units)])]
+        if isinstance(values, str):
+            out = values.join(gaps)
+            pieces = None
+        else:
+            pieces = [""] * (2 * len(gaps) - 1)
+            pieces[0::2] = gaps
+            pieces[1::2] = values
+            out = "".join(pieces)
+        result = out if out.isascii() else from_utf16_units(out)  # as engine.jsregex's replace does
+        index = self.index
+        if index is not None and not work.expanded and len(result) == len(out):
+            if pieces is None:
+                pieces = [values] * (2 * len(gaps) - 1)
+                pieces[0::2] = gaps
+            bounds = list(accumulate(map(len, pieces)))  # where each replacement landed
+            index.rewritten(units, result, list(zip(bounds[0::2], bounds[1::2])))
+        return result
 
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
         work = self._prepare(text)
@@ -520,10 +638,9 @@ class FastRegex:
             template = repl
             repl = lambda m: expand_template(template, m, text, self.rx)  # noqa: E731
         if isinstance(repl, str):
-            fixed = repl
-            return self._assemble(work, spans, lambda _s, _e: fixed)
+            return self._assemble(work, spans, repl)
         fn = repl
-        return self._assemble(work, spans, lambda s, _e: fn(self._match(text, s, timeout)))
+        return self._assemble(work, spans, [fn(self._match(text, s, timeout)) for s, _e in spans])
 
     def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None) -> str:
         """``replace`` with a function of the matched text only (no JSMatch is built)."""
@@ -535,8 +652,8 @@ class FastRegex:
             return text
         units = work.units
         if work.expanded:
-            return self._assemble(work, spans, lambda s, e: fn(from_utf16_units(units[s:e])))
-        return self._assemble(work, spans, lambda s, e: fn(units[s:e]))
+            return self._assemble(work, spans, [fn(from_utf16_units(units[s:e])) for s, e in spans])
+        return self._assemble(work, spans, [fn(units[s:e]) for s, e in spans])
 
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
         """First match anywhere (stateless)."""
@@ -554,21 +671,31 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     """Candidates for patterns that start at a ``\\b`` and end their identifier-like run right
     before ``literal`` (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): the word-boundary positions
     of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
-    ``skip_ws``) before each occurrence of ``literal``."""
+    ``skip_ws``) before each occurrence of ``literal``. The runs are measured with one
+    ``re`` match each on the reversed text."""
     from engine.caveman.fences import JS_WS
+
+    run_rx = re.compile("[" + "".join(map(re.escape, sorted(run_chars))) + "]*")
+    ws_rx = re.compile("[" + "".join(map(re.escape, JS_WS)) + "]*")
+    words_only = run_chars <= _WORD  # then a boundary inside the run can only be at its start
 
     def find(text: str) -> list[int] | None:
         limit = max(64, len(text) // DENSITY)
+        found = occurrences(text, literal)
+        if not found:
+            return []
+        n = len(text)
+        rev = text[::-1]  # rev[n - i] is text[i - 1]
         starts: set[int] = set()
-        for i in occurrences(text, literal):
-            j = i
-            if skip_ws:
-                while j > 0 and text[j - 1] in JS_WS:
-                    j -= 1
-            k = j
-            while k > 0 and text[k - 1] in run_chars:
-                k -= 1
-            starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in _WORD) != (text[p] in _WORD))
+        for i in found:
+            r = ws_rx.match(rev, n - i).end() if skip_ws else n - i
+            j = n - r
+            k = n - run_rx.match(rev, r).end()
+            if words_only:
+                if k < j and (k > 0 and text[k - 1] in _WORD) != (text[k] in _WORD):
+                    starts.add(k)
+            else:
+                starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in _WORD) != (text[p] in _WORD))
             if len(starts) > limit:
                 return None
         return sorted(starts)
@@ -578,6 +705,19 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
 
 _DIGIT_BEFORE_DOT_DIGIT = re.compile(r"[0-9](?=\.[0-9])")
 _DIGITS = frozenset("0123456789")
+_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
+_ZERO_DOT_ZERO = re.compile(r"0(?=\.0)")  # a literal first character: searched, not tried everywhere
+
+
+def digits_before_dot_digit(text: str) -> list[int]:
+    """Every index of a digit followed by ``.<digit>`` (overlapping: ``1.2.3`` gives two). On
+    ASCII text, found in the text with every digit mapped to ``0`` (a pattern starting with a
+    literal character is searched for quickly instead of being tried at every position)."""
+    if "." not in text:
+        return []
+    if text.isascii():
+        return [m.start() for m in _ZERO_DOT_ZERO.finditer(text.translate(_DIGITS_TO_ZERO))]
+    return [m.start() for m in _DIGIT_BEFORE_DOT_DIGIT.finditer(text)]
 
 
 def digit_run_candidates(text: str) -> list[int] | None:
@@ -585,8 +725,7 @@ def digit_run_candidates(text: str) -> list[int] | None:
     followed by ``.<digit>``, where a word boundary holds."""
     limit = max(64, len(text) // DENSITY)
     starts: set[int] = set()
-    for m in _DIGIT_BEFORE_DOT_DIGIT.finditer(text):
-        k = m.start()
+    for k in digits_before_dot_digit(text):
         while k > 0 and text[k - 1] in _DIGITS:
             k -= 1
         if k == 0 or text[k - 1] not in _WORD:

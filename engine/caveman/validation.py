@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from engine.caveman.fastscan import digits_before_dot_digit
 from engine.caveman.fences import fence_spans, frontmatter_end
 from engine.jsvalues import js_trim, utf16_len
 
@@ -204,7 +205,6 @@ def scan_latex(text: str) -> Iterator[str]:
 
 
 _VERSION = re.compile(r"\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
-_DIGIT_DOT_DIGIT = re.compile(r"[0-9](?=\.[0-9])")  # overlapping: one digit consumed
 _DIGITS = frozenset("0123456789")
 
 
@@ -212,8 +212,7 @@ def scan_versions(text: str) -> Iterator[str]:
     """An item starts at a digit run (not after a word character) that ends in ``.<digit>``,
     so those run starts, found from the ``d.d`` occurrences, are the only candidates."""
     pos = 0
-    for hit in _DIGIT_DOT_DIGIT.finditer(text):
-        start = hit.start()
+    for start in digits_before_dot_digit(text):
         while start > 0 and text[start - 1] in _DIGITS:
             start -= 1
         if start < pos or _is_word(text, start - 1):

@@ -33,3 +33,45 @@ def test_recapitalize_positions():
 def test_segment_cleanup_leaves_protected_pieces_alone():
     pieces = [("text  ,", False), ("  code  ...\n", True), ("\n\n\nmore  ", False)]
     assert cleanup_segments(pieces) == "text,  code  ...\n\n\nmore"
+
+
+# ---------------------------------------------------------------- differential: byte views vs regex
+
+import re  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from engine.caveman.cleanup import collapse_spaces  # noqa: E402
+
+
+def plain_collapse_spaces(text: str) -> str:
+    """Steps 1–3 as the spec words them, one regex per step."""
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    text = re.sub(r"[ \t]+([,.;:!?])", r"\1", text)
+    return re.sub(r"[.!?]{2,}", lambda m: m.group(0)[-1], text)
+
+
+def plain_recapitalize(text: str) -> str:
+    text = re.sub(r"^[a-z]", lambda m: m.group(0).upper(), text)
+    text = re.sub(r"([.!?][ \t])([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+    return re.sub(r"(\n[ \t]*)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
+
+
+PIECES = (" ", "  ", "\t", " \t ", ",", ".", ";", ":", "!", "?", "...", "?!", "\n", "\n ", "\n\t\t", "\r\n",
+          "a", "word", "Zed", "é", "ünï", "ß", "\u00a0", "\u2028", "😀", "\ud83d", "x.y", "1.2")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60))
+def test_byte_view_scans_equal_the_regex_steps(pieces):
+    text = "".join(pieces)
+    assert collapse_spaces(text) == plain_collapse_spaces(text)
+    assert recapitalize(text) == plain_recapitalize(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(" \t\n\r.,;:!?aZé😀\ud83dq\u00a0"), max_size=80))
+def test_byte_view_scans_on_arbitrary_strings(text):
+    assert collapse_spaces(text) == plain_collapse_spaces(text)
+    assert recapitalize(text) == plain_recapitalize(text)

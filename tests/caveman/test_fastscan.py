@@ -103,3 +103,132 @@ def test_expand_template_matches_jsregex(source):
         expected = rx.replace(text, template)
         mine = compile_js(source, "g")
         assert mine.replace(text, lambda m, t=template, r=mine: expand_template(t, m, text, r)) == expected, template
+
+
+# ---------------------------------------------------------------- the shared literal index
+
+from engine.caveman.apply import RuleRunner  # noqa: E402
+from engine.caveman.fastscan import (  # noqa: E402
+    LiteralIndex,
+    _canonical_uncached,
+    back_run_candidates,
+    digits_before_dot_digit,
+    index_literals,
+)
+from engine.caveman.packs import Rule  # noqa: E402
+
+# Each rule's replacement (or the join a deletion leaves) creates literals that later rules
+# look for, and some later literals never occur: the index must notice every creation.
+CHAIN = [
+    Rule("glue", r"\bglue\s*", replacement="", flags="gi"),  # "pre glue fix" -> "pre fix" ... "prefix" below
+    Rule("to_prefix", r"\bpre fix\b", replacement="PREFIX", flags="gi"),
+    Rule("make_kindly", r"\bkind ly\b", replacement="kindly", flags="gi"),
+    Rule("drop_dash", r"-", replacement="", flags="g"),  # "pl-ease" -> "please" (a join)
+    Rule("polite", r"\b(?:please|kindly)\b\s*", replacement="", flags="gi"),
+    Rule("prefix", r"\bprefix\b", replacement="[P]", flags="gi"),
+    Rule("never", r"\b(?:zebra crossing|quokka)\b", replacement="!", flags="gi"),
+    Rule("mapped", r"\b(?:strasse|straße)\b", replacement=None, flags="gi",
+         replacement_map={"strasse": "st glue", "straße": "st"}),
+    Rule("late_glue", r"\bst glue\b", replacement="ST", flags="gi"),
+    Rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", replacement="", flags="g"),
+    Rule("leader", r"^(?:i'?ll|let me)\s+(?=[a-z])", replacement="", flags="gi"),
+]
+CHAIN_WORDS = ("pre", "glue", "fix", "kind", "ly", "pl-ease", "pl", "ease", "please", "the", "a", "an",
+               "strasse", "Straße", "word", "PRE", "Glue", "zebra", "ok", ",", ".", "\n", "é", "ſ", "-")
+
+
+def chain_text(seed: int, size: int = 80_000) -> str:
+    rng = random.Random(seed)
+    out, n = [], 0
+    while n < size:
+        w = rng.choice(CHAIN_WORDS)
+        out.append(w + rng.choice((" ", " ", "")))
+        n += len(out[-1])
+    return "".join(out)
+
+
+def run_chain(text: str, *, shared: bool) -> tuple[str, list[str]]:
+    runner = RuleRunner()
+    if shared:
+        runner.share_index(CHAIN)
+    changed = []
+    for rule in CHAIN:
+        rx = runner.regexp(rule)
+        if shared:
+            index = rx.index
+            assert index is not None
+            absent = index.absent(text)
+            hay = _canonical_uncached(text)
+            assert not [lit for lit in absent if lit in hay], rule.name  # never claims a present literal absent
+        if rx.cannot_match(text):
+            continue
+        run = runner.apply(rule, text)
+        if run.changed:
+            changed.append(rule.name)
+        text = run.after
+    return text, changed
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_shared_literal_index_gives_the_plain_results(seed):
+    text = chain_text(seed)
+    assert len(text) >= LiteralIndex.MIN_LENGTH
+    runner = RuleRunner()
+    runner.share_index(CHAIN)
+    index = runner.regexp(CHAIN[0]).index
+    if index.available:  # "st glue" only appears once the mapped rule wrote it
+        assert "ST GLUE" in index.absent(text)
+    with_index = run_chain(text, shared=True)
+    assert with_index == run_chain(text, shared=False)
+    assert {"to_prefix", "polite", "prefix", "late_glue"} <= set(with_index[1])  # created literals were found
+
+
+def test_literal_index_tracks_absence_through_rewrites():
+    index = LiteralIndex(frozenset({"PLEASE", "QUOKKA", "ZEBRA CROSSING"}))
+    if not index.available:
+        pytest.skip("pyahocorasick not installed")
+    text = "pl ease ok " * 8000
+    assert index.absent(text) == {"PLEASE", "QUOKKA", "ZEBRA CROSSING"}
+    after = text.replace("pl ease", "please", 1)  # one replacement at 0..6
+    index.rewritten(text, after, [(0, 6)])
+    assert index.absent(after) == {"QUOKKA", "ZEBRA CROSSING"}
+    again = after[:20] + after[21:]  # a deletion at 20 ("pl ease ok pl ease o k ...")
+    index.rewritten(after, again, [(20, 20)])
+    assert index.absent(again) == {"QUOKKA", "ZEBRA CROSSING"}
+    assert index.absent("short text") == frozenset()  # small texts: per-literal scans
+
+
+def test_index_literals_are_the_case_insensitive_anchors():
+    plans = [plan_for(r"\b(?:please|kindly)\b", "gi"), plan_for(r"\bthe\b", "g"), None]
+    assert index_literals(plans) == {"PLEASE", "KINDLY"}
+
+
+# ---------------------------------------------------------------- candidate finders vs regexes
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("0123456789.a_ é\n"), max_size=60))
+def test_digits_before_dot_digit(text):
+    expected = [i for i in range(len(text) - 2)
+                if text[i] in "0123456789" and text[i + 1] == "." and text[i + 2] in "0123456789"]
+    assert digits_before_dot_digit(text) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("AZaz09_$.( \t\u00a0é"), max_size=60))
+def test_back_run_candidates(text):
+    word = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+    from engine.caveman.fences import JS_WS
+
+    for literal, run, skip in (("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False),
+                               ("(", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.", False),
+                               ("(", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$", True)):
+        expected = set()
+        for i in occurrences(text, literal):  # the plain character walk
+            j = i
+            while skip and j > 0 and text[j - 1] in JS_WS:
+                j -= 1
+            k = j
+            while k > 0 and text[k - 1] in run:
+                k -= 1
+            expected |= {p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word)}
+        assert back_run_candidates(literal, frozenset(run), skip_ws=skip)(text) == sorted(expected)

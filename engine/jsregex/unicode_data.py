@@ -8,7 +8,6 @@ tables below, because `regex` is lenient (``\\p{lu}``, ``\\p{IsGreek}``) where V
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 
 import regex
@@ -194,7 +193,10 @@ def _property(kind: str, canonical: str) -> Ranges:
     if canonical == "Assigned":
         return charset.complement(_property("gc", "Unassigned"))
     if canonical == "Changes_When_NFKC_Casefolded":
-        return charset.difference(_changes_when_nfkc_casefolded(), ASSIGNED_AFTER_V8)
+        # `regex` has no CWKCF table: precomputed from unicodedata by gen_unicode_tables.py.
+        from .unicode_tables import CWKCF_RANGES
+
+        return CWKCF_RANGES
     return charset.difference(_regex_property(canonical), ASSIGNED_AFTER_V8)
 
 
@@ -209,59 +211,22 @@ def _regex_property(spec: str) -> Ranges:
     return tuple((m.start(), m.end() - 1) for m in pattern.finditer(_all_code_points()))
 
 
-def _changes_when_nfkc_casefolded() -> Ranges:
-    # `regex` has no CWKCF table; NFKC_Casefold(c) != c, from Python's unicodedata (drift on
-    # characters newer than its Unicode version) plus the default ignorables it removes.
-    ignorable = _regex_property("Default_Ignorable_Code_Point")
-    chars = []
-    for c in range(charset.MAX_CP + 1):
-        if 0xD800 <= c <= 0xDFFF:
-            continue
-        ch = chr(c)
-        folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
-        if folded != ch:
-            chars.append(c)
-    return charset.union(charset.from_chars(chars), ignorable)
-
-
 # ----------------------------------------------------------------------------- case folding
-
-_TURKISH = (0x130, 0x131)  # İ and ı fold only to themselves in ECMAScript's simple case folding
-# A case pair `regex` 2026.11.19 has that V8 11.3 / ICU 78 (Unicode 17.0) does not (besides the
-# characters of ASSIGNED_AFTER_V8, which V8 does not know at all).
-_NOT_IN_V8 = frozenset({0x1DF95})
-
-
-def _known_to_v8(c: int) -> bool:
-    return c not in _NOT_IN_V8 and not charset.contains(ASSIGNED_AFTER_V8, c)
-
-
-@cache
-def _case_classes() -> dict[int, tuple[int, ...]]:
-    """Simple case-folding equivalence classes (size > 1) keyed by each member."""
-    candidates = regex.compile(r"[\p{Cased}\p{CWCM}\p{CWCF}]").finditer(_all_code_points())
-    classes: dict[int, tuple[int, ...]] = {}
-    for m in candidates:
-        c = ord(m.group())
-        if c in classes or c in _TURKISH or not _known_to_v8(c):
-            continue
-        members = tuple(sorted(x for x in regex._regex.get_all_cases(regex.IGNORECASE, c)
-                               if x not in _TURKISH and _known_to_v8(x)))
-        if len(members) > 1:
-            for x in members:
-                classes[x] = members
-    return classes
+# Both Canonicalize tables are precomputed by gen_unicode_tables.py (from `regex`'s case pairs and
+# Python's case mappings): building them means a loop over every code point, ~0.5 s of CPU that
+# each CLI run with an ``i`` pattern would otherwise pay at start-up.
 
 
 @cache
 def unicode_canon_changes() -> tuple[tuple[int, int], ...]:
     """``(c, canon(c))`` for every c that ``u``/``v``-mode Canonicalize changes.
 
-    canon(c) is the smallest member of c's simple-case-folding class: any fixed representative
-    gives the same equivalence, and the smallest keeps ASCII letters (and ſ, K → S, K) ASCII so
-    that ``\\b`` on the canonicalized subject sees ECMAScript's ``iu`` word characters.
+    canon(c) is the smallest member of c's simple-case-folding class (see
+    ``gen_unicode_tables.unicode_canon_changes``).
     """
-    return tuple(sorted((c, members[0]) for c, members in _case_classes().items() if members[0] != c))
+    from .unicode_tables import UNICODE_CANON_RUNS
+
+    return _from_runs(UNICODE_CANON_RUNS)
 
 
 @cache
@@ -269,29 +234,17 @@ def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
     """``(c, canon(c))`` for every UTF-16 unit that non-``u`` Canonicalize changes.
 
     ECMA-262 Canonicalize(rer, ch) without unicode: toUppercase(ch) if that is a single code unit
-    and does not map a non-ASCII unit to ASCII.
+    and does not map a non-ASCII unit to ASCII (see ``gen_unicode_tables.legacy_canon_changes``).
     """
-    changes = []
-    classes = _case_classes()
-    for c in range(0x10000):
-        if 0xD800 <= c <= 0xDFFF:
-            continue
-        upper = chr(c).upper()
-        if upper == chr(c) and c in classes and not _is_upper(c):
-            # A mapping newer than Python's unicodedata (e.g. ƛ → U+A7DC in Unicode 16): take the
-            # class's single upper-case member from `regex`'s tables.
-            uppers = [x for x in classes[c] if x <= 0xFFFF and _is_upper(x)]
-            upper = chr(uppers[0]) if len(uppers) == 1 else chr(c)
-        if len(upper) != 1:
-            continue
-        u = ord(upper)
-        if u != c and not (c >= 128 and u < 128):
-            changes.append((c, u))
-    return tuple(changes)
+    from .unicode_tables import LEGACY_CANON_RUNS
+
+    return _from_runs(LEGACY_CANON_RUNS)
 
 
-def _is_upper(c: int) -> bool:
-    return regex.match(r"\p{Lu}", chr(c)) is not None
+def _from_runs(runs: tuple[tuple[int, int, int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Expand ``(first, count, step, delta)`` runs (``gen_unicode_tables.to_runs``)."""
+    return tuple((first + k * step, first + k * step + delta)
+                 for first, count, step, delta in runs for k in range(count))
 
 
 @cache

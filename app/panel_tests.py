@@ -2,8 +2,8 @@
 
 Runs happen in a worker (one in flight, latest wins) with progress and cancel; unsaved buffers
 are tested as they are in the editor. A run starts when the workspace is first scanned, on F5,
-and after a save (the watcher reports every write of a filter file, ours included; bool-carrying
-Qt signals such as ``cleanChanged`` are deliberately not used, see ``app.playground.jobs``).
+and after a save (the watcher reports every write of a filter file, ours included, and external
+edits too).
 "Accept actual" and "Add test" edit the file through its tab's undo stack, so Ctrl+Z reverts them.
 """
 

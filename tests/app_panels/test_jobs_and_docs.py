@@ -55,3 +55,40 @@ def test_docs_mode_screenshot_of_each_panel(qtbot, demo, tmp_path, panel):
     assert (image.width(), image.height()) == (1400, 900)
     colours = {image.pixel(x, y) for x in range(0, 1400, 25) for y in range(0, 900, 25)}
     assert len(colours) > 8  # a rendered window, not a blank grab
+
+
+def test_emits_cannot_exhaust_true_and_false(qtbot):
+    """Every emit from Python drops a reference to True on PySide6 6.12 / CPython 3.11; a
+    playground runs a job per keystroke, so the counts must be out of reach (app.playground.boolfix)."""
+    import sys
+
+    from app.playground import boolfix
+
+    if boolfix.emit_leaks_true():
+        assert sys.getrefcount(True) > boolfix.IMMORTAL_REFCOUNT // 2
+        assert sys.getrefcount(False) > boolfix.IMMORTAL_REFCOUNT // 2
+
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    jobs = PanelJobs(owner)
+    done = []
+    jobs.finished.connect(lambda job, result: done.append(result))
+    jobs.activity.connect(lambda running: None)
+    before = sys.getrefcount(True), sys.getrefcount(False)
+    for n in range(40):
+        jobs.request(lambda n=n: n, immediate=True)
+        qtbot.waitUntil(lambda: not jobs.busy, timeout=5000)
+    assert done[-1] == 39
+    after = sys.getrefcount(True), sys.getrefcount(False)
+    assert min(after) > 1000 and after[1] >= before[1] - 5
+
+
+def test_debounce_coalesces_a_burst_into_one_job(qtbot):
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    jobs = PanelJobs(owner, debounce_ms=80)
+    calls = []
+    with qtbot.waitSignal(jobs.finished, timeout=5000) as blocker:
+        for n in range(5):
+            jobs.request(lambda n=n: calls.append(n) or n)
+    assert blocker.args[1] == 4 and calls == [4]

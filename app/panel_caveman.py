@@ -85,6 +85,7 @@ class CavemanPreviewPanel(QWidget):
         self.rule_name: str | None = None
         self.timeout_ms = window.settings.regex_timeout_ms if window is not None else 250
         self._samples: list[Sample] = []
+        self._auto_text: str | None = None  # the sample picked for the user, while they keep it
         settings = window.settings if window is not None else None
 
         # -- controls
@@ -264,8 +265,9 @@ class CavemanPreviewPanel(QWidget):
             builtin = builtin_rules_dir()
             self.pack_root = roots[0] if roots else (str(builtin) if builtin.is_dir() else None)
         self._fill_samples()
-        if not self.input.toPlainText() and self._samples:
-            self._load_best_sample()
+        untouched = self._auto_text is not None and self.input.toPlainText() == self._auto_text
+        if self._samples and (not self.input.toPlainText() or untouched):
+            self._load_best_sample()  # a first pick may improve once the scan finds workspace samples
         self.schedule()
 
     def _take_tab(self, tab: DocumentTab | None) -> bool:
@@ -333,10 +335,12 @@ class CavemanPreviewPanel(QWidget):
         self.sample_combo.blockSignals(False)
 
     def _load_best_sample(self) -> None:
+        """The first sample in the language (workspace ones come first), else the first one."""
         language = self.language.currentText()
         best = next((i for i, s in enumerate(self._samples) if s.language == language), 0)
         self.sample_combo.setCurrentIndex(best + 1)
         self._sample_chosen(best + 1)
+        self._auto_text = self.input.toPlainText()
 
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)

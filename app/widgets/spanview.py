@@ -69,25 +69,38 @@ class SpanTextView(QPlainTextEdit):
         self._spans: list[Span] = []
         self._starts: list[int] = []
         self._layers: dict[str, list[Span]] = {}
+        self._selections: dict[str, list[QTextEdit.ExtraSelection]] = {}
         self.setMouseTracking(True)
 
     # -- content ---------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        """Replace the text (read-only views); keeps the scroll position when the text is similar."""
+        """Replace the text (read-only views), keeping the scroll position; the spans of the old
+        text are dropped (the caller sets the new ones)."""
         if text == self.toPlainText():
             return
         bar = self.verticalScrollBar()
         value = bar.value()
+        self._layers.clear()
+        self._selections.clear()
         self.setPlainText(text)
+        self._apply()
         bar.setValue(min(value, bar.maximum()))
 
     def set_layer(self, name: str, spans: Sequence[Span]) -> None:
-        """Spans of one layer (``diff``, ``protected``, ``match``…); layers stack in LAYERS order."""
-        self._layers[name] = list(spans)
+        """Spans of one layer (``diff``, ``protected``, ``match``…); layers stack in LAYERS order.
+        Only this layer's selections are rebuilt (a preview redraw touches one or two layers)."""
+        spans = list(spans)
+        if not spans and not self._layers.get(name):
+            return
+        self._layers[name] = spans
+        self._selections[name] = self._build(spans)
         self._apply()
 
     def clear_spans(self) -> None:
+        if not self._layers:
+            return
         self._layers.clear()
+        self._selections.clear()
         self._apply()
 
     def layer(self, name: str) -> list[Span]:
@@ -96,23 +109,29 @@ class SpanTextView(QPlainTextEdit):
     def spans(self) -> list[Span]:
         return list(self._spans)
 
-    def _apply(self) -> None:
-        spans = sorted((s for layer in self._layers.values() for s in layer),
-                       key=lambda s: (LAYERS.get(s.kind, 1), s.start))
+    def _build(self, spans: list[Span]) -> list[QTextEdit.ExtraSelection]:
         length = self.document().characterCount() - 1
-        selections = []
+        out = []
         formats: dict[str, QTextCharFormat] = {}
+        cursor = QTextCursor(self.document())
         for s in spans:
             if s.end <= s.start or s.start >= length:
                 continue
-            cursor = QTextCursor(self.document())
             cursor.setPosition(s.start)
             cursor.setPosition(min(s.end, length), QTextCursor.MoveMode.KeepAnchor)
             sel = QTextEdit.ExtraSelection()
-            sel.cursor = cursor
+            sel.cursor = QTextCursor(cursor)
             sel.format = formats.setdefault(s.kind, span_format(s.kind))
-            selections.append(sel)
-        self.setExtraSelections(selections)
+            out.append(sel)
+        return out
+
+    def _apply(self) -> None:
+        def rank(name: str) -> int:
+            spans = self._layers.get(name) or []
+            return LAYERS.get(spans[0].kind, 1) if spans else 0
+
+        order = sorted(self._selections, key=rank)
+        self.setExtraSelections([sel for name in order for sel in self._selections[name]])
         self._spans = sorted((s for layer in self._layers.values() for s in layer), key=lambda s: s.start)
         self._starts = [s.start for s in self._spans]
 

@@ -246,7 +246,7 @@ FAMILY_COMMANDS = [
     "az webapp deploy", "ping -c 4 example.test",
     # shell
     "ls -la", "find . -name '*.py'", "grep -rn TODO src", "rg -n fixme", "df -h", "du -sh *", "ps aux",
-    "tree -L 2", "jq . package.json", "python manage.py migrate",
+    "tree -L 2", "jq . package.json", "python scripts/seed.py",
 ]
 
 

@@ -34,20 +34,43 @@ _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
 
 
+_IDENT_VIEW = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZbcdefghijklmnopqrstuvwxyz_$123456789", "a" * 53 + "0" * 9)
+_DOT_IDENT = re.compile(r"\.a")  # in the view: a dot before an identifier start
+
+
+def _joining_dots(text: str):
+    """Indices of the dots with an identifier character before and an identifier start after
+    (on ASCII text found in a view where those classes are one character each)."""
+    if text.isascii():
+        view = text.translate(_IDENT_VIEW)
+        for m in _DOT_IDENT.finditer(view):
+            i = m.start()
+            if i > 0 and view[i - 1] in "a0":
+                yield i
+        return
+    i = text.find(".")
+    while i >= 0:
+        if 0 < i < len(text) - 1 and text[i - 1] in _IDENT_CHARS and text[i + 1] in _IDENT_START:
+            yield i
+        i = text.find(".", i + 1)
+
+
 def _dotted_tokens(text: str) -> list[str]:
     """Distinct ``a.b(.c)*`` tokens (first ``MAX_DOTTED``), found from the dots (prose has few)."""
     seen: dict[str, None] = {}
-    i = text.find(".")
-    while i >= 0 and len(seen) < MAX_DOTTED:
-        if 0 < i < len(text) - 1 and text[i - 1] in _IDENT_CHARS and text[i + 1] in _IDENT_START:
-            start = i - 1
-            while start > 0 and text[start - 1] in _IDENT_CHARS:
-                start -= 1
-            m = _DOTTED.match(text, start)
-            if m and (start == 0 or text[start - 1] not in _IDENT_CHARS):
-                seen.setdefault(m.group(0), None)
-                i = m.end()
-        i = text.find(".", i + 1)
+    resume = 0  # after a token, the search goes on past the character that ends it
+    for i in _joining_dots(text):
+        if len(seen) >= MAX_DOTTED:
+            break
+        if i < resume:
+            continue
+        start = i - 1
+        while start > 0 and text[start - 1] in _IDENT_CHARS:
+            start -= 1
+        m = _DOTTED.match(text, start)
+        if m and (start == 0 or text[start - 1] not in _IDENT_CHARS):
+            seen.setdefault(m.group(0), None)
+            resume = m.end() + 1
     return list(seen)
 
 

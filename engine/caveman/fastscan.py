@@ -343,10 +343,13 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
             out.append(i)
             i = hay.find(lit, i + 1)
         return out
-    size = len(lit)
-    pieces = hay.split(lit)
-    pieces.pop()
-    return [end + k * size for k, end in enumerate(accumulate(map(len, pieces)))]
+    # re's literal search beats str.split (which copies the text) and a find() per occurrence
+    return [m.start() for m in _literal_rx(lit).finditer(hay)]
+
+
+@lru_cache(maxsize=4096)
+def _literal_rx(lit: str) -> re.Pattern[str]:
+    return re.compile(re.escape(lit))
 
 
 class LiteralIndex:
@@ -565,19 +568,33 @@ class FastRegex:
                     return [] if m is None else [m.span()]
                 return [m.span() for m in compiled.finditer(target, timeout=budget)]
             out: list[tuple[int, int]] = []
+            append, match, now = out.append, compiled.match, time.monotonic
             pos = 0
-            deadline = None if budget is None else time.monotonic() + budget  # one budget per call
+            if budget is None:
+                for p in positions:
+                    if p < pos:
+                        continue
+                    m = match(target, p)
+                    if m is None:
+                        continue
+                    start, end = m.span()
+                    append((start, end))
+                    if first_only:
+                        break
+                    pos = end + 1 if end == start else end
+                return out
+            deadline = now() + budget  # one budget for the whole call
             for p in positions:
                 if p < pos:
                     continue
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
+                left = deadline - now()
+                if left <= 0:
                     raise TimeoutError
-                m = compiled.match(target, p, timeout=left)
+                m = match(target, p, timeout=left)
                 if m is None:
                     continue
                 start, end = m.span()
-                out.append((start, end))
+                append((start, end))
                 if first_only:
                     break
                 pos = end + 1 if end == start else end
@@ -671,31 +688,42 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     """Candidates for patterns that start at a ``\\b`` and end their identifier-like run right
     before ``literal`` (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): the word-boundary positions
     of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
-    ``skip_ws``) before each occurrence of ``literal``. The runs are measured with one
-    ``re`` match each on the reversed text."""
+    ``skip_ws``) before each occurrence of ``literal``. The runs are found by one ``re`` scan
+    of the reversed text (the reversed literal, then the blanks, then the run)."""
     from engine.caveman.fences import JS_WS
 
-    run_rx = re.compile("[" + "".join(map(re.escape, sorted(run_chars))) + "]*")
-    ws_rx = re.compile("[" + "".join(map(re.escape, JS_WS)) + "]*")
-    words_only = run_chars <= _WORD  # then a boundary inside the run can only be at its start
+    run_class = "[" + "".join(map(re.escape, sorted(run_chars))) + "]*"
+    ws_class = "[" + "".join(map(re.escape, JS_WS)) + "]*" if skip_ws else ""
+    # a scan consumes the blanks and the run, so it would hide an occurrence of the literal
+    # inside them: then each occurrence is measured on its own
+    one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WS)
+    scan_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class + ")")
+    ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
+    nonword = tuple(run_chars - _WORD)  # without these in a run, its only boundary is at its start
+
+    def runs(text: str, rev: str):
+        """(k, j): each occurrence's run text[k:j]."""
+        n = len(text)
+        if one_scan:
+            for m in scan_rx.finditer(rev):
+                yield n - m.end(1), n - m.start(1)
+            return
+        for i in occurrences(text, literal):
+            r = ws_rx.match(rev, n - i).end()
+            yield n - run_rx.match(rev, r).end(), n - r
 
     def find(text: str) -> list[int] | None:
         limit = max(64, len(text) // DENSITY)
-        found = occurrences(text, literal)
-        if not found:
+        if literal not in text:
             return []
-        n = len(text)
-        rev = text[::-1]  # rev[n - i] is text[i - 1]
         starts: set[int] = set()
-        for i in found:
-            r = ws_rx.match(rev, n - i).end() if skip_ws else n - i
-            j = n - r
-            k = n - run_rx.match(rev, r).end()
-            if words_only:
-                if k < j and (k > 0 and text[k - 1] in _WORD) != (text[k] in _WORD):
-                    starts.add(k)
-            else:
+        for k, j in runs(text, text[::-1]):  # rev[n - i] is text[i - 1]
+            if k == j:
+                continue
+            if nonword and any(c in text[k:j] for c in nonword):
                 starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in _WORD) != (text[p] in _WORD))
+            elif (k > 0 and text[k - 1] in _WORD) != (text[k] in _WORD):
+                starts.add(k)
             if len(starts) > limit:
                 return None
         return sorted(starts)

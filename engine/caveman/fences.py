@@ -9,6 +9,14 @@ _OPEN = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 _CLOSE = re.compile(rf"[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS}]*")
 
 
+def contains(text: str, needle: str) -> bool:
+    """``needle in text``, answered first from its characters: a one-character search is a
+    memchr, while an absent multi-character needle costs a slower full scan."""
+    if len(needle) > 1 and not all(c in text for c in set(needle)):
+        return False
+    return needle in text
+
+
 def split_lines(text: str) -> list[str]:
     """Lines that keep their ``\\n`` (only ``\\n`` breaks a line)."""
     parts = text.split("\n")
@@ -24,7 +32,7 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     An opener without a closer is plain text and scanning resumes on the next line; lines inside
     a block are never openers.
     """
-    if "```" not in text and "~~~" not in text:
+    if not contains(text, "```") and not contains(text, "~~~"):
         return []
     lines = split_lines(text)
     starts = []

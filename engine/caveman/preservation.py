@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine.caveman.apply import budget_for
 from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
-from engine.caveman.fences import fence_spans, frontmatter_end
+from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.jsregex import compile_js
 
 MARKER = "\x00OMNI_CAVEMAN"
@@ -181,16 +181,10 @@ class _Extractor:
         self.ex.text = rx.replace_matched(self.ex.text, wrap, budget_for(self.ex.text, timeout))
 
 
-def _contains(text: str, needle: str) -> bool:
-    """``needle in text``, answered first from its single characters (a one-character search
-    is a memchr; an absent multi-character needle costs a slower full scan)."""
-    return all(c in text for c in needle) and needle in text if len(needle) > 1 else needle in text
-
-
 def _applies(kind: Kind, text: str) -> bool:
-    if kind.needs and not all(_contains(text, s) for s in kind.needs):
+    if kind.needs and not all(contains(text, s) for s in kind.needs):
         return False
-    return not (kind.needs_any and not any(_contains(text, s) for s in kind.needs_any))
+    return not (kind.needs_any and not any(contains(text, s) for s in kind.needs_any))
 
 
 def _compiled(kind: Kind, extra) -> FastRegex:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from engine.caveman.fastscan import digits_before_dot_digit
-from engine.caveman.fences import fence_spans, frontmatter_end
+from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.jsvalues import js_trim, utf16_len
 
 WS6 = " \t\n\r\f\v"
@@ -132,6 +132,8 @@ def scan_table_rows(text: str) -> Iterator[str]:
 
 
 def scan_math_blocks(text: str) -> Iterator[str]:
+    if not contains(text, "$$"):
+        return
     i = 0
     while True:
         a = text.find("$$", i)
@@ -183,6 +185,8 @@ _ENV_NAME = re.compile(r"[A-Za-z*]{1,50}\}")
 
 
 def scan_latex(text: str) -> Iterator[str]:
+    if not contains(text, "\\begin{"):
+        return
     i = 0
     while True:
         a = text.find("\\begin{", i)

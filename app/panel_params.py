@@ -32,6 +32,7 @@ from app.playground.common import (
     NotesList,
     add_json_children,
     compact,
+    docs_focus,
     expand_marked,
     json_pane,
     set_pane_text,
@@ -120,6 +121,10 @@ class ParamsPanel(QWidget):
         if self.templates:
             first = next((t.name for t in self.templates if t.name.startswith("anthropic")), self.templates[0].name)
             self.load_template(first)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        docs_focus(self.window_, bottom_share=0.22, right_share=0.22)
 
     # -- inputs ---------------------------------------------------------------------------------------------
     def load_template(self, name: str | None) -> None:

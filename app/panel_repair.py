@@ -42,6 +42,7 @@ from app.playground.common import (
     DiffView,
     NotesList,
     compact,
+    docs_focus,
     json_pane,
     read_only_text,
     set_pane_text,
@@ -500,6 +501,10 @@ class RepairPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tabs)
         compact(self)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        docs_focus(self.window_, bottom_share=0.22, right_share=0.22)
 
 
 register_panel("repair", "Repair playground", "editor", RepairPanel)

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
-from app.playground.common import Badge, DiffView, compact, mono_label
+from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label
 from app.playground.jobs import PanelJobs, docs_mode
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
@@ -171,7 +171,7 @@ class TestsPanel(QWidget):
         self.tree.setColumnWidth(2, 190)
         self.tree.setAlternatingRowColors(True)
         self.tree.currentItemChanged.connect(self._on_current)
-        self.tree.itemDoubleClicked.connect(lambda item, _c: self.go_to_item(item))
+        self.tree.itemActivated.connect(lambda item, _c: self.go_to_item(item))  # Enter or double-click
         self.detail_title = QLabel("Select a test to see expected vs actual.")
         self.detail_title.setWordWrap(True)
         self.activation = mono_label("")
@@ -204,6 +204,10 @@ class TestsPanel(QWidget):
         window.workspaceScanned.connect(self._on_scanned)
         window.watcher.fileChanged.connect(self._on_disk_change)
         self._update_buttons()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        docs_focus(self.window_, bottom_share=0.5)
 
     # -- running ------------------------------------------------------------------------------------
     def _files(self) -> list[Path]:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
-from app.playground.common import Badge, NotesList, compact, titled
+from app.playground.common import Badge, NotesList, compact, docs_focus, titled
 from app.playground.jobs import PanelJobs, docs_mode
 from app.theme import mono_font, tints
 from engine.diagnostics import Diagnostic
@@ -156,6 +156,10 @@ class TrustPanel(QWidget):
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.watcher.fileChanged.connect(self._on_file_changed)
         self._update_buttons()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        docs_focus(self.window_, bottom_share=0.5)
 
     # -- loading ------------------------------------------------------------------------------------------
     def _filter_files(self) -> list[Path]:

@@ -101,11 +101,31 @@ class LineScanner:
     of time falls back to per-line tests, each with its own budget, as in the reference.
     """
 
+    # Below this many lines a per-line test is cheaper than preparing the blob and compiling the
+    # ``m`` variant of each pattern (which is most of a small CLI run's pattern cost).
+    min_scan_lines = 48
+
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
-        self.blob = "\n".join(lines)
-        self.exact_bounds = not any(ch in self.blob for ch in ("\r", "\u2028", "\u2029"))
+        self._blob: str | None = None
+        self._exact_bounds: bool | None = None
         self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}
+        self._after_newline: dict[tuple[bool, bool], str] = {}
+
+    @property
+    def blob(self) -> str:
+        if self._blob is None:
+            self._blob = "\n".join(self.lines)
+        return self._blob
+
+    @property
+    def exact_bounds(self) -> bool:
+        """The only line break in the blob is the joining LF (no CR, U+2028, U+2029)."""
+        if self._exact_bounds is None:
+            blob = self.blob
+            self._exact_bounds = "\r" not in blob and (blob.isascii() or ("\u2028" not in blob
+                                                                         and "\u2029" not in blob))
+        return self._exact_bounds
 
     def _target(self, translation: Any) -> tuple[str, list[int]]:
         """The blob as the regex layer searches it — UTF-16 units unless ``u``, case-canonicalized
@@ -132,7 +152,8 @@ class LineScanner:
         if idiom is not None:
             return list(compress(range(len(lines)), map(idiom, lines)))
         scanned = None
-        if not _LOOKAROUND.search(pattern.source) and (self.exact_bounds or not exact):
+        if len(lines) >= self.min_scan_lines and not _LOOKAROUND.search(pattern.source) \
+                and (self.exact_bounds or not exact):
             scanned = self._scan(pattern, exact)
         if scanned is not None:
             return scanned
@@ -149,28 +170,44 @@ class LineScanner:
         compiled = _native_anchors(translation) if self.exact_bounds else translation.compiled
         lines = self.lines
         if self.exact_bounds:
+            # Cheapest first: a leading literal the engine skips to by itself; a ``^literal``
+            # prefix, found as LF + literal; a literal rare enough that testing only the lines
+            # holding it beats a scan; else the line-start scan (``^…``) or the whole-blob scan.
+            if _leading_literal(pattern.source):
+                return self._scan_blob(compiled, target, starts, exact)
+            after_newline = _after_newline_form(compiled) if _line_anchored(pattern.source) else None
             prefix = anchored_prefix(pattern.source)
+            if after_newline is not None and _leading_literal(pattern.source[1:]):
+                return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
 
             def as_target(text: str) -> str:
                 units = text if translation.unicode else to_utf16_units(text)
                 return canonicalize(units, translation.unicode) if translation.ignore_case else units
 
             literals = [as_target(text) for text in required_literals(pattern.source)]
-            # The rarest literal picks the candidate lines: count the multi-character ones (a pass
-            # each, cheap next to a Python step per candidate line); else take the only one.
-            counts = {} if prefix else {text: target.count(text) for text in literals if len(text) > 1}
             if prefix:
-                primary = as_target(prefix)
-            elif counts:
+                primary, count = as_target(prefix), 0
+            elif literals:
+                # The rarest literal picks the candidate lines: a count is one C pass, cheap next
+                # to a Python step per candidate line (the longest ones first: the likeliest rare).
+                counts = {text: target.count(text) for text in sorted(set(literals), key=len, reverse=True)[:3]}
                 primary = min(counts, key=counts.__getitem__)
+                count = counts[primary]
             else:
-                primary = literals[0] if literals else ""
-            # Worth it when the literal is rarer than lines; a common one (a space, say) would
-            # only add a Python step per line to what the engine does in C.
-            if primary and (prefix or counts.get(primary, target.count(primary)) * 2 <= len(lines)):
+                primary, count = "", 0
+            # A candidate line costs a Python step; the scans cost a C step per line (line-start
+            # scan) or per character (blob scan): candidates win when the literal is rare enough.
+            rare = count * (4 if after_newline is not None else 2) <= len(lines)
+            if primary and (prefix or rare):
                 others = [text for text in literals if text != primary and len(text) > 1]
                 return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others)
-        last = len(lines) - 1
+            if after_newline is not None:
+                return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
+        return self._scan_blob(compiled, target, starts, exact)
+
+    def _scan_blob(self, compiled: Any, target: str, starts: list[int], exact: bool) -> list[int] | None:
+        """Every match in the whole blob, mapped to its line (``None``: out of time)."""
+        last = len(self.lines) - 1
         out: list[int] = []
         position, limit = 0, len(target)
         deadline = time.monotonic() + _SCAN_BUDGET
@@ -195,6 +232,47 @@ class LineScanner:
                     restart = line_end + 1
                     break
                 if restart is None:
+                    break
+                position = restart
+        except TimeoutError:
+            return None
+        return out
+
+    def _scan_line_starts(self, after_newline: Any, compiled: Any, translation: Any, starts: list[int],
+                          exact: bool) -> list[int] | None:
+        """A ``^…`` pattern, searched as ``\\n(?:…)`` in the blob behind an extra LF.
+
+        Each match then begins with the LF before a line, which the regex engine finds at C speed
+        instead of testing the pattern's first item at every position (``^\\S+…`` costs a class
+        test per character otherwise). A match at index ``s`` of ``"\\n" + target`` is the line
+        starting at ``s`` of the target; one that runs past its line end is re-checked on its
+        line alone, and the scan resumes at the next line, as in :meth:`_scan_blob`."""
+        key = (translation.unicode, translation.ignore_case)
+        target, _ = self._target(translation)
+        shifted = self._after_newline.get(key)
+        if shifted is None:
+            shifted = self._after_newline[key] = "\n" + target
+        last = len(starts) - 1
+        limit = len(target)
+        out: list[int] = []
+        position = 0
+        deadline = time.monotonic() + _SCAN_BUDGET
+        try:
+            while True:
+                restart = None
+                for found in after_newline.finditer(shifted, position,
+                                                    timeout=max(0.001, deadline - time.monotonic())):
+                    start, end = found.span()
+                    k = bisect_right(starts, start) - 1
+                    line_end = starts[k + 1] - 1 if k < last else limit
+                    if end - 1 <= line_end:
+                        out.append(k)
+                        continue
+                    if not exact or compiled.search(target, starts[k], line_end):
+                        out.append(k)
+                    restart = line_end + 1
+                    break
+                if restart is None or restart > limit:
                     break
                 position = restart
         except TimeoutError:
@@ -450,6 +528,50 @@ def _native_anchors(translation: Any) -> Any:
     if _JS_LINE_START not in emitted and _JS_LINE_END not in emitted:
         return translation.compiled
     return _compile_native(emitted, translation.compiled.flags) or translation.compiled
+
+
+def _line_anchored(source: str) -> bool:
+    """Every match of the JavaScript ``source`` starts at a line start: a leading ``^`` and no
+    top-level ``|`` (``^a|b`` is not anchored)."""
+    return source.startswith("^") and not _top_level_alternation(source)
+
+
+def _leading_literal(source: str) -> bool:
+    """The unanchored ``source`` starts with a literal character that every match starts with
+    (``error TS\\d+``, ``=+ …``): the regex engine then skips ahead to it by itself, which beats
+    any pre-selection of candidate lines in Python."""
+    if not source or _top_level_alternation(source):
+        return False
+    ch = source[0]
+    if ch == "\\":
+        if len(source) < 2 or source[1] not in _JS_LITERAL_ESCAPES:
+            return False
+        width = 2
+    elif ch in ".*+?()[]{}|^$":
+        return False
+    else:
+        width = 1
+    follow = source[width:width + 1]
+    return follow not in ("?", "*") and not (follow == "{" and source[width + 1:width + 2] == "0")
+
+
+def _after_newline_form(compiled: Any) -> Any:
+    """``(?m:^)rest`` as ``\\n(?:rest)`` (compiled, cached), or ``None`` for another shape."""
+    emitted = compiled.pattern
+    if not isinstance(emitted, str) or not emitted.startswith(_NATIVE_LINE_START):
+        return None
+    return _compile_after_newline(emitted[len(_NATIVE_LINE_START):], compiled.flags)
+
+
+@lru_cache(maxsize=4096)
+def _compile_after_newline(rest: str, flags: int) -> Any:
+    try:
+        return regex.compile("\\n(?:" + rest + ")", flags)
+    except regex.error:  # pragma: no cover - e.g. a rest that only parses at the top level
+        return None
+
+
+_NATIVE_LINE_START = "(?m:^)"
 
 
 @lru_cache(maxsize=4096)

@@ -26,10 +26,20 @@ PATTERNS = [
     "a\\s+b", "x[^y]*y", "", "$", "^", "\\s$", "^(?:ab|cd)", "^a|b$", "(\\w)\\1", "(?<=a)b", "b(?!c)",
     "\u00e9t\u00e9", "\u2713 ", "\U0001F600", "^..$", "k", "s\\b", "\\d{2,}", "^\\s{2}\\S+", "end\\s*$",
     "ab.*cd", "\u00e9.*\u00c9", "PASSED.*::", "^a.*b", "\U0001F600.*x",
+    # line-start scan (``\\n(?:…)``): classes and \\s that may run into the next line, a backreference,
+    # empty lines, $ right after ^; and leading-literal blob scans.
+    "^\\S+\\s+x", "^a\\s*$", "^[^x]*y", "^\\s", "^.*$", "^(?:a|b\\s)+c", "^(\\S)\\s*\\1", "^=*\\s",
+    "^\\S+::\\S+\\s+PASSED$", "e\\s+\\d", "s+\\s*$", ":{2}\\S", "\\.\\s", "e?x", "a{0,2}b",
 ]
 ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
                             "\U0001F600", "PASSED", "FAILED", "::", "\r"])
 LINE = st.lists(ALPHABET, max_size=12).map("".join)
+
+
+@pytest.fixture(autouse=True)
+def _always_scan(monkeypatch):
+    """The blob paths are what these tests check: scan even the few lines hypothesis makes."""
+    monkeypatch.setattr(LineScanner, "min_scan_lines", 0)
 
 
 def per_line(pattern, lines):
@@ -44,6 +54,21 @@ def test_scanner_hits_equal_per_line_tests(lines, flags):
     scanner = LineScanner(lines)
     for pattern in patterns:
         assert scanner.hits(pattern) == per_line(pattern, lines), pattern.source
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(LINE, min_size=1, max_size=12), st.integers(1, 12), st.sampled_from(["i", ""]))
+def test_default_threshold_gives_the_same_hits(lines, copies, flags):
+    """Small inputs are tested line by line, larger ones scanned: both answer the same."""
+    many = lines * copies
+    patterns, _ = compile_list(PATTERNS, flags)
+    for pattern in patterns:
+        expected = per_line(pattern, many)
+        for threshold in (0, 48, len(many) + 1):
+            scanner = LineScanner(many)
+            scanner.min_scan_lines = threshold
+            assert scanner.hits(pattern) == expected, (pattern.source, threshold)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

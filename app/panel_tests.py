@@ -96,8 +96,11 @@ class AddTestDialog(QDialog):
         form.addRow(buttons)
 
 
-def _run(files: list[Path], buffers: dict[Path, str], profile: str, progress: _Progress,
+def _run(root: Path | None, entries: list | None, buffers: dict[Path, str], profile: str, progress: _Progress,
          cancel: threading.Event, with_builtins: bool) -> TestRunResult:
+    """Worker job: list the filter files (from the scan's entries, or by walking ``root``), run them."""
+    files = [] if root is None else filter_files_of(root, entries)
+
     def report(done: int, total: int, label: str) -> None:
         try:
             progress.step.emit(done, total, label)
@@ -210,13 +213,12 @@ class TestsPanel(QWidget):
         docs_focus(self.window_, bottom_share=0.5)
 
     # -- running ------------------------------------------------------------------------------------
-    def _files(self) -> list[Path]:
+    def _entries(self) -> list | None:
+        """(path, kind) of the last workspace scan, or None to let the worker walk the folder."""
         w = self.window_
-        if w.workspace is None:
-            return []
         if w.index is not None and w.index.root == w.workspace:
-            return filter_files_of(w.workspace, [(f.path, f.kind) for f in w.index.files])
-        return filter_files_of(w.workspace)
+            return [(f.path, f.kind) for f in w.index.files]
+        return None
 
     def _buffers(self) -> dict[Path, str]:
         return {t.path: t.text for t in self.window_.document_tabs() if t.path is not None and t.is_dirty()}
@@ -229,7 +231,8 @@ class TestsPanel(QWidget):
         self._cancel = threading.Event()
         self.progress.setValue(0)
         self.progress.show()
-        return self.runner.request(_run, self._files(), self._buffers(), self.window_.settings.default_profile,
+        return self.runner.request(_run, self.window_.workspace, self._entries(), self._buffers(),
+                                   self.window_.settings.default_profile,
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 
     def _register_action(self) -> None:

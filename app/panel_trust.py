@@ -62,9 +62,10 @@ REASONS = {
 CANDIDATE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-def _load(project: Path, files: list[Path], profile: str) -> tuple[TrustOverview, list[ExportCandidate], list]:
+def _load(project: Path, entries: list | None, profile: str) -> tuple[TrustOverview, list[ExportCandidate], list]:
+    """Worker job: the trust overview and every filter of the workspace (from the scan's entries)."""
     overview = trust_overview(project, profile=profile)
-    candidates, problems = export_candidates(files, profile)
+    candidates, problems = export_candidates(filter_files_of(project, entries), profile)
     return overview, candidates, problems
 
 
@@ -162,19 +163,17 @@ class TrustPanel(QWidget):
         docs_focus(self.window_, bottom_share=0.5)
 
     # -- loading ------------------------------------------------------------------------------------------
-    def _filter_files(self) -> list[Path]:
+    def _entries(self) -> list | None:
         w = self.window_
-        if w.workspace is None:
-            return []
         if w.index is not None and w.index.root == w.workspace:
-            return filter_files_of(w.workspace, [(f.path, f.kind) for f in w.index.files])
-        return filter_files_of(w.workspace)
+            return [(f.path, f.kind) for f in w.index.files]
+        return None
 
     @Slot()
     def refresh(self) -> None:
         if self.window_.workspace is None:
             return
-        self.loader.request(_load, self.window_.workspace, self._filter_files(), self.window_.settings.default_profile)
+        self.loader.request(_load, self.window_.workspace, self._entries(), self.window_.settings.default_profile)
 
     @Slot(str)
     def _on_file_changed(self, path: str) -> None:

@@ -120,7 +120,7 @@ def test_progress_and_cancel_of_a_long_run(qtbot, window, monkeypatch):
     real = panel_tests.run_workspace_tests
     started = threading.Event()
 
-    def slow(files, *, buffers, profile, progress, cancel, with_builtins):
+    def slow(files, *, buffers, profile, progress, cancel, with_builtins):  # same signature as the real one
         def waiting_progress(done, total, label):
             progress(done, total, label)
             if label.startswith("testing"):

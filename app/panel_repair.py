@@ -155,8 +155,9 @@ class RepairTab(QWidget):
         details.addTab(self.diff, "Final vs raw")
         details.addTab(self.retry, "Retry message")
         details.addTab(self.trace, "Trace")
-        details.addTab(self.notes, "Notes")
+        details.addTab(self.notes, "Observations")
         self.details = details
+        self._last_outcome = ""
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -290,7 +291,13 @@ class RepairTab(QWidget):
         notes = [{"level": "info", "message": f"observed {o['ruleId']} on {o['toolName'] or 'the tool'} "
                                               f"({o['stage']}, {o['outcome']})", "code": o["ruleId"]}
                  for o in result.get("observations", [])]
-        self.notes.set_notes(notes + result.get("diagnostics", []), empty="no observations, no quirks involved")
+        quirks = result.get("diagnostics", [])
+        self.notes.set_notes(notes + quirks, empty="no observations, no quirks involved")
+        self.details.setTabText(3, f"Observations ({len(notes)}) && quirks ({len(quirks)})")
+        self.details.setTabText(1, "Retry message" if result.get("retryMessage") else "Retry message (none)")
+        if result["outcome"] == "unrepairable" and self._last_outcome != "unrepairable":
+            self.details.setCurrentWidget(self.retry)  # what the model gets back is the point now
+        self._last_outcome = result["outcome"]
 
 
 class GrammarTab(QWidget):

@@ -173,6 +173,10 @@ class TestsPanel(QWidget):
         self.tree.setColumnWidth(1, 70)
         self.tree.setColumnWidth(2, 190)
         self.tree.setAlternatingRowColors(True)
+        header = self.tree.headerItem()
+        header.setToolTip(1, "Does the filter alone turn input into expected? (OmniRoute's verify gate)")
+        header.setToolTip(2, "Does the test's command select this filter? (VT-Q5: the gate itself ignores it)")
+        header.setToolTip(3, "Estimated token savings on this test's input (the gate's per-category benchmark)")
         self.tree.currentItemChanged.connect(self._on_current)
         self.tree.itemActivated.connect(lambda item, _c: self.go_to_item(item))  # Enter or double-click
         self.detail_title = QLabel("Select a test to see expected vs actual.")

@@ -64,6 +64,7 @@ def test_unrepairable_shows_the_retry_message(qtbot, repair):
     _wait(qtbot, tab, lambda: tab.args.setPlainText('{"timeout": 3}'))
     assert tab.outcome.text() == "✖ unrepairable"
     assert tab.retry.toPlainText() == tab.view.result["retryMessage"] != ""
+    assert tab.details.currentWidget() is tab.retry and tab.details.tabText(1) == "Retry message"
     assert "throws UnrepairableToolInputError" in tab.outcome_detail.text()
 
 
@@ -208,3 +209,14 @@ def test_panels_are_registered_where_the_spec_says(qtbot, window):
     for name in ("tests", "trust"):
         widget = window.show_panel(name)
         assert window.bottom.currentWidget() is widget
+
+
+def test_conservative_policy_only_observes_the_anchor_bleed(qtbot, repair):
+    tab = repair.repair
+    _wait(qtbot, tab, lambda: tab.load_sample("kimi-anchor-bleed"))
+    assert tab.outcome.text() == "✎ repaired"
+    _wait(qtbot, tab, lambda: tab.policy.setCurrentIndex(tab.policy.findData("conservative")))
+    assert tab.outcome.text() == "✓ valid" and tab.view.returned["path"] == "^/srv/app$"
+    assert tab.details.tabText(3).startswith("Observations (1)")
+    assert any("observed stripAnchorBleed on grep" in m for m in tab.notes.messages())
+    assert "no changes" in tab.changes.toPlainText()

@@ -86,6 +86,8 @@ class CavemanPreviewPanel(QWidget):
         self.timeout_ms = window.settings.regex_timeout_ms if window is not None else 250
         self._samples: list[Sample] = []
         self._auto_text: str | None = None  # the sample picked for the user, while they keep it
+        self._sample_text: str | None = None  # text of the sample chosen in the combo
+        self._scrolled_to: str | None = None
         settings = window.settings if window is not None else None
 
         # -- controls
@@ -353,6 +355,7 @@ class CavemanPreviewPanel(QWidget):
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False
+        self._sample_text = text if keep_combo else None
         self.set_text(text)
         if not keep_combo:
             self.sample_combo.setCurrentIndex(0)
@@ -382,6 +385,7 @@ class CavemanPreviewPanel(QWidget):
         index = self.sample_combo.findData(str(path))
         if index >= 0:
             self.sample_combo.setCurrentIndex(index)
+            self._sample_text = self.input.toPlainText()
         return path
 
     # -- running -----------------------------------------------------------------------------------------------
@@ -391,14 +395,8 @@ class CavemanPreviewPanel(QWidget):
     def _input_edited(self) -> None:
         if self.preview is not None and self.preview.input != self.input.toPlainText():
             self.input.clear_spans()  # stale until the next result
-        if self.sample_combo.currentIndex() > 0:
-            path = self.sample_combo.currentData()
-            try:
-                same = Path(path).read_text(encoding="utf-8", errors="replace") == self.input.toPlainText()
-            except OSError:
-                same = False
-            if not same:
-                self.sample_combo.setCurrentIndex(0)
+        if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.toPlainText():
+            self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
         self.schedule()
 
     def request(self) -> CavemanRequest:
@@ -557,8 +555,9 @@ class CavemanPreviewPanel(QWidget):
         self.output.set_layer("match", [Span(s.start, s.end, "match", s.tip, name)
                                         for s in preview.output_spans if s.rule == name])
         self.rule_chart.set_selected(name)
-        if spans:
-            self.input.scroll_to(spans[0].start)
+        if spans and name != self._scrolled_to:
+            self.input.scroll_to(spans[0].start)  # once per newly selected rule, not per keystroke
+        self._scrolled_to = name
 
     def _span_clicked(self, span: Span) -> None:
         if span.rule:

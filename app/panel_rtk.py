@@ -150,15 +150,10 @@ class RtkPreviewPanel(QWidget):
         self.funnel.itemClicked.connect(self.select_stage)
         self.notes = NotesList()
 
-        stage_page = QSplitter(Qt.Orientation.Horizontal)
-        stage_page.addWidget(self.funnel)
-        stage_page.addWidget(self.stages)
-        stage_page.setStretchFactor(0, 2)
-        stage_page.setStretchFactor(1, 3)
         self.details = QTabWidget()
         self.details.setDocumentMode(True)
         self.details.addTab(self._titled("Output", self.output), "Output")
-        self.details.addTab(stage_page, "Stages")
+        self.details.addTab(self.stages, "Stages")
         self.details.addTab(self.notes, "Notes")
 
         row1 = QHBoxLayout()
@@ -179,9 +174,12 @@ class RtkPreviewPanel(QWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         self.input_box = self._titled("Input", self.input)
         split.addWidget(self.input_box)
+        split.addWidget(self.funnel)  # always in view: where the lines went, at a glance
         split.addWidget(self.details)
         split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(1, 0)
+        split.setStretchFactor(2, 3)
+        self.funnel.setMinimumHeight(90)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         for row in (row1, row2, row3):

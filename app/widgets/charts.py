@@ -176,9 +176,15 @@ class FunnelChart(_ChartBase):
     """Lines through the RTK stages: one centred band per step, width ∝ lines, joined by
     trapezoids so the narrowing reads at a glance; the label says ``stage  n lines (−k)``."""
 
+    def __init__(self, title: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        # as tall as its steps need, no taller: it sits above the text it explains
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+
     def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
-        return QSize(320, int((fm.height() + 12) * max(2, len(self._items)) + 24))
+        title = fm.height() + 8 if self.title else 4
+        return QSize(320, int(title + (fm.height() + 10) * max(2, len(self._items)) + 4))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(160, self.fontMetrics().height() * 4)
@@ -193,9 +199,9 @@ class FunnelChart(_ChartBase):
         if not items:
             self._paint_empty(p, top)
             return
-        gap = 6.0
+        gap = 6.0  # the trapezoids between bands show the narrowing
         band_h = max(float(fm.height() + 6), (self.height() - top - 6 - gap * (len(items) - 1)) / len(items))
-        band_h = min(band_h, fm.height() * 2.2)
+        band_h = min(band_h, fm.height() + 4.0)
         label_w = min(max(fm.horizontalAdvance(self._label(i, n)) for n, i in enumerate(items)) + 16,
                       int(self.width() * 0.5))
         area_w = max(40.0, self.width() - label_w - 12)

@@ -19,9 +19,11 @@ from typing import Any
 __all__ = [
     "JS_WHITESPACE",
     "UNDEFINED",
+    "canonical_number",
     "from_utf16_units",
     "js_number",
     "js_sort_key",
+    "js_string",
     "js_trim",
     "js_trim_end",
     "js_trim_start",
@@ -29,7 +31,9 @@ __all__ = [
     "locale_compare",
     "math_round",
     "number_to_js_string",
+    "object_keys",
     "py_to_utf16_index",
+    "sorted_by_locale",
     "to_utf16_units",
     "utf16_len",
     "utf16_to_py_index",
@@ -68,17 +72,21 @@ UNDEFINED = _Undefined()
 
 
 def utf16_len(s: str) -> int:
-    """``s.length`` in JavaScript: code points plus one per astral character."""
+    """``s.length`` in JavaScript: code points plus one per astral character.
+
+    One C-level encode (a lone surrogate is one unit, as in JavaScript): ~10× faster than
+    counting astral characters with a regex scan on multi-megabyte texts.
+    """
     if s.isascii():
         return len(s)
-    return len(s) + len(_ASTRAL.findall(s))
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def py_to_utf16_index(s: str, i: int) -> int:
     """UTF-16 offset of Python (code-point) index ``i`` of ``s``."""
     if s.isascii():
         return i
-    return i + len(_ASTRAL.findall(s, 0, i))
+    return utf16_len(s[:i])
 
 
 def utf16_to_py_index(s: str, u: int) -> int:
@@ -89,18 +97,19 @@ def utf16_to_py_index(s: str, u: int) -> int:
     """
     if s.isascii() or u <= 0:
         return max(0, min(u, len(s)))
-    units = 0
-    for index, ch in enumerate(s):
-        width = 2 if ord(ch) > 0xFFFF else 1
-        if units + width > u:
-            return index
-        units += width
-    return len(s)
+    # Only the astral characters before the offset shift it: walk them, not every character.
+    shift = 0
+    for m in _ASTRAL.finditer(s):
+        start = m.start() + shift  # the astral character's first unit
+        if u <= start + 1:
+            return u - shift if u < start else m.start()
+        shift += 1
+    return min(u - shift, len(s))
 
 
 def to_utf16_units(s: str) -> str:
     """Expand every astral character into its surrogate pair (one Python char per UTF-16 unit)."""
-    if s.isascii() or not _ASTRAL.search(s):
+    if s.isascii() or utf16_len(s) == len(s):
         return s
     return _ASTRAL.sub(_split_astral, s)
 
@@ -222,6 +231,36 @@ def math_round(x: float) -> float | int:
     return floor + 1 if x - floor >= 0.5 else floor
 
 
+def canonical_number(value: float | int) -> float | int:
+    """The Python value standing for the JavaScript double ``value`` in JSON-shaped data.
+
+    An integral double below 1e21 becomes the ``int`` JavaScript prints for it (so it compares
+    and serialises like the reference's value); anything else stays a ``float``.
+    """
+    if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
+        return int(number_to_js_string(value))
+    return value
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` for JSON-shaped values, ``UNDEFINED`` and functions."""
+    if value is None:
+        return "null"
+    if value is UNDEFINED:
+        return "undefined"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number_to_js_string(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None or v is UNDEFINED else js_string(v) for v in value)
+    if callable(value):
+        return f"function {getattr(value, 'name', '')}() {{ [native code] }}"
+    return "[object Object]"
+
+
 # ----------------------------------------------------------------------------- JSON
 
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -239,8 +278,8 @@ def _quote(s: str) -> str:
     return '"' + _JSON_NEEDS_ESCAPE.sub(escape, s) + '"'
 
 
-def _ordered_keys(obj: Mapping[str, Any]) -> list[str]:
-    """JS own-property order: array-index keys ascending, then the rest in insertion order."""
+def object_keys(obj: Mapping[str, Any]) -> list[str]:
+    """``Object.keys(obj)``: array-index keys ascending, then the rest in insertion order."""
     keys = [str(k) for k in obj]
     index_keys = sorted((k for k in keys if _ARRAY_INDEX.match(k) and int(k) < 2**32 - 1), key=int)
     if not index_keys:
@@ -290,7 +329,7 @@ def _stringify(value: Any, gap: str, current: str) -> str | None:
     inner = current + gap
     if isinstance(value, Mapping):
         parts = []
-        for key in _ordered_keys(value):
+        for key in object_keys(value):
             raw = value[key] if key in value else _lookup_non_str_key(value, key)
             text = _stringify(raw, gap, inner)
             if text is not None:

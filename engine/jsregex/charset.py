@@ -7,7 +7,7 @@ operations, case-folded images) to one of these and emits it as an explicit ``[â
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 
 MAX_CP = 0x10FFFF
@@ -90,8 +90,24 @@ def image(a: Ranges, changes: tuple[tuple[int, int], ...]) -> Ranges:
     ``changes`` lists ``(c, canon(c))`` for every c with ``canon(c) != c``. Non-canonical members
     are harmless: the subject is canonicalized, so they never occur in it.
     """
-    extra = [(t, t) for c, t in changes if contains(a, c)]
+    keys = _change_keys(changes)
+    extra = [(t, t) for lo, hi in a
+             for _, t in changes[bisect_left(keys, lo):bisect_right(keys, hi)]]
     return union(a, tuple(extra)) if extra else a
+
+
+_KEYS: dict[int, tuple[tuple[tuple[int, int], ...], list[int]]] = {}
+
+
+def _change_keys(changes: tuple[tuple[int, int], ...]) -> list[int]:
+    """The sorted ``c`` column of a ``changes`` table (the tables live for the process)."""
+    entry = _KEYS.get(id(changes))
+    if entry is None or entry[0] is not changes:
+        keys = [c for c, _ in changes]
+        if keys != sorted(keys):
+            raise ValueError("changes must be sorted by code point")
+        entry = _KEYS[id(changes)] = (changes, keys)
+    return entry[1]
 
 
 def _esc(c: int) -> str:

@@ -8,6 +8,7 @@ tables below, because `regex` is lenient (``\\p{lu}``, ``\\p{IsGreek}``) where V
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import cache
 
 import regex
@@ -196,7 +197,7 @@ def _property(kind: str, canonical: str) -> Ranges:
         # `regex` has no CWKCF table: precomputed from unicodedata by gen_unicode_tables.py.
         from .unicode_tables import CWKCF_RANGES
 
-        return CWKCF_RANGES
+        return tuple(_groups(CWKCF_RANGES, 2))
     return charset.difference(_regex_property(canonical), ASSIGNED_AFTER_V8)
 
 
@@ -226,7 +227,7 @@ def unicode_canon_changes() -> tuple[tuple[int, int], ...]:
     """
     from .unicode_tables import UNICODE_CANON_RUNS
 
-    return _from_runs(UNICODE_CANON_RUNS)
+    return _from_runs(_groups(UNICODE_CANON_RUNS, 4))
 
 
 @cache
@@ -238,10 +239,16 @@ def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
     """
     from .unicode_tables import LEGACY_CANON_RUNS
 
-    return _from_runs(LEGACY_CANON_RUNS)
+    return _from_runs(_groups(LEGACY_CANON_RUNS, 4))
 
 
-def _from_runs(runs: tuple[tuple[int, int, int, int], ...]) -> tuple[tuple[int, int], ...]:
+def _groups(table: str, n: int) -> Iterator[tuple[int, ...]]:
+    """The integers of a ``unicode_tables`` string, ``n`` at a time."""
+    numbers = iter(map(int, table.split()))
+    return zip(*[numbers] * n, strict=True)
+
+
+def _from_runs(runs: Iterable[tuple[int, ...]]) -> tuple[tuple[int, int], ...]:
     """Expand ``(first, count, step, delta)`` runs (``gen_unicode_tables.to_runs``)."""
     return tuple((first + k * step, first + k * step + delta)
                  for first, count, step, delta in runs for k in range(count))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.jsregex import compile_js, unicode_data, unicode_tables
+from engine.jsregex import charset, compile_js, unicode_data, unicode_tables
 from engine.jsregex import gen_unicode_tables as gen
 
 
@@ -20,7 +20,8 @@ def test_loaded_tables_equal_the_computed_ones():
     assert unicode_data.unicode_canon_changes() == gen.unicode_canon_changes(classes)
     assert unicode_data.legacy_canon_changes() == gen.legacy_canon_changes(classes)
     assert unicode_data.canon_table(False) == dict(gen.legacy_canon_changes(classes))
-    assert unicode_data.property_ranges("Changes_When_NFKC_Casefolded", None) == unicode_tables.CWKCF_RANGES
+    assert unicode_data.property_ranges("Changes_When_NFKC_Casefolded", None) == gen.changes_when_nfkc_casefolded()
+    assert unicode_tables.REGEX_VERSION and unicode_tables.UNIDATA_VERSION
 
 
 @given(st.lists(st.tuples(st.integers(0, 0x10FFFF), st.integers(-300, 300)), max_size=60))
@@ -48,3 +49,14 @@ def test_cwkcf_property_uses_the_table():
     rx = compile_js(r"^\p{CWKCF}+$", "u")
     assert rx.test("A\u00ad")  # upper-case letter, soft hyphen (a default ignorable)
     assert not rx.test("a")
+
+
+_RANGES = st.lists(st.tuples(st.integers(0, 0x10FFFF), st.integers(0, 0x3000)), max_size=8).map(
+    lambda pairs: charset.normalize((lo, min(lo + n, 0x10FFFF)) for lo, n in pairs))
+
+
+@given(_RANGES, st.booleans())
+def test_image_equals_the_definition(ranges, unicode_mode):
+    changes = unicode_data.unicode_canon_changes() if unicode_mode else unicode_data.legacy_canon_changes()
+    naive = charset.union(ranges, tuple((t, t) for c, t in changes if charset.contains(ranges, c)))
+    assert charset.image(ranges, changes) == naive

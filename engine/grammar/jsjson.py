@@ -13,7 +13,7 @@ import json
 import math
 from typing import Any
 
-from engine.jsvalues import number_to_js_string
+from engine.jsvalues import canonical_number
 
 
 class _Fail:
@@ -29,13 +29,6 @@ class _Fail:
 FAIL = _Fail()
 
 
-def canonical_number(value: float) -> int | float:
-    """The Python value that stands for the JavaScript double ``value``."""
-    if math.isfinite(value) and value == int(value) and abs(value) < 1e21:
-        return int(number_to_js_string(value))
-    return value
-
-
 def _number(text: str) -> int | float:
     return canonical_number(float(text))
 
@@ -45,7 +38,12 @@ def _reject_constant(name: str) -> Any:
 
 
 def parse_json(text: str) -> Any:
-    """``JSON.parse(text)``, or ``FAIL`` when it would throw."""
+    """``JSON.parse(text)``, or ``FAIL`` when it would throw.
+
+    Not shared with repair's ``jsdata.parse_json`` on purpose: that one keeps integers beyond
+    2^53 exact on request (REP-Q15) and holds big doubles as ``float``; the grammar parsers use
+    ``canonical_number`` values (an integral double below 1e21 is an ``int``) throughout.
+    """
     try:
         return json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_reject_constant)
     except (ValueError, RecursionError):

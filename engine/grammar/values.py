@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from engine.grammar.candidates import Call, Hits
-from engine.grammar.jsjson import FAIL, canonical_number, parse_json, parse_json_or_string
+from engine.grammar.jsjson import FAIL, parse_json, parse_json_or_string
 from engine.grammar.textscan import (
     IDENT,
     IDENT_FULL,
@@ -22,7 +22,7 @@ from engine.grammar.textscan import (
     js_ascii,
     split_top_level,
 )
-from engine.jsvalues import js_number, js_trim
+from engine.jsvalues import canonical_number, js_number, js_trim
 
 # ----------------------------------------------------------------------------- §2.4 call objects
 

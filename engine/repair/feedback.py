@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.jsvalues import js_sort_key, utf16_len
+from engine.jsvalues import js_sort_key, js_string, utf16_len
 
-from .jsdata import js_string, stringify
+from .jsdata import stringify
 from .typebox import SchemaError
 
 RECEIVED_LIMIT = 300

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.jsvalues import UNDEFINED, js_sort_key, json_stringify, number_to_js_string
+from engine.jsvalues import UNDEFINED, canonical_number, js_sort_key, json_stringify
 
 MAX_SAFE_INTEGER = 2**53 - 1
-_ARRAY_INDEX = re.compile(r"(?:0|[1-9]\d*)\Z")
 
 
 class NullProtoDict(dict):
@@ -98,17 +96,6 @@ def js_get(obj: dict, key: str, *, own_only: bool = False) -> Any:
     return UNDEFINED
 
 
-def js_keys(obj: dict) -> list[str]:
-    """``Object.keys``: array-index keys ascending, then the others in insertion order."""
-    keys = list(obj)
-    index_keys = [k for k in keys if _ARRAY_INDEX.match(k) and int(k) < 2**32 - 1]
-    if not index_keys:
-        return keys
-    index_keys.sort(key=int)
-    chosen = set(index_keys)
-    return index_keys + [k for k in keys if k not in chosen]
-
-
 def deep_clone(value: Any) -> Any:
     """Structural copy of a JSON-like value (keeps NullProtoDict and UNDEFINED)."""
     if isinstance(value, dict):
@@ -159,6 +146,9 @@ def _reject_constant(name: str) -> Any:
 def parse_json(text: str, *, exact_ints: bool = False,
                on_inexact: Callable[[str], Any] | None = None) -> Any:
     """``JSON.parse(text)``: strict JSON, numbers as doubles, last duplicate key wins.
+
+    Separate from grammar's ``jsjson.parse_json`` on purpose: numbers take repair's
+    ``normalize_number`` form and integers beyond 2^53 can stay exact (REP-Q15).
 
     ``on_inexact(literal)`` is told about every integer literal a double cannot hold (REP-Q15).
     """
@@ -256,25 +246,6 @@ def exceeds_depth(value: Any, limit: int, level: int = 0) -> bool:
     return False
 
 
-def js_string(value: Any) -> str:
-    """``String(value)`` for primitives."""
-    if value is None:
-        return "null"
-    if value is UNDEFINED:
-        return "undefined"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if is_number(value):
-        return number_to_js_string(value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return ",".join("" if v is None or v is UNDEFINED else js_string(v) for v in value)
-    if callable(value):
-        return f"function {getattr(value, 'name', '')}() {{ [native code] }}"
-    return "[object Object]"
-
-
 def to_json_data(value: Any) -> Any:
     """Plain JSON data for output: undefined/functions dropped (null in arrays), numbers as JS
     prints them (an integral double prints without exponent below 1e21, so it becomes an exact
@@ -284,11 +255,7 @@ def to_json_data(value: Any) -> Any:
     if isinstance(value, list):
         return [None if v is UNDEFINED or callable(v) else to_json_data(v) for v in value]
     if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        if value.is_integer() and abs(value) < 1e21:
-            return int(number_to_js_string(value))
-        return value
+        return canonical_number(value) if math.isfinite(value) else None
     if value is UNDEFINED:
         return None
     return value

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.jsvalues import UNDEFINED, js_number, js_trim
+from engine.jsvalues import UNDEFINED, js_number, js_string, js_trim
 
 from .context import RepairContext
 from .jsdata import (
@@ -22,7 +22,6 @@ from .jsdata import (
     is_plain_object,
     js_get,
     js_in,
-    js_string,
     normalize_number,
     same_value,
 )

@@ -18,14 +18,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from engine.jsvalues import UNDEFINED, js_number, number_to_js_string
+from engine.jsvalues import UNDEFINED, js_number, number_to_js_string, object_keys
 
 from .jsdata import (
     MAX_SAFE_INTEGER,
     deep_clone,
     deep_equal,
     is_number,
-    js_keys,
     js_strict_equal,
     js_typeof,
     normalize_number,
@@ -274,7 +273,7 @@ def _applicator_errors(s: dict, v: Any, path: str, spath: str) -> Iterator[Schem
                                       f"must have properties {', '.join(missing)} when property {name} is present",
                                       {"property": name, "missingProperty": missing}, spath + "/dependentRequired")
         if "propertyNames" in s:
-            bad = [k for k in js_keys(v) if not check(s["propertyNames"], k)]
+            bad = [k for k in object_keys(v) if not check(s["propertyNames"], k)]
             if bad:
                 yield SchemaError("propertyNames", path, f"property names {', '.join(bad)} are invalid",
                                   {"propertyNames": bad}, spath + "/propertyNames")
@@ -293,7 +292,7 @@ def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaEr
         # TypeBox: one error at the object's own path listing every undeclared key whose value
         # fails the additionalProperties schema (all of them for `false`); nested errors are not
         # reported. Declared names match exactly; patternProperties keys count as declared.
-        extras = [k for k in js_keys(v) if k not in props and not _matches_any(patterns, k)
+        extras = [k for k in object_keys(v) if k not in props and not _matches_any(patterns, k)
                   and not check(extra, v[k])]
         if extras:
             yield SchemaError("additionalProperties", path, "must not have additional properties",
@@ -302,7 +301,7 @@ def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaEr
         if k in v:
             yield from _errors(sub, v[k], f"{path}/{_escape(k)}", f"{spath}/properties/{_escape(k)}")
     for pattern, sub in patterns.items():
-        for k in js_keys(v):
+        for k in object_keys(v):
             if _matches_any({pattern: sub}, k):
                 yield from _errors(sub, v[k], f"{path}/{_escape(k)}", f"{spath}/patternProperties")
     n = len(v)

@@ -28,7 +28,11 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 _BLANK_LINES_CRLF = re.compile(r"(?:\r?\n){3,}")
 
 
-_VIEW = bytes.maketrans(b"\t,;:.!?abcdefghijklmnopqrstuvwxyz", b" ,,,..." + b"a" * 26)
+# views: tab -> space; for the in-line steps every one of ,.;:!? -> "." (a blank before any of
+# them is " ."; ".." also flags ",." and the like, which only costs an exact regex pass that
+# finds nothing); for recapitalisation .!? -> "." and a-z -> "a"
+_INLINE_VIEW = bytes.maketrans(b"\t,;:!?", b" .....")
+_RECAP_VIEW = bytes.maketrans(b"\t!?abcdefghijklmnopqrstuvwxyz", b" .." + b"a" * 26)
 
 
 def _encode(text: str) -> bytes:
@@ -65,28 +69,34 @@ def collapse_spaces(text: str) -> str:
     """Steps 1–3: the in-line scans (runs of blanks, blanks before punctuation, punctuation runs).
 
     Each scan is skipped when a cheap substring test shows it has nothing to do."""
+    return _collapse(text)[0]
+
+
+def _collapse(text: str) -> tuple[str, bytes]:
+    """Steps 1–3, and the in-line view of the text after step 2 (steps 3+ never make or
+    break a blank before a line break, so the view still answers step 4's test)."""
     if "  " in text or "\t" in text:
         text = _HWS_RUN.sub(" ", text)
     # after step 1 every blank run is a single space or tab (no two blanks touch), so step 2
     # drops each blank that precedes one of ,.;:!? and a drop never creates another such pair
     raw = _encode(text)
-    view = raw.translate(_VIEW)
-    drops = sorted(_offsets(view, b" ,") + _offsets(view, b" ."))
+    view = raw.translate(_INLINE_VIEW)
+    drops = _offsets(view, b" .")
     if drops:
         text = _decode(_drop(raw, drops))
         view = _drop(view, drops)
     if b".." in view:
         text = _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
-    return text
+    return text, view
 
 
 def cleanup(text: str, *, crlf: bool = False) -> str:
     """``cleanupArtifacts``: eight scans in the reference's order."""
-    text = collapse_spaces(text)
+    text, view = _collapse(text)
     if crlf:
-        if " \n" in text or "\t\n" in text or " \r\n" in text or "\t\r\n" in text:
+        if b" \n" in view or b" \r\n" in view:
             text = _TRAILING_HWS_CRLF.sub("", text)
-    elif " \n" in text or "\t\n" in text:
+    elif b" \n" in view:
         text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     if text.endswith((" ", "\t")):
         text = js_trim_end(text)
@@ -130,7 +140,7 @@ def recapitalize(text: str) -> str:
     if text[:1].islower() and text[0].isascii():
         text = text[0].upper() + text[1:]
     raw = _encode(text)
-    view = raw.translate(_VIEW)
+    view = raw.translate(_RECAP_VIEW)
     letters = [i + 2 for i in _offsets(view, b". a")]
     if b"\n" in view:
         letters += [i + 1 for i in _offsets(view, b"\na")]

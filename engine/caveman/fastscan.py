@@ -4,11 +4,16 @@ A full regex scan per rule costs tens of milliseconds per MB; the packs have doz
 Most patterns, though, can only *start* near a literal (``\\b(?:please|kindly)…`` starts at
 "please" or "kindly"; ``(?:^|\\s)\\.{0,2}/…`` starts 0–3 units before a "/"). From the parsed
 pattern we derive such anchors (literals and the range of offsets at which they sit from the
-match start), find their occurrences with ``str.find``, and try the real JavaScript regex
-*anchored* (sticky) at those positions only, left to right, with JavaScript's ``replace`` loop.
-Every position where a match could start is tried, in order, so the result is the same as a
-full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astral characters
+match start), find their occurrences (``re``'s literal search), and try the real JavaScript
+regex *anchored* (sticky) at those positions only, left to right, with JavaScript's ``replace``
+loop. Every position where a match could start is tried, in order, so the result is the same as
+a full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astral characters
 (UTF-16 offsets ≠ indices) or texts where candidates are too dense use the plain full scan.
+
+Most anchor literals of a pack never occur in a given text. The rules of one run share a
+``LiteralIndex``: one Aho-Corasick pass finds which literals occur, and each rewrite only
+re-examines short windows around its replacements, so a rule whose literals are all absent is
+skipped without scanning the text once per literal.
 """
 
 from __future__ import annotations

@@ -75,3 +75,29 @@ def test_byte_view_scans_equal_the_regex_steps(pieces):
 def test_byte_view_scans_on_arbitrary_strings(text):
     assert collapse_spaces(text) == plain_collapse_spaces(text)
     assert recapitalize(text) == plain_recapitalize(text)
+
+
+def plain_cleanup(text: str, crlf: bool = False) -> str:
+    """Spec §9.1 one step at a time (``crlf``: the strict CAV-Q14 fix)."""
+    text = plain_collapse_spaces(text)
+    if crlf:
+        if any(s in text for s in (" \n", "\t\n", " \r\n", "\t\r\n")):
+            text = re.sub(r"[ \t]+(?=\r?\n|\Z)", "", text)
+    elif " \n" in text or "\t\n" in text:
+        text = "\n".join(re.sub(r"[ \t]+$", "", line) for line in text.split("\n"))
+    if text.endswith((" ", "\t")):
+        text = text.rstrip(" \t\n\r\v\f\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                           "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
+    if crlf:
+        text = re.sub(r"(?:\r?\n){3,}", lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
+    else:
+        text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from((*PIECES, " \n", "\t\n", " \r\n", "\n\n\n", "x ")), max_size=60))
+def test_cleanup_equals_the_spec_steps(pieces):
+    text = "".join(pieces)
+    assert cleanup(text) == plain_cleanup(text)
+    assert cleanup(text, crlf=True) == plain_cleanup(text, crlf=True)

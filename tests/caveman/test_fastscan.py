@@ -232,3 +232,33 @@ def test_back_run_candidates(text):
                 k -= 1
             expected |= {p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word)}
         assert back_run_candidates(literal, frozenset(run), skip_ws=skip)(text) == sorted(expected)
+
+
+# ---------------------------------------------------------------- CAV-Q12's dotted tokens
+
+from engine.caveman.compress import _DOTTED, _IDENT_CHARS, _IDENT_START, MAX_DOTTED, _dotted_tokens  # noqa: E402
+
+
+def plain_dotted_tokens(text: str) -> list[str]:
+    """A dot per find(), as the scan was first written."""
+    seen: dict[str, None] = {}
+    i = text.find(".")
+    while i >= 0 and len(seen) < MAX_DOTTED:
+        if 0 < i < len(text) - 1 and text[i - 1] in _IDENT_CHARS and text[i + 1] in _IDENT_START:
+            start = i - 1
+            while start > 0 and text[start - 1] in _IDENT_CHARS:
+                start -= 1
+            m = _DOTTED.match(text, start)
+            if m and (start == 0 or text[start - 1] not in _IDENT_CHARS):
+                seen.setdefault(m.group(0), None)
+                i = m.end()
+        i = text.find(".", i + 1)
+    return list(seen)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("a", "b.c", ".", "..", "x1", "$", "_", "0", "9.", " ", "é", "\n", "(", "Z")),
+                max_size=40))
+def test_dotted_tokens_equal_the_plain_scan(pieces):
+    text = "".join(pieces)
+    assert _dotted_tokens(text) == plain_dotted_tokens(text)

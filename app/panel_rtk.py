@@ -361,7 +361,12 @@ class RtkPreviewPanel(QWidget):
                                   f"{preview.confidence:.2f}){command}{matched}")
         else:
             self.detected.setText("Detection skipped: the filter runs alone")
-        self.chosen.setText(f"Filter: {preview.why}" if preview.why else "No filter ran")
+        chosen = f"Filter: {preview.why}" if preview.why else "No filter ran"
+        if self.active is not None and preview.filter_ids and preview.filter_id not in preview.filter_ids:
+            name = Path(self.active.path).name
+            chosen += (f"<br><i>The open file's filter ({', '.join(preview.filter_ids[:3])}) was not chosen for this "
+                       f"output; “This filter only” runs {name} alone.</i>")
+        self.chosen.setText(chosen)
         kept = sum(1 for s in preview.highlights)
         self.summary.setText(f"<b>{preview.summary()}</b> · {kept} error/summary line(s) kept · "
                              f"{preview.seconds * 1000:.0f} ms")

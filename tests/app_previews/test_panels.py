@@ -151,7 +151,7 @@ def test_caveman_panel_runaway_rule_times_out_in_place_and_gui_stays_responsive(
     panel = CavemanPreviewPanel()
     qtbot.addWidget(panel)
     panel.pack_root = str(root)
-    panel.timeout_ms = 300
+    panel.timeout_ms = 1000  # the GUI must stay live for far less than the regex's whole budget
     panel.show()
     gaps: list[float] = []
     last = [time.perf_counter()]
@@ -170,10 +170,12 @@ def test_caveman_panel_runaway_rule_times_out_in_place_and_gui_stays_responsive(
     timer.stop()
     item = next(panel.rules.topLevelItem(i) for i in range(panel.rules.topLevelItemCount())
                 if panel.rules.topLevelItem(i).text(0) == "en_runaway")
-    assert item.text(4) == "timed out after 300 ms"
-    assert "rule en_runaway timed out after 300 ms" in panel.banner.text()
+    assert item.text(4) == "timed out after 1000 ms"
+    assert "rule en_runaway timed out after 1000 ms" in panel.banner.text()
     assert "basically" not in panel.output.toPlainText()
-    assert max(gaps) < 0.2, f"GUI thread stalled {max(gaps) * 1000:.0f} ms"
+    # the budget runs in the worker: the GUI thread kept ticking (bench_gui_latency measures the
+    # worst stall precisely; here a loaded CI machine only has to stay well under the budget)
+    assert sum(gaps) > 0.9 and max(gaps) < 0.5, f"GUI thread stalled {max(gaps) * 1000:.0f} ms"
 
 
 def test_caveman_panel_latest_request_wins(qtbot, caveman):
@@ -371,3 +373,13 @@ def test_span_view_click_reports_the_span(qtbot):
         view.mouseReleaseEvent(press)
     assert clicked.args[0].rule == "r"
     assert view.tooltip_at(8) == "removed by r" and view.tooltip_at(2) == ""
+
+
+def test_rtk_panel_says_when_the_open_filter_was_not_chosen(qtbot, rtk, workspace):
+    rtk.active = _filter_buffer(workspace)
+    rtk.filter_button.setEnabled(True)
+    rtk.command.setText("othertool run")
+    rtk.set_output("othertool 2.0\nerror: something\n")
+    _settle(qtbot, rtk)
+    assert rtk.preview.filter_id != "mytool"
+    assert "The open file's filter (mytool) was not chosen" in rtk.chosen.text()

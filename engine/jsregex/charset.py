@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from functools import cache
 
 MAX_CP = 0x10FFFF
 Ranges = tuple[tuple[int, int], ...]
@@ -110,6 +111,7 @@ def _change_keys(changes: tuple[tuple[int, int], ...]) -> list[int]:
     return entry[1]
 
 
+@cache
 def _esc(c: int) -> str:
     if c < 0x80 and (chr(c).isalnum() or c == 0x5F):
         return chr(c)

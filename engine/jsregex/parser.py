@@ -56,6 +56,10 @@ _ID_START = regex.compile(r"[\p{ID_Start}$_]")
 _ID_CONTINUE = regex.compile(r"[\p{ID_Continue}$\u200c\u200d]")
 
 
+# Characters that start something other than a plain pattern character in ``parse_term``.
+_TERM_SYNTAX = frozenset("^$\\(.[*+?{}]")
+
+
 class ParseError(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -190,6 +194,10 @@ class Parser:
     def parse_term(self) -> Node:
         start = self.pos
         ch = self.peek()
+        if ch and ch not in _TERM_SYNTAX:
+            # a pattern character (the common case in word-list rules): the last branch below
+            self.pos += 1
+            return self.parse_quantifier(self.literal(ord(ch)), True, start)
         quantifiable = True
         if ch == "^" or ch == "$":
             self.pos += 1

@@ -372,7 +372,7 @@ class LiteralIndex:
     """
 
     KEY = 8
-    MIN_LENGTH = 65_536  # below this the per-literal scans are as cheap as one extra pass
+    MIN_LENGTH = 8192  # below this the per-literal scans are as cheap as one extra pass
 
     def __init__(self, literals: frozenset[str]) -> None:
         # literals holding the window separator cannot be tracked (never claimed absent)
@@ -390,8 +390,8 @@ class LiteralIndex:
         return self._automaton is not None
 
     def _remember(self, text: str, keys: frozenset[str]) -> frozenset[str]:
-        by_key = self._by_key
-        literals = frozenset(lit for key in keys for lit in by_key[key])
+        by_key = self._by_key  # few keys occur: subtract their literals from all
+        literals = self.literals.difference(*(by_key[key] for key in self._keys - keys))
         self._state = (text, keys, literals)
         return literals
 

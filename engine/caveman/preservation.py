@@ -47,11 +47,15 @@ class Kind:
     digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fastscan)
 
     def compile(self) -> FastRegex:
-        extra = digit_run_candidates if self.digit_runs else None
-        if self.back is not None:
-            literal, run_chars, skip_ws = self.back
-            extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
-        return _compiled(self, extra)
+        key = (self.source, self.flags)
+        rx = _KIND_CACHE.get(key)
+        if rx is None:
+            extra = digit_run_candidates if self.digit_runs else None
+            if self.back is not None:
+                literal, run_chars, skip_ws = self.back
+                extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
+            rx = _KIND_CACHE[key] = FastRegex(self.source, self.flags, extra=extra)
+        return rx
 
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
@@ -185,14 +189,6 @@ def _applies(kind: Kind, text: str) -> bool:
     if kind.needs and not all(contains(text, s) for s in kind.needs):
         return False
     return not (kind.needs_any and not any(contains(text, s) for s in kind.needs_any))
-
-
-def _compiled(kind: Kind, extra) -> FastRegex:
-    key = (kind.source, kind.flags)
-    rx = _KIND_CACHE.get(key)
-    if rx is None:
-        rx = _KIND_CACHE[key] = FastRegex(kind.source, kind.flags, extra=extra)
-    return rx
 
 
 _KIND_CACHE: dict[tuple[str, str], FastRegex] = {}  # built-in kinds are global and stateless

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, compress, repeat
-from operator import add
+from operator import add, and_, not_
 from typing import Any
 
 import regex
@@ -150,7 +150,7 @@ class LineScanner:
             return []
         idiom = _IDIOMS.get(pattern.source) if "m" not in pattern.regex.flags else None
         if idiom is not None:
-            return list(compress(range(len(lines)), map(idiom, lines)))
+            return list(compress(range(len(lines)), idiom(lines)))
         scanned = None
         if len(lines) >= self.min_scan_lines and not _LOOKAROUND.search(pattern.source) \
                 and (self.exact_bounds or not exact):
@@ -190,7 +190,8 @@ class LineScanner:
             elif literals:
                 # The rarest literal picks the candidate lines: a count is one C pass, cheap next
                 # to a Python step per candidate line (the longest ones first: the likeliest rare).
-                counts = {text: target.count(text) for text in sorted(set(literals), key=len, reverse=True)[:3]}
+                counts = {text: _estimated_count(target, text)
+                          for text in sorted(set(literals), key=len, reverse=True)[:3]}
                 primary = min(counts, key=counts.__getitem__)
                 count = counts[primary]
             else:
@@ -320,6 +321,22 @@ class LineScanner:
         except TimeoutError:
             raise RegexTimeout(pattern.source, pattern.regex.flags, budget or 0.0) from None
         return out
+
+
+_SAMPLE = 1 << 16
+
+
+def _estimated_count(target: str, literal: str) -> int:
+    """How often ``literal`` occurs in ``target``, from samples at the start, middle and end when
+    the target is large (it only chooses between two exact scan strategies, so an estimate is
+    enough, and counting each literal over a multi-megabyte blob costs a pass each)."""
+    size = len(target)
+    if size <= 4 * _SAMPLE:
+        return target.count(literal)
+    middle = (size - _SAMPLE) // 2
+    found = (target.count(literal, 0, _SAMPLE) + target.count(literal, middle, middle + _SAMPLE)
+             + target.count(literal, size - _SAMPLE))
+    return found * size // (3 * _SAMPLE)
 
 
 def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
@@ -584,11 +601,19 @@ def _compile_native(emitted: str, flags: int) -> Any:
 
 
 # Blank-line patterns appear in nearly every filter; without the m flag their answer on one line
-# is a plain string property, computed here without the regex engine.
-_IDIOMS: dict[str, Callable[[str], bool]] = {
-    "^\\s*$": lambda line: not line.strip(JS_WHITESPACE),
-    "^\\s+$": lambda line: bool(line) and not line.strip(JS_WHITESPACE),
-    "^$": lambda line: not line,
+# is a plain string property, computed here for all lines at once by C-level maps.
+def _blank(lines: list[str]) -> Iterable[bool]:
+    return map(not_, map(str.strip, lines, repeat(JS_WHITESPACE)))
+
+
+def _blank_not_empty(lines: list[str]) -> Iterable[bool]:
+    return map(and_, map(bool, lines), _blank(lines))
+
+
+_IDIOMS: dict[str, Callable[[list[str]], Iterable[bool]]] = {
+    "^\\s*$": _blank,
+    "^\\s+$": _blank_not_empty,
+    "^$": lambda lines: map(not_, lines),
 }
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")
 _SCAN_BUDGET = 5.0

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
+from itertools import groupby
 
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
@@ -44,7 +45,28 @@ class Selection:
 
 def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") -> list[RtkFilter]:
     """Scope rank, format rank and priority descending, then id by ICU collation (RTK-Q15;
-    ``strict``: UTF-16 code-unit order). Stable."""
+    ``strict``: UTF-16 code-unit order). Stable.
+
+    The ids only break ties of the first three keys, so the list is sorted by those keys (a C
+    sort) and each run of ties by id on its own: the same order as one sort by the whole
+    comparison, with a collation comparison per tie instead of per comparison of the sort."""
+    items = list(filters)
+    if not all(isinstance(f.priority, int) for f in items):
+        return _sort_by_comparison(items, profile)
+    ranked = sorted(items, key=_rank_key)
+    out: list[RtkFilter] = []
+    for _, group in groupby(ranked, key=_rank_key):
+        ties = list(group)
+        out.extend(_sort_by_comparison(ties, profile) if len(ties) > 1 else ties)
+    return out
+
+
+def _rank_key(f: RtkFilter) -> tuple[int, int, int]:
+    return (-SOURCE_RANK.get(f.source, 0), -FORMAT_RANK.get(f.source_format, 0), -f.priority)
+
+
+def _sort_by_comparison(filters: list[RtkFilter], profile: str) -> list[RtkFilter]:
+    """The reference's comparison sort, as it is written."""
 
     def compare(a: RtkFilter, b: RtkFilter) -> int:
         for key in (lambda f: SOURCE_RANK.get(f.source, 0), lambda f: FORMAT_RANK.get(f.source_format, 0),

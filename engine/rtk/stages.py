@@ -55,8 +55,8 @@ class _LineView:
     depend on the other lines, so one scan of the text serves drop, include, collapse and the
     priority lines of truncation. Bookkeeping uses C-level list operations only."""
 
-    def __init__(self, lines: list[str]) -> None:
-        self.scanner = LineScanner(lines)
+    def __init__(self, lines: list[str], scanner: LineScanner | None = None) -> None:
+        self.scanner = scanner if scanner is not None and scanner.lines is lines else LineScanner(lines)
         self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
         self._base: dict[tuple[tuple[str, str], ...], dict[int, CompiledPattern]] = {}
 
@@ -197,12 +197,15 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
             _map_lines(run, "strip-ansi", lines, only=())
     if flt.filter_stderr:
         lines = _map_lines(run, "filter-stderr", lines, lambda line: _STDERR_PREFIX.sub("", line, count=1))
+    scanner: LineScanner | None = None  # the replace stage's, reused by the line view when unchanged
     for index, rule in enumerate(flt.replace):
         regex, error = compile_cached(rule.pattern, "g")
         if regex is None:
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
-        candidates = LineScanner(lines).hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
+        if scanner is None or scanner.lines is not lines:
+            scanner = LineScanner(lines)
+        candidates = scanner.hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
         lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
                            pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)
 
@@ -211,6 +214,8 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
         if short is not None:
             return short
 
+    if scanner is not None and scanner.lines is lines:
+        run.view = _LineView(lines, scanner)
     if flt.strip_patterns:
         lines = _drop(run, lines, original)
     if flt.keep_patterns:
@@ -252,13 +257,21 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
     stage = run.stage(name, len(lines))
     if whole is not None:
         out = whole("\n".join(lines)).split("\n")
+        changed = out != lines
     elif only is not None:
-        out = list(lines)
-        for i in only:
-            out[i] = fn(lines[i])
+        # Only the listed lines can change: compare those, and hand back ``lines`` itself when
+        # none did (a later stage may then reuse what was prepared for them).
+        rewritten = {i: fn(lines[i]) for i in only}
+        changed_at = [i for i, text in rewritten.items() if text != lines[i]]
+        changed = bool(changed_at)
+        out = lines
+        if changed:
+            out = list(lines)
+            for i in changed_at:
+                out[i] = rewritten[i]
     else:
         out = [fn(line) for line in lines]
-    changed = out != lines
+        changed = out != lines
     if changed:
         run.tag(name)
     if stage:

@@ -1,0 +1,120 @@
+"""The engine's fast paths against the plain ones: same text, same tags, same diagnostics.
+
+The plain path is the reference's own shape: every pattern tested on every line by itself
+(``LineScanner.min_scan_lines`` above any input size), and filters sorted by one comparison sort.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.rtk.engine import RtkConfig, process_rtk_text
+from engine.rtk.patterns import LineScanner, _estimated_count
+from engine.rtk.select import _sort_by_comparison, sort_filters
+from engine.rtk.stages import apply_line_filter
+
+from .helpers import make
+
+# Lines shaped like test-runner and build output, plus the odd ones: blanks, whitespace-only
+# lines, ANSI colour, non-ASCII and astral text, and repeats (dedup and collapse).
+WORDS = st.sampled_from([
+    "tests/test_a.py::test_x PASSED [ 10%]", "tests/test_b.py::test_y FAILED", "FAILED tests/test_b.py::test_y",
+    "E   assert 1 == 2", "tests/test_b.py:12: AssertionError", "src/a.ts(3,4): error TS2322: nope",
+    "src/b.ts:1:2 - error TS1005: ';' expected.", "Downloading pkg-1.tgz", "", "   ", "\t",
+    "\x1b[32m\u2713\x1b[0m src/x.test.ts (3 tests)", "== 3 passed in 0.12s ==", "warning: unused `x`",
+    "Stra\u00dfe \u00e9t\u00e9 \u017f", "\U0001F600 emoji line", "progress: [###]", "platform linux -- Python 3.12",
+])
+LOG = st.lists(WORDS, min_size=1, max_size=140)
+
+FILTER = make(
+    "fast-paths",
+    rules={
+        "stripAnsi": True,
+        "replace": [{"pattern": "^(\\S+\\.py)::(\\S+) PASSED.*$", "replacement": "$1 ok $2"},
+                    {"pattern": "\\s+$", "replacement": ""}],
+        "dropPatterns": ["^\\s*$", "^progress:", "^\\S+ ok \\S+$", "^platform \\w+ -- Python"],
+        "collapsePatterns": ["^Downloading ", "\\u2713"],
+        "deduplicate": True, "maxLines": 20, "headLines": 5, "tailLines": 5,
+    },
+    preserve={"errorPatterns": ["^E\\s", "^FAILED ", "error TS\\d+", "^\\S+\\.py:\\d+: ", "^\\S+\\(\\d+,\\d+\\)"],
+              "summaryPatterns": ["^=+ .* in [\\d.]+s"]},
+)
+INCLUDING = replace(FILTER, id="fast-paths-include", keep_patterns=("FAILED", "error", "^E\\s", "\\u00e9"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(LOG, st.sampled_from([FILTER, INCLUDING]), st.sampled_from(["omniroute", "strict"]))
+def test_filter_pipeline_matches_the_per_line_path(monkeypatch, lines, flt, profile):
+    text = "\n".join(lines)
+    with monkeypatch.context() as patch:
+        fast = apply_line_filter(text, flt, profile=profile)
+        patch.setattr(LineScanner, "min_scan_lines", 10 ** 9)
+        slow = apply_line_filter(text, flt, profile=profile)
+    assert fast.to_dict() == slow.to_dict()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(LOG, st.sampled_from([None, "pytest -q", "npx tsc"]))
+def test_engine_matches_the_per_line_path(monkeypatch, lines, command):
+    text = "\n".join(lines)
+    config = RtkConfig.from_dict({"enabled": True, "maxLinesPerResult": 30})
+    with monkeypatch.context() as patch:
+        fast = process_rtk_text(text, command, config, [FILTER])
+        patch.setattr(LineScanner, "min_scan_lines", 10 ** 9)
+        slow = process_rtk_text(text, command, config, [FILTER])
+    assert fast.to_dict() == slow.to_dict()
+
+
+def test_unchanged_replace_hands_its_scanner_to_the_line_stages(monkeypatch):
+    """A replace rule that rewrites nothing keeps the very same lines, so the next rule and the
+    drop stage reuse the prepared text instead of building their own."""
+    built = []
+    original_init = LineScanner.__init__
+
+    def counting_init(self, lines):
+        built.append(len(lines))
+        original_init(self, lines)
+
+    monkeypatch.setattr(LineScanner, "__init__", counting_init)
+    lines = [f"line {i}" for i in range(100)] + ["", "tests/a.py::t PASSED [ 1%]"]
+    result = apply_line_filter("\n".join(lines), FILTER)
+    # rule 1 rewrites the PASSED line (a new scanner for rule 2); rule 2 rewrites nothing, so the
+    # drop stage and the priority lines reuse rule 2's scanner.
+    assert built == [102, 102]
+    assert "tests/a.py ok t" not in result.text  # rewritten, then dropped by ^\S+ ok \S+$
+    assert result.applied_rules[:2] == ["fast-paths:replace", "fast-paths:strip"]
+
+
+IDS = st.sampled_from(["a", "A", "b", "\u00e9", "e", "E", "a-b", "a_b", "ab", "a1", "a10", "a2", "\u00c9", "z"])
+FILTERS = st.lists(st.tuples(IDS, st.sampled_from(["builtin", "global", "project"]),
+                             st.sampled_from(["omniroute-json", "rtk-toml-v1"]), st.integers(0, 3)),
+                   max_size=14)
+
+
+@settings(max_examples=200, deadline=None)
+@given(FILTERS, st.sampled_from(["omniroute", "strict"]))
+def test_sort_by_rank_then_ties_equals_one_comparison_sort(specs, profile):
+    filters = [replace(make(fid), source=source, source_format=fmt, priority=priority)
+               for fid, source, fmt, priority in specs]
+    assert [id(f) for f in sort_filters(filters, profile=profile)] == \
+        [id(f) for f in _sort_by_comparison(filters, profile)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=2000), st.sampled_from(["a", "ab", "\n"]))
+def test_estimated_count_is_exact_on_small_text(text, literal):
+    assert _estimated_count(text, literal) == text.count(literal)
+
+
+@pytest.mark.parametrize("literal", ["::", " PASSED", "zz"])
+def test_estimated_count_of_a_large_text_is_close(literal):
+    lines = [f"tests/t{i % 7}.py::case_{i} PASSED" if i % 3 else f"plain line {i}" for i in range(40_000)]
+    text = "\n".join(lines)
+    exact = text.count(literal)
+    assert abs(_estimated_count(text, literal) - exact) <= 0.05 * exact + 1

@@ -44,7 +44,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
-from app.widgets.spanview import SpanTextView
+from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour
 from app.workers import Dispatcher
 from engine.paths import builtin_rules_dir
 from engine.workspace.kinds import FileKind
@@ -68,6 +68,13 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
+
+
+def protected_legend() -> str:
+    """One line of colour chips: the protected-region families as the input view shades them."""
+    chips = " ".join(f'<span style="background:{protected_colour(name)}">&nbsp;{name}&nbsp;</span>'
+                     for name in PROTECTED_FAMILIES)
+    return f"<small>protected: {chips} · <s>removed</s> · <u>inserted</u></small>"
 COLUMNS = ("Rule", "Category", "Matches", "Saved", "Status")
 
 
@@ -145,6 +152,9 @@ class CavemanPreviewPanel(QWidget):
             lay.addWidget(view, 1)
             texts.addWidget(box)
         self.input_label = texts.widget(0).layout().itemAt(0).widget()
+        self.legend = QLabel(protected_legend())
+        self.legend.setToolTip("Protected regions are left as written; hover one to see its kind")
+        texts.widget(0).layout().addWidget(self.legend)
         self.output_label = texts.widget(1).layout().itemAt(0).widget()
 
         # -- results

@@ -23,7 +23,28 @@ LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, 
           "match": 3}
 
 
-def span_format(kind: str) -> QTextCharFormat:
+# Protected regions are shaded by kind, in five families (light, dark); the tooltip names the kind.
+PROTECTED_FAMILIES = {
+    "code": (("fenced_code", "inline_code"), "#e3e9f3", "#2f3b4c"),
+    "link": (("url", "markdown_link"), "#d9ecfb", "#1f3a55"),
+    "name": (("file_path", "dotted_identifier", "function_call", "const_case", "env_var", "version"),
+             "#ece4f7", "#3b2f4c"),
+    "error": (("error_message",), "#fbe6d4", "#4c3a2a"),
+    "markup": (("markdown_heading", "markdown_table", "math_block", "math_inline", "latex_block",
+                "typst_directive", "frontmatter"), "#e2efe2", "#2c4632"),
+}
+
+
+def protected_family(kind: str) -> str:
+    return next((name for name, (kinds, _l, _d) in PROTECTED_FAMILIES.items() if kind in kinds), "code")
+
+
+def protected_colour(family: str) -> str:
+    _kinds, light, dark = PROTECTED_FAMILIES.get(family, PROTECTED_FAMILIES["code"])
+    return dark if tints().dark else light
+
+
+def span_format(kind: str, label: str = "") -> QTextCharFormat:
     t = tints()
     fmt = QTextCharFormat()
     if kind == "removed":
@@ -33,7 +54,7 @@ def span_format(kind: str) -> QTextCharFormat:
         fmt.setBackground(QColor(t.inserted))
         fmt.setFontUnderline(True)
     elif kind == "protected":
-        fmt.setBackground(QColor("#2f3b4c" if t.dark else "#e3e9f3"))
+        fmt.setBackground(QColor(protected_colour(protected_family(label))))
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
         fmt.setUnderlineColor(QColor("#7f93b0"))
     elif kind == "match":
@@ -112,7 +133,7 @@ class SpanTextView(QPlainTextEdit):
     def _build(self, spans: list[Span]) -> list[QTextEdit.ExtraSelection]:
         length = self.document().characterCount() - 1
         out = []
-        formats: dict[str, QTextCharFormat] = {}
+        formats: dict[tuple[str, str], QTextCharFormat] = {}
         cursor = QTextCursor(self.document())
         for s in spans:
             if s.end <= s.start or s.start >= length:
@@ -121,7 +142,11 @@ class SpanTextView(QPlainTextEdit):
             cursor.setPosition(min(s.end, length), QTextCursor.MoveMode.KeepAnchor)
             sel = QTextEdit.ExtraSelection()
             sel.cursor = QTextCursor(cursor)
-            sel.format = formats.setdefault(s.kind, span_format(s.kind))
+            key = (s.kind, protected_family(s.label) if s.kind == "protected" else "")
+            fmt = formats.get(key)
+            if fmt is None:
+                fmt = formats[key] = span_format(s.kind, s.label)
+            sel.format = fmt
             out.append(sel)
         return out
 

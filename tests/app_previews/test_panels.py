@@ -383,3 +383,19 @@ def test_rtk_panel_says_when_the_open_filter_was_not_chosen(qtbot, rtk, workspac
     _settle(qtbot, rtk)
     assert rtk.preview.filter_id != "mytool"
     assert "The open file's filter (mytool) was not chosen" in rtk.chosen.text()
+
+
+def test_protected_regions_are_shaded_by_kind(qtbot):
+    from app.widgets.spanview import SpanTextView, protected_family, span_format
+    from engine.workspace.previews import Span
+
+    assert protected_family("url") == "link" and protected_family("file_path") == "name"
+    assert protected_family("fenced_code") == "code" and protected_family("error_message") == "error"
+    assert span_format("protected", "url").background() != span_format("protected", "inline_code").background()
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.set_text("see https://x.dev and `code`")
+    view.set_layer("protected", [Span(4, 17, "protected", "protected url", label="url"),
+                                 Span(22, 28, "protected", "protected inline_code", label="inline_code")])
+    colours = {sel.format.background().color().name() for sel in view.extraSelections()}
+    assert len(colours) == 2

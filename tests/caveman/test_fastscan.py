@@ -262,3 +262,38 @@ def plain_dotted_tokens(text: str) -> list[str]:
 def test_dotted_tokens_equal_the_plain_scan(pieces):
     text = "".join(pieces)
     assert _dotted_tokens(text) == plain_dotted_tokens(text)
+
+
+# ---------------------------------------------------------------- whole compression, index on and off
+
+from .helpers import pack  # noqa: E402
+from .helpers import rule as pack_rule  # noqa: E402
+from .helpers import run as compress_run  # noqa: E402
+
+BIG_PACK = pack(
+    pack_rule("pleasantries", r"\b(?:thanks|thank you|sure)\b[,.!?\s]*"),
+    pack_rule("filler_adverbs", r"\b(?:basically|really|simply)\b\s*"),
+    pack_rule("glue", r"\bglue\b\s*"),
+    pack_rule("made_up", r"\bpre fix\b", "kindly"),  # writes a literal only a later rule looks for
+    pack_rule("polite_framing", r"\b(?:please|kindly)\b\s*"),
+    pack_rule("never", r"\b(?:quokka|zebra crossing)\b", "!"),
+    pack_rule("emphasis_removal", r"\b(?:very|quite)\s+(?=[a-z])"),
+    pack_rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "", flags="g"),
+)
+BIG_WORDS = ("thanks", "sure", "basically", "really", "pre", "glue", "fix", "kind", "please", "very", "quite",
+             "the", "a", "an", "service", "loads", "x.y(z)", "`code`", "MAX_RETRY", "1.2.3", "https://e.io/a",
+             "./src/a.ts", ",", ".", "!", "\n", "\n\n", "  ", "é", "ſ")
+
+
+@pytest.mark.parametrize("seed, profile", [(0, "omniroute"), (1, "omniroute"), (2, "strict")])
+def test_compression_is_the_same_with_and_without_the_literal_index(seed, profile, monkeypatch):
+    rng = random.Random(seed)
+    text = " ".join(rng.choice(BIG_WORDS) for _ in range(12_000))
+    indexed, result = compress_run(text, BIG_PACK, profile=profile)
+    monkeypatch.setattr(LiteralIndex, "MIN_LENGTH", 10**12)  # the per-literal scans only
+    plain, plain_result = compress_run(text, BIG_PACK, profile=profile)
+    assert indexed == plain
+    assert result.rules_applied == plain_result.rules_applied
+    assert [(d.code, d.message) for d in result.diagnostics] == [(d.code, d.message) for d in plain_result.diagnostics]
+    assert {"made_up", "polite_framing"} <= set(result.rules_applied)
+    assert "kindly" not in indexed.lower() and "kindly" not in text  # written, then found and removed

@@ -13,87 +13,127 @@ from .charset import Ranges
 INF = None  # an unbounded quantifier maximum
 
 
-@dataclass(slots=True)
 class Node:
-    pass
+    """Base of the AST nodes: value equality and a readable repr over the fields.
+
+    Plain classes with ``__slots__`` rather than dataclasses: generating a dozen dataclasses
+    cost ~4 ms of every CLI run's start-up, and these nodes need nothing more.
+    """
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    __hash__ = None  # mutable value objects, like the dataclasses they replace
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
 
 
-@dataclass(slots=True)
 class Empty(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(slots=True)
 class Seq(Node):
-    items: list[Node]
+    __slots__ = _fields = ("items",)
+
+    def __init__(self, items: list[Node]) -> None:
+        self.items = items
 
 
-@dataclass(slots=True)
 class Alt(Node):
-    alternatives: list[Node]
+    __slots__ = _fields = ("alternatives",)
+
+    def __init__(self, alternatives: list[Node]) -> None:
+        self.alternatives = alternatives
 
 
-@dataclass(slots=True)
 class CharSet(Node):
     """One character from ``ranges``, or (``v`` mode) one of ``strings`` (longest first)."""
 
-    ranges: Ranges
-    strings: tuple[str, ...] = ()
-    hint: str | None = None  # a `regex` class using property tables (faster than big explicit sets)
-    hint_denoted: Ranges = ()  # what ``hint`` matches; the emitter corrects it to ``ranges``
-    literal: bool = False  # a pattern character or character escape (not a class)
-    v8_loop_defect: bool = False  # a v-mode [^]: V8 11.3 repeats it at most once (GAPS.md §2)
+    __slots__ = _fields = ("ranges", "strings", "hint", "hint_denoted", "literal", "v8_loop_defect")
+
+    def __init__(
+        self,
+        ranges: Ranges,
+        strings: tuple[str, ...] = (),
+        hint: str | None = None,  # a `regex` class using property tables (faster than big explicit sets)
+        hint_denoted: Ranges = (),  # what ``hint`` matches; the emitter corrects it to ``ranges``
+        literal: bool = False,  # a pattern character or character escape (not a class)
+        v8_loop_defect: bool = False,  # a v-mode [^]: V8 11.3 repeats it at most once (GAPS.md §2)
+    ) -> None:
+        self.ranges = ranges
+        self.strings = strings
+        self.hint = hint
+        self.hint_denoted = hint_denoted
+        self.literal = literal
+        self.v8_loop_defect = v8_loop_defect
 
 
-@dataclass(slots=True)
 class Dot(Node):
-    pass
+    __slots__ = ()
 
 
-@dataclass(slots=True)
 class Anchor(Node):
-    kind: str  # "^", "$", "b", "B"
+    __slots__ = _fields = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind  # "^", "$", "b", "B"
 
 
-@dataclass(slots=True)
 class Group(Node):
-    index: int
-    body: Node
-    name: str | None = None
-    start: int = 0  # source span (parser units), for diagnostics
-    end: int = 0
+    __slots__ = _fields = ("index", "body", "name", "start", "end")
+
+    def __init__(self, index: int, body: Node, name: str | None = None, start: int = 0, end: int = 0) -> None:
+        self.index = index
+        self.body = body
+        self.name = name
+        self.start = start  # source span (parser units), for diagnostics
+        self.end = end
 
 
-@dataclass(slots=True)
 class Look(Node):
-    behind: bool
-    negative: bool
-    body: Node
+    __slots__ = _fields = ("behind", "negative", "body")
+
+    def __init__(self, behind: bool, negative: bool, body: Node) -> None:
+        self.behind = behind
+        self.negative = negative
+        self.body = body
 
 
-@dataclass(slots=True)
 class Quant(Node):
-    body: Node
-    min: int
-    max: int | None
-    greedy: bool = True
-    start: int = 0  # source span (parser units) of atom + quantifier, for diagnostics
-    end: int = 0
+    __slots__ = _fields = ("body", "min", "max", "greedy", "start", "end")
+
+    def __init__(self, body: Node, min: int, max: int | None, greedy: bool = True,
+                 start: int = 0, end: int = 0) -> None:
+        self.body = body
+        self.min = min
+        self.max = max
+        self.greedy = greedy
+        self.start = start  # source span (parser units) of atom + quantifier, for diagnostics
+        self.end = end
 
 
-@dataclass(slots=True)
 class Backref(Node):
-    index: int = 0
-    name: str | None = None  # resolved to ``index`` once the whole pattern is parsed
-    start: int = 0
-    end: int = 0
+    __slots__ = _fields = ("index", "name", "start", "end")
+
+    def __init__(self, index: int = 0, name: str | None = None, start: int = 0, end: int = 0) -> None:
+        self.index = index
+        self.name = name  # resolved to ``index`` once the whole pattern is parsed
+        self.start = start
+        self.end = end
 
 
-@dataclass(slots=True)
 class Unsupported(Node):
     """A valid construct whose data Rulewright lacks (string properties other than keycaps)."""
 
-    what: str
+    __slots__ = _fields = ("what",)
+
+    def __init__(self, what: str) -> None:
+        self.what = what
 
 
 @dataclass

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -514,8 +515,6 @@ class CavemanPreviewPanel(QWidget):
             self.rules.blockSignals(False)
             return
         t = tints()
-        from PySide6.QtGui import QBrush, QColor
-
         for hit in preview.rules:
             if self.fired_only.isChecked() and not (hit.matches or hit.changed or hit.timeout_ms is not None):
                 continue

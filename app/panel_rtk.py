@@ -367,8 +367,7 @@ class RtkPreviewPanel(QWidget):
             chosen += (f"<br><i>The open file's filter ({', '.join(preview.filter_ids[:3])}) was not chosen for this "
                        f"output; “This filter only” runs {name} alone.</i>")
         self.chosen.setText(chosen)
-        kept = sum(1 for s in preview.highlights)
-        self.summary.setText(f"<b>{preview.summary()}</b> · {kept} error/summary line(s) kept · "
+        self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.highlights)} error/summary line(s) kept · "
                              f"{preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
         self.output.set_text(preview.text)

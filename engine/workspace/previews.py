@@ -391,7 +391,7 @@ def _timeout_ms(notes: Iterable[Note], rule: str, default: int) -> int:
 
 def run_caveman_preview(req: CavemanRequest) -> CavemanPreview:
     """Explain ``req.text`` with the pack(s) and reshape the explanation for drawing."""
-    from engine.caveman import estimate_tokens, explain
+    from engine.caveman import PackError, estimate_tokens, explain
 
     started = time.perf_counter()
     try:
@@ -400,7 +400,7 @@ def run_caveman_preview(req: CavemanRequest) -> CavemanPreview:
         ex = explain(req.text, source, {"language": req.language, "intensity": req.intensity},
                      only_rule=req.only_rule, role=req.role, profile=req.profile,
                      timeout=req.timeout_ms / 1000 if req.timeout_ms else None)
-    except Exception as exc:  # a broken pack: the loader's own message, shown in place of a result
+    except (PackError, OSError) as exc:  # a broken pack: the loader's message, shown in place of a result
         tokens = estimate_tokens(req.text)
         return CavemanPreview(req.text, req.text, req.language, req.intensity, req.role, req.profile,
                               req.only_rule, tokens, tokens, [], [], [], [], [], [], [],

@@ -210,8 +210,48 @@ class _Lazy:
         return self._compiled(*args)
 
 
+class _CommandPattern(_Lazy):
+    """A command pattern (``re.match``, ASCII case folding) that first checks the literal every
+    command it matches starts with: a run checks every detector's command patterns against one
+    command, and this keeps a small CLI run from compiling all of them."""
+
+    __slots__ = ("_heads",)
+
+    def __init__(self, source: str, heads: tuple[str, ...]) -> None:
+        super().__init__(_expand(source), re.ASCII | re.IGNORECASE, "match")
+        self._heads = heads
+
+    def __call__(self, text: str) -> Any:  # type: ignore[override]
+        if self._heads and not any(text[:len(head)].lower() == head for head in self._heads):
+            return None  # the pattern would need one of these ASCII literals right here
+        return super().__call__(text)
+
+
+def command_heads(source: str) -> tuple[str, ...]:
+    """Lower-cased literals, one of which starts every text the command ``source`` matches from
+    its start (``git{WS}+status`` → ``git``; ``(?:npm|pnpm){WS}…`` → both); empty when unknown."""
+    group = re.match(r"\(\?:([A-Za-z0-9_|-]+)\)", source)
+    if group:
+        alternatives = group.group(1).split("|")
+        if _quantified(source, group.end()) or not all(alternatives):
+            return ()
+        return tuple(a.lower() for a in alternatives)
+    head = re.match(r"[A-Za-z0-9_-]+", source)
+    if head is None:
+        return ()
+    text = head.group()
+    if _quantified(source, head.end()):
+        text = text[:-1]  # the last character is quantified and may be absent
+    return (text.lower(),) if text else ()
+
+
+def _quantified(source: str, i: int) -> bool:
+    """A quantifier that allows zero repetitions follows at ``i`` (``{WS}`` is a placeholder)."""
+    return source[i:i + 1] in ("*", "?") or (source[i:i + 1] == "{" and source[i + 1:i + 2].isdigit())
+
+
 def _cmd(source: str) -> _Lazy:
-    return _Lazy(_expand(source), re.ASCII | re.IGNORECASE, "match")
+    return _CommandPattern(source, command_heads(source))
 
 
 def _content(det_id: str, index: int, source: str, needle: str | None = None, *,

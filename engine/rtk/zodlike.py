@@ -223,10 +223,14 @@ class Union(Schema):
         self.last_branch: int | None = None
 
     def run_branches(self, value) -> tuple[Any, list[Issue], int | None]:
-        results = [option.run(value) for option in self.options]
-        for index, (parsed, issues) in enumerate(results):
+        # Branches are pure (each builds its own output), so the first clean one ends the search
+        # without running the rest — as zod does; only a failing input needs every branch's issues.
+        results = []
+        for index, option in enumerate(self.options):
+            parsed, issues = option.run(value)
             if not issues:
                 return parsed, [], index
+            results.append((parsed, issues))
         nonaborted = [i for i, (_, issues) in enumerate(results) if not any(x.aborted for x in issues)]
         if len(nonaborted) == 1:
             index = nonaborted[0]

@@ -6,12 +6,14 @@ The plain path is the reference's own shape: every pattern tested on every line 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.patterns import LineScanner, _estimated_count
 from engine.rtk.select import _sort_by_comparison, sort_filters
@@ -118,3 +120,18 @@ def test_estimated_count_of_a_large_text_is_close(literal):
     text = "\n".join(lines)
     exact = text.count(literal)
     assert abs(_estimated_count(text, literal) - exact) <= 0.05 * exact + 1
+
+
+COMMAND_SOURCES = [src for _, _, commands, _ in _SPEC for src in commands]
+COMMAND = st.lists(st.sampled_from(["git", "GIT", "Git", " ", "\t", "status", "npm", "pnpm", "run", "test", "-m",
+                                    "python", "pytest", "./gradlew", "gradle", "tofu", "OpenTofu", "plan", "cat",
+                                    "x.json", "\u0130", "\u212a", "\u017f", "ls", "uv", "go", "a"]),
+                   max_size=5).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(COMMAND)
+def test_command_heads_never_reject_a_command_the_pattern_matches(command):
+    for source in COMMAND_SOURCES:
+        plain = re.match(_expand(source), command, re.ASCII | re.IGNORECASE) is not None
+        assert (_cmd(source)(command) is not None) == plain, (source, command)

@@ -35,8 +35,11 @@ PROTECTED_FAMILIES = {
 }
 
 
+_FAMILY_OF = {kind: name for name, (kinds, _l, _d) in PROTECTED_FAMILIES.items() for kind in kinds}
+
+
 def protected_family(kind: str) -> str:
-    return next((name for name, (kinds, _l, _d) in PROTECTED_FAMILIES.items() if kind in kinds), "code")
+    return _FAMILY_OF.get(kind, "code")
 
 
 def protected_colour(family: str) -> str:
@@ -111,8 +114,8 @@ class SpanTextView(QPlainTextEdit):
         """Spans of one layer (``diff``, ``protected``, ``match``…); layers stack in LAYERS order.
         Only this layer's selections are rebuilt (a preview redraw touches one or two layers)."""
         spans = list(spans)
-        if not spans and not self._layers.get(name):
-            return
+        if spans == self._layers.get(name, []):
+            return  # unchanged (protected regions of the same text, say): keep its selections
         self._layers[name] = spans
         self._selections[name] = self._build(spans)
         self._apply()

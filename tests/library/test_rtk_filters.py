@@ -247,6 +247,8 @@ FAMILY_COMMANDS = [
     # shell
     "ls -la", "find . -name '*.py'", "grep -rn TODO src", "rg -n fixme", "df -h", "du -sh *", "ps aux",
     "tree -L 2", "jq . package.json", "python scripts/seed.py",
+    # more tools rtk covers
+    "ollama pull llama3.2", "skopeo copy docker://a docker://b", "jj st", "liquibase update",
 ]
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
-from engine.jsvalues import from_utf16_units, to_utf16_units
+from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 
 MAX_STRINGS = 64
 MAX_LITERAL = 32  # longer needles scan faster (str.count skips further)
@@ -221,7 +221,6 @@ def plan_for(source: str, flags: str) -> Plan | None:
     return analyse(source, flags)[0]
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 # One-entry caches keyed by the identity of the last text; each is a single tuple swapped
 # atomically, so concurrent runs (GUI worker threads) never read a mismatched pair.
 _BMP: tuple[str | None, bool] = (None, True)
@@ -230,31 +229,35 @@ _UNITS: tuple[str | None, str] = (None, "")
 
 
 def _bmp_only(text: str) -> bool:
+    """No astral character (UTF-16 offsets are indices): one C-level UTF-16 encode, several
+    times faster than a regex scan for the astral range."""
     global _BMP
     if text.isascii():
         return True
     cached = _BMP
     if cached[0] is text:
         return cached[1]
-    result = _ASTRAL.search(text) is None
+    result = utf16_len(text) == len(text)
     _BMP = (text, result)
     return result
 
 
 @lru_cache(maxsize=1)
-def _upper_mismatch() -> re.Pattern[str]:
-    """BMP characters whose Canonicalize image (non-``u``) is not their ``str.upper()``."""
+def _same_length_mismatch() -> tuple[str, ...]:
+    """BMP characters whose ``str.upper()`` is one character but not their Canonicalize image
+    (non-``u``): ``ı``, ``ſ`` and a few Unicode-version differences. Every other character
+    either upper-cases to its image or to several characters (``ß`` → ``SS``)."""
     from engine.jsregex.unicode_data import canon_table
 
     table = canon_table(False)
-    bad = []
+    out = []
     for c in range(0x10000):
         if 0xD800 <= c <= 0xDFFF:
             continue
         upper = chr(c).upper()
-        if len(upper) != 1 or ord(upper) != table.get(c, c):
-            bad.append(c)
-    return re.compile("[" + "".join(re.escape(chr(c)) for c in bad) + "]")
+        if len(upper) == 1 and ord(upper) != table.get(c, c):
+            out.append(chr(c))
+    return tuple(out)
 
 
 def _canonical(text: str) -> str:
@@ -272,9 +275,12 @@ def _canonical(text: str) -> str:
 
 def _canonical_uncached(text: str) -> str:
     """``_canonical`` without the cache. It maps character by character (same length), so the
-    canonical form of a slice is the slice of the canonical form."""
-    if text.isascii() or _upper_mismatch().search(text) is None:
-        return text.upper()
+    canonical form of a slice is the slice of the canonical form. ``str.upper()`` is the image
+    unless it grew the text (some character upper-cases to several) or the text holds one of
+    the few characters whose one-character upper case is not their image."""
+    upper = text.upper()
+    if text.isascii() or (len(upper) == len(text) and not any(c in text for c in _same_length_mismatch())):
+        return upper
     from engine.jsregex.unicode_data import canon_table
 
     return text.translate(canon_table(False))

@@ -19,6 +19,7 @@ from engine.caveman.apply import budget_for
 from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.jsregex import compile_js
+from engine.jsvalues import utf16_len
 
 MARKER = "\x00OMNI_CAVEMAN"
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -228,7 +229,7 @@ def _locate(ex: Extraction) -> None:
         return
     by_placeholder = {b.placeholder: b for b in ex.blocks}
     original = ex.original
-    astral = not original.isascii() and _ASTRAL.search(original) is not None
+    astral = not original.isascii() and utf16_len(original) != len(original)
     pos = units = 0  # python index and UTF-16 offset in the original
     last = 0
     for m in ex.placeholder_re.finditer(ex.text):

@@ -297,3 +297,12 @@ def test_compression_is_the_same_with_and_without_the_literal_index(seed, profil
     assert [(d.code, d.message) for d in result.diagnostics] == [(d.code, d.message) for d in plain_result.diagnostics]
     assert {"made_up", "polite_framing"} <= set(result.rules_applied)
     assert "kindly" not in indexed.lower() and "kindly" not in text  # written, then found and removed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZé ßſıƛꟍﬀΐ\u0130K\ud83dx"), max_size=40)
+       | st.text(alphabet=st.characters(max_codepoint=0xFFFF), max_size=40))
+def test_canonical_case_equals_the_table(text):
+    from engine.jsregex.unicode_data import canon_table
+
+    assert _canonical_uncached(text) == text.translate(canon_table(False))

@@ -119,6 +119,7 @@ def _percentile(values: list[float], pct: float) -> float:
 
 
 def _record(name: str, values_ms: list[float]) -> None:
+    FIGURES[f"{name}: min"] = min(values_ms)
     FIGURES[f"{name}: median"] = statistics.median(values_ms)
     FIGURES[f"{name}: p95"] = _percentile(values_ms, 95)
     FIGURES[f"{name}: max"] = max(values_ms)

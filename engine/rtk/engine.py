@@ -189,7 +189,7 @@ def process_rtk_text(
     result = text
     chosen: RtkFilter | None = None
     selection: Selection | None = None
-    extra_priority: list = []
+    extra_priority: tuple[str, ...] = ()
     if not skip_filters and not document_read:
         candidates = [f for f in filters if cfg.custom_filters_enabled or f.source == "builtin"]
         selection = select_filter(text, detection.command, candidates, detection=detection,
@@ -209,7 +209,7 @@ def process_rtk_text(
             if filtered.applied_rules:
                 techniques.append("rtk-filter")
                 rules.extend(filtered.applied_rules)
-            extra_priority, _ = compile_list(chosen.priority_patterns, "i")
+            extra_priority = chosen.priority_patterns
     elif trace is not None:
         trace.selection = SelectionTrace(None, detected_command=detection.command or "",
                                          detected_type=detection.type,
@@ -254,7 +254,7 @@ def process_rtk_text(
                      diagnostics, trace)
 
 
-def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, techniques: list[str],
+def _final_cap(result: str, cfg: RtkConfig, extra_priority: tuple[str, ...], profile: str, techniques: list[str],
                rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None) -> str:
     keep = 16 if cfg.intensity == "aggressive" else 24
     max_lines = effective_max_lines(cfg.max_lines_per_result, cfg.intensity, profile=profile)
@@ -266,7 +266,9 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: list, profile: str, 
         if lines:
             hits = set(lines_with_match(DEFAULT_PRIORITY, lines))
             scanner = LineScanner(lines)
-            for pattern in extra_priority:
+            # The filter's preserve patterns, compiled only now that the cap cuts (invalid ones
+            # are skipped; the filter stage has reported them).
+            for pattern in compile_list(extra_priority, "i")[0]:
                 hits.update(scanner.hits(pattern))
         return hits
 

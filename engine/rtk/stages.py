@@ -432,11 +432,17 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
     if max_lines <= 0:
         return lines
     stage = run.stage("truncate", len(lines))
-    patterns = run.compile("priority_patterns", flt.priority_patterns, run.line_flags, "preserve pattern")
+
+    def priority_lines() -> Iterable[int]:
+        # Compiled only when the limit cuts: an output within it never needs them (nor does the
+        # reference, so an invalid one changes nothing and is reported only then: RTK-Q3).
+        patterns = run.compile("priority_patterns", flt.priority_patterns, run.line_flags, "preserve pattern")
+        return run.hits(patterns, lines).keys()
+
     joined = "\n".join(lines)
     result = smart_truncate(joined, max_lines=max_lines, preserve_head=flt.preserve_head,
                             preserve_tail=flt.preserve_tail, profile=run.profile, lines=lines,
-                            priority_lines=lambda: run.hits(patterns, lines).keys())
+                            priority_lines=priority_lines)
     if not result.truncated:
         if stage:
             stage.lines_out = len(lines)

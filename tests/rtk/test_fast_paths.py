@@ -135,3 +135,14 @@ def test_command_heads_never_reject_a_command_the_pattern_matches(command):
     for source in COMMAND_SOURCES:
         plain = re.match(_expand(source), command, re.ASCII | re.IGNORECASE) is not None
         assert (_cmd(source)(command) is not None) == plain, (source, command)
+
+
+def test_preserve_patterns_are_compiled_only_when_the_limit_cuts():
+    flt = make("lazy-preserve", rules={"maxLines": 5, "headLines": 1, "tailLines": 1},
+               preserve={"errorPatterns": ["(unclosed", "^keep"], "summaryPatterns": []})
+    short = apply_line_filter("a\nb\nc", flt)
+    assert short.text == "a\nb\nc" and short.diagnostics == []
+    long = apply_line_filter("\n".join(["x"] * 8 + ["keep me"] + ["y"] * 8), flt)
+    assert "keep me" in long.text.split("\n")
+    assert [d.code for d in long.diagnostics if d.level == "warning"] == ["RTK-Q3"]
+    assert "(unclosed" in long.diagnostics[0].message

@@ -8,6 +8,8 @@ tables below, because `regex` is lenient (``\\p{lu}``, ``\\p{IsGreek}``) where V
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from functools import cache
 
@@ -203,7 +205,13 @@ def _property(kind: str, canonical: str) -> Ranges:
 
 @cache
 def _all_code_points() -> str:
-    return "".join(map(chr, range(charset.MAX_CP + 1)))
+    """Every code point, surrogates included, in order (what `regex`'s property tables are read off).
+
+    Decoded from one UTF-32 buffer: ~4× faster than joining 1.1 million ``chr`` results.
+    """
+    typecode = next(t for t in "IL" if array(t).itemsize == 4)
+    codec = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+    return array(typecode, range(charset.MAX_CP + 1)).tobytes().decode(codec, "surrogatepass")
 
 
 @cache

@@ -60,3 +60,10 @@ def test_image_equals_the_definition(ranges, unicode_mode):
     changes = unicode_data.unicode_canon_changes() if unicode_mode else unicode_data.legacy_canon_changes()
     naive = charset.union(ranges, tuple((t, t) for c, t in changes if charset.contains(ranges, c)))
     assert charset.image(ranges, changes) == naive
+
+
+def test_all_code_points_in_order():
+    s = unicode_data._all_code_points()
+    assert len(s) == 0x110000
+    assert all(ord(s[c]) == c for c in (0, 0x41, 0xD800, 0xDBFF, 0xDC00, 0xFFFF, 0x10000, 0x10FFFF))
+    assert s == "".join(map(chr, range(0x110000)))

@@ -4,7 +4,12 @@ The reference engines run on V8, so string lengths and offsets are UTF-16 code u
 strips the ECMAScript white-space set, ``Number()``/``String(number)``/``JSON.stringify`` follow
 ECMA-262, ``Array.prototype.sort`` compares UTF-16 code units and ``localeCompare`` uses ICU's
 root collation. Python differs on each of these in small ways that change outputs, so every
-engine uses these helpers instead of the Python built-ins.
+engine uses these helpers instead of the Python built-ins (and instead of copies of its own:
+``String()`` is ``js_string``, ``Object.keys`` order is ``object_keys``, a double as JSON data is
+``canonical_number``).
+
+``JSON.parse`` is not here: grammar, params and repair each keep their own number model on
+purpose (see their ``parse_json``/``json_parse``), and V8's error texts are needed only by RTK.
 """
 
 from __future__ import annotations

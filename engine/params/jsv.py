@@ -73,9 +73,9 @@ def _reject_constant(name: str) -> Any:
 def json_parse(text: str) -> Any:
     """``JSON.parse``: strict JSON (no NaN/Infinity), whitespace around the value allowed.
 
-    Unlike grammar's and repair's parsers this keeps Python's numbers (exact ints, ``1.0`` a
-    float): PAR-Q8 compares the re-parsed value with the original Python value, and the cases
-    were written against that; so it stays separate on purpose.
+    Not merged with grammar's ``jsjson.parse_json``: this keeps Python's numbers (integers beyond
+    2^53 exact, ``1.0`` a float) where V8 makes doubles, which changes PAR-Q8's "re-parsed value
+    differs" test for such integers; adopting JS doubles is a behaviour change for params' owner.
     """
     try:
         return json.loads(text, parse_constant=_reject_constant)

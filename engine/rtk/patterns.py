@@ -152,13 +152,20 @@ class LineScanner:
         if idiom is not None:
             return list(compress(range(len(lines)), idiom(lines)))
         scanned = None
-        if len(lines) >= self.min_scan_lines and not _LOOKAROUND.search(pattern.source) \
-                and (self.exact_bounds or not exact):
+        if len(lines) >= self.min_scan_lines and self._scannable(pattern, exact):
             scanned = self._scan(pattern, exact)
         if scanned is not None:
             return scanned
         test = pattern.test
         return [i for i, line in enumerate(lines) if test(line)]
+
+    def _scannable(self, pattern: CompiledPattern, exact: bool) -> bool:
+        """Whether a scan of the joined lines answers as the per-line tests do: on LF-only text
+        when every lookaround stays on its line; on any text without lookarounds when a superset
+        is enough."""
+        if not _LOOKAROUND.search(pattern.source):
+            return self.exact_bounds or not exact
+        return self.exact_bounds and line_local_lookarounds(pattern.source, "s" in pattern.regex.flags)
 
     def _scan(self, pattern: CompiledPattern, exact: bool) -> list[int] | None:
         flags = pattern.regex.flags
@@ -354,6 +361,66 @@ def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
         position = starts[k + 1]
         found = search(joined, position)
     return out
+
+
+def line_local_lookarounds(source: str, dot_all: bool = False) -> bool:
+    """Every lookaround of a JavaScript source sees only its own line: nothing in its body can
+    match a line break (no ``\\s``, ``\\W``, ``\\D``, negated classes, code-point escapes,
+    backreferences, control characters, nor ``.`` under ``s``). Such a lookaround answers the same
+    inside the LF-joined lines as on the line alone: at the line's edges it meets an LF there
+    and the string's end here, and its body can match neither. Conservative: anything unknown
+    says no (and the caller then tests line by line)."""
+    for found in _LOOKAROUND.finditer(source):
+        body = source[found.end():_group_end(source, found.start()) - 1]
+        if not _stays_on_line(body, dot_all):
+            return False
+    return True
+
+
+def _stays_on_line(body: str, dot_all: bool) -> bool:
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1:i + 2]
+            if not ((len(nxt) == 1 and nxt in "SwdbBt") or _identity_escape(nxt)):
+                return False
+            i += 2
+            continue
+        if ch == "[":
+            end = _class_end(body, i)
+            inner = body[i + 1:end - 1]
+            if inner.startswith("^") or not _class_stays_on_line(inner):
+                return False
+            i = end
+            continue
+        if (ch == "." and dot_all) or ch < " " or ch in "\x85\u2028\u2029":
+            return False
+        i += 1
+    return True
+
+
+def _class_stays_on_line(inner: str) -> bool:
+    """A positive class body of printable characters, identity escapes, ``\\S``/``\\w``/``\\d``:
+    a range between printable characters starts above LF, so it cannot hold one either."""
+    i = 0
+    while i < len(inner):
+        ch = inner[i]
+        if ch == "\\":
+            nxt = inner[i + 1:i + 2]
+            if not ((len(nxt) == 1 and nxt in "Swd") or _identity_escape(nxt)):
+                return False
+            i += 2
+            continue
+        if ch < " " or ch in "\x85\u2028\u2029":
+            return False
+        i += 1
+    return True
+
+
+def _identity_escape(ch: str) -> bool:
+    """``\\`` + ``ch`` stands for ``ch`` itself: printable ASCII punctuation."""
+    return len(ch) == 1 and " " < ch < "\x7f" and not ch.isalnum() and ch != "_"
 
 
 def anchored_prefix(source: str) -> str:

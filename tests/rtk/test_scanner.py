@@ -13,6 +13,7 @@ from engine.rtk.patterns import (
     anchored_prefix,
     canonicalize,
     compile_list,
+    line_local_lookarounds,
     lines_with_match,
     required_literal,
     required_literals,
@@ -30,6 +31,9 @@ PATTERNS = [
     # empty lines, $ right after ^; and leading-literal blob scans.
     "^\\S+\\s+x", "^a\\s*$", "^[^x]*y", "^\\s", "^.*$", "^(?:a|b\\s)+c", "^(\\S)\\s*\\1", "^=*\\s",
     "^\\S+::\\S+\\s+PASSED$", "e\\s+\\d", "s+\\s*$", ":{2}\\S", "\\.\\s", "e?x", "a{0,2}b",
+    # lookarounds: line-local ones are scanned, the others tested line by line
+    "^(?!a)\\S+", "x(?=\\s*y)", "(?<!\\S)a", "a(?=.)", "a(?!.)", "(?<=^|:)e", "^(?=.*PASSED).*::", "s(?=$)",
+    "(?<=\\bk)s", "(?<=a\\s)b", "(?<![a-z])E", "^(?!.* -> )\\w+", ":(?=\\S)", "(?<=[.:])\\s",
 ]
 ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
                             "\U0001F600", "PASSED", "FAILED", "::", "\r"])
@@ -116,3 +120,14 @@ def test_required_literals_lists_every_top_level_run():
     assert required_literals("^\\S+\\.py:\\d+: ") == [".py:", ": "]
     assert required_literals("x(?:y)z+w") == ["x", "w"]
     assert required_literals("a|b") == []
+
+
+@pytest.mark.parametrize(("source", "dot_all", "local"), [
+    ("^\\[warn\\] (?!Code style issues)", False, True), ("b(?!c)", False, True), ("(?<=a)b", False, True),
+    ("^(?!rsync|\\S+: )[^\\s:]+$", False, True), ("a(?=.)", False, True), ("a(?=.)", True, False),
+    ("x(?=\\s*y)", False, False), ("x(?![^y])", False, False), ("(?<=\\n)a", False, False),
+    ("(?=\\x41)", False, False), ("(?<=[\\t-~])a", False, False), ("(?=\\W)", False, False),
+    ("(?=(a)\\1)", False, False), ("(?=[\\w.-])", False, True), ("no lookaround", False, True),
+])
+def test_line_local_lookarounds(source, dot_all, local):
+    assert line_local_lookarounds(source, dot_all) is local

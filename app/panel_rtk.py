@@ -179,7 +179,7 @@ class RtkPreviewPanel(QWidget):
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 0)
         split.setStretchFactor(2, 3)
-        self.funnel.setMinimumHeight(90)
+
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         for row in (row1, row2, row3):

@@ -181,6 +181,11 @@ class FunnelChart(_ChartBase):
         # as tall as its steps need, no taller: it sits above the text it explains
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
 
+    def set_items(self, items: list[Bar]) -> None:
+        super().set_items(items)
+        # every step visible even when a splitter is short of room (at most ~12 rows tall)
+        self.setMinimumHeight(min(self.sizeHint().height(), self.fontMetrics().height() * 18))
+
     def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
         title = fm.height() + 8 if self.title else 4

@@ -258,3 +258,23 @@ def test_rtk_preview_with_no_filters_and_empty_output():
     assert p.lines_before == 0 and p.text == ""
     q = run_rtk_preview(RtkRequest("just some prose that is no command output\n", ""))
     assert q.document_read and "document read" in q.why
+
+
+TOML_FILTER = """schema_version = 1
+
+[filters.quiet-build]
+description = "drops debug chatter"
+match_command = "^quietbuild\\\\b"
+strip_lines_matching = ["^debug:"]
+"""
+
+
+def test_rtk_preview_runs_an_unsaved_toml_filter(tmp_path):
+    buf = FilterBuffer(str(tmp_path / "filters.toml"), TOML_FILTER, None)
+    out = "building\ndebug: a\ndebug: b\ndone\n"
+    p = run_rtk_preview(RtkRequest(out, "quietbuild all", active=buf))
+    assert p.filter_id == "quiet-build" and "debug:" not in p.text
+    alone = run_rtk_preview(RtkRequest(out, "", active=buf, scope="filter"))
+    assert alone.filter_id == "quiet-build" and alone.text.splitlines()[:2] == ["building", "done"]
+    broken = run_rtk_preview(RtkRequest(out, "quietbuild", active=FilterBuffer(buf.path, "schema_version = 2\n")))
+    assert any(n.code == "RTK-TOML" for n in broken.notes)

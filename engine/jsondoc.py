@@ -18,7 +18,19 @@ import json_source_map
 
 from engine.diagnostics import Diagnostic, position
 
-MAX_FILE_BYTES = int(float(os.environ.get("RULEWRIGHT_MAX_FILE_MB", "16")) * 1024 * 1024)
+
+def _max_file_bytes() -> int:
+    """``RULEWRIGHT_MAX_FILE_MB`` (default 16); a value that is not a positive number is ignored."""
+    try:
+        megabytes = float(os.environ.get("RULEWRIGHT_MAX_FILE_MB", "16"))
+    except ValueError:
+        megabytes = 16.0
+    if not megabytes > 0 or megabytes == float("inf"):
+        megabytes = 16.0
+    return int(megabytes * 1024 * 1024)
+
+
+MAX_FILE_BYTES = _max_file_bytes()
 MAX_DEPTH = 256
 
 
@@ -200,6 +212,19 @@ def read_text_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BY
         data = p.read_bytes()
     except OSError as exc:
         return None, [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", shown, 1, 1)]
+    return decode_text(data, shown, max_bytes=max_bytes)
+
+
+def decode_text(data: bytes, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str | None, list[Diagnostic]]:
+    """Decode bytes read from a file or standard input as UTF-8, as ``read_text_file`` does.
+
+    Binary data (a NUL byte) and oversized input give ``None``; invalid UTF-8 is decoded with
+    U+FFFD replacements (what OmniRoute reads) and reported as an error.
+    """
+    if len(data) > max_bytes:
+        return None, [Diagnostic(
+            f"input is {len(data) / 1048576:.1f} MB; Rulewright reads files up to {max_bytes / 1048576:.0f} MB "
+            "(set RULEWRIGHT_MAX_FILE_MB to change)", "error", "file-too-large", shown, 1, 1)]
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = position(data[:nul].decode("utf-8", "replace"), nul)

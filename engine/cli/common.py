@@ -1,0 +1,82 @@
+"""Helpers the command modules share: argument order and reading the one input text.
+
+``allow_intermixed`` lets positionals and options come in any order (``rulewright regex PAT
+--flags g FILE``, ``rulewright validate a.json --json b.json``): plain argparse binds every
+optional positional at the first positional it meets and then calls later ones "unrecognized".
+
+``read_input`` reads a FILE or ``-`` (standard input) the same way for every command: missing
+file, folder, oversized, binary and invalid UTF-8 input all become located diagnostics, and an
+interactive terminal on standard input is refused instead of waiting silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+STDIN_NAME = "<stdin>"
+
+
+class _IntermixedParser(argparse.ArgumentParser):
+    """An ArgumentParser whose ``parse_known_args`` accepts positionals between options."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._intermixing:  # parse_known_intermixed_args calls back into parse_known_args
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
+def allow_intermixed(parser: argparse.ArgumentParser) -> None:
+    """Let this (sub)parser take its positionals anywhere among its options."""
+    if type(parser) is argparse.ArgumentParser:
+        parser.__class__ = _IntermixedParser
+
+
+def usage_error(command: str, message: str) -> int:
+    print(f"rulewright {command}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def read_input(name: str | None, command: str) -> tuple[str | None, str, int]:
+    """Read FILE or standard input (``-`` or None) as UTF-8 text.
+
+    Returns ``(text, shown_name, exit_code)``. ``text`` is None when nothing usable was read;
+    the reasons are already printed as ``path:line:col: error: ...``. Invalid UTF-8 still
+    yields the replaced text (what OmniRoute would see) with exit code 1 so callers can go on
+    and still fail.
+    """
+    from engine.jsondoc import decode_text, read_text_file
+
+    if name in (None, "-"):
+        stdin = sys.stdin
+        if stdin is None or _is_terminal(stdin):
+            usage_error(command, "no input: give a FILE, or pipe text to standard input")
+            return None, STDIN_NAME, EXIT_USAGE
+        shown = STDIN_NAME
+        try:
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8", "surrogateescape")
+        except OSError as exc:
+            print(f"{shown}:1:1: error: cannot read: {exc.strerror or exc}", file=sys.stderr)
+            return None, shown, EXIT_PROBLEMS
+        text, problems = decode_text(data, shown)
+    else:
+        shown = name
+        text, problems = read_text_file(name)
+    for diagnostic in problems:
+        print(diagnostic.format(), file=sys.stderr)
+    failed = any(d.level == "error" for d in problems)
+    return text, shown, EXIT_PROBLEMS if failed else EXIT_OK
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False

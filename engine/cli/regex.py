@@ -16,26 +16,39 @@ from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pattern", nargs="?", help="the JavaScript pattern source (without slashes)")
-    parser.add_argument("input", nargs="?", default="-", help="file to search, or - for stdin (default)")
-    parser.add_argument("--flags", "-f", default="", help="JavaScript flags, e.g. gimsuyvd")
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
+    parser.add_argument("pattern", nargs="?", metavar="PATTERN", help="the JavaScript pattern source (without slashes)")
+    parser.add_argument("input", nargs="?", default="-", metavar="FILE",
+                        help="file to search, or - for standard input (the default)")
+    parser.add_argument("--flags", "-f", default="", metavar="F", help="JavaScript flags, any of dgimsuvy (g is implied "
+                        "when listing matches)")
     parser.add_argument("--replace", "-r", metavar="R", help="replacement template ($1, $<name>, $&, $$ …)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="S",
                         help="time budget in seconds (default 0.25; 0 = none)")
 
 
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not seconds >= 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or a positive number of seconds, got {value!r}")
+    return seconds
+
+
 def run(args: argparse.Namespace) -> int:
+    from engine.cli.common import read_input, usage_error
     from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
 
     if args.pattern is None:
-        print("rulewright regex: error: the following arguments are required: pattern", file=sys.stderr)
-        return 2
-    try:
-        text = _read_input(args.input)
-    except OSError as exc:
-        print(f"{args.input}: error: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return usage_error("regex", "the following arguments are required: PATTERN (or use --jsonl)")
+    text, _shown, status = read_input(args.input, "regex")
+    if text is None:
+        return status
     timeout = None if args.timeout is None else (args.timeout or 1e9)
     try:
         rx = compile_js(args.pattern, args.flags, timeout=timeout)
@@ -45,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps({"result": result}, ensure_ascii=False))
             else:
                 sys.stdout.write(result)
-            return 0
+            return status
         matches = _all_matches(args.pattern, args.flags, text, timeout)
     except JSSyntaxError as exc:
         print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
@@ -55,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print(json.dumps({"matches": [match_to_json(m) for m in matches]}, ensure_ascii=False))
-        return 0
+        return status
     for m in matches:
         line = f"{m.index}-{m.end}: {json.dumps(m.match, ensure_ascii=False)}"
         if m.groups:
@@ -68,18 +81,11 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if not matches:
         print("no match", file=sys.stderr)
-    return 0
+    return status
 
 
 def _named_indexes(rx: Any) -> list[int]:
     return [rx.translation.name_index[name] for name in rx.group_names]
-
-
-def _read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
-        return fh.read()
 
 
 def _all_matches(pattern: str, flags: str, text: str, timeout: float | None) -> list[Any]:
@@ -106,7 +112,9 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     """One ``--jsonl`` request: ``{"pattern", "flags", "op", "input", "replacement"?}``."""
     from engine.jsregex import JSSyntaxError, compile_js
 
-    pattern = request.get("pattern", "")
+    if "pattern" not in request:
+        return {"error": 'request needs a "pattern" string'}
+    pattern = request["pattern"]
     flags = request.get("flags", "") or ""
     op = request.get("op", "matches")
     text = request.get("input", "") or ""

@@ -18,7 +18,11 @@ PROFILES = ("omniroute", "strict")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", nargs="?", default="-", help="text to compress (default: standard input)")
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="text to compress, or - for standard input (the default)")
     parser.add_argument("--rules", metavar="DIR", help="rule packs laid out <language>/<category>.json "
                         "(default: the bundled rules/ folder)")
     parser.add_argument("--fallback-rules", metavar="FILE",
@@ -92,10 +96,39 @@ def _config(language, intensity, role, min_length, overrides=None, skip=()) -> d
     return config
 
 
+# request key -> (accepted JSON types, how to say it); a wrong type is answered, never a crash
+_REQUEST_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "text": ((str,), "a string"),
+    "messages": ((list,), "an array"),
+    "packs": ((list, dict), "an array or an object"),
+    "rules": ((str,), "a folder path string"),
+    "fallbackRules": ((str,), "a file path string"),
+    "config": ((dict,), "an object"),
+    "language": ((str, type(None)), "a string"),
+    "intensity": ((str,), "a string"),
+    "role": ((str,), "a string"),
+    "minLength": ((int, float), "a number"),
+    "profile": ((str,), "a string"),
+}
+
+
+def request_problem(request: dict[str, Any], fields: dict[str, tuple[tuple[type, ...], str]]) -> str | None:
+    """The first present key whose value has the wrong JSON type, said in words."""
+    for key, (types, words) in fields.items():
+        if key in request:
+            value = request[key]
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                return f"{json.dumps(key)} must be {words}"
+    return None
+
+
 def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     from engine.caveman.compress import Compressor
     from engine.caveman.packs import PackSource
 
+    problem = request_problem(request, _REQUEST_FIELDS)
+    if problem:
+        return {"error": problem}
     role = request.get("role", "user")
     config = _config(request.get("language"), request.get("intensity", "full"), role,
                      request.get("minLength", 50), request.get("config"))
@@ -110,39 +143,53 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
         return _response(compressor.compress_body(body), messages_mode=True)
     text = request.get("text")
     if not isinstance(text, str):
-        raise ValueError('request needs "text" (a string) or "messages" (an array)')
+        return {"error": 'request needs "text" (a string) or "messages" (an array)'}
     return _response(compressor.compress_body({"messages": [{"role": role, "content": text}]}),
                      messages_mode=False)
 
 
 # ---------------------------------------------------------------- the command
 
-def _read_input(name: str) -> tuple[str | None, str]:
-    if name == "-":
-        return sys.stdin.read(), "<stdin>"
-    from engine.jsondoc import read_text_file
+def _load_fallback(path: str) -> tuple[list | None, str | None]:
+    """The ``--fallback-rules`` file, or why it cannot be used as ``path:line:col: error: ...``."""
+    from engine.caveman.packs import load_fallback_rules
 
-    text, problems = read_text_file(name)
-    for d in problems:
-        print(d.format(), file=sys.stderr)
-    return text, name
+    try:
+        return load_fallback_rules(path), None
+    except OSError as exc:
+        return None, f"{path}:1:1: error: cannot read fallback rules: {exc.strerror or exc}"
+    except UnicodeDecodeError as exc:
+        return None, f"{path}:1:1: error: fallback rules are not UTF-8 text: {exc.reason}"
+    except json.JSONDecodeError as exc:
+        return None, f"{path}:{exc.lineno}:{exc.colno}: error: fallback rules are not JSON: {exc.msg}"
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        detail = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+        return None, (f"{path}:1:1: error: fallback rules must be a list (or {{\"rules\": [...]}}) of "
+                      f"objects with name and pattern: {detail}")
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.caveman.compress import Compressor
-    from engine.caveman.packs import PackError, PackSource, load_fallback_rules
+    from pathlib import Path
 
-    text, shown = _read_input(args.file)
+    from engine.caveman.compress import Compressor
+    from engine.caveman.packs import PackError, PackSource
+    from engine.cli.common import read_input
+
+    text, shown, status = read_input(args.file, "compress")
     if text is None:
-        return 1
+        return status
     rules_dir = args.rules or default_rules_dir()
+    if args.rules and not Path(args.rules).is_dir():
+        reason = "no such folder" if not Path(args.rules).exists() else "not a folder"
+        print(f"{args.rules}:1:1: error: --rules: {reason} (expected <language>/<category>.json packs)",
+              file=sys.stderr)
+        return 1
     source = PackSource.from_dir(rules_dir)
     fallback = None
     if args.fallback_rules:
-        try:
-            fallback = load_fallback_rules(args.fallback_rules)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"{args.fallback_rules}:1:1: error: cannot load fallback rules: {exc}", file=sys.stderr)
+        fallback, problem = _load_fallback(args.fallback_rules)
+        if problem:
+            print(problem, file=sys.stderr)
             return 1
     config = _config(args.language, args.intensity, args.role, args.min_length, skip=args.skip_rule)
     if args.auto_detect:
@@ -177,4 +224,4 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = result.body["messages"][0]["content"]
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
-    return 0
+    return status

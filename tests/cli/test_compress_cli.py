@@ -1,0 +1,60 @@
+"""``rulewright compress``: bad rule folders, bad fallback lists, bad text, bad batch requests."""
+
+from __future__ import annotations
+
+import json
+
+from .helpers import rulewright
+
+PROSE = "Please basically make sure that you really just run the tests quickly, okay? Thanks a lot."
+
+
+def test_missing_rules_folder_is_an_error_not_a_silent_no_op(tmp_path) -> None:
+    missing = tmp_path / "no-rules"
+    result = rulewright("compress", "--rules", str(missing), stdin=PROSE)
+    assert result.code == 1
+    assert result.err.startswith(f"{missing}:1:1: error: --rules: no such folder")
+    assert result.out == ""
+
+
+def test_fallback_rules_of_the_wrong_shape_are_reported_at_the_file(tmp_path) -> None:
+    for content in ("[1, 2, 3]", '"x"', "{not json"):
+        fallback = tmp_path / "fallback.json"
+        fallback.write_text(content, encoding="utf-8")
+        result = rulewright("compress", "--fallback-rules", str(fallback), stdin=PROSE)
+        assert result.code == 1, content
+        assert "Traceback" not in result.err
+        assert result.err.startswith(f"{fallback}:1:"), result.err
+
+
+def test_invalid_utf8_is_compressed_as_omniroute_reads_it_but_exits_1(tmp_path) -> None:
+    text = tmp_path / "latin1.txt"
+    text.write_bytes(b"caf\xe9 is open")
+    result = rulewright("compress", str(text))
+    assert result.code == 1
+    assert f"{text}:1:4: error: invalid UTF-8" in result.err
+    assert result.out == "caf\ufffd is open\n"
+
+
+def test_options_may_follow_the_file(tmp_path) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text(PROSE, encoding="utf-8")
+    result = rulewright("compress", str(text), "--intensity", "lite", "--json")
+    assert result.code == 0
+    assert result.json()["originalTokens"] > 0
+
+
+def test_jsonl_fields_of_the_wrong_type_are_answered_and_the_batch_goes_on() -> None:
+    lines = [json.dumps({"text": PROSE, "minLength": []}),
+             json.dumps({"text": PROSE, "language": {"x": 1}}),
+             json.dumps({"text": PROSE, "config": 5}),
+             json.dumps({"role": "user"}),
+             json.dumps({"text": "short", "language": "en"})]
+    result = rulewright("compress", "--jsonl", stdin="\n".join(lines) + "\n")
+    responses = [json.loads(line) for line in result.out.splitlines()]
+    assert len(responses) == 5
+    assert responses[0] == {"error": '"minLength" must be a number'}
+    assert responses[1] == {"error": '"language" must be a string'}
+    assert responses[2] == {"error": '"config" must be an object'}
+    assert responses[3] == {"error": 'request needs "text" (a string) or "messages" (an array)'}
+    assert responses[4]["text"] == "short"

@@ -153,11 +153,26 @@ class LineScanner:
             return list(compress(range(len(lines)), idiom(lines)))
         scanned = None
         if len(lines) >= self.min_scan_lines and self._scannable(pattern, exact):
-            scanned = self._scan(pattern, exact)
+            # (``v`` nests classes, which the split does not parse; RTK never sets it.)
+            parts = top_level_alternatives(pattern.source) if "v" not in pattern.regex.flags else []
+            scanned = self._union(pattern, parts, exact) if parts else self._scan(pattern, exact)
         if scanned is not None:
             return scanned
         test = pattern.test
         return [i for i, line in enumerate(lines) if test(line)]
+
+    def _union(self, pattern: CompiledPattern, parts: list[str], exact: bool) -> list[int] | None:
+        """``a|b|c``: a line matches it exactly when it matches one alternative (no backreference
+        ties them), and each alternative alone usually has a shape a scan is fast on (a leading
+        literal, a ``^`` anchor) that the whole does not."""
+        flags = pattern.regex.flags
+        found: set[int] = set()
+        for part in parts:
+            regex, _ = compile_cached(part, flags)
+            if regex is None:
+                return None
+            found.update(self.hits(CompiledPattern(pattern.index, part, regex, tester(regex)), exact=exact))
+        return sorted(found)
 
     def _scannable(self, pattern: CompiledPattern, exact: bool) -> bool:
         """Whether a scan of the joined lines answers as the per-line tests do: on LF-only text
@@ -363,6 +378,36 @@ def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
     return out
 
 
+def top_level_alternatives(source: str) -> list[str]:
+    """The alternatives of a JavaScript source with a top-level ``|`` (``^a|b`` → ``^a``, ``b``);
+    empty when there is none or when a backreference (``\\1``, ``\\k<name>``) could tie them."""
+    parts: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            if source[i + 1:i + 2] in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "k"):
+                return []
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(source[start:i])
+            start = i + 1
+        i += 1
+    if not parts:
+        return []
+    parts.append(source[start:])
+    return parts
+
+
 def line_local_lookarounds(source: str, dot_all: bool = False) -> bool:
     """Every lookaround of a JavaScript source sees only its own line: nothing in its body can
     match a line break (no ``\\s``, ``\\W``, ``\\D``, negated classes, code-point escapes,
@@ -475,8 +520,10 @@ def required_literals(source: str) -> list[str]:
             if nxt and nxt in _JS_LITERAL_ESCAPES:
                 literal, width = nxt, 2
             else:
+                # Skip the whole escape: ``\\u2717`` is one character, not ``\\u`` then "2717".
                 close()
-                i += 2
+                escape = _LONG_ESCAPE.match(source, i)
+                i = escape.end() if escape else i + 2
                 continue
         elif ch == "[":
             close()
@@ -562,6 +609,9 @@ def _top_level_alternation(source: str) -> bool:
 
 
 _BRACE_QUANTIFIER = re.compile(r"\{\d+(?:,\d*)?\}")
+# Escapes longer than two characters (code points, control letters, properties, named and
+# numbered backreferences, octal): their tail is not literal text of the pattern.
+_LONG_ESCAPE = re.compile(r"\\(?:u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|c[A-Za-z]|[pP]\{[^}]*\}|k<[^>]*>|\d+)")
 _JS_LITERAL_ESCAPES = set("\\/.*+?()[]{}|^$-")
 
 

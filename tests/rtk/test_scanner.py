@@ -17,6 +17,7 @@ from engine.rtk.patterns import (
     lines_with_match,
     required_literal,
     required_literals,
+    top_level_alternatives,
 )
 
 # Patterns that stress every path: anchored literals, required literals, classes that cross line
@@ -34,6 +35,8 @@ PATTERNS = [
     # lookarounds: line-local ones are scanned, the others tested line by line
     "^(?!a)\\S+", "x(?=\\s*y)", "(?<!\\S)a", "a(?=.)", "a(?!.)", "(?<=^|:)e", "^(?=.*PASSED).*::", "s(?=$)",
     "(?<=\\bk)s", "(?<=a\\s)b", "(?<![a-z])E", "^(?!.* -> )\\w+", ":(?=\\S)", "(?<=[.:])\\s",
+    # top-level alternation split into its alternatives (not when a backreference ties them)
+    "^a\\s*$|x\\s+y", "PASSED|^E|\\d$", "[|]|k", "x|", "(a)|\\1b", "^\\s|e\\s|(?=x)", "\\u2713|\\u00e9", "\\u2713 |x\\u00e9",
 ]
 ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
                             "\U0001F600", "PASSED", "FAILED", "::", "\r"])
@@ -131,3 +134,19 @@ def test_required_literals_lists_every_top_level_run():
 ])
 def test_line_local_lookarounds(source, dot_all, local):
     assert line_local_lookarounds(source, dot_all) is local
+
+
+@pytest.mark.parametrize(("source", "parts"), [
+    ("^a|b", ["^a", "b"]), ("a(b|c)", []), ("[|]x|y", ["[|]x", "y"]), ("(a)|\\1", []), ("a\\|b", []),
+    ("x|", ["x", ""]), ("(?<n>a)|\\k<n>", []), ("error|fail(?:ed|ure)", ["error", "fail(?:ed|ure)"]),
+])
+def test_top_level_alternatives(source, parts):
+    assert top_level_alternatives(source) == parts
+
+
+def test_required_literals_skip_whole_escapes():
+    """``\\u2717`` is one character: its hex digits are not literal text of the pattern."""
+    assert required_literals("\\u2717") == []
+    assert required_literals("\\u2717 done") == [" done"]
+    assert required_literals("a\\x41bc") == ["a", "bc"]
+    assert required_literals("\\cJx\\p{L}ab\\k<n>yz") == ["x", "ab", "yz"]

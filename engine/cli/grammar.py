@@ -12,7 +12,6 @@ import argparse
 import copy
 import json
 import os
-import sys
 import time
 from typing import Any
 
@@ -20,7 +19,11 @@ PI_BUILTIN_TOOLS = ("read", "bash", "edit", "write", "grep", "find", "ls")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", nargs="?", default="-", help="assistant text to scan (default: stdin)")
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="assistant text to scan, or - for standard input (the default)")
     parser.add_argument("--model-id", default=None, help="current model id (the leak-list gate)")
     parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"), default=None,
                         help="policy profile (default from settings: adaptive)")
@@ -78,6 +81,29 @@ def _message_from_request(request: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
+def _request_problem(request: dict[str, Any]) -> str | None:
+    """A wrong JSON type in the request, said in words (instead of a Python error deep inside)."""
+    strings = ("text", "api", "stopReason", "role", "policy", "grammarMode", "unknownToolText",
+               "unknownGrammarText", "profile")
+    for key in strings:
+        if key in request and not isinstance(request[key], str):
+            return f'"{key}" must be a string'
+    if "modelId" in request and not isinstance(request["modelId"], (str, type(None))):
+        return '"modelId" must be a string or null'
+    for key in ("knownTools", "allowedTools", "grammars"):
+        value = request.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            return f'"{key}" must be an array of strings'
+    for key in ("existingToolCalls", "content"):
+        value = request.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
+            return f'"{key}" must be an array of objects'
+    for key in ("settings", "messageExtra"):
+        if request.get(key) is not None and not isinstance(request[key], dict):
+            return f'"{key}" must be an object'
+    return None
+
+
 def _finite(record: dict[str, Any]) -> dict[str, Any]:
     from engine.grammar.jsjson import finite_or_null
 
@@ -95,6 +121,9 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     )
     from engine.grammar.settings import settings_file_from_request
 
+    problem = _request_problem(request)
+    if problem:
+        return {"error": problem}
     strict = _strict(request)
     api = request.get("api")
     text = request.get("text", "")
@@ -128,21 +157,13 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     return _finite(message_end(_message_from_request(request), state))
 
 
-def _read_input(path: str) -> str:
-    if path == "-":
-        return sys.stdin.buffer.read().decode("utf-8", "replace")
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        return fh.read()
-
-
 def run(args: argparse.Namespace) -> int:
+    from engine.cli.common import read_input
     from engine.grammar import HookState, message_end, migrate
 
-    try:
-        text = _read_input(args.file)
-    except OSError as exc:
-        print(f"{args.file}:1:1: error: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+    text, _shown, status = read_input(args.file, "grammar")
+    if text is None:
+        return status
     stored: dict[str, Any] = {}
     if args.policy:
         stored["policyProfile"] = args.policy
@@ -161,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
         print(_summary(record, args.file, args.profile))
-    return 0
+    return status
 
 
 def _summary(record: dict[str, Any], path: str, profile: str) -> str:

@@ -9,6 +9,9 @@ from typing import Any
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="payload JSON {request, provider, model, assistant, env?, "
                              "mcpServers?, cherryinProvider?} ('-' or nothing: stdin)")
@@ -28,13 +31,6 @@ def handle_request(request: dict) -> dict:
         return build_params_report(payload, profile=profile)
     except ParamsError as exc:
         return {"error": exc.message, "pointer": exc.pointer}
-
-
-def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return "<stdin>", sys.stdin.read()
-    with open(path, encoding="utf-8") as fh:
-        return path, fh.read()
 
 
 def _location(text: str, pointer: str) -> tuple[int, int] | None:
@@ -57,13 +53,12 @@ def _location(text: str, pointer: str) -> tuple[int, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.cli.common import read_input
     from engine.params import ParamsError, build_params_report
 
-    try:
-        name, text = _read(args.file)
-    except OSError as exc:
-        print(f"{args.file}: error: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+    text, name, status = read_input(args.file, "params")
+    if text is None or status:
+        return status or 1
     try:
         payload = json.loads(text)
     except json.JSONDecodeError as exc:

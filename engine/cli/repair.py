@@ -11,6 +11,9 @@ PROFILES = ("pi-repair-layer", "strict")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("args_file", nargs="?", metavar="ARGS_FILE",
                         help="the raw tool arguments as JSON ('-' or omitted: standard input)")
     parser.add_argument("--schema", metavar="FILE", help="the tool's parameter JSON Schema")
@@ -32,40 +35,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON (trace included)")
 
 
-def _read_json(path: str, what: str) -> Any:
-    """Parse a JSON file; on failure print ``path:line:col: error: ...`` and raise SystemExit(1)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        print(f"{path}:1:1: error: cannot read {what}: {exc.strerror or exc}", file=sys.stderr)
-        raise SystemExit(1) from None
+def _read_text(path: str | None, what: str) -> tuple[str, str]:
+    """FILE or standard input as text; on any problem print it located and raise SystemExit."""
+    from engine.cli.common import read_input
+
+    text, shown, status = read_input(path, "repair")
+    if text is None or status:
+        raise SystemExit(status or 1)
+    return text, shown
+
+
+def _parse_json(text: str, shown: str, what: str, hint: str = "") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        print(f"{path}:{exc.lineno}:{exc.colno}: error: {what} is not JSON: {exc.msg}", file=sys.stderr)
+        verb = "are" if what == "arguments" else "is"
+        print(f"{shown}:{exc.lineno}:{exc.colno}: error: {what} {verb} not JSON: {exc.msg}{hint}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def _read_json(path: str, what: str) -> Any:
+    """Parse a JSON file; on failure print ``path:line:col: error: ...`` and raise SystemExit(1)."""
+    text, shown = _read_text(path, what)
+    return _parse_json(text, shown, what)
 
 
 def _read_args(args: argparse.Namespace) -> Any:
-    path = args.args_file
-    if path in (None, "-"):
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text, name = handle.read(), path
-        except OSError as exc:
-            print(f"{path}:1:1: error: cannot read arguments: {exc.strerror or exc}", file=sys.stderr)
-            raise SystemExit(1) from None
+    text, shown = _read_text(args.args_file, "arguments")
     if args.raw:
         return text
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"{name}:{exc.lineno}:{exc.colno}: error: arguments are not JSON: {exc.msg} "
-              "(use --raw to repair a raw string)", file=sys.stderr)
-        raise SystemExit(1) from None
+    return _parse_json(text, shown, "arguments", " (use --raw to repair a raw string)")
 
 
 def _printable(text: str) -> str:
@@ -133,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
         result = run_repair(schema, raw, options, profile=args.profile)
     except ValueError as exc:
         print(f"{args.config or '<options>'}:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    except (TypeError, AttributeError, KeyError) as exc:
+        # a malformed JSON Schema (e.g. "type": {}) fails deep in the validator; say which file
+        print(f"{args.schema}:1:1: error: the schema cannot be used: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     adapter = _adapter_view(result, raw, options.get("unrepairable", "throw"))
     if args.json:

@@ -1,0 +1,70 @@
+"""``rulewright repair``, ``params`` and ``grammar``: files that are not what they should be."""
+
+from __future__ import annotations
+
+import json
+
+from .helpers import rulewright
+
+
+def test_repair_schema_with_invalid_utf8_is_located_not_a_traceback(tmp_path) -> None:
+    schema = tmp_path / "schema.json"
+    schema.write_bytes(b'{"type": "object", "description": "caf\xe9"}')
+    result = rulewright("repair", "--schema", str(schema), "-", stdin='{"a": 1}')
+    assert result.code == 1
+    assert "Traceback" not in result.err
+    assert result.err.startswith(f"{schema}:1:39: error: invalid UTF-8")
+
+
+def test_repair_malformed_schema_names_the_schema_file(tmp_path) -> None:
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"type": {}}', encoding="utf-8")
+    result = rulewright("repair", "--schema", str(schema), "-", stdin='{"a": 1}')
+    assert result.code == 1
+    assert result.err.startswith(f"{schema}:1:1: error: the schema cannot be used")
+
+
+def test_repair_arguments_not_json_point_at_line_and_column(tmp_path) -> None:
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"type": "object"}', encoding="utf-8")
+    result = rulewright("repair", "--schema", str(schema), "-", stdin='{\n  "a": ,\n}')
+    assert result.code == 1
+    assert result.err.startswith("<stdin>:2:8: error: arguments are not JSON")
+
+
+def test_params_invalid_utf8_and_missing_file_are_located(tmp_path) -> None:
+    payload = tmp_path / "payload.json"
+    payload.write_bytes(b'{"provider": "\xff"}')
+    bad = rulewright("params", str(payload))
+    assert bad.code == 1 and "Traceback" not in bad.err
+    assert bad.err.startswith(f"{payload}:1:15: error: invalid UTF-8")
+    missing = rulewright("params", str(tmp_path / "nope.json"))
+    assert missing.code == 1
+    assert missing.err.startswith(f"{tmp_path / 'nope.json'}:1:1: error: cannot read")
+
+
+def test_grammar_binary_and_oversized_input_are_refused(tmp_path) -> None:
+    binary = tmp_path / "out.bin"
+    binary.write_bytes(b"text\x00more")
+    result = rulewright("grammar", str(binary))
+    assert result.code == 1
+    assert result.err.startswith(f"{binary}:1:5: error: binary file")
+    big = tmp_path / "big.txt"
+    big.write_text("x" * 3 * 1024 * 1024, encoding="utf-8")
+    limited = rulewright("grammar", str(big), env={"RULEWRIGHT_MAX_FILE_MB": "1"})
+    assert limited.code == 1
+    assert "Rulewright reads files up to 1 MB" in limited.err
+
+
+def test_grammar_jsonl_fields_of_the_wrong_type_are_answered() -> None:
+    lines = [json.dumps({"text": "hi", "knownTools": 5}),
+             json.dumps({"text": "hi", "existingToolCalls": ["x"]}),
+             json.dumps({"text": 7}),
+             json.dumps({"text": "plain text", "modelId": "qwen3", "knownTools": ["read"]})]
+    result = rulewright("grammar", "--jsonl", stdin="\n".join(lines) + "\n")
+    responses = [json.loads(line) for line in result.out.splitlines()]
+    assert len(responses) == 4
+    assert responses[0] == {"error": '"knownTools" must be an array of strings'}
+    assert responses[1] == {"error": '"existingToolCalls" must be an array of objects'}
+    assert responses[2] == {"error": '"text" must be a string'}
+    assert "error" not in responses[3] and responses[3]["changed"] is False

@@ -11,6 +11,9 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("files", nargs="+", metavar="FILTER_FILE", help="filter files (*.json, *.toml) to export")
     parser.add_argument("-o", "--output", metavar="PATH",
                         help="output file, or a folder (filters.json / filters.toml inside it)")
@@ -43,13 +46,16 @@ def run(args: argparse.Namespace) -> int:
     except ExportError as exc:
         for d in exc.diagnostics:
             print(d.format(), file=sys.stderr)
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"rulewright export: error: {exc}", file=sys.stderr)
         return 1
     except TrustWriteError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"rulewright export: error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"{exc.filename or args.output}:1:1: error: {exc.strerror or exc}", file=sys.stderr)
+        # the atomic write fails on its temporary file; name the output the user asked for
+        reason = ("a folder on the way is a file" if isinstance(exc, (FileExistsError, NotADirectoryError))
+                  else exc.strerror or str(exc))
+        print(f"{args.output}:1:1: error: cannot write: {reason}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
@@ -86,7 +92,7 @@ def _install(args: argparse.Namespace) -> int:
         except ExportError as exc:
             for d in exc.diagnostics:
                 print(d.format(), file=sys.stderr)
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"rulewright export: error: {exc}", file=sys.stderr)
             return 1
         content = Path(exported.path).read_text(encoding="utf-8")
     for d in exported.diagnostics:

@@ -7,6 +7,9 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="omniroute: hash the UTF-8-decoded text (default); strict: hash raw bytes (VT-Q1)")

@@ -12,6 +12,9 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("project", nargs="?", default=".", metavar="PROJECT_DIR",
                         help="project folder holding .rtk/ (default: the current folder)")
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -29,8 +32,9 @@ def run(args: argparse.Namespace) -> int:
 
     project = Path(args.project)
     if not project.is_dir():
-        print(f"{project}:1:1: error: not a folder", file=sys.stderr)
-        return 2
+        reason = "no such folder" if not project.exists() else "not a folder (give the project folder that holds .rtk/)"
+        print(f"{project}:1:1: error: {reason}", file=sys.stderr)
+        return 1
     return _check(project, args) if args.check else _write(project, args)
 
 
@@ -47,7 +51,7 @@ def _check(project, args) -> int:
                           "files": [d.to_dict() for d in decisions]}, indent=2, ensure_ascii=False))
         return 0 if ok else 1
     if not files:
-        print(f"{project / '.rtk'}: no filters.json or filters.toml (nothing to trust)", file=sys.stderr)
+        print(f"{project / '.rtk'}:1:1: error: no filters.json or filters.toml (nothing to trust)", file=sys.stderr)
         return 1
     for d in decisions:
         detail = f" ({d.reason})" if d.reason not in ("hash-match",) else ""
@@ -87,7 +91,11 @@ def _write(project, args) -> int:
     try:
         result = write_trust(project, files)
     except TrustWriteError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"rulewright trust: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        target = exc.filename2 if isinstance(exc.filename2, str) else project / ".rtk" / "trust.json"
+        print(f"{target}:1:1: error: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps({"trust": result.to_dict(),
@@ -104,7 +112,7 @@ def _write(project, args) -> int:
         print(f"removed stale {', '.join(result.removed)} from trust.json")
     invalid = [r for _, r, _ in reviews if not r.ok]
     if invalid:
-        print("warning: some trusted files do not load (see the errors above); OmniRoute will skip them",
+        print("rulewright trust: warning: some trusted files do not load (see the errors above); OmniRoute will skip them",
               file=sys.stderr)
     print("Project-local filters will now be applied.")
     return 0

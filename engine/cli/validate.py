@@ -8,6 +8,9 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="files or folders: packs under rules/<lang>/, filter files, .rtk/filters.json|toml, trust.json")
     parser.add_argument("--json", action="store_true", help="print the diagnostics as a JSON array")
@@ -15,10 +18,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engine.diagnostics import Diagnostic
     from engine.validate import iter_files, validate_paths
 
     files = list(iter_files(args.paths))
-    diagnostics = validate_paths(args.paths, profile=args.profile)
+    # a folder with nothing to check is a mistake in a CI gate (a typo, a moved rules/ folder)
+    empty = [Diagnostic("no packs or filter files (*.json, *.toml) in this folder", "warning", "io", path, 1, 1)
+             for path in args.paths if Path(path).is_dir() and not any(iter_files([path]))]
+    diagnostics = empty + validate_paths(args.paths, profile=args.profile)
     if args.json:
         print(json.dumps([d.to_dict() for d in diagnostics], ensure_ascii=False, indent=2))
     else:

@@ -14,6 +14,9 @@ import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="filter files or folders (default: the built-in filters/)")
     parser.add_argument("--require-all", action="store_true", help="fail when a filter has no tests")
@@ -48,6 +51,15 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.sources import filter_files_in, read_filter_file
     from engine.rtk.verify import verify_filters
 
+    bad_folders = [(option, value) for option, value in (("--project", args.project),
+                                                         ("--data-dir", args.data_dir),
+                                                         ("--builtin", args.builtin))
+                   if value is not None and not Path(value).is_dir()]
+    for option, value in bad_folders:
+        reason = "no such folder" if not Path(value).exists() else "not a folder"
+        print(f"{value}:1:1: error: {option}: {reason}", file=sys.stderr)
+    if bad_folders:
+        return 1
     if (args.project or args.data_dir) and not args.paths:
         return _run_scopes(args)
     paths = args.paths or _default_paths()
@@ -57,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return 1
     files = filter_files_in(paths)
+    if not files:
+        print(f"{', '.join(paths)}:1:1: error: no filter files (*.json, *.toml) to verify", file=sys.stderr)
+        return 1
     filters, problems, comparisons = [], [], []
     for file in files:
         read = read_filter_file(file, profile=args.profile)

@@ -29,16 +29,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="OmniRoute's built-in English list as data, used where it falls back (CAV-Q3)")
     parser.add_argument("--language", default=None, help="pack language (default: en)")
     parser.add_argument("--auto-detect", action="store_true", help="detect the language of each part")
-    parser.add_argument("--intensity", choices=INTENSITIES, default="full")
+    parser.add_argument("--intensity", choices=INTENSITIES, default="full",
+                        help="which rules run: lite, full (default) or ultra")
     parser.add_argument("--role", choices=("user", "assistant", "system"), default="user",
                         help="role of the message (plain text input)")
-    parser.add_argument("--profile", choices=PROFILES, default="omniroute")
+    parser.add_argument("--profile", choices=PROFILES, default="omniroute",
+                        help="omniroute reproduces the reference and its quirks (default); strict fixes them")
     parser.add_argument("--min-length", type=float, default=50, metavar="N",
                         help="skip texts shorter than N UTF-16 units (OmniRoute's default: 50)")
     parser.add_argument("--skip-rule", action="append", default=[], metavar="NAME", help="do not run this rule")
     parser.add_argument("--messages", action="store_true",
                         help="input and output are a chat body {\"messages\": [...]} (compressRoles = --role)")
     parser.add_argument("--json", action="store_true", help="print the result object instead of the text")
+    parser.epilog = ("The compressed text goes to stdout, diagnostics to stderr. "
+                     "Exit status: 0 done, 1 bad input or rules, 2 usage error.")
 
 
 # ---------------------------------------------------------------- shared by run and handle_request

@@ -25,7 +25,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--toml", action="store_true", help="write RTK TOML v1 instead of JSON (lossy, warned)")
     parser.add_argument("--with-trust", action="store_true",
                         help="also write trust.json beside the output, from the bytes just written")
-    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute")
+    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
+                        help="omniroute reproduces the reference and its quirks (default); strict fixes them")
+    parser.epilog = "-o PATH is required unless --install-global. Exit status: 0 written, 1 problems, 2 usage error."
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 

@@ -24,20 +24,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     allow_intermixed(parser)
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="assistant text to scan, or - for standard input (the default)")
-    parser.add_argument("--model-id", default=None, help="current model id (the leak-list gate)")
+    parser.add_argument("--model-id", default=None, metavar="ID", help="current model id (the leak-list gate)")
     parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"), default=None,
                         help="policy profile (default from settings: adaptive)")
     parser.add_argument("--mode", choices=("off", "observe", "strip", "recover"), default=None,
                         help="grammar-recovery override (default: the policy's mode)")
-    parser.add_argument("--tools", default=None,
+    parser.add_argument("--tools", default=None, metavar="LIST",
                         help="comma-separated active tools (default: pi's seven built-ins)")
-    parser.add_argument("--allowed-tools", default=None, help="comma-separated grammarAllowedTools")
+    parser.add_argument("--allowed-tools", default=None, metavar="LIST", help="comma-separated grammarAllowedTools")
     parser.add_argument("--unknown-text", choices=("preserve", "strip"), default=None,
                         help="what to do with leaked calls to unknown tools")
-    parser.add_argument("--stop-reason", default="stop", help="the message's stop reason (default: stop)")
+    parser.add_argument("--stop-reason", default="stop", metavar="REASON", help="the message's stop reason (default: stop)")
     parser.add_argument("--profile", choices=("pi-repair-layer", "strict"), default="pi-repair-layer",
                         help="pi-repair-layer reproduces 0.4.3 with its quirks (default); strict fixes them")
     parser.add_argument("--json", action="store_true", help="print the full decision record as JSON")
+    parser.epilog = "Exit status: 0 scanned (whether or not a call was found), 1 bad input, 2 usage error."
 
 
 def now_ms() -> int:

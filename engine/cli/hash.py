@@ -13,7 +13,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="omniroute: hash the UTF-8-decoded text (default); strict: hash raw bytes (VT-Q1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per file (one per line)")
+    parser.epilog = ("One file: the hash alone; several: 'HASH  PATH' lines. "
+                     "Exit status: 0 hashed, 1 a file could not be read, 2 usage error.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -14,8 +14,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     allow_intermixed(parser)
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="payload JSON {request, provider, model, assistant, env?, "
-                             "mcpServers?, cherryinProvider?} ('-' or nothing: stdin)")
+                             "mcpServers?, cherryinProvider?}, or - for standard input (the default)")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
+    parser.epilog = "Exit status: 0 report built, 1 bad payload, 2 usage error."
     parser.add_argument("--profile", default="cherry-studio", choices=("cherry-studio", "strict"),
                         help="cherry-studio reproduces the reference and its quirks (default); "
                              "strict fixes them")

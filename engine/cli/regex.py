@@ -26,6 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "when listing matches)")
     parser.add_argument("--replace", "-r", metavar="R", help="replacement template ($1, $<name>, $&, $$ …)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.epilog = ("Lists matches as 'start-end: \"text\"  1=group …' (UTF-16 offsets), or prints the replaced "
+                     "text with --replace. Exit status: 0 ran (even with no match), 1 bad pattern, flags or input, "
+                     "2 usage error.")
     parser.add_argument("--timeout", type=_seconds, default=None, metavar="S",
                         help="time budget in seconds (default 0.25; 0 = none)")
 

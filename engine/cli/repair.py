@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     allow_intermixed(parser)
     parser.add_argument("args_file", nargs="?", metavar="ARGS_FILE",
                         help="the raw tool arguments as JSON ('-' or omitted: standard input)")
-    parser.add_argument("--schema", metavar="FILE", help="the tool's parameter JSON Schema")
+    parser.add_argument("--schema", metavar="FILE",
+                        help="the tool's parameter JSON Schema (required, except with --jsonl)")
     parser.add_argument("--config", metavar="FILE",
                         help="repair options JSON (resources/schemas/repair-config.schema.json)")
     parser.add_argument("--policy", choices=("conservative", "adaptive", "recover"),
@@ -33,6 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--explain", action="store_true",
                         help="with the readable summary, also print what each stage did")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (trace included)")
+    parser.epilog = ("Exit status: 0 the tool would receive arguments, 1 bad input or the tool adapter throws "
+                     "(unrepairable), 2 usage error.")
 
 
 def _read_text(path: str | None, what: str) -> tuple[str, str]:

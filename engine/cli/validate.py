@@ -14,7 +14,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",
                         help="files or folders: packs under rules/<lang>/, filter files, .rtk/filters.json|toml, trust.json")
     parser.add_argument("--json", action="store_true", help="print the diagnostics as a JSON array")
-    parser.add_argument("--profile", default="omniroute", choices=["omniroute", "strict"])
+    parser.add_argument("--profile", default="omniroute", choices=["omniroute", "strict"],
+                        help="omniroute: check as OmniRoute loads the files, quirks included (default); "
+                             "strict: check as the strict profile loads them")
+    parser.epilog = ("Diagnostics go to stdout as path:line:col: level: message, the summary to stderr. "
+                     "Exit status: 0 clean, 1 errors or warnings, 2 usage error.")
 
 
 def run(args: argparse.Namespace) -> int:

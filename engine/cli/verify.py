@@ -32,6 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--builtin", metavar="DIR", help="built-in filter folder for the all-scopes gate")
     parser.add_argument("--trust-project", action="store_true",
                         help="all-scopes gate: treat project filters as trusted (trustProjectFilters)")
+    parser.epilog = ("Exit status: 0 every test passes, 1 a test fails, a file does not load, or (--require-all) "
+                     "a filter has no tests, 2 usage error.")
     parser.add_argument("--engine", action="store_true",
                         help="also run the whole engine on each test input and flag divergences (VT-Q6)")
 

@@ -25,8 +25,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="strict: case-insensitive hash comparison, legacy key accepted, env override "
                              "only in CI (VT-Q2/Q4/Q11)")
     parser.add_argument("--quiet", action="store_true", help="--write: do not print the files")
-    parser.epilog = ("Exit status: --check 0 when every project filter file is trusted, else 1; --write 0 when "
-                     "trust.json was written, else 1; 2 usage error.")
+    parser.epilog = ("Exit status: 0 every project filter file is trusted (--check) or trust.json was written "
+                     "(--write), 1 otherwise, 2 usage error.")
 
 
 def run(args: argparse.Namespace) -> int:

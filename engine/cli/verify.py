@@ -53,10 +53,12 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.sources import filter_files_in, read_filter_file
     from engine.rtk.verify import verify_filters
 
+    # a missing DATA_DIR is normal (no global filters yet); a missing project or built-in folder is a typo
     bad_folders = [(option, value) for option, value in (("--project", args.project),
                                                          ("--data-dir", args.data_dir),
                                                          ("--builtin", args.builtin))
-                   if value is not None and not Path(value).is_dir()]
+                   if value is not None and not Path(value).is_dir()
+                   and (option != "--data-dir" or Path(value).exists())]
     for option, value in bad_folders:
         reason = "no such folder" if not Path(value).exists() else "not a folder"
         print(f"{value}:1:1: error: {option}: {reason}", file=sys.stderr)

@@ -102,3 +102,17 @@ def test_export_accepts_files_on_both_sides_of_the_output_option(tmp_path) -> No
     result = rulewright("export", str(FILTER), "-o", str(out), str(OTHER))
     assert result.code == 0, result.err
     assert "2 filter(s)" in result.out
+
+
+def test_verify_accepts_a_data_dir_that_does_not_exist_yet(tmp_path) -> None:
+    # a fresh machine has no DATA_DIR/rtk: no global filters, not an error (unlike a missing --project)
+    builtin = tmp_path / "builtin"
+    builtin.mkdir()
+    shutil.copy(FILTER, builtin / FILTER.name)
+    result = rulewright("verify", "--data-dir", str(tmp_path / "no-data"), "--builtin", str(builtin))
+    assert result.code == 0, result.err
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x", encoding="utf-8")
+    result = rulewright("verify", "--data-dir", str(not_a_folder), "--builtin", str(builtin))
+    assert result.code == 1
+    assert result.err.startswith(f"{not_a_folder}:1:1: error: --data-dir: not a folder")

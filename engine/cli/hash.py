@@ -13,7 +13,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="omniroute: hash the UTF-8-decoded text (default); strict: hash raw bytes (VT-Q1)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per file (one per line)")
+    parser.add_argument("--json", action="store_true", help="print a JSON object (an array of them for several files)")
     parser.epilog = ("One file: the hash alone; several: 'HASH  PATH' lines. "
                      "Exit status: 0 hashed, 1 a file could not be read, 2 usage error.")
 
@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
         print("rulewright hash: error: give at least one FILE (or use --jsonl)", file=sys.stderr)
         return 2
     status = 0
+    documents = []
     for name in args.files:
         try:
             result = trust_hash_file(name, args.profile)
@@ -37,11 +38,14 @@ def run(args: argparse.Namespace) -> int:
         for diag in result.diagnostics:
             print(diag.format(), file=sys.stderr)
         if args.json:
-            print(json.dumps({"path": name, **result.to_dict()}))
+            documents.append({"path": name, **result.to_dict()})
         elif len(args.files) > 1:
             print(f"{result.sha256}  {name}")
         else:
             print(result.sha256)
+    if args.json and (documents or len(args.files) > 1):
+        # one JSON document on stdout: the object for one FILE, an array of them for several
+        print(json.dumps(documents[0] if len(args.files) == 1 and documents else documents))
     return status
 
 

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import json_source_map
-
 from engine.diagnostics import Diagnostic, position
 
 
@@ -98,6 +96,8 @@ class JsonDocument:
     # -- locating ---------------------------------------------------------------------------
     def _source_map(self) -> dict:
         if self._map is None:
+            import json_source_map  # only when a position is asked for: keeps CLI start-up light
+
             try:
                 self._map = json_source_map.calculate(self.text.lstrip("\ufeff")) if self.ok else {}
             except (RecursionError, Exception):  # the map is a convenience; never fail on it

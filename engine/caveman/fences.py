@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+from engine.jsvalues import JS_WHITESPACE as JS_WS
+
 _OPEN = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 _CLOSE = re.compile(rf"[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS}]*")
 

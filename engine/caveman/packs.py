@@ -18,14 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import js_sort_key, js_trim
+from engine.jsvalues import JS_WHITESPACE, js_sort_key, js_trim
 
 CONTEXTS = ("all", "user", "system", "assistant")
 CATEGORIES = ("filler", "context", "structural", "dedup", "terse", "ultra")
 INTENSITIES = ("lite", "full", "ultra")
-_JS_WS_RUN = re.compile(
-    "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
-)
+_JS_WS_RUN = re.compile("[" + JS_WHITESPACE + "]+")
 
 
 class PackError(ValueError):

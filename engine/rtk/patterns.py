@@ -154,7 +154,8 @@ class LineScanner:
         scanned = None
         if len(lines) >= self.min_scan_lines and self._scannable(pattern, exact):
             # (``v`` nests classes, which the split does not parse; RTK never sets it.)
-            parts = top_level_alternatives(pattern.source) if "v" not in pattern.regex.flags else []
+            parts = [] if "v" in pattern.regex.flags else (
+                top_level_alternatives(pattern.source) or leading_group_alternatives(pattern.source))
             scanned = self._union(pattern, parts, exact) if parts else self._scan(pattern, exact)
         if scanned is not None:
             return scanned
@@ -406,6 +407,24 @@ def top_level_alternatives(source: str) -> list[str]:
         return []
     parts.append(source[start:])
     return parts
+
+
+def leading_group_alternatives(source: str) -> list[str]:
+    """``(?:a|b)rest`` as ``arest``, ``brest``: the same lines match (the group is not repeated
+    and no backreference can see it), and each has a shape a scan is fast on — ``(?:^|\\|\\s)\\w*…``
+    becomes a ``^`` pattern and one that starts with a literal. Empty for any other shape."""
+    if not (source.startswith("(?:") or (source.startswith("(") and not source.startswith("(?"))) \
+            or _top_level_alternation(source):
+        return []
+    end = _group_end(source, 0)
+    if end > len(source) or source[end - 1:end] != ")" or source[end:end + 1] in ("*", "+", "?", "{"):
+        return []
+    inner = source[3 if source.startswith("(?:") else 1:end - 1]
+    parts = top_level_alternatives(inner)
+    if not parts or top_level_alternatives(source[end:] + "|") == []:
+        return []  # (the second test rejects a backreference in the rest)
+    rest = source[end:]
+    return [part + rest for part in parts]
 
 
 def line_local_lookarounds(source: str, dot_all: bool = False) -> bool:

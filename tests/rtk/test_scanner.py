@@ -13,6 +13,7 @@ from engine.rtk.patterns import (
     anchored_prefix,
     canonicalize,
     compile_list,
+    leading_group_alternatives,
     line_local_lookarounds,
     lines_with_match,
     required_literal,
@@ -37,6 +38,8 @@ PATTERNS = [
     "(?<=\\bk)s", "(?<=a\\s)b", "(?<![a-z])E", "^(?!.* -> )\\w+", ":(?=\\S)", "(?<=[.:])\\s",
     # top-level alternation split into its alternatives (not when a backreference ties them)
     "^a\\s*$|x\\s+y", "PASSED|^E|\\d$", "[|]|k", "x|", "(a)|\\1b", "^\\s|e\\s|(?=x)", "\\u2713|\\u00e9", "\\u2713 |x\\u00e9",
+    # a leading group of alternatives distributed over the rest
+    "(?:^|:\\s)\\w*(?:PASSED|e)\\b", "(a|\\s)+x", "(?:^|k)\\s*$", "(e|(s|x))y?", "(a|b)c\\1",
 ]
 ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
                             "\U0001F600", "PASSED", "FAILED", "::", "\r"])
@@ -150,3 +153,12 @@ def test_required_literals_skip_whole_escapes():
     assert required_literals("\\u2717 done") == [" done"]
     assert required_literals("a\\x41bc") == ["a", "bc"]
     assert required_literals("\\cJx\\p{L}ab\\k<n>yz") == ["x", "ab", "yz"]
+
+
+@pytest.mark.parametrize(("source", "parts"), [
+    ("(?:^|\\|\\s)\\w*(?:Error|Exception)\\b", ["^\\w*(?:Error|Exception)\\b", "\\|\\s\\w*(?:Error|Exception)\\b"]),
+    ("(a|b)+c", []), ("(a|b)c\\1", []), ("(?:a)b", []), ("(?=a|b)c", []), ("(a|b)", ["a", "b"]),
+    ("(?<n>a|b)c", []), ("(?:a|b)c|d", []), ("(?:a|(b|c))d", ["ad", "(b|c)d"]),
+])
+def test_leading_group_alternatives(source, parts):
+    assert leading_group_alternatives(source) == parts

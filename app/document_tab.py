@@ -32,18 +32,13 @@ from engine.workspace.journal import RecoveryJournal
 from engine.workspace.jsonedit import Splice, Style
 from engine.workspace.kinds import FileKind
 from engine.workspace.templates import new_filter, new_rule, unique_name
-from engine.workspace.validation import TrustInfo, trust_of, validate_text
+from engine.workspace.validation import TrustInfo, trust_of, validate_version
 
 
 def _structure(version: int, kind: FileKind, text: str) -> tuple[int, jsontree.ParseResult, ItemIndex | None]:
     """Worker job: the list's spans and values, read with the C decoder (no span tree)."""
     index, parsed = ItemIndex.scan(kind, text)
     return version, parsed, index
-
-
-def _validate(version: int, path: str, text: str, profile: str) -> tuple[int, list[Diagnostic], TrustInfo | None]:
-    diagnostics = validate_text(path, text, profile=profile)
-    return version, diagnostics, None
 
 
 class DocumentTab(QWidget):
@@ -224,7 +219,10 @@ class DocumentTab(QWidget):
         elif self.visual is not None and self.index is not None and self.index.stale:
             self.visual.set_notice("The JSON is being edited in a way the list cannot follow yet; "
                                    "it refreshes when the text is valid again.")
-        self.request_parse()
+        if self.index is None or self.index.stale:
+            self.request_parse()  # the incremental index could not follow: re-read the structure
+        else:
+            self.structure_version = self.doc.version
         self.request_validation()
         self._schedule_journal()
         self.edited.emit()
@@ -238,7 +236,7 @@ class DocumentTab(QWidget):
 
     def request_validation(self, immediate: bool = False) -> None:
         path = str(self.doc.path or Path("untitled.json"))
-        self._validator.request(_validate, self.doc.version, path, self.doc.text, self.profile,
+        self._validator.request(validate_version, self.doc.version, path, self.doc.text, self.profile,
                                 immediate=immediate)
 
     @Slot(int, object)
@@ -275,8 +273,8 @@ class DocumentTab(QWidget):
         self.statusChanged.emit()
 
     @Slot(int, object)
-    def _on_validated(self, _job: int, result: tuple[int, list[Diagnostic], Any]) -> None:
-        _version, diagnostics, _ = result
+    def _on_validated(self, _job: int, result: tuple[int, list[Diagnostic]]) -> None:
+        _version, diagnostics = result
         self.diagnostics = diagnostics
         self._show_marks()
         self.diagnosticsChanged.emit()

@@ -44,19 +44,9 @@ from engine.paths import resources_dir
 from engine.workspace import templates
 from engine.workspace.document import Document
 from engine.workspace.journal import JournalEntry, RecoveryJournal
-from engine.workspace.scan import WorkspaceIndex, scan_workspace
+from engine.workspace.scan import WorkspaceIndex
 from engine.workspace.settings import Settings, recovery_dir
-from engine.workspace.validation import validate_many
-
-
-def _scan_and_validate(root: Path, buffers: dict[Path, str], profile: str) -> tuple[WorkspaceIndex, dict]:
-    index = scan_workspace(root)
-    paths = [f.path for f in index.files if f.size <= 16 * 1024 * 1024]
-    return index, validate_many(paths, buffers, profile=profile)
-
-
-def _validate_only(paths: list[Path], buffers: dict[Path, str], profile: str) -> dict:
-    return validate_many(paths, buffers, profile=profile)
+from engine.workspace.validation import scan_and_validate, validate_many
 
 
 class NewPackDialog(QDialog):
@@ -154,10 +144,13 @@ class MainWindow(QMainWindow):
         self.watcher.fileChanged.connect(self._on_file_changed)
         self.watcher.fileRemoved.connect(self._on_file_removed)
         self.watcher.treeChanged.connect(lambda: self.rescan())
+        self._settings_saver = Dispatcher(self)
         self.scanner = Dispatcher(self, process=True)
         self.scanner.finished.connect(self._on_scanned)
+        self.scanner.failed.connect(lambda _j, message: self.log(f"Workspace scan failed: {message}"))
         self.validator = Dispatcher(self, debounce_ms=600, process=True)
         self.validator.finished.connect(self._on_workspace_validated)
+        self.validator.failed.connect(lambda _j, message: self.log(f"Workspace validation failed: {message}"))
 
         self._create_panels()  # after the services: panels may connect to the watcher and workers
         self.actions_: dict[str, QAction] = {}
@@ -326,7 +319,7 @@ class MainWindow(QMainWindow):
         self.diagnostics_panel.set_all({})
         if not self.docs_mode:
             self.settings.remember_workspace(root)
-            self.settings.save()
+            self._settings_saver.request(self.settings.save)  # fsync off the GUI thread
             self.watcher.watch(root)
         self.log(f"Opened workspace {root}")
         self.rescan(immediate=True)
@@ -338,7 +331,7 @@ class MainWindow(QMainWindow):
     def rescan(self, immediate: bool = False) -> None:
         if self.workspace is None:
             return
-        self.scanner.request(_scan_and_validate, self.workspace, self._buffers(), self.settings.default_profile,
+        self.scanner.request(scan_and_validate, self.workspace, self._buffers(), self.settings.default_profile,
                              immediate=immediate)
 
     def _buffers(self) -> dict[Path, str]:
@@ -360,7 +353,7 @@ class MainWindow(QMainWindow):
         if self.index is None:
             return
         paths = [f.path for f in self.index.files]
-        self.validator.request(_validate_only, paths, self._buffers(), self.settings.default_profile)
+        self.validator.request(validate_many, paths, self._buffers(), self.settings.default_profile)
 
     @Slot(int, object)
     def _on_workspace_validated(self, _job: int, diagnostics: dict) -> None:

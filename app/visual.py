@@ -390,8 +390,11 @@ class VisualEditor(QWidget):
         if not values:
             self.form.show_empty("No items yet. Press + to add one." if not single else "")
             return
-        self.select(min(max(current, 0), len(values) - 1))
-        self._show_form(self.current())
+        row = min(max(current, 0), len(values) - 1)
+        if row == self.current():
+            self._show_form(row)  # same row: Qt emits no currentChanged, refresh the form here
+        else:
+            self.select(row)  # currentChanged shows the form
 
     def update_item(self, index: int, value: Any) -> None:
         """One item changed (typing in the form or in the JSON inside that item)."""

@@ -97,10 +97,63 @@ class ItemIndex:
             return None
         result = self._apply(splice, text_after, removed)
         if self.stale and self.container is not None:
-            self.container[1] = -1  # unknown now; rescan finds it
-            self.stale = not self.rescan(text_after)
+            self.stale = not self._local_rescan(splice, text_after)
             return LIST_CHANGED if not self.stale else None
         return result
+
+    def _local_rescan(self, splice: Splice, text: str) -> bool:
+        """Re-read only the items a structural splice touched (add, delete, move, paste).
+
+        Items before the splice keep their spans, items after it are shifted; only the changed
+        region is decoded, so moving one filter in a 2 MB file costs microseconds, not a rescan.
+        """
+        if self.container is None:
+            return False
+        old_spans, old_values = self.spans, self.values
+        s, e = splice.start, splice.end
+        delta = len(splice.insert) - (e - s)
+        first = next((i for i, (_a, b) in enumerate(old_spans) if b >= s), len(old_spans))
+        # where decoding restarts: the first touched item's start, or just after the separator
+        if first < len(old_spans) and old_spans[first][0] < s:
+            pos = old_spans[first][0]
+        elif first > 0:
+            pos = _WS.match(text, old_spans[first - 1][1]).end()
+            if not text.startswith(",", pos):
+                return self.rescan(text)
+            pos = _WS.match(text, pos + 1).end()
+        else:
+            pos = _WS.match(text, self.container[0] + 1).end()
+        # old items that start after the splice survive, shifted
+        survivors = {a + delta: i for i, (a, _b) in enumerate(old_spans) if a >= e and i >= first}
+        spans, values = old_spans[:first], old_values[:first]
+        decoder = _DECODER
+        try:
+            if text.startswith("]", pos) and not spans:
+                self.spans, self.values = [], []
+                self.container = [self.container[0], pos + 1]
+                return True
+            while True:
+                if pos >= s + len(splice.insert) and pos in survivors:
+                    k = survivors[pos]
+                    spans += [[a + delta, b + delta] for a, b in old_spans[k:]]
+                    values += old_values[k:]
+                    self.spans, self.values = spans, values
+                    self.container = [self.container[0], self.container[1] + delta]
+                    return True
+                value, end = decoder.raw_decode(text, pos)
+                spans.append([pos, end])
+                values.append(value)
+                pos = _WS.match(text, end).end()
+                if text.startswith(",", pos):
+                    pos = _WS.match(text, pos + 1).end()
+                    continue
+                if text.startswith("]", pos):
+                    self.spans, self.values = spans, values
+                    self.container = [self.container[0], pos + 1]
+                    return True
+                return False
+        except ValueError:
+            return False
 
     def rescan(self, text: str) -> bool:
         """Re-read every item of the array from its (known) start; False when it is not valid."""

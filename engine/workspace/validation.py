@@ -48,7 +48,7 @@ def validate_text(path: str | os.PathLike[str], text: str | None = None, *,
     return [d if d.path else d.with_location(path=str(p)) for d in found]
 
 
-def validate_many(paths: list[Path], buffers: Mapping[Path, str], *,
+def validate_many(paths: list[Path], buffers: Mapping[Path, str],
                   profile: str = "omniroute") -> dict[Path, list[Diagnostic]]:
     """Per-file diagnostics for a workspace; ``buffers`` (unsaved texts) win over the disk."""
     out: dict[Path, list[Diagnostic]] = {}
@@ -88,3 +88,17 @@ def trust_of(path: str | os.PathLike[str], *, buffer_differs: bool = False) -> T
     if buffer_differs and verdict == "trusted":
         return TrustInfo("changed", "unsaved edits: the saved file is trusted, your version is not yet")
     return TrustInfo(verdict, f"{detail} ({decision.reason})")
+
+
+def validate_version(version: int, path: str, text: str, profile: str = "omniroute") -> tuple[int, list[Diagnostic]]:
+    """Helper-process job for an editor buffer: its diagnostics, tagged with the buffer version."""
+    return version, validate_text(path, text, profile=profile)
+
+
+def scan_and_validate(root: Path, buffers: Mapping[Path, str], profile: str = "omniroute"):
+    """Helper-process job for a workspace: the explorer index and every file's diagnostics."""
+    from engine.workspace.scan import MAX_SCAN_BYTES, scan_workspace
+
+    index = scan_workspace(root)
+    paths = [f.path for f in index.files if f.size <= MAX_SCAN_BYTES]
+    return index, validate_many(paths, buffers, profile=profile)

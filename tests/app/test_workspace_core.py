@@ -247,3 +247,30 @@ def test_regex_tokens_use_utf16_offsets():
     kinds = [(t.start, t.length, t.kind) for t in tokens]
     assert kinds[0] == (2, 2, "escape")  # after the emoji (2 units)
     assert (4, 1, "quantifier") in kinds and (5, 5, "group") in kinds and (13, 1, "anchor") in kinds
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["insert", "remove", "move", "edit"]),
+                          st.integers(0, 6), st.integers(0, 6)), max_size=12))
+def test_item_index_stays_equal_to_a_fresh_parse(ops):
+    """Structural edits re-read only what they touched; the result must equal a full re-parse."""
+    doc = Document("/ws/.rtk/filters.json", render([new_filter({"a"}), new_filter({"b"})]))
+    index, _ = ItemIndex.scan(FileKind.RTK_FILTERS, doc.text)
+    style = jsonedit.Style.detect(doc.text)
+    for op, a, b in ops:
+        n = len(index)
+        if op == "insert":
+            splice = index.insert(doc.text, a % (n + 1), {"id": f"x{a}", "rules": {}}, style)
+        elif n == 0:
+            continue
+        elif op == "remove":
+            splice = index.remove(doc.text, a % n)
+        elif op == "move":
+            splice = index.move(doc.text, a % n, b % n)
+        else:
+            splice = index.set_field(doc.text, a % n, "/label", "é" * b, style)
+        removed = doc.apply(splice).insert
+        index.apply(splice, doc.text, removed)
+        assert not index.stale
+        fresh, _ = ItemIndex.scan(FileKind.RTK_FILTERS, doc.text)
+        assert (index.spans, index.values, index.container) == (fresh.spans, fresh.values, fresh.container)

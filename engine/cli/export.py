@@ -7,7 +7,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,17 +33,42 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
+def _conflict(args: argparse.Namespace) -> str | None:
+    """Options that cannot go together, said before anything is written."""
+    if args.install_global:
+        if args.output:
+            return "-o/--output and --install-global are alternatives; give one"
+        if args.with_trust:
+            return "--with-trust applies to -o (the global filters.toml needs no trust.json)"
+        return None
+    if not args.output:
+        return "-o/--output is required (or use --install-global)"
+    for option, given in (("--overwrite", args.overwrite), ("--data-dir", args.data_dir)):
+        if given:
+            return f"{option} only applies with --install-global"
+    suffix = Path(args.output).suffix.lower()
+    if args.toml and suffix == ".json":
+        return f"--toml writes TOML; name the output *.toml, not {args.output}"
+    if not args.toml and suffix == ".toml":
+        return f"{args.output} is a .toml name; add --toml to export TOML"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
     from engine.rtk.export import ExportError, export_json, export_toml
     from engine.rtk.trust import TrustWriteError
 
+    problem = _conflict(args)
+    if problem:
+        print(f"rulewright export: error: {problem}", file=sys.stderr)
+        return 2
     if args.install_global:
         return _install(args)
-    if not args.output:
-        print("rulewright export: error: -o/--output is required (or use --install-global)", file=sys.stderr)
-        return 2
+    if args.output.endswith(("/", os.sep)):
+        # "-o build/" means a folder even before it exists (it used to become a file named "build")
+        Path(args.output).mkdir(parents=True, exist_ok=True)
     exporter = export_toml if args.toml else export_json
     try:
         result = exporter(args.files, args.output, with_trust=args.with_trust, profile=args.profile)

@@ -53,6 +53,13 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.sources import filter_files_in, read_filter_file
     from engine.rtk.verify import verify_filters
 
+    scopes = bool(args.project or args.data_dir)
+    if scopes and args.paths:
+        return _usage("give PATHs, or --project/--data-dir for the all-scopes gate, not both")
+    if not scopes and (args.builtin or args.trust_project):
+        return _usage("--builtin and --trust-project apply to the all-scopes gate (add --project or --data-dir)")
+    if scopes and (args.rtk or args.engine or args.no_activation):
+        return _usage("--rtk, --engine and --no-activation apply to PATHs, not to the all-scopes gate")
     # a missing DATA_DIR is normal (no global filters yet); a missing project or built-in folder is a typo
     bad_folders = [(option, value) for option, value in (("--project", args.project),
                                                          ("--data-dir", args.data_dir),
@@ -64,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{value}:1:1: error: {option}: {reason}", file=sys.stderr)
     if bad_folders:
         return 1
-    if (args.project or args.data_dir) and not args.paths:
+    if scopes:
         return _run_scopes(args)
     paths = args.paths or _default_paths()
     missing = [p for p in paths if not Path(p).exists()]
@@ -103,6 +110,11 @@ def run(args: argparse.Namespace) -> int:
     if problems or not result.passed:
         return 1
     return 0
+
+
+def _usage(message: str) -> int:
+    print(f"rulewright verify: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _run_scopes(args: argparse.Namespace) -> int:

@@ -66,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.install_global:
         return _install(args)
+    target = Path(args.output)
+    if target.exists() and not (target.is_file() or target.is_dir()):
+        # the write is atomic (a temp file then os.replace), which would swap a device or pipe for a file
+        print(f"{args.output}:1:1: error: not a regular file or folder (a device or pipe); "
+              "write to a file instead", file=sys.stderr)
+        return 1
     if args.output.endswith(("/", os.sep)):
         # "-o build/" means a folder even before it exists (it used to become a file named "build")
         Path(args.output).mkdir(parents=True, exist_ok=True)
@@ -130,6 +136,11 @@ def _install(args: argparse.Namespace) -> int:
         result = install_global_toml(content, data_dir, overwrite=args.overwrite, profile=args.profile)
     except InstallError as exc:
         print(f"{data_dir / 'rtk' / 'filters.toml'}:1:1: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        reason = ("a folder on the way is a file" if isinstance(exc, (FileExistsError, NotADirectoryError))
+                  else exc.strerror or str(exc))
+        print(f"{data_dir / 'rtk' / 'filters.toml'}:1:1: error: cannot install: {reason}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))

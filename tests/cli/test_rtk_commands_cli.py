@@ -116,3 +116,24 @@ def test_verify_accepts_a_data_dir_that_does_not_exist_yet(tmp_path) -> None:
     result = rulewright("verify", "--data-dir", str(not_a_folder), "--builtin", str(builtin))
     assert result.code == 1
     assert result.err.startswith(f"{not_a_folder}:1:1: error: --data-dir: not a folder")
+
+
+def test_export_never_replaces_a_device_or_pipe(tmp_path) -> None:
+    # the atomic write (temp file + os.replace) swapped /dev/null for a regular file when run as root
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    result = rulewright("export", str(FILTER), "-o", str(fifo))
+    assert result.code == 1
+    assert result.err.startswith(f"{fifo}:1:1: error: not a regular file or folder")
+    assert fifo.is_fifo()
+
+
+def test_install_global_into_a_data_dir_that_is_a_file_is_located(tmp_path) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.write_text("x", encoding="utf-8")
+    result = rulewright("export", str(FILTER), "--install-global", "--data-dir", str(data_dir))
+    assert result.code == 1
+    assert "Traceback" not in result.err
+    assert f"{data_dir / 'rtk' / 'filters.toml'}:1:1: error: cannot install: a folder on the way is a file" in result.err

@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="role of the message (plain text input)")
     parser.add_argument("--profile", choices=PROFILES, default="omniroute",
                         help="omniroute reproduces the reference and its quirks (default); strict fixes them")
-    parser.add_argument("--min-length", type=float, default=50, metavar="N",
+    parser.add_argument("--min-length", type=_length, default=50, metavar="N",
                         help="skip texts shorter than N UTF-16 units (OmniRoute's default: 50)")
     parser.add_argument("--skip-rule", action="append", default=[], metavar="NAME", help="do not run this rule")
     parser.add_argument("--messages", action="store_true",
@@ -43,6 +43,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result object instead of the text")
     parser.epilog = ("The compressed text goes to stdout, diagnostics to stderr. "
                      "Exit status: 0 done, 1 bad input or rules, 2 usage error.")
+
+
+def _length(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not 0 <= number < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number ≥ 0, got {value!r}")
+    return number
 
 
 # ---------------------------------------------------------------- shared by run and handle_request

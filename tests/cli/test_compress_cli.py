@@ -58,3 +58,10 @@ def test_jsonl_fields_of_the_wrong_type_are_answered_and_the_batch_goes_on() -> 
     assert responses[2] == {"error": '"config" must be an object'}
     assert responses[3] == {"error": 'request needs "text" (a string) or "messages" (an array)'}
     assert responses[4]["text"] == "short"
+
+
+def test_min_length_must_be_a_finite_non_negative_number() -> None:
+    for value in ("nan", "inf", "-1", "ten"):
+        result = rulewright("compress", "--min-length", value, stdin=PROSE)
+        assert result.code == 2, value
+        assert "argument --min-length" in result.err

@@ -133,13 +133,18 @@ class LineScanner:
         key = (translation.unicode, translation.ignore_case)
         found = self._prepared.get(key)
         if found is None:
-            blob = self.blob
-            units = blob if (translation.unicode or blob.isascii()) else to_utf16_units(blob)
-            widths = map(len if len(units) == len(blob) else utf16_len, self.lines)
-            starts = [0, *accumulate(map(add, widths, repeat(1)))]
-            starts.pop()
-            target = canonicalize(units, translation.unicode) if translation.ignore_case else units
-            found = (target, starts)
+            # The UTF-16 view and the line starts do not depend on case folding: with and
+            # without ``i`` share them (one conversion per scanner, not per flag set).
+            plain = self._prepared.get((translation.unicode, False))
+            if plain is None:
+                blob = self.blob
+                units = blob if (translation.unicode or blob.isascii()) else to_utf16_units(blob)
+                widths = map(len if len(units) == len(blob) else utf16_len, self.lines)
+                starts = [0, *accumulate(map(add, widths, repeat(1)))]
+                starts.pop()
+                plain = self._prepared[(translation.unicode, False)] = (units, starts)
+            units, starts = plain
+            found = (canonicalize(units, translation.unicode), starts) if translation.ignore_case else plain
             self._prepared[key] = found
         return found
 

@@ -191,7 +191,7 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
 
     if flt.strip_ansi:
         # A CSI sequence holds no line break, so stripping the joined text is the same as per line.
-        if any("\x1b" in line for line in lines):
+        if "\x1b" in text:  # (the lines are the text split at line breaks: same characters)
             lines = _map_lines(run, "strip-ansi", lines, whole=lambda text: _CSI.sub("", text))
         else:
             _map_lines(run, "strip-ansi", lines, only=())

@@ -42,6 +42,7 @@ from app.undo import SpliceCommand
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panels_model import (
+    FILTER_KINDS,
     TestRow,
     TestRunResult,
     accept_actual_splice,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+AUTO_RUN_BYTES = 1024 * 1024  # bigger filter sets run on F5 / when the panel is shown, not on every save
 
 
 class _Progress(QObject):
@@ -132,6 +134,7 @@ class TestsPanel(QWidget):
         self._autorun.setInterval(400)
         self._autorun.timeout.connect(self.run_tests)
         self._scanned_root: Path | None = None
+        self._pending_autorun = False
 
         self.run_button = QPushButton("▶ Run all")
         self.run_button.setToolTip("Run every tests[] of the workspace (F5)")
@@ -215,6 +218,8 @@ class TestsPanel(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         docs_focus(self.window_, bottom_share=0.5)
+        if self._pending_autorun:
+            self.run_tests()
 
     # -- running ------------------------------------------------------------------------------------
     def _entries(self) -> list | None:
@@ -231,6 +236,7 @@ class TestsPanel(QWidget):
     def run_tests(self) -> int:
         """Start a run (replacing any queued one); returns its job id."""
         self._autorun.stop()
+        self._pending_autorun = False
         self._cancel.set()  # a run in flight stops at its next file; its result is dropped anyway
         self._cancel = threading.Event()
         self.progress.setValue(0)
@@ -299,19 +305,33 @@ class TestsPanel(QWidget):
             bottom.setTabText(index, "Tests")
 
     # -- automatic runs -----------------------------------------------------------------------------
+    def _filter_bytes(self) -> int:
+        index = self.window_.index
+        if index is None:
+            return 0
+        return sum(f.size for f in index.files if f.kind in FILTER_KINDS or f.path.suffix == ".toml")
+
+    def _may_autorun(self) -> bool:
+        """Automatic runs are for filter sets that test quickly, or when the panel is in view."""
+        return self.isVisible() or self._filter_bytes() <= AUTO_RUN_BYTES
+
     @Slot()
     def _on_scanned(self) -> None:
         w = self.window_
         if w.workspace is not None and w.workspace != self._scanned_root:
             self._scanned_root = w.workspace
-            self.run_tests()
+            if self._may_autorun():
+                self.run_tests()
+            else:
+                self._pending_autorun = True
+                self.summary.set("large filter set: F5 runs the tests", "muted")
 
     @Slot(str)
     def _on_disk_change(self, path: str) -> None:
         if not self.auto.isChecked():
             return
         known = self.result is not None and any(f.path == path for f in self.result.files)
-        if known or is_filter_file(Path(path)):
+        if (known or is_filter_file(Path(path))) and self._may_autorun():
             self._autorun.start()
 
     # -- tree ---------------------------------------------------------------------------------------

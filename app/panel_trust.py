@@ -81,7 +81,8 @@ class TrustPanel(QWidget):
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(300)
-        self._refresh_timer.timeout.connect(self.refresh)
+        self._refresh_timer.timeout.connect(self._refresh_if_visible)
+        self._stale = True  # the workspace changed while the panel was hidden
 
         # -- trust half
         self.verdict = Badge("no workspace", "muted")
@@ -91,7 +92,7 @@ class TrustPanel(QWidget):
         self.trust_button.setToolTip("Record the hash of .rtk/filters.json|toml in .rtk/trust.json (asks first)")
         self.trust_button.clicked.connect(self.trust_clicked)
         refresh = QPushButton("Refresh")
-        refresh.clicked.connect(self.refresh)
+        refresh.clicked.connect(lambda _checked=False: self.refresh())
         head = QHBoxLayout()
         head.addWidget(self.verdict)
         head.addWidget(self.headline, 1)
@@ -161,6 +162,8 @@ class TrustPanel(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         docs_focus(self.window_, bottom_share=0.5)
+        if self._stale:
+            self.refresh()
 
     # -- loading ------------------------------------------------------------------------------------------
     def _entries(self) -> list | None:
@@ -170,9 +173,18 @@ class TrustPanel(QWidget):
         return None
 
     @Slot()
+    def _refresh_if_visible(self) -> None:
+        """Reading every filter (and reviewing a big .rtk file) is real work: only for a visible
+        panel; a hidden one catches up when it is shown."""
+        if self.isVisible():
+            self.refresh()
+        else:
+            self._stale = True
+
     def refresh(self) -> None:
         if self.window_.workspace is None:
             return
+        self._stale = False
         self.loader.request(_load, self.window_.workspace, self._entries(), self.window_.settings.default_profile)
 
     @Slot(str)

@@ -202,3 +202,22 @@ def test_builtins_can_compete_in_the_activation_check(qtbot, window, tmp_path, m
     with qtbot.waitSignal(panel.ranChanged, timeout=30000):
         panel.builtins.setChecked(True)
     assert _item(panel, "keeps failures").text(2) == "⚠ picks bundled-pytest"
+
+
+def test_large_filter_sets_wait_for_the_panel_or_f5(qtbot, demo, dialogs, monkeypatch):
+    from app.mainwindow import MainWindow
+    from engine.workspace.settings import Settings
+
+    monkeypatch.setattr(panel_tests, "AUTO_RUN_BYTES", 10)  # the demo's filters count as "large"
+    win = MainWindow(Settings())
+    qtbot.addWidget(win)
+    win.open_workspace(demo, restore=False)
+    win.show()
+    qtbot.waitUntil(lambda: win.index is not None, timeout=30000)
+    panel = win.panel_widgets["tests"]
+    qtbot.wait(300)
+    assert panel.result is None and "F5" in panel.summary.text()
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
+        win.show_panel("tests")
+    assert panel.result.failed == 1
+    win.watcher.stop()

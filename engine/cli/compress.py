@@ -151,7 +151,10 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     else:
         source = _dir_source(request.get("rules") or default_rules_dir())
     fallback = _fallback(request["fallbackRules"]) if request.get("fallbackRules") else None
-    compressor = Compressor(source, config, profile=request.get("profile", "omniroute"), fallback_rules=fallback)
+    profile = request.get("profile", "omniroute")
+    if profile not in PROFILES:
+        return {"error": f"unknown profile {json.dumps(profile)} (expected one of {', '.join(PROFILES)})"}
+    compressor = Compressor(source, config, profile=profile, fallback_rules=fallback)
     if "messages" in request:
         body = {"messages": request["messages"]}
         return _response(compressor.compress_body(body), messages_mode=True)

@@ -167,9 +167,18 @@ def handle_request(request: dict) -> dict:
     options = request.get("options") or {}
     if not isinstance(options, dict):
         return {"error": '"options" must be an object'}
+    if not isinstance(request["schema"], (dict, bool)):
+        return {"error": '"schema" must be a JSON Schema (an object or a boolean)'}
     profile = request.get("profile", "pi-repair-layer")
+    if profile not in PROFILES:
+        return {"error": f"unknown profile {json.dumps(profile)} (expected one of {', '.join(PROFILES)})"}
     raw = js_values(request.get("args"), exact_ints=profile == "strict")
-    result = run_repair(request["schema"], raw, options, profile=profile)
+    try:
+        result = run_repair(request["schema"], raw, options, profile=profile)
+    except ValueError as exc:          # an option the pipeline refuses, said in its own words
+        return {"error": str(exc)}
+    except (TypeError, AttributeError, KeyError) as exc:
+        return {"error": f"the schema cannot be used: {type(exc).__name__}: {exc}"}
     response = result.to_dict()
     response["observations"] = [o.rule_id for o in result.observations]
     adapter = _adapter_view(result, raw, options.get("unrepairable", "throw"))

@@ -65,3 +65,8 @@ def test_min_length_must_be_a_finite_non_negative_number() -> None:
         result = rulewright("compress", "--min-length", value, stdin=PROSE)
         assert result.code == 2, value
         assert "argument --min-length" in result.err
+
+
+def test_jsonl_unknown_profile_is_answered_without_a_python_class_name() -> None:
+    result = rulewright("compress", "--jsonl", stdin=json.dumps({"text": PROSE, "profile": "fast"}) + "\n")
+    assert json.loads(result.out) == {"error": 'unknown profile "fast" (expected one of omniroute, strict)'}

@@ -68,3 +68,20 @@ def test_grammar_jsonl_fields_of_the_wrong_type_are_answered() -> None:
     assert responses[1] == {"error": '"existingToolCalls" must be an array of objects'}
     assert responses[2] == {"error": '"text" must be a string'}
     assert "error" not in responses[3] and responses[3]["changed"] is False
+
+
+def test_repair_jsonl_bad_requests_are_answered_in_words_and_the_batch_goes_on() -> None:
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
+    lines = [json.dumps({"schema": "not a schema", "args": {}}),
+             json.dumps({"schema": schema, "args": {}, "profile": "nope"}),
+             json.dumps({"schema": {"type": {}}, "args": {"a": 1}}),
+             json.dumps({"args": {}}),
+             json.dumps({"schema": schema, "args": {"path": "a"}})]
+    result = rulewright("repair", "--jsonl", stdin="\n".join(lines) + "\n")
+    responses = [json.loads(line) for line in result.out.splitlines()]
+    assert len(responses) == 5
+    assert responses[0] == {"error": '"schema" must be a JSON Schema (an object or a boolean)'}
+    assert responses[1]["error"].startswith('unknown profile "nope"')
+    assert responses[2]["error"].startswith("the schema cannot be used")
+    assert responses[3] == {"error": 'request needs a "schema"'}
+    assert responses[4]["threw"] is False and responses[4]["returned"] == {"path": "a"}

@@ -253,9 +253,17 @@ class LineScanner:
                             out.append(k)
                             previous = k
                         continue
+                    if not exact:
+                        # A superset is enough: count every line the match touches (the ones it
+                        # covers may match on their own) and let the iterator go on from its end,
+                        # where a line start is still a line start (^ is native here).
+                        k_last = bisect_right(starts, end - 1) - 1
+                        out.extend(range(max(k, previous + 1), k_last + 1))
+                        previous = max(previous, k_last)
+                        continue
                     # The match runs into the next line, where the iterator would skip ahead:
                     # check this line alone (``endpos`` = its end), then go on from the next line.
-                    if k != previous and (not exact or compiled.search(target, starts[k], line_end)):
+                    if k != previous and compiled.search(target, starts[k], line_end):
                         out.append(k)
                         previous = k
                     restart = line_end + 1

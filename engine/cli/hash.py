@@ -10,7 +10,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from engine.cli.common import allow_intermixed
 
     allow_intermixed(parser)
-    parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="filter file(s) to hash; - reads standard input")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="omniroute: hash the UTF-8-decoded text (default); strict: hash raw bytes (VT-Q1)")
     parser.add_argument("--json", action="store_true", help="print a JSON object (an array of them for several files)")
@@ -23,6 +23,9 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.rtk.hashing import trust_hash_file
 
+    if args.files.count("-") > 1:
+        print("rulewright hash: error: standard input (-) can be read only once", file=sys.stderr)
+        return 2
     if not args.files:
         print("rulewright hash: error: give at least one FILE (or use --jsonl)", file=sys.stderr)
         return 2
@@ -30,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     documents = []
     for name in args.files:
         try:
-            result = trust_hash_file(name, args.profile)
+            result = _hash_stdin(args.profile) if name == "-" else trust_hash_file(name, args.profile)
+            if result is None:
+                return 2
         except OSError as exc:
             print(f"{name}:1:1: error: cannot read file: {exc.strerror or exc}", file=sys.stderr)
             status = 1
@@ -47,6 +52,17 @@ def run(args: argparse.Namespace) -> int:
         # one JSON document on stdout: the object for one FILE, an array of them for several
         print(json.dumps(documents[0] if len(args.files) == 1 and documents else documents))
     return status
+
+
+def _hash_stdin(profile: str):
+    """The trust hash of the bytes on standard input (``cat filters.json | rulewright hash -``)."""
+    from engine.cli.common import usage_error
+    from engine.rtk.hashing import trust_hash_bytes
+
+    if sys.stdin is None or sys.stdin.isatty():
+        usage_error("hash", "no input: give a FILE, or pipe the file to standard input")
+        return None
+    return trust_hash_bytes(sys.stdin.buffer.read(), profile, path="<stdin>")
 
 
 def handle_request(request: dict) -> dict:

@@ -137,3 +137,13 @@ def test_install_global_into_a_data_dir_that_is_a_file_is_located(tmp_path) -> N
     assert result.code == 1
     assert "Traceback" not in result.err
     assert f"{data_dir / 'rtk' / 'filters.toml'}:1:1: error: cannot install: a folder on the way is a file" in result.err
+
+
+def test_hash_reads_standard_input_for_dash() -> None:
+    # `cat filters.json | rulewright hash -` used to say "-: No such file or directory"
+    data = FILTER.read_bytes()
+    from_stdin = rulewright("hash", "-", stdin=data)
+    from_file = rulewright("hash", str(FILTER))
+    assert from_stdin.code == 0 and from_stdin.out == from_file.out
+    twice = rulewright("hash", "-", "-", stdin=data)
+    assert twice.code == 2 and "can be read only once" in twice.err

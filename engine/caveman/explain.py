@@ -8,6 +8,7 @@ runs one rule alone through the same flow.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -87,7 +88,10 @@ def _edits(run: RuleRun) -> list[tuple[int, int, int]]:
 
 def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) -> int:
     """Map a position in an edited text back to the text before the edits; a position inside
-    a replacement maps to the start (or, for an end, the end) of what it replaced."""
+    a replacement maps to the start (or, for an end, the end) of what it replaced.
+
+    The plain definition; :class:`EditMap` answers the same in O(log n) per position.
+    """
     delta = 0
     for old_start, old_end, new_len in edits:
         new_start = old_start + delta
@@ -99,31 +103,62 @@ def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) 
     return pos - delta
 
 
-def _placeholder_to_input(pos: int, ex: Extraction, *, is_end: bool) -> int:
-    """UTF-16 position in the placeholder text → UTF-16 position in the original part."""
-    edits = sorted((b.start, b.end, len(b.placeholder)) for b in ex.blocks)  # placeholders are ASCII + NUL
-    return _map_back_one(pos, edits, is_end=is_end)
+class EditMap:
+    """``_map_back_one`` for many positions over one edit list: prefix sums and a bisection.
+
+    Explaining a whole pack maps every match of every rule back through every earlier rule's
+    edits; the linear walk made that quadratic on long samples.
+    """
+
+    __slots__ = ("_deltas", "_new_ends", "_new_starts", "_old")
+
+    def __init__(self, edits: list[tuple[int, int, int]]) -> None:
+        self._new_starts: list[int] = []
+        self._new_ends: list[int] = []
+        self._deltas: list[int] = []
+        self._old = [(old_start, old_end) for old_start, old_end, _ in edits]
+        delta = 0
+        for old_start, old_end, new_len in edits:
+            new_start = old_start + delta
+            self._new_starts.append(new_start)
+            self._new_ends.append(new_start + new_len)
+            delta += new_len - (old_end - old_start)
+            self._deltas.append(delta)
+
+    def back(self, pos: int, *, is_end: bool) -> int:
+        i = bisect_left(self._new_starts, pos) - 1  # the last edit starting before pos
+        if i < 0:
+            return pos
+        if pos < self._new_ends[i]:
+            old_start, old_end = self._old[i]
+            return old_end if is_end else old_start
+        return pos - self._deltas[i]
+
+
+def _placeholder_map(ex: Extraction) -> EditMap:
+    """Placeholder text → original part (placeholders are ASCII + NUL, so lengths are UTF-16)."""
+    return EditMap(sorted((b.start, b.end, len(b.placeholder)) for b in ex.blocks))
 
 
 def _explain_rules(o: PartOutcome) -> list[RuleExplanation]:
     out: list[RuleExplanation] = []
-    history: list[list[tuple[int, int, int]]] = []
+    history: list[EditMap] = []
+    to_input = _placeholder_map(o.extraction)
     for run in o.runs:
         matches = []
         for m in run.matches:
             s, e = m.start, m.end
             for edits in reversed(history):
-                s = _map_back_one(s, edits, is_end=False)
-                e = _map_back_one(e, edits, is_end=True)
+                s = edits.back(s, is_end=False)
+                e = edits.back(e, is_end=True)
             matches.append(MatchExplanation(
                 m.start, m.end, m.match, m.replacement,
-                _placeholder_to_input(s, o.extraction, is_end=False),
-                _placeholder_to_input(e, o.extraction, is_end=True)))
+                to_input.back(s, is_end=False), to_input.back(e, is_end=True)))
         rule: Rule = run.rule
         out.append(RuleExplanation(rule.name, rule.source, rule.category, rule.context, rule.min_intensity,
                                    run.attempted, run.skipped, run.changed, run.before, run.after, matches))
         if run.changed:
-            history.append(_edits(run))
+            history.append(EditMap(_edits(run)))
     return out
 
 

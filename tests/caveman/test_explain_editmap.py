@@ -1,0 +1,25 @@
+"""EditMap answers exactly what the plain back-mapping walk answers, for any edit list."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.caveman.explain import EditMap, _map_back_one
+
+
+@st.composite
+def edit_lists(draw):
+    """Sorted, non-overlapping (old_start, old_end, new_len) edits, as a rule run produces."""
+    edits, cursor = [], 0
+    for _ in range(draw(st.integers(0, 12))):
+        start = cursor + draw(st.integers(0, 6))
+        end = start + draw(st.integers(0, 5))
+        edits.append((start, end, draw(st.integers(0, 5))))
+        cursor = end
+    return edits
+
+
+@given(edit_lists(), st.integers(0, 120), st.booleans())
+def test_edit_map_equals_the_plain_walk(edits, pos, is_end) -> None:
+    assert EditMap(edits).back(pos, is_end=is_end) == _map_back_one(pos, edits, is_end=is_end)

@@ -17,12 +17,12 @@ def pack(*rules: dict, language: str = "xx", category: str = "filler") -> dict:
 
 
 def run(text: str, *packs: dict, language: str = "xx", role: str = "user", profile: str = "omniroute",
-        intensity: str = "full", fallback=None, **config):
+        intensity: str = "full", fallback=None, timeout: float | None = None, **config):
     """Compress ``text`` as one message; returns (output text, result)."""
     cfg = {"enabled": True, "minMessageLength": 0, "compressRoles": [role], "language": language,
            "intensity": intensity, **config}
     result = Compressor(PackSource.from_packs(packs), cfg, profile=profile,
-                        fallback_rules=fallback).compress_body({"messages": [{"role": role, "content": text}]})
+                        fallback_rules=fallback, timeout=timeout).compress_body({"messages": [{"role": role, "content": text}]})
     return result.body["messages"][0]["content"], result
 
 

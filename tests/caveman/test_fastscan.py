@@ -289,9 +289,11 @@ BIG_WORDS = ("thanks", "sure", "basically", "really", "pre", "glue", "fix", "kin
 def test_compression_is_the_same_with_and_without_the_literal_index(seed, profile, monkeypatch):
     rng = random.Random(seed)
     text = " ".join(rng.choice(BIG_WORDS) for _ in range(12_000))
-    indexed, result = compress_run(text, BIG_PACK, profile=profile)
+    # a generous regex budget: on a loaded machine the default one can time every rule out,
+    # which would make both runs agree for the wrong reason
+    indexed, result = compress_run(text, BIG_PACK, profile=profile, timeout=60)
     monkeypatch.setattr(LiteralIndex, "MIN_LENGTH", 10**12)  # the per-literal scans only
-    plain, plain_result = compress_run(text, BIG_PACK, profile=profile)
+    plain, plain_result = compress_run(text, BIG_PACK, profile=profile, timeout=60)
     assert indexed == plain
     assert result.rules_applied == plain_result.rules_applied
     assert [(d.code, d.message) for d in result.diagnostics] == [(d.code, d.message) for d in plain_result.diagnostics]

@@ -80,3 +80,30 @@ def _is_terminal(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def dumps_json(value, *, indent: int | None = None) -> str:
+    """JSON text for stdout: non-ASCII kept readable, lone surrogates escaped as ``\\udXXX``.
+
+    JavaScript strings (chat bodies, arguments, regex input) may hold lone surrogates; UTF-8
+    cannot encode them, so ``ensure_ascii=False`` output would crash the write. Escaping them is
+    what well-formed ``JSON.stringify`` does, and the result is still valid JSON.
+    """
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def printable(text: str) -> str:
+    """Plain text for stdout: a lone surrogate (not encodable as UTF-8) becomes U+FFFD."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def _lone_surrogates():
+    import re
+
+    return re.compile("[\ud800-\udfff]")
+
+
+_LONE_SURROGATE = _lone_surrogates()

@@ -190,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.caveman.compress import Compressor
     from engine.caveman.packs import PackError, PackSource
-    from engine.cli.common import read_input
+    from engine.cli.common import dumps_json, printable, read_input
 
     text, shown, status = read_input(args.file, "compress")
     if text is None:
@@ -235,10 +235,10 @@ def run(args: argparse.Namespace) -> int:
         print(d.with_location(path=d.path or shown).format(), file=sys.stderr)
     if args.json:
         response = _response(result, messages_mode=args.messages)
-        sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(dumps_json(response, indent=2) + "\n")
     elif args.messages:
-        sys.stdout.write(json.dumps(result.body, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(dumps_json(result.body, indent=2) + "\n")
     else:
-        out = result.body["messages"][0]["content"]
+        out = printable(result.body["messages"][0]["content"])
         sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return status

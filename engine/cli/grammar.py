@@ -159,7 +159,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.cli.common import read_input
+    from engine.cli.common import dumps_json, printable, read_input
     from engine.grammar import HookState, message_end, migrate
 
     text, _shown, status = read_input(args.file, "grammar")
@@ -180,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
     message = {"role": "assistant", "content": [{"type": "text", "text": text}], "stopReason": args.stop_reason}
     record = _finite(message_end(message, state))
     if args.json:
-        print(json.dumps(record, ensure_ascii=False, indent=2))
+        print(dumps_json(record, indent=2))
     else:
-        print(_summary(record, args.file, args.profile))
+        print(printable(_summary(record, args.file, args.profile)))
     return status
 
 

@@ -54,7 +54,7 @@ def _location(text: str, pointer: str) -> tuple[int, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.cli.common import read_input
+    from engine.cli.common import dumps_json, printable, read_input
     from engine.params import ParamsError, build_params_report
 
     text, name, status = read_input(args.file, "params")
@@ -78,10 +78,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{prefix}: warning: {finding.message} (the reference schema would reject this; "
               f"the pipeline uses it as given) [{finding.code}]", file=sys.stderr)
     if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write(dumps_json(report, indent=2) + "\n")
     else:
-        sys.stdout.write(render_summary(report))
+        sys.stdout.write(printable(render_summary(report)))
     return 0
 
 

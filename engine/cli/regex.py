@@ -10,7 +10,6 @@ An invalid pattern prints V8's SyntaxError message and exits 1.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -44,7 +43,7 @@ def _seconds(value: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.cli.common import read_input, usage_error
+    from engine.cli.common import dumps_json, printable, read_input, usage_error
     from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
 
     if args.pattern is None:
@@ -58,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
         if args.replace is not None:
             result = rx.replace(text, args.replace)
             if args.json:
-                print(json.dumps({"result": result}, ensure_ascii=False))
+                print(dumps_json({"result": result}))
             else:
-                sys.stdout.write(result)
+                sys.stdout.write(printable(result))
             return status
         matches = _all_matches(args.pattern, args.flags, text, timeout)
     except JSSyntaxError as exc:
@@ -70,16 +69,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"matches": [match_to_json(m) for m in matches]}, ensure_ascii=False))
+        print(dumps_json({"matches": [match_to_json(m) for m in matches]}))
         return status
     for m in matches:
-        line = f"{m.index}-{m.end}: {json.dumps(m.match, ensure_ascii=False)}"
+        line = f"{m.index}-{m.end}: {dumps_json(m.match)}"
         if m.groups:
             labels = {index: name for name, index in zip(rx.group_names, _named_indexes(rx))}
             parts = []
             for n, value in enumerate(m.groups, start=1):
                 label = f"{n}<{labels[n]}>" if n in labels else str(n)
-                parts.append(f"{label}={'undefined' if value is None else json.dumps(value, ensure_ascii=False)}")
+                parts.append(f"{label}={'undefined' if value is None else dumps_json(value)}")
             line += "  " + " ".join(parts)
         print(line)
     if not matches:

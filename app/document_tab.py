@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWid
 from app.conflict import ConflictBar, DiffDialog
 from app.fields import REMOVE
 from app.jsonview import FindBar, JsonEditor, Mark
-from app.undo import SpliceCommand
+from app.undo import SpliceCommand, SplicesCommand
 from app.visual import VisualEditor
 from app.workers import Dispatcher
 from engine.diagnostics import Diagnostic
@@ -382,7 +382,17 @@ class DocumentTab(QWidget):
         index = self._ensure_index()
         if index is None or index.single or src == dst:
             return
-        self._push(index.move(self.doc.text, src, dst), "Move item")
+        if abs(src - dst) <= 1:
+            self._push(index.move(self.doc.text, src, dst), "Move item")
+        else:
+            # delete + insert: two small edits, whatever the distance (a single splice would
+            # rewrite every item in between, megabytes in a big file)
+            raw = index.item_text(self.doc.text, src)
+            first = index.remove(self.doc.text, src)
+            steps = [(first, self.apply_splice(first, "form"))]
+            second = index.insert_raw(self.doc.text, dst, raw, self.style_)
+            steps.append((second, self.apply_splice(second, "form")))
+            self.undo_stack.push(SplicesCommand(self, steps, "Move item"))
         self.visual.select(dst)
 
     # -- views ------------------------------------------------------------------------------------------------

@@ -72,3 +72,25 @@ class SpliceCommand(QUndoCommand):
         if not self.forward.insert and self.forward.start == self.forward.end:
             self.setObsolete(True)  # typed and deleted again: nothing left to undo
         return True
+
+
+class SplicesCommand(QUndoCommand):
+    """Several splices as one step (moving an item = delete here + insert there, two small edits
+    instead of one splice rewriting everything in between). Undo applies the inverses backwards."""
+
+    def __init__(self, target: SpliceTarget, steps: list[tuple[Splice, Splice]], label: str) -> None:
+        super().__init__(label)
+        self.target = target
+        self.steps = steps  # (forward, inverse), already applied in this order
+        self._skip_redo = True
+
+    def redo(self) -> None:
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        for forward, _inverse in self.steps:
+            self.target.apply_splice(forward, "undo")
+
+    def undo(self) -> None:
+        for _forward, inverse in reversed(self.steps):
+            self.target.apply_splice(inverse, "undo")

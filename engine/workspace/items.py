@@ -273,7 +273,16 @@ class ItemIndex:
         return jsonedit.remove_child(text, self._array_node(), str(index))
 
     def move(self, text: str, src: int, dst: int) -> Splice:
+        """One splice rotating items src..dst (fine for small lists; see ``insert_raw``)."""
         return jsonedit.move_within(text, self._array_node(), src, dst)
+
+    def item_text(self, text: str, index: int) -> str:
+        a, b = self.spans[index]
+        return text[a:b]
+
+    def insert_raw(self, text: str, index: int, raw: str, style: Style) -> Splice:
+        """Insert an item's text verbatim (the second half of a move done as delete + insert)."""
+        return jsonedit.insert_into(text, self._array_node(), index, None, style, raw=raw)
 
     def duplicate_value(self, index: int) -> Any:
         import copy

@@ -212,13 +212,19 @@ def insert_item(text: str, parsed: ParseResult, array_pointer: str, index: int, 
     return insert_into(text, arr, index, value, style)
 
 
-def insert_into(text: str, arr: Node, index: int, value: Any, style: Style | None = None) -> Splice:
-    """Insert ``value`` into array node ``arr`` at ``index`` (only item spans are needed)."""
+def insert_into(text: str, arr: Node, index: int, value: Any, style: Style | None = None,
+                raw: str | None = None) -> Splice:
+    """Insert ``value`` into array node ``arr`` at ``index`` (only item spans are needed).
+
+    ``raw``: the item's text as it should appear (a moved item keeps its own formatting).
+    """
     style = style or Style.detect(text)
     level = _level_of(text, _line_anchor(text, arr.start), style)
     items = arr.items
     index = max(0, min(index, len(items)))
     if not items:
+        if raw is not None:
+            return Splice(arr.start, arr.end, "[" + raw + "]")
         return Splice(arr.start, arr.end, dumps([value], style, level, _keep_compact([value])))
     multiline = _is_multiline(text, arr)
     if multiline:
@@ -228,7 +234,7 @@ def insert_into(text: str, arr: Node, index: int, value: Any, style: Style | Non
     else:
         item_level = level
         sep = ", "
-    rendered = dumps(value, style, item_level, not multiline or _keep_compact(value))
+    rendered = raw if raw is not None else dumps(value, style, item_level, not multiline or _keep_compact(value))
     if index < len(items):
         return Splice(items[index].start, items[index].start, rendered + sep)
     return Splice(items[-1].end, items[-1].end, sep + rendered)

@@ -126,6 +126,9 @@ def test_drag_and_drop_reorders_through_the_document(qtbot, qtmodeltester, windo
     mime = model.mimeData([model.index(0)])
     assert model.dropMimeData(mime, Qt.DropAction.MoveAction, 3, 0, model.index(-1)) is False
     assert [r["name"] for r in json.loads(tab.text)["rules"]] == ["please", "just", "basically"]
+    assert tab.editor.toPlainText() == tab.text
+    tab.undo_stack.undo()  # a long move is delete + insert, undone as one step
+    assert tab.text == (workspace / "rules" / "en" / "filler.json").read_text()
     assert not model.dropMimeData(QMimeData(), Qt.DropAction.MoveAction, 0, 0, model.index(-1))
 
 

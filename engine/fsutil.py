@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -10,6 +11,10 @@ from pathlib import Path
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to a temp file beside ``path``, fsync it, then rename over ``path``."""
     target = Path(path)
+    if target.exists() and not target.is_file():
+        # os.replace would swap a device or pipe (e.g. /dev/null, as root) for a regular file
+        raise OSError(errno.EINVAL, "not a regular file (a folder, device or pipe); refusing to replace it",
+                      str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:

@@ -37,6 +37,13 @@ def run(args: argparse.Namespace) -> int:
         reason = "no such folder" if not project.exists() else "not a folder (give the project folder that holds .rtk/)"
         print(f"{project}:1:1: error: {reason}", file=sys.stderr)
         return 1
+    # reading a pipe standing as one of these files would block for ever
+    odd = [project / ".rtk" / name for name in ("filters.json", "filters.toml", "trust.json")
+           if (project / ".rtk" / name).exists() and not (project / ".rtk" / name).is_file()]
+    for path in odd:
+        print(f"{path}:1:1: error: not a regular file (a folder, device or pipe)", file=sys.stderr)
+    if odd:
+        return 1
     return _check(project, args) if args.check else _write(project, args)
 
 

@@ -65,7 +65,7 @@ def test_trust_write_failure_is_located_not_a_traceback(tmp_path) -> None:
     result = rulewright("trust", str(project), "--write", "--quiet")
     assert result.code == 1
     assert "Traceback" not in result.err
-    assert f"{project / '.rtk' / 'trust.json'}:1:1: error: cannot write" in result.err
+    assert f"{project / '.rtk' / 'trust.json'}:1:1: error: not a regular file" in result.err
 
 
 def test_trust_write_then_check_round_trip(tmp_path) -> None:
@@ -147,3 +147,16 @@ def test_hash_reads_standard_input_for_dash() -> None:
     assert from_stdin.code == 0 and from_stdin.out == from_file.out
     twice = rulewright("hash", "-", "-", stdin=data)
     assert twice.code == 2 and "can be read only once" in twice.err
+
+
+def test_trust_neither_blocks_on_nor_replaces_a_pipe_standing_as_trust_json(tmp_path) -> None:
+    import os
+
+    project = _project(tmp_path)
+    fifo = project / ".rtk" / "trust.json"
+    os.mkfifo(fifo)
+    for mode in ("--check", "--write"):
+        result = rulewright("trust", str(project), mode, timeout=30)
+        assert result.code == 1
+        assert result.err == f"{fifo}:1:1: error: not a regular file (a folder, device or pipe)\n"
+        assert fifo.is_fifo()

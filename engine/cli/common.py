@@ -24,7 +24,9 @@ class _IntermixedParser(argparse.ArgumentParser):
     _intermixing = False
 
     def parse_known_args(self, args=None, namespace=None):
-        if self._intermixing:  # parse_known_intermixed_args calls back into parse_known_args
+        # parse_known_intermixed_args calls back into parse_known_args; and it mishandles "--"
+        # (Python 3.11), which a user writes precisely to pass "-\\d+" as PATTERN: parse plainly then
+        if self._intermixing or (args is not None and "--" in args):
             return super().parse_known_args(args, namespace)
         self._intermixing = True
         try:

@@ -46,3 +46,13 @@ def test_jsonl_request_without_pattern_is_an_error_and_the_batch_goes_on() -> No
     assert "pattern" in responses[0]["error"]
     assert "error" in responses[1]
     assert [m["match"] for m in responses[2]["matches"]] == ["x", "x"]
+
+
+def test_double_dash_passes_a_pattern_that_starts_with_a_dash(tmp_path) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text("a -12 b", encoding="utf-8")
+    for argv in (["regex", "--", "-[0-9]+", str(text)], ["regex", "--flags", "g", "--", "-[0-9]+", str(text)]):
+        result = rulewright(*argv)
+        assert (result.code, result.out) == (0, '2-5: "-12"\n'), result.err
+    piped = rulewright("regex", "--", "-[0-9]+", stdin="x -7")
+    assert (piped.code, piped.out) == (0, '2-4: "-7"\n')

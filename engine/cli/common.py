@@ -25,7 +25,7 @@ class _IntermixedParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         # parse_known_intermixed_args calls back into parse_known_args; and it mishandles "--"
-        # (Python 3.11), which a user writes precisely to pass "-\\d+" as PATTERN: parse plainly then
+        # (Python 3.11), which a user writes precisely to pass a PATTERN such as "-[0-9]+": parse plainly then
         if self._intermixing or (args is not None and "--" in args):
             return super().parse_known_args(args, namespace)
         self._intermixing = True

@@ -98,6 +98,9 @@ def launch(args: argparse.Namespace) -> int:
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
     window.resize(*size)
+    if docs_mode:
+        window.layout().setSizeConstraint(window.layout().SizeConstraint.SetNoConstraint)
+        window.setFixedSize(*size)  # screenshots have exactly the size asked for
     # Everything created so far (Qt wrappers, modules) lives as long as the app: keep it out of
     # the garbage collector's full passes, which otherwise pause every thread for their length.
     gc.freeze()
@@ -128,6 +131,8 @@ def launch(args: argparse.Namespace) -> int:
             window.show_panel(panel_name)
         _settle(app, window)
         ok = window.grab().save(screenshot)
+        files = len(window.index.files) if window.index is not None else 0
+        print(f"rulewright: workspace {target} ({files} files); screenshot {screenshot}")
         window.close()
         if not ok:
             print(f"{screenshot}:1:1: error: could not write the PNG", file=sys.stderr)

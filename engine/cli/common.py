@@ -26,13 +26,20 @@ class _IntermixedParser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):
         # parse_known_intermixed_args calls back into parse_known_args; and it mishandles "--"
         # (Python 3.11), which a user writes precisely to pass a PATTERN such as "-[0-9]+": parse plainly then
-        if self._intermixing or (args is not None and "--" in args):
+        if self._intermixing:
             return super().parse_known_args(args, namespace)
         self._intermixing = True
         try:
-            return self.parse_known_intermixed_args(args, namespace)
+            if args is not None and "--" in args:
+                parsed, extras = super().parse_known_args(args, namespace)
+            else:
+                parsed, extras = self.parse_known_intermixed_args(args, namespace)
         finally:
             self._intermixing = False
+        if extras:
+            # said here, with this command's usage and name, rather than by the top-level parser
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 def allow_intermixed(parser: argparse.ArgumentParser) -> None:

@@ -38,3 +38,14 @@ def test_help_states_the_exit_status_and_exits_0(command: str) -> None:
 def test_stdin_is_described_the_same_way(command: str) -> None:
     text = " ".join(rulewright(command, "--help").out.split())
     assert "standard input" in text
+
+
+@pytest.mark.parametrize(("argv", "extra"), [(["regex", "a", "f.txt", "--bogus"], "--bogus"),
+                                             (["regex", "a", "f.txt", "g.txt"], "g.txt"),
+                                             (["validate", "x.json", "--nope"], "--nope"),
+                                             (["params", "--", "a.json", "b.json"], "b.json")])
+def test_unrecognized_arguments_are_said_by_the_command(argv: list[str], extra: str) -> None:
+    result = rulewright(*argv)
+    assert result.code == 2
+    assert f"rulewright {argv[0]}: error: unrecognized arguments: {extra}" in result.err
+    assert result.err.startswith(f"usage: rulewright {argv[0]} ")

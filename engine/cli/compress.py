@@ -185,6 +185,21 @@ def _load_fallback(path: str) -> tuple[list | None, str | None]:
                       f"objects with name and pattern: {detail}")
 
 
+def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
+    """``--skip-rule`` names that match no rule of any loadable pack (a typo skips nothing)."""
+    from engine.caveman.packs import PackError
+
+    if not names:
+        return []
+    known = {rule.name for rule in fallback or []}
+    for language in source.languages():
+        try:
+            known.update(rule.name for rule in source.rules_for(language))
+        except PackError:
+            continue
+    return [name for name in names if name not in known]
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -227,10 +242,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = Compressor(source, config, profile=args.profile, fallback_rules=fallback).compress_body(body)
     except PackError as exc:
-        print(f"{rules_dir}: error: {exc}", file=sys.stderr)
+        print(f"{rules_dir}:1:1: error: {exc}", file=sys.stderr)
         return 1
     if not source.files:
-        print(f"{rules_dir}: warning: no rule packs found; nothing was rewritten", file=sys.stderr)
+        print(f"{rules_dir}:1:1: warning: no rule packs found; nothing was rewritten", file=sys.stderr)
+    for name in _unknown_rule_names(args.skip_rule, source, fallback):
+        print(f"rulewright compress: warning: --skip-rule {name}: no loaded rule has this name", file=sys.stderr)
     for d in result.diagnostics:
         print(d.with_location(path=d.path or shown).format(), file=sys.stderr)
     if args.json:

@@ -70,3 +70,18 @@ def test_min_length_must_be_a_finite_non_negative_number() -> None:
 def test_jsonl_unknown_profile_is_answered_without_a_python_class_name() -> None:
     result = rulewright("compress", "--jsonl", stdin=json.dumps({"text": PROSE, "profile": "fast"}) + "\n")
     assert json.loads(result.out) == {"error": 'unknown profile "fast" (expected one of omniroute, strict)'}
+
+
+def test_a_skip_rule_name_that_matches_nothing_is_warned(tmp_path) -> None:
+    pack_dir = tmp_path / "rules" / "en"
+    pack_dir.mkdir(parents=True)
+    pack = {"language": "en", "category": "filler", "rules": [
+        {"name": "drop_basically", "pattern": "\\bbasically\\s+", "replacement": "", "flags": "gi",
+         "context": "all", "category": "filler", "minIntensity": "lite"}]}
+    (pack_dir / "filler.json").write_text(json.dumps(pack), encoding="utf-8")
+    rules = str(tmp_path / "rules")
+    typo = rulewright("compress", "--rules", rules, "--skip-rule", "drop_basicaly", stdin=PROSE)
+    assert "--skip-rule drop_basicaly: no loaded rule has this name" in typo.err
+    known = rulewright("compress", "--rules", rules, "--skip-rule", "drop_basically", stdin=PROSE)
+    assert "no loaded rule" not in known.err
+    assert known.code == 0 and "basically" in known.out

@@ -113,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.schema:
         print("rulewright repair: error: --schema FILE is required (or use --jsonl)", file=sys.stderr)
         return 2
+    from_stdin = [name for name, value in (("--schema", args.schema), ("--config", args.config),
+                                           ("ARGS_FILE", args.args_file or "-")) if value == "-"]
+    if len(from_stdin) > 1:
+        print(f"rulewright repair: error: standard input (-) can be read only once ({' and '.join(from_stdin)})",
+              file=sys.stderr)
+        return 2
     try:
         schema = _read_json(args.schema, "schema")
         options = _read_json(args.config, "config") if args.config else {}

@@ -85,3 +85,14 @@ def test_repair_jsonl_bad_requests_are_answered_in_words_and_the_batch_goes_on()
     assert responses[2]["error"].startswith("the schema cannot be used")
     assert responses[3] == {"error": 'request needs a "schema"'}
     assert responses[4]["threw"] is False and responses[4]["returned"] == {"path": "a"}
+
+
+def test_repair_reads_standard_input_once(tmp_path) -> None:
+    schema_text = '{"type": "object", "properties": {"path": {"type": "string"}}}'
+    args = tmp_path / "args.json"
+    args.write_text('{"path": "a"}', encoding="utf-8")
+    schema_from_stdin = rulewright("repair", "--schema", "-", str(args), stdin=schema_text)
+    assert schema_from_stdin.code == 0, schema_from_stdin.err
+    both = rulewright("repair", "--schema", "-", stdin=schema_text)   # arguments default to stdin too
+    assert both.code == 2
+    assert "standard input (-) can be read only once (--schema and ARGS_FILE)" in both.err

@@ -47,6 +47,7 @@ from engine.workspace.journal import JournalEntry, RecoveryJournal
 from engine.workspace.scan import WorkspaceIndex
 from engine.workspace.settings import Settings, recovery_dir
 from engine.workspace.validation import scan_and_validate, validate_many
+from engine.workspace.worker import ping
 
 
 class NewPackDialog(QDialog):
@@ -145,6 +146,9 @@ class MainWindow(QMainWindow):
         self.watcher.fileRemoved.connect(self._on_file_removed)
         self.watcher.treeChanged.connect(lambda: self.rescan())
         self._settings_saver = Dispatcher(self)
+        self._helper_warmup = Dispatcher(self, process=True)
+        if not docs_mode:
+            self._helper_warmup.request(ping)  # start the validation helper while the window opens
         self.scanner = Dispatcher(self, process=True)
         self.scanner.finished.connect(self._on_scanned)
         self.scanner.failed.connect(lambda _j, message: self.log(f"Workspace scan failed: {message}"))

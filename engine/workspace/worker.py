@@ -45,6 +45,13 @@ def resolve(name: str):
     return target
 
 
+def ping() -> int:
+    """A no-op job: starting the helper early keeps its start-up out of the first real request."""
+    import os
+
+    return os.getpid()
+
+
 def serve(inp: BinaryIO | None = None, out: BinaryIO | None = None) -> int:
     inp = inp or sys.stdin.buffer
     out = out or sys.stdout.buffer

@@ -348,6 +348,9 @@ class MainWindow(QMainWindow):
             return
         self.index = index
         self.explorer.set_index(index)
+        for entry in index.files:
+            if entry.trust and entry.trust != "n/a":
+                self.explorer.set_badge(entry.path, "trust", TRUST_BADGES.get(entry.trust, ""), entry.trust_detail)
         self._apply_workspace_diagnostics(diagnostics)
         for tab in self.document_tabs():
             self._update_tab_badges(tab)

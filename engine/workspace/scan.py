@@ -32,6 +32,8 @@ class FileEntry:
     items: int = 0
     parse_error: str | None = None
     size: int = 0
+    trust: str | None = None  # project filter files: trusted | changed | untrusted
+    trust_detail: str = ""
 
     @property
     def name(self) -> str:

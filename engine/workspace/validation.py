@@ -100,5 +100,9 @@ def scan_and_validate(root: Path, buffers: Mapping[Path, str], profile: str = "o
     from engine.workspace.scan import MAX_SCAN_BYTES, scan_workspace
 
     index = scan_workspace(root)
+    for entry in index.files:
+        if entry.group == "project" and entry.path.name in ("filters.json", "filters.toml"):
+            info = trust_of(entry.path, buffer_differs=entry.path in buffers)
+            entry.trust, entry.trust_detail = info.verdict, info.detail
     paths = [f.path for f in index.files if f.size <= MAX_SCAN_BYTES]
     return index, validate_many(paths, buffers, profile=profile)

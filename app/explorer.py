@@ -1,7 +1,7 @@
 """The workspace explorer: packs by language and category, filter files, ``.rtk``, with badges.
 
 Badges: ● unsaved, ⚠/✖ diagnostics (count in the tooltip), ✓/✗ test status when part 2 reports
-it, and the trust verdict (🔒 trusted, ⚠ changed, ✗ untrusted) for project filter files.
+it, and the trust verdict (✓ trusted, ⚠ changed, ✗ untrusted) for project filter files.
 Folders and files can be dropped on it (or on the window) to open them.
 """
 
@@ -17,7 +17,7 @@ from app.theme import tints
 from engine.workspace.scan import FileEntry, WorkspaceIndex
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-TRUST_BADGES = {"trusted": "🔒", "changed": "⚠ changed", "untrusted": "✗ untrusted"}
+TRUST_BADGES = {"trusted": "✓ trusted", "changed": "⚠ changed", "untrusted": "✗ untrusted"}
 
 
 class Explorer(QWidget):

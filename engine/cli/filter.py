@@ -26,6 +26,9 @@ def default_builtin_dir() -> Path:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from engine.cli.common import allow_intermixed
+
+    allow_intermixed(parser)
     parser.add_argument("file", nargs="?", default="-", help="command output to filter (default: stdin)")
     parser.add_argument("--command", dest="shell_command", metavar="CMD",
                         help="the command line that produced the output")
@@ -38,7 +41,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a filter file: run only this filter (with --stage filter) or add it as a project filter")
     parser.add_argument("--filter-id", metavar="ID", help="which filter of --filter FILE to use (default: the first)")
     parser.add_argument("--config", metavar="JSON", help="RtkConfig overrides as a JSON object")
-    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute")
+    parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
+                        help="omniroute: reproduce the reference and report its quirks (default); strict: fix them")
     parser.add_argument("--trace", action="store_true", help="include the per-stage trace (with --json)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
 
@@ -170,20 +174,27 @@ def handle_request(request: dict) -> dict:
 # ----------------------------------------------------------------------------- command line
 
 
-def _read_input(name: str) -> str:
-    if name == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        data = Path(name).read_bytes()
-    return data.decode("utf-8", errors="replace")
+def _check_folders(args: argparse.Namespace) -> int:
+    """Folders named on the command line must exist (a typo must not filter with nothing)."""
+    from engine.cli.common import usage_error
+
+    for option, value in (("--builtin", args.builtin), ("--project", args.project)):
+        if value and not Path(value).is_dir():
+            return usage_error("filter", f"{option} {value}: no such folder")
+    if args.data_dir and Path(args.data_dir).exists() and not Path(args.data_dir).is_dir():
+        return usage_error("filter", f"--data-dir {args.data_dir}: not a folder")
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        output = _read_input(args.file)
-    except OSError as exc:
-        print(f"{args.file}:1:1: error: cannot read: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_PROBLEMS
+    from engine.cli.common import read_input
+
+    folders = _check_folders(args)
+    if folders:
+        return folders
+    output, _shown, code = read_input(args.file, "filter")
+    if output is None or code:
+        return code or EXIT_PROBLEMS
     config = None
     if args.config:
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
@@ -163,6 +163,8 @@ class MainWindow(QMainWindow):
         self.apply_settings()
         self._update_status()
         self.resize(1400, 900)
+        if not docs_mode:
+            self.restore_window_state()
 
     # -- panels ---------------------------------------------------------------------------------------
     def _create_panels(self) -> None:
@@ -741,9 +743,22 @@ class MainWindow(QMainWindow):
             tab.close_cleanly()
         if not self.docs_mode:
             self.settings.open_files = [str(t.path) for t in self.document_tabs() if t.path is not None]
+            geometry = bytes(self.saveGeometry().toBase64()).decode()
+            state = bytes(self.saveState().toBase64()).decode()
+            self.settings.window_state = f"{geometry};{state}"
             self.settings.save()
         self.watcher.stop()
         event.accept()
+
+    def restore_window_state(self) -> bool:
+        """Geometry and dock layout of the last session (docs mode always uses the defaults)."""
+        geometry, _, state = self.settings.window_state.partition(";")
+        if not geometry:
+            return False
+        ok = self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
+        if state:
+            ok = self.restoreState(QByteArray.fromBase64(state.encode())) and ok
+        return ok
 
     def sizeHint(self) -> QSize:
         return QSize(1400, 900)

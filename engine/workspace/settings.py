@@ -59,6 +59,7 @@ class Settings:
     last_workspace: str = ""
     open_files: list[str] = field(default_factory=list)
     tour_done: bool = False
+    window_state: str = ""  # base64 of Qt's saveGeometry() + saveState(), opaque here
 
     @classmethod
     def path(cls) -> Path:

@@ -203,3 +203,21 @@ def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):
     # shown as soon as the buffer differs, before any save or reload (verify-trust §4.4)
     qtbot.waitUntil(lambda: tab.trust.verdict == "changed", timeout=5000)
     assert window.status_trust.text() == "trust: changed"
+
+
+def test_window_state_and_open_files_are_remembered(qtbot, workspace):
+    first = MainWindow(Settings())
+    qtbot.addWidget(first)
+    first.open_workspace(workspace, restore=False)
+    first.resize(1111, 777)
+    open_pack(qtbot, first, workspace)
+    first.close()
+    saved = Settings.load()
+    assert saved.last_workspace == str(workspace.resolve())
+    assert saved.open_files == [str(workspace / "rules" / "en" / "filler.json")]
+    assert saved.window_state.count(";") == 1
+    second = MainWindow(saved)
+    qtbot.addWidget(second)
+    assert second.restore_window_state()  # Qt accepted the saved geometry and dock layout
+    first.watcher.stop()
+    second.watcher.stop()

@@ -27,9 +27,12 @@ def respond(handler: Handler, line: str) -> dict[str, Any]:
         return {"error": "request must be a JSON object"}
     try:
         response = handler(request)
-    except Exception as exc:  # one bad request must not end the batch
+    except (ValueError, KeyError, TypeError, LookupError, OSError) as exc:
+        # the request was wrong: say what, in words (no Python class names)
+        return {"error": str(exc).strip("'\"") or type(exc).__name__}
+    except Exception as exc:  # a bug: one bad request must still not end the batch
         detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        return {"error": detail}
+        return {"error": f"internal error: {detail}"}
     return response if isinstance(response, dict) else {"result": response}
 
 

@@ -50,7 +50,7 @@ def test_jsonl_answers_every_line_in_order_and_survives_errors() -> None:
     lines = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert lines[0] == {"echo": 1}
     assert "not JSON" in lines[1]["error"]
-    assert lines[2] == {"error": "ValueError: bad request"}
+    assert lines[2] == {"error": "bad request"}
     assert lines[3] == {"error": "request must be a JSON object"}
     assert lines[4] == {"echo": "\ud800"}  # lone surrogates survive the round trip
     assert len(lines) == 5

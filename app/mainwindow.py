@@ -741,6 +741,10 @@ class MainWindow(QMainWindow):
                 return
         for tab in self.document_tabs():
             tab.close_cleanly()
+        for widget in self.panel_widgets.values():  # stop background work before Qt waits for it
+            shutdown = getattr(widget, "shutdown", None)
+            if callable(shutdown):
+                shutdown()
         if not self.docs_mode:
             self.settings.open_files = [str(t.path) for t in self.document_tabs() if t.path is not None]
             geometry = bytes(self.saveGeometry().toBase64()).decode()

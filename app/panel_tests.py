@@ -264,6 +264,10 @@ class TestsPanel(QWidget):
         self._cancel.set()
         self.runner.cancel_pending()
 
+    def shutdown(self) -> None:
+        """The window is closing: a run in flight stops at its next test."""
+        self.cancel()
+
     @Slot(int, int, str)
     def _on_progress(self, done: int, total: int, label: str) -> None:
         self.progress.setMaximum(max(total, 1))

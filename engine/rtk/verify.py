@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
@@ -189,11 +189,13 @@ def _check_engine(flt: RtkFilter, test, actual: str, pool: list[RtkFilter], prof
 def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profile: str = "omniroute",
                    check_activation: bool = True, check_engine: bool = False,
                    selection_pool: list[RtkFilter] | None = None,
-                   diagnostics: list[Diagnostic] | None = None) -> VerifyResult:
+                   diagnostics: list[Diagnostic] | None = None,
+                   should_stop: Callable[[], bool] | None = None) -> VerifyResult:
     """Run the gate over ``filters`` in the order given (the loader's sorted order).
 
     ``selection_pool`` is the filter set activation and engine checks select from (default:
-    ``filters``). ``check_engine`` also runs the whole engine on each test input (VT-Q6); under
+    ``filters``). ``should_stop`` is asked before each test, so an IDE can cancel a long run
+    (what was run so far is returned). ``check_engine`` also runs the whole engine on each test input (VT-Q6); under
     ``strict`` with ``require_all`` a divergence fails the gate.
     """
     from engine.rtk.select import sort_filters
@@ -210,6 +212,8 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
             without.append(flt.id)
             continue
         for test in flt.tests:
+            if should_stop is not None and should_stop():
+                break
             result = run_filter_stage(flt, test.input, profile)
             actual, expected = strip_trailing_newlines(result), strip_trailing_newlines(test.expected)
             saving = savings_percent(test.input, result)

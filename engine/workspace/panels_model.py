@@ -218,7 +218,8 @@ def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = 
             progress(len(files) + i, total, f"testing {read.path.name}")
         file_tests = FileTests(str(read.path), read.format, diagnostics=list(read.diagnostics))
         if read.filters:
-            result = verify_filters(read.filters, profile=profile, selection_pool=pool)
+            result = verify_filters(read.filters, profile=profile, selection_pool=pool,
+                                    should_stop=cancel.is_set if cancel is not None else None)
             file_tests.without_tests = list(result.filters_without_tests)
             for o in result.outcomes:
                 test = next((t for f in read.filters if f.id == o.filter_id for t in f.tests

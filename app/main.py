@@ -132,11 +132,11 @@ def launch(args: argparse.Namespace) -> int:
         _settle(app, window)
         ok = window.grab().save(screenshot)
         files = len(window.index.files) if window.index is not None else 0
-        print(f"rulewright: workspace {target} ({files} files); screenshot {screenshot}")
         window.close()
         if not ok:
             print(f"{screenshot}:1:1: error: could not write the PNG", file=sys.stderr)
             return 1
+        print(f"rulewright: workspace {target} ({files} files); screenshot {screenshot}")
         return 0
 
     if open_file is not None:

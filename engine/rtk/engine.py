@@ -19,6 +19,7 @@ from engine.jsregex import RegexTimeout
 from engine.jsvalues import math_round
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
+from engine.rtk.memo import active_memo
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import LineScanner, compile_list, lines_with_match
 from engine.rtk.select import Selection, select_filter
@@ -162,7 +163,12 @@ def process_rtk_text(
     rules: list[str] = []
     original_tokens = estimate_tokens(text)
     lines = split_lines(text)
-    detection = detect_command_type(text, command, profile=profile, lines=lines)
+    memo = active_memo()
+    if memo is None:
+        detection = detect_command_type(text, command, profile=profile, lines=lines)
+    else:
+        detection = memo.detection(text, command, profile,
+                                   lambda: detect_command_type(text, command, profile=profile, lines=lines))
     if trace is not None:
         trace.detection = detection.to_dict()
 

@@ -19,6 +19,7 @@ from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_sort_key, locale_compare
 from engine.rtk.detect import Detection, detect_command_type
+from engine.rtk.memo import active_memo
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
 from engine.rtk.patterns import compile_cached
 
@@ -83,11 +84,19 @@ def _sort_by_comparison(filters: list[RtkFilter], profile: str) -> list[RtkFilte
 
 
 def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> bool:
+    memo = active_memo()
+    if memo is not None:
+        known = memo.search(subject, source, flags)
+        if known is not None:
+            return known
     regex, _ = compile_cached(source, flags)
     if regex is None:
         return False
     try:
-        return regex.search(subject) is not None
+        found = regex.search(subject) is not None
+        if memo is not None:
+            memo.remember(subject, source, flags, found)
+        return found
     except RegexTimeout as exc:
         notes.append(Diagnostic(f"pattern {source!r} ran out of time ({exc.timeout}s) and counts as not "
                                 "matching", "warning", "RTK-TIMEOUT", source="rtk"))

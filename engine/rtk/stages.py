@@ -23,7 +23,7 @@ from engine.jsvalues import js_trim
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list, tester
-from engine.rtk.trace import LineEvent, StageTrace, Trace
+from engine.rtk.trace import MAX_EVENTS, LineEvent, StageTrace, Trace
 from engine.rtk.truncate import smart_truncate
 
 # CSI sequences only: ESC [ parameter bytes, intermediate bytes, one final byte (OSC etc. stay).
@@ -459,13 +459,20 @@ def describe_truncation(stage: StageTrace, lines: list[str], result, tag: str, l
     stage.tag = tag
     stage.lines_out = lines_out
     stage.markers.append(f"[rtk:truncated {result.dropped_lines} lines]")
-    kept_head, kept_prio = set(result.head), set(result.priority)
-    kept = kept_head | kept_prio | set(result.tail)
+    kept_prio = set(result.priority)
+    kept = set(result.head) | kept_prio | set(result.tail)
+    events = stage.events
     for i, line in enumerate(lines):
         if i in kept_prio:
-            stage.add(LineEvent(i, "priority", line))
+            action = "priority"
         elif i not in kept:
-            stage.add(LineEvent(i, "dropped", line))
+            action = "dropped"
+        else:
+            continue
+        if len(events) >= MAX_EVENTS:
+            stage.events_truncated = True  # the rest would only be counted as left out
+            break
+        events.append(LineEvent(i, action, line))
 
 
 def _toml_limits(run: _Run, lines: list[str]) -> list[str]:

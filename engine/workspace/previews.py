@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.rtk.memo import RunMemo
 
 # ---------------------------------------------------------------- UTF-16 offsets
 
@@ -791,10 +792,14 @@ def _project_filters(project: str | None, profile: str) -> tuple[list, list[Diag
     return found, diags
 
 
+_RTK_MEMO = RunMemo()
+
+
 def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     """Run the RTK engine (or one filter alone) with a trace and reshape it for drawing."""
     from engine.rtk.dedup import split_lines
     from engine.rtk.engine import RtkConfig, process_rtk_text
+    from engine.rtk.memo import using_memo
     from engine.rtk.select import sort_filters
     from engine.rtk.stages import apply_line_filter
     from engine.rtk.tokens import estimate_tokens
@@ -829,12 +834,15 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     builtin, builtin_diags = _builtin_filters(req.builtin_dir, req.profile)
     project, project_diags = _project_filters(req.project_dir, req.profile)
     active_paths = {str(Path(req.active.path).resolve())} if req.active is not None else set()
-    others = [f for f in [*project, *builtin] if not f.path or str(Path(f.path).resolve()) not in active_paths]
+    others = [f for f in [*project, *builtin]
+              if not active_paths or not f.path or str(Path(f.path).resolve()) not in active_paths]
     filters = sort_filters([*active, *others], profile=req.profile)
     notes.extend(_rtk_notes(d for d in project_diags))
     del builtin_diags  # load problems of built-ins are the validator's to report
     config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity})
-    result = process_rtk_text(req.output, req.command or None, config, filters, profile=req.profile, trace=trace)
+    with using_memo(_RTK_MEMO):  # reruns on the same output reuse detection and the filter-choice searches
+        result = process_rtk_text(req.output, req.command or None, config, filters, profile=req.profile,
+                                  trace=trace)
     notes.extend(_rtk_notes(result.diagnostics))
     det = result.detection
     flt = result.filter

@@ -7,6 +7,11 @@ only is from CPython 3.12 on. A GUI makes millions of such calls, so after a few
 count reaches zero and the interpreter aborts with "Fatal Python error: none_dealloc". We make
 ``None`` immortal the way CPython 3.12 does: by giving it a reference count no program can
 exhaust. Nothing else changes; on CPython ≥ 3.12 this does nothing.
+
+IDE-Q13, its ``bool`` sibling: every ``signal.emit(...)`` made from Python returns ``True``
+without taking a reference, so ``sys.getrefcount(True)`` (about 1,500 in the app) runs out after
+that many emits and the interpreter aborts with "bool_dealloc". Same cure for ``True``/``False``.
+Both fixes are measured (applied only where the leak happens) and idempotent.
 """
 
 from __future__ import annotations
@@ -39,6 +44,34 @@ def make_none_immortal() -> bool:
     return True
 
 
+def emit_leaks_true() -> bool:
+    """True when emitting a Python-declared signal drops a reference to ``True`` (IDE-Q13)."""
+    from PySide6.QtCore import QObject, Signal
+
+    class _Probe(QObject):
+        ping = Signal(int)
+
+    probe = _Probe()
+    before = sys.getrefcount(True)
+    for n in range(64):
+        probe.ping.emit(n)
+    return sys.getrefcount(True) < before - 32
+
+
+def make_bools_immortal() -> bool:
+    """Raise the reference counts of ``True`` and ``False`` out of reach; True if applied."""
+    if sys.implementation.name != "cpython" or sys.version_info >= (3, 12):
+        return False
+    for value in (True, False):
+        if sys.getrefcount(value) < IMMORTAL_REFCOUNT // 2:
+            ctypes.c_ssize_t.from_address(id(value)).value += IMMORTAL_REFCOUNT  # ob_refcnt comes first
+    return True
+
+
 def apply() -> None:
-    if sys.implementation.name == "cpython" and sys.version_info < (3, 12) and none_refcount_is_leaking():
+    if sys.implementation.name != "cpython" or sys.version_info >= (3, 12):
+        return
+    if none_refcount_is_leaking():
         make_none_immortal()
+    if emit_leaks_true():
+        make_bools_immortal()

@@ -3,7 +3,7 @@
 The contract is :class:`app.workers.Dispatcher`'s (debounced, one job in flight, the newest
 request wins, results delivered in the GUI thread), with fewer emits per job (no
 ``busyChanged``): PySide6/Shiboken 6.12 on CPython 3.11 drops a reference to ``True`` on every
-``emit`` made from Python (see :mod:`app.playground.boolfix`, which neutralises it).
+``emit`` made from Python (IDE-Q13, neutralised by :mod:`app.qtfix`).
 
 Docs mode (``rulewright gui --screenshot``) grabs the window once the workspace settles; running
 the playgrounds inline there makes each screenshot show a finished, deterministic result and
@@ -19,8 +19,6 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
-
-from app.playground import boolfix  # noqa: F401  (applies the bool refcount fix before any emit)
 
 _ids = itertools.count(1)
 

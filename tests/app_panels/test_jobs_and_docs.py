@@ -59,14 +59,14 @@ def test_docs_mode_screenshot_of_each_panel(qtbot, demo, tmp_path, panel):
 
 def test_emits_cannot_exhaust_true_and_false(qtbot):
     """Every emit from Python drops a reference to True on PySide6 6.12 / CPython 3.11; a
-    playground runs a job per keystroke, so the counts must be out of reach (app.playground.boolfix)."""
+    playground runs a job per keystroke, so the counts must be out of reach (app.qtfix, IDE-Q13)."""
     import sys
 
-    from app.playground import boolfix
+    from app import qtfix
 
-    if boolfix.emit_leaks_true():
-        assert sys.getrefcount(True) > boolfix.IMMORTAL_REFCOUNT // 2
-        assert sys.getrefcount(False) > boolfix.IMMORTAL_REFCOUNT // 2
+    if qtfix.emit_leaks_true():
+        assert sys.getrefcount(True) > qtfix.IMMORTAL_REFCOUNT // 2
+        assert sys.getrefcount(False) > qtfix.IMMORTAL_REFCOUNT // 2
 
     owner = QWidget()
     qtbot.addWidget(owner)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cmp_to_key
+from functools import cmp_to_key, lru_cache
 from itertools import groupby
 
 from engine.diagnostics import Diagnostic
@@ -21,7 +21,7 @@ from engine.jsvalues import js_sort_key, locale_compare
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.memo import active_memo
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
-from engine.rtk.patterns import compile_cached
+from engine.rtk.patterns import compile_cached, required_literals
 
 # A filter tagged with where it came from: ``RtkFilter.source`` is the scope (project, global,
 # builtin) and ``source_format`` the format, so loaders hand their filters over as they are.
@@ -93,7 +93,7 @@ def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> b
     if regex is None:
         return False
     try:
-        found = regex.search(subject) is not None
+        found = not _lacks_a_literal(source, flags, subject) and regex.search(subject) is not None
         if memo is not None:
             memo.remember(subject, source, flags, found)
         return found
@@ -101,6 +101,39 @@ def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> b
         notes.append(Diagnostic(f"pattern {source!r} ran out of time ({exc.timeout}s) and counts as not "
                                 "matching", "warning", "RTK-TIMEOUT", source="rtk"))
         return False
+
+
+@lru_cache(maxsize=4096)
+def _literals(source: str) -> tuple[str, ...]:
+    return tuple(sorted(set(required_literals(source)), key=len, reverse=True))
+
+
+_FOLDED: list[tuple[str, str | None]] = []  # the last subject and its lower-cased form (None: not ASCII)
+
+
+def _folded(subject: str) -> str | None:
+    last = _FOLDED[-1] if _FOLDED else None
+    if last is not None and last[0] is subject:
+        return last[1]
+    folded = subject.lower() if subject.isascii() else None
+    _FOLDED[:] = [(subject, folded)]
+    return folded
+
+
+def _lacks_a_literal(source: str, flags: str, subject: str) -> bool:
+    """``subject`` misses a literal every match of ``source`` contains, so the search cannot
+    match (found at C speed: a whole-text search of a large output costs a regex pass per
+    pattern). With ``i``, only ASCII literals on an ASCII subject are checked, where lower-casing
+    both is exactly JavaScript's case-insensitive comparison."""
+    literals = _literals(source)
+    if not literals:
+        return False
+    if "i" not in flags:
+        return any(literal not in subject for literal in literals)
+    folded = _folded(subject) if len(subject) > 256 else (subject.lower() if subject.isascii() else None)
+    if folded is None:
+        return False
+    return any(literal.isascii() and literal.lower() not in folded for literal in literals)
 
 
 def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, detected_type: str,

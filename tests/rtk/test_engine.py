@@ -233,7 +233,7 @@ def test_a_match_pattern_that_runs_out_of_time_counts_as_no_match(monkeypatch):
                         lambda source, flags: (Slow(), None) if source == "x.*y" else real(source, flags))
     slow = make("slow", priority=90, match={"patterns": ["x.*y"]})
     fallback = make("generic", priority=10, match={"outputTypes": ["generic-output"]})
-    chosen = select_filter("xxxx", "frob", [slow, fallback])
+    chosen = select_filter("xxxx y", "frob", [slow, fallback])  # holds "y", so the regex must run
     assert chosen.filter.id == "generic"
     assert [d.code for d in chosen.diagnostics] == ["RTK-TIMEOUT"]
 

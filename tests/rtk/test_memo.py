@@ -1,10 +1,15 @@
-"""The preview's run memo: reruns on the same text reuse detection and filter-choice searches and
-give exactly the results of a run without it; the truncation trace stops at the event cap."""
+"""Fast paths of the RTK preview that must not change a result: the run memo (reruns on the same
+text reuse detection and filter-choice searches), the required-literal check in front of the
+filter choice's whole-text searches, and the truncation trace stopping at the event cap."""
 
 from __future__ import annotations
 
 import threading
 
+import pytest
+
+from engine.jsregex import compile_js
+from engine.rtk import select
 from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.memo import RunMemo, active_memo, using_memo
 from engine.rtk.trace import MAX_EVENTS, Trace
@@ -97,3 +102,29 @@ def test_truncation_trace_stops_at_the_event_cap():
     assert len(stage["events"]) == MAX_EVENTS and stage["eventsTruncated"] is True
     assert [e["line"] for e in stage["events"]] == sorted(e["line"] for e in stage["events"])
     assert stage["linesIn"] > stage["linesOut"]
+
+
+@pytest.mark.parametrize("subject", [
+    "INFO request 1 ok\nWARN slow 300 ms\n" * 40,
+    "ERROR [SC2034] x.sh:3:1: warning: unused\n" + "noise line\n" * 300,
+    "Straße ß ok\nFAIL pkg 0.2s\n" * 30,  # not ASCII: the case-insensitive check is left to the regex
+    "a.sh:1:2: note: x [sc1000]\n" * 20,
+])
+@pytest.mark.parametrize("source", [
+    r"^\S+:\d+:\d+: \w+: .*\[SC\d{4}\]$", r"^(?:ok|FAIL)\s+\S+\s+[\d.]+s", r"Error:", r"\bslow \d+ ms",
+    r"STRASSE", r"straße", r"^warn\b", r"x\.sh:\d", r"a|zzz", r"(?:zzz)?ok",
+])
+@pytest.mark.parametrize("flags", ["im", "m"])
+def test_the_literal_check_never_changes_a_search(subject, source, flags):
+    expected = compile_js(source, flags).search(subject) is not None
+    assert select._search(source, flags, subject, []) is expected
+    if select._lacks_a_literal(source, flags, subject):
+        assert not expected
+
+
+def test_an_absent_literal_rules_a_search_out_without_the_regex(monkeypatch):
+    subject = "INFO GET /api 200\n" * 100
+    assert select._lacks_a_literal(r"^\S+:\d+ DL\d{4} ", "im", subject)
+    assert not select._lacks_a_literal(r"^info get", "im", subject)  # present in another case
+    assert select._lacks_a_literal(r"^info get", "m", subject)  # case-sensitive: absent
+    assert not select._lacks_a_literal(r"^\S+ \d+$", "im", subject)  # no literal to check

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cmp_to_key, lru_cache
+from functools import cached_property, cmp_to_key, lru_cache
 from itertools import groupby
 
 from engine.diagnostics import Diagnostic
@@ -21,7 +21,7 @@ from engine.jsvalues import js_sort_key, locale_compare
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.memo import active_memo
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
-from engine.rtk.patterns import compile_cached, required_literals
+from engine.rtk.patterns import anchored_prefix, compile_cached, required_literals
 
 # A filter tagged with where it came from: ``RtkFilter.source`` is the scope (project, global,
 # builtin) and ``source_format`` the format, so loaders hand their filters over as they are.
@@ -103,37 +103,78 @@ def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> b
         return False
 
 
+_LARGE = 4096  # below this, a search costs less than the checks
+
+
 @lru_cache(maxsize=4096)
 def _literals(source: str) -> tuple[str, ...]:
     return tuple(sorted(set(required_literals(source)), key=len, reverse=True))
 
 
-_FOLDED: list[tuple[str, str | None]] = []  # the last subject and its lower-cased form (None: not ASCII)
+@lru_cache(maxsize=4096)
+def _prefix(source: str) -> str:
+    return anchored_prefix(source)
 
 
-def _folded(subject: str) -> str | None:
-    last = _FOLDED[-1] if _FOLDED else None
-    if last is not None and last[0] is subject:
-        return last[1]
-    folded = subject.lower() if subject.isascii() else None
-    _FOLDED[:] = [(subject, folded)]
-    return folded
+class _Haystack:
+    """A large subject's lower-cased form and line heads, computed once per subject."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        # JS line starts are exactly the starts of the "\n"-split lines only without these.
+        self.simple_breaks = "\r" not in text and "\u2028" not in text and "\u2029" not in text
+
+    @cached_property
+    def folded(self) -> str:
+        return self.text.lower()
+
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The first one and two characters of every line."""
+        two = {line[:2] for line in self.text.split("\n")}
+        return frozenset(two | {head[:1] for head in two})
+
+    @cached_property
+    def folded_heads(self) -> frozenset[str]:
+        return frozenset(head.lower() for head in self.heads)
+
+
+_LAST: list[_Haystack] = []  # the last large subject
+
+
+def _haystack(subject: str) -> _Haystack:
+    last = _LAST[-1] if _LAST else None
+    if last is not None and last.text is subject:
+        return last
+    hay = _Haystack(subject)
+    _LAST[:] = [hay]
+    return hay
 
 
 def _lacks_a_literal(source: str, flags: str, subject: str) -> bool:
     """``subject`` misses a literal every match of ``source`` contains, so the search cannot
-    match (found at C speed: a whole-text search of a large output costs a regex pass per
-    pattern). With ``i``, only ASCII literals on an ASCII subject are checked, where lower-casing
-    both is exactly JavaScript's case-insensitive comparison."""
+    match: no line starts with the literal a ``^literal…`` multiline pattern needs there, or
+    the subject lacks one of its required literals (found at C speed, where a whole-text search
+    of a large output costs a regex pass per pattern). With ``i``, only ASCII literals on an
+    ASCII subject are checked, where lower-casing both is exactly JavaScript's case-insensitive
+    comparison."""
+    if len(subject) <= _LARGE:
+        return False
+    hay = _haystack(subject)
+    fold = "i" in flags
+    if fold and not hay.ascii:
+        return False
+    if "m" in flags and hay.simple_breaks:
+        prefix = _prefix(source)
+        if prefix and prefix.isascii():
+            heads = hay.folded_heads if fold else hay.heads
+            if (prefix[:2].lower() if fold else prefix[:2]) not in heads:
+                return True
     literals = _literals(source)
-    if not literals:
-        return False
-    if "i" not in flags:
+    if not fold:
         return any(literal not in subject for literal in literals)
-    folded = _folded(subject) if len(subject) > 256 else (subject.lower() if subject.isascii() else None)
-    if folded is None:
-        return False
-    return any(literal.isascii() and literal.lower() not in folded for literal in literals)
+    return any(literal.isascii() and literal.lower() not in hay.folded for literal in literals)
 
 
 def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, detected_type: str,

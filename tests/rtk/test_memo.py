@@ -105,26 +105,31 @@ def test_truncation_trace_stops_at_the_event_cap():
 
 
 @pytest.mark.parametrize("subject", [
-    "INFO request 1 ok\nWARN slow 300 ms\n" * 40,
-    "ERROR [SC2034] x.sh:3:1: warning: unused\n" + "noise line\n" * 300,
-    "Straße ß ok\nFAIL pkg 0.2s\n" * 30,  # not ASCII: the case-insensitive check is left to the regex
-    "a.sh:1:2: note: x [sc1000]\n" * 20,
+    "INFO request 1 ok\nWARN slow 300 ms\n" * 400,
+    "ERROR [SC2034] x.sh:3:1: warning: unused\n" + "noise line\n" * 600,
+    "Straße ß ok\nFAIL pkg 0.2s\n" * 300,  # not ASCII: the case-insensitive check is left to the regex
+    "a.sh:1:2: note: x [sc1000]\n" * 200,
+    "noise\r" * 1000 + "warn: x\rok\n",  # CR starts a JS line too: the line-head check stands aside
+    "noise\u2028Warn: x.sh:1 y\n" * 300,
+    "short\nwarn 1 ok",  # below the size where the checks run
 ])
 @pytest.mark.parametrize("source", [
     r"^\S+:\d+:\d+: \w+: .*\[SC\d{4}\]$", r"^(?:ok|FAIL)\s+\S+\s+[\d.]+s", r"Error:", r"\bslow \d+ ms",
-    r"STRASSE", r"straße", r"^warn\b", r"x\.sh:\d", r"a|zzz", r"(?:zzz)?ok",
+    r"STRASSE", r"straße", r"^warn\b", r"^Warn: x", r"^o", r"x\.sh:\d", r"a|zzz", r"(?:zzz)?ok", r"^colou?r",
 ])
 @pytest.mark.parametrize("flags", ["im", "m"])
-def test_the_literal_check_never_changes_a_search(subject, source, flags):
+def test_the_literal_checks_never_change_a_search(subject, source, flags):
     expected = compile_js(source, flags).search(subject) is not None
     assert select._search(source, flags, subject, []) is expected
     if select._lacks_a_literal(source, flags, subject):
         assert not expected
 
 
-def test_an_absent_literal_rules_a_search_out_without_the_regex(monkeypatch):
-    subject = "INFO GET /api 200\n" * 100
-    assert select._lacks_a_literal(r"^\S+:\d+ DL\d{4} ", "im", subject)
+def test_an_absent_literal_or_line_head_rules_a_search_out_without_the_regex():
+    subject = "INFO GET /api 200\n" * 1000
+    assert select._lacks_a_literal(r"^\S+:\d+ DL\d{4} ", "im", subject)  # no " DL" anywhere
+    assert select._lacks_a_literal(r"^GET /api", "im", subject)  # in the text, but no line starts with it
     assert not select._lacks_a_literal(r"^info get", "im", subject)  # present in another case
     assert select._lacks_a_literal(r"^info get", "m", subject)  # case-sensitive: absent
-    assert not select._lacks_a_literal(r"^\S+ \d+$", "im", subject)  # no literal to check
+    assert not select._lacks_a_literal(r"^\S+ \d+$", "im", subject)  # nothing to check
+    assert not select._lacks_a_literal(r"^GET /api", "im", "INFO GET /api 200\n")  # small: the regex decides

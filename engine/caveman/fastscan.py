@@ -475,6 +475,61 @@ def _units(text: str) -> str:
     return out
 
 
+# Measured costs per pattern, shared by every run of the process: (source, flags) →
+# [seconds per text unit of a full scan, seconds per candidate of the anchored loop] (0.0: not
+# measured yet). Both paths give the same matches (every possible start is among the
+# candidates); only the cheaper one is taken. A pattern whose first literal ``regex`` finds by
+# itself (``,\\s*and also``, ``\\bdatabase\\b``) scans 1 MB in ~1 ms, less than a few thousand
+# anchored calls (each ~1.5 µs, most of it ``regex`` handling the ``timeout=`` argument).
+_COSTS: dict[tuple[str, str], list[float]] = {}
+MAX_COSTS = 4096
+ANCHORED_GUESS = 1.5e-6  # seconds per anchored call before one is measured
+EXPLORE = 2000  # more than one candidate per EXPLORE units: measure a full scan once
+MEASURE_MIN = 64  # anchored loops with fewer candidates are too short to time
+
+
+def _costs(key: tuple[str, str]) -> list[float]:
+    costs = _COSTS.get(key)
+    if costs is None:
+        if len(_COSTS) >= MAX_COSTS:
+            _COSTS.clear()
+        costs = _COSTS[key] = [0.0, 0.0]
+    return costs
+
+
+def _record(costs: list[float], which: int, seconds: float, count: int) -> None:
+    """Keep the lowest cost seen (the steadiest estimate on a busy machine)."""
+    if count <= 0:
+        return
+    rate = seconds / count
+    if costs[which] == 0.0 or rate < costs[which]:
+        costs[which] = rate
+
+
+def prefer_full_scan(costs: list[float], length: int, count: int) -> bool:
+    """Whether a full scan of ``length`` units is expected to be cheaper than ``count`` anchored
+    calls (unmeasured full scans are tried once when the candidates are not sparse)."""
+    if costs[0] == 0.0:
+        return count * EXPLORE > length
+    return costs[0] * length < (costs[1] or ANCHORED_GUESS) * count
+
+
+@lru_cache(maxsize=1)
+def _positional_timeout() -> bool:
+    """Whether ``regex``'s ``Pattern.match(string, pos, endpos, concurrent, partial, timeout)``
+    takes its budget positionally (a third of the ~1 µs its keyword parsing and timer set-up
+    cost per call): checked once, with a 1 ms budget, on a pattern that needs ~70 ms."""
+    import regex
+
+    try:
+        regex.compile(r"(?:(a|aa)+)+c").match("a" * 20 + "b", 0, None, None, False, 0.001)
+    except TimeoutError:
+        return True
+    except Exception:  # another signature: keep the keyword
+        return False
+    return False
+
+
 class FastRegex:
     """A JS regex with the same ``replace``/``search`` results, faster on large texts.
 
@@ -498,6 +553,7 @@ class FastRegex:
         self._sticky: JSRegExp | None = None
         self._last: tuple[str, list[int] | None] | None = None
         self._work: _Work | None = None
+        self._cost = _costs((source, flags))
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)
@@ -548,6 +604,8 @@ class FastRegex:
             found = candidates(self.plan, units, absent=self.index.absent(units))
         else:
             found = candidates(self.plan, units)
+        if found and self.min_width and prefer_full_scan(self._cost, len(units), len(found)):
+            found = None  # a full scan (the same matches: the pattern cannot match empty)
         self._last = (units, found)
         return found
 
@@ -577,7 +635,11 @@ class FastRegex:
                 if first_only:
                     m = compiled.search(target, timeout=budget)
                     return [] if m is None else [m.span()]
-                return [m.span() for m in compiled.finditer(target, timeout=budget)]
+                started = time.perf_counter()
+                spans = [m.span() for m in compiled.finditer(target, timeout=budget)]
+                if len(target) >= self.MIN_LENGTH:
+                    _record(self._cost, 0, time.perf_counter() - started, len(target))
+                return spans
             out: list[tuple[int, int]] = []
             append, match, now = out.append, compiled.match, time.monotonic
             pos = 0
@@ -594,6 +656,8 @@ class FastRegex:
                         break
                     pos = end + 1 if end == start else end
                 return out
+            started = time.perf_counter()
+            positional = _positional_timeout()
             deadline = now() + budget  # one budget for the whole call
             for p in positions:
                 if p < pos:
@@ -601,7 +665,7 @@ class FastRegex:
                 left = deadline - now()
                 if left <= 0:
                     raise TimeoutError
-                m = match(target, p, timeout=left)
+                m = match(target, p, None, None, False, left) if positional else match(target, p, timeout=left)
                 if m is None:
                     continue
                 start, end = m.span()
@@ -609,6 +673,8 @@ class FastRegex:
                 if first_only:
                     break
                 pos = end + 1 if end == start else end
+            if not first_only and len(positions) >= MEASURE_MIN:
+                _record(self._cost, 1, time.perf_counter() - started, len(positions))
             return out
         except TimeoutError:
             raise self._timeout_error(timeout) from None
@@ -646,12 +712,15 @@ class FastRegex:
                 and not self.rx.translation.ignore_case and self._positions(work.units) is None:
             # a constant replacement on a full scan: the translated pattern substitutes in C
             # (no empty matches, so Python's iteration is JavaScript's; the subject is the units)
+            started = time.perf_counter()
             try:
                 out, count = self.rx.translation.compiled.subn(repl.replace("\\", "\\\\"), work.units,
                                                                count=0 if self.rx.is_global else 1,
                                                                timeout=self._budget(timeout))
             except TimeoutError:
                 raise self._timeout_error(timeout) from None
+            if self.rx.is_global and len(work.units) >= self.MIN_LENGTH:
+                _record(self._cost, 0, time.perf_counter() - started, len(work.units))
             if not count:
                 return text
             return out if out.isascii() else from_utf16_units(out)

@@ -308,3 +308,61 @@ def test_canonical_case_equals_the_table(text):
     from engine.jsregex.unicode_data import canon_table
 
     assert _canonical_uncached(text) == text.translate(canon_table(False))
+
+
+# --- the full-scan / anchored-loop choice (measured costs) ---------------------------------------
+
+from engine.caveman import fastscan  # noqa: E402
+from engine.jsregex import RegexTimeout  # noqa: E402
+
+# [full-scan seconds per unit, anchored seconds per candidate]: unmeasured, full cheaper, anchored cheaper
+COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
+
+
+@pytest.mark.parametrize("seed, odd", [(20, False), (21, True)])
+@pytest.mark.parametrize("costs", COST_STATES)
+def test_either_path_choice_equals_jsregex(seed, odd, costs, monkeypatch):
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    text = big_text(seed, 6000, odd=odd)
+    for source, flags in PATTERNS:
+        fastscan._COSTS[(source, flags)] = list(costs)
+        plain = compile_js(source, flags)
+        for repl in ("<$&>", "", "[$1]"):
+            assert FastRegex(source, flags).replace(text, repl) == plain.replace(text, repl), (source, flags, repl)
+        fast = FastRegex(source, flags)
+        assert fast.replace_matched(text, str.upper) == plain.replace(text, lambda m: m.match.upper())
+        expected, got = plain.search(text), FastRegex(source, flags).search(text)
+        assert (got and (got.index, got.match)) == (expected and (expected.index, expected.match))
+
+
+def test_path_choice_follows_the_measured_costs():
+    assert fastscan.prefer_full_scan([0.0, 0.0], 1_000_000, 600)  # not sparse: measure a full scan once
+    assert not fastscan.prefer_full_scan([0.0, 0.0], 1_000_000, 400)
+    assert fastscan.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 1000)  # 1 ms against 1.5 ms
+    assert not fastscan.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 500)
+    assert not fastscan.prefer_full_scan([40e-9, 0.0], 1_000_000, 3000)  # 40 ms against ~4.5 ms guessed
+
+
+def test_costs_are_measured_on_large_texts(monkeypatch):
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    text = (", and also x " + "word " * 20) * 300  # a candidate every 113 units: a full scan is measured first
+    source = r",\s*and also\s+"
+    fast = FastRegex(source, "g")
+    assert fast.replace(text, "+") == compile_js(source, "g").replace(text, "+")
+    full, anchored = fastscan._COSTS[(source, "g")]
+    assert full > 0 and anchored == 0
+    fastscan._COSTS[(source, "g")][0] = 1.0  # a full scan now looks dear: the anchored loop runs
+    assert FastRegex(source, "g").replace(text, "-$&") == compile_js(source, "g").replace(text, "-$&")
+    assert fastscan._COSTS[(source, "g")][1] > 0
+
+
+def test_anchored_loop_keeps_its_timeout(monkeypatch):
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    source = r"\bfoo(?:(a|aa)+)+c"
+    fastscan._COSTS[(source, "g")] = [1.0, 1e-12]  # force the anchored loop
+    text = ("x " * 3000) + "foo" + "a" * 40 + "b"
+    fast = FastRegex(source, "g", timeout=0.02)
+    assert fast._positions(fast._prepare(text).units)  # planned, so the anchored loop is what runs
+    with pytest.raises(RegexTimeout):
+        fast.replace(text, "")
+    assert isinstance(fastscan._positional_timeout(), bool)

@@ -130,6 +130,18 @@ class _Haystack:
         return self.text.lower()
 
     @cached_property
+    def _present(self) -> dict[tuple[str, bool], bool]:
+        return {}
+
+    def holds(self, literal: str, fold: bool) -> bool:
+        """``literal`` occurs (ASCII-folded when ``fold``); remembered, as filters share literals."""
+        key = (literal, fold)
+        found = self._present.get(key)
+        if found is None:
+            found = self._present[key] = (literal.lower() in self.folded) if fold else (literal in self.text)
+        return found
+
+    @cached_property
     def heads(self) -> frozenset[str]:
         """The first one and two characters of every line."""
         two = {line[:2] for line in self.text.split("\n")}
@@ -171,10 +183,7 @@ def _lacks_a_literal(source: str, flags: str, subject: str) -> bool:
             heads = hay.folded_heads if fold else hay.heads
             if (prefix[:2].lower() if fold else prefix[:2]) not in heads:
                 return True
-    literals = _literals(source)
-    if not fold:
-        return any(literal not in subject for literal in literals)
-    return any(literal.isascii() and literal.lower() not in hay.folded for literal in literals)
+    return any(not hay.holds(literal, fold) for literal in _literals(source) if not fold or literal.isascii())
 
 
 def _criterion_hit(flt: RtkFilter, criterion: str, text: str, command: str, detected_type: str,

@@ -31,6 +31,7 @@ from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 MAX_STRINGS = 64
 MAX_LITERAL = 32  # longer needles scan faster (str.count skips further)
 MAX_SET = 16
+SPARSE = 100  # occurrences: str.find loop up to one occurrence per SPARSE units
 DENSITY = 50  # fall back to a full scan when more than 1 position in DENSITY is a candidate
 LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
 
@@ -354,8 +355,20 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
             out.append(i)
             i = hay.find(lit, i + 1)
         return out
-    # re's literal search beats str.split (which copies the text) and a find() per occurrence
-    return [m.start() for m in _literal_rx(lit).finditer(hay)]
+    # str.find (C's fast search) per occurrence beats re's literal search (which looks for the
+    # first character, then compares) while occurrences are sparse; once they are dense, re's
+    # single loop (no call per occurrence) takes over from the last one found
+    out = []
+    append, find, step = out.append, hay.find, len(lit)
+    dense = max(64, len(hay) // SPARSE)
+    i = find(lit)
+    while i >= 0:
+        append(i)
+        if len(out) > dense:
+            out.extend(m.start() for m in _literal_rx(lit).finditer(hay, i + step))
+            return out
+        i = find(lit, i + step)
+    return out
 
 
 @lru_cache(maxsize=4096)

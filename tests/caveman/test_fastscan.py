@@ -89,6 +89,15 @@ def test_occurrences_include_overlaps():
     assert occurrences("abc", "z") == []
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(("ab", "abc", "x", " ", "b", "ABC", "aab")), min_size=0, max_size=3000),
+       st.sampled_from(("ab", "abc", "b", "x ab", "ba", "c")))
+def test_occurrences_equal_a_naive_scan(pieces, lit):
+    """Sparse (find loop), dense (the loop hands over to re) and self-overlapping literals."""
+    hay = "".join(pieces)
+    assert occurrences(hay, lit) == [i for i in range(len(hay)) if hay.startswith(lit, i)]
+
+
 TEMPLATES = ["$1", "$2-$1", "$&$&", "$`|", "|$'", "$$", "$<n>", "$<nope>", "$<n", "$10", "$01", "$0", "$3",
              "plain", "$", "a$", "$$1", "$<"]
 

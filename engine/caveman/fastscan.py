@@ -34,6 +34,7 @@ MAX_SET = 16
 SPARSE = 100  # occurrences: str.find loop up to one occurrence per SPARSE units
 DENSITY = 50  # fall back to a full scan when more than 1 position in DENSITY is a candidate
 LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
+_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Plan:
     anchors: tuple[tuple[frozenset[str], int, int], ...] = ()
     start: str = ""  # "text": only at 0; "line": at 0 and after each line terminator
     ignore_case: bool = False
+    boundary: bool = False  # every match starts with ``\\b`` (a word boundary at the start)
 
 
 def _width(node) -> tuple[int, int | None]:
@@ -182,10 +184,32 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
         return None, min_width
     if isinstance(found, str):
         return Plan(start=found), min_width
+    boundary = _starts_at_boundary(parsed.root)
     if isinstance(found, tuple):
         start, anchors = found
-        return Plan(anchors=_merge(anchors), start=start, ignore_case="i" in flags), min_width
-    return Plan(anchors=_merge(found), ignore_case="i" in flags), min_width
+        return Plan(anchors=_merge(anchors), start=start, ignore_case="i" in flags, boundary=boundary), min_width
+    return Plan(anchors=_merge(found), ignore_case="i" in flags, boundary=boundary), min_width
+
+
+def _starts_at_boundary(root) -> bool:
+    """Whether a ``\\b`` is among the zero-width items the pattern starts with (so it is tested
+    at the match start)."""
+    from engine.jsregex import ast as A
+
+    items = root.items if isinstance(root, A.Seq) else [root]
+    for item in items:
+        if isinstance(item, A.Anchor) and item.kind == "b":
+            return True
+        if not isinstance(item, A.Anchor | A.Look | A.Empty):
+            return False
+    return False
+
+
+def at_boundaries(units: str, positions: list[int]) -> list[int]:
+    """The positions where JavaScript's non-``u`` ``\\b`` holds (``\\w`` is ``[A-Za-z0-9_]``;
+    the edges of the text count as non-word)."""
+    n, word = len(units), _WORD
+    return [p for p in positions if (p > 0 and units[p - 1] in word) != (p < n and units[p] in word)]
 
 
 MERGE_PREFIX = 6
@@ -617,6 +641,8 @@ class FastRegex:
             found = candidates(self.plan, units, absent=self.index.absent(units))
         else:
             found = candidates(self.plan, units)
+        if found and self.extra is None and self.plan is not None and self.plan.boundary:
+            found = at_boundaries(units, found)  # the plan is never made for u/v patterns
         if found and self.min_width and prefer_full_scan(self._cost, len(units), len(found)):
             found = None  # a full scan (the same matches: the pattern cannot match empty)
         self._last = (units, found)
@@ -773,8 +799,6 @@ class FastRegex:
             return self.rx.search(text, 0, timeout)
         return self._match(text, spans[0][0], timeout) if spans else None
 
-
-_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
 def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False):

@@ -375,3 +375,20 @@ def test_anchored_loop_keeps_its_timeout(monkeypatch):
     with pytest.raises(RegexTimeout):
         fast.replace(text, "")
     assert isinstance(fastscan._positional_timeout(), bool)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="ab_9 .-é\u017f\u212a\n", max_size=60))
+def test_boundary_filter_equals_js_word_boundaries(text):
+    from engine.caveman.fastscan import at_boundaries
+
+    expected = [m.index for m in compile_js(r"\b", "g").match_all(text)]
+    assert at_boundaries(text, list(range(len(text) + 1))) == expected
+    assert [m.index for m in compile_js(r"\b", "gi").match_all(text)] == expected
+
+
+def test_plans_know_a_leading_word_boundary():
+    assert plan_for(r"\b(?:very|really)\s+", "g").boundary
+    assert plan_for(r"(?<![a-z])\b(?:basically|simply)\b", "gi").boundary
+    assert not plan_for(r"(?:very|really)\b", "g").boundary
+    assert not plan_for(r"x\b(?:very|really)", "g").boundary

@@ -15,18 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtGui import QTextCursor, QUndoStack
+from PySide6.QtGui import QTextCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from app.conflict import ConflictBar, DiffDialog
 from app.fields import REMOVE
 from app.jsonview import FindBar, JsonEditor, Mark
-from app.undo import SpliceCommand, SplicesCommand
+from app.undo import MERGE_WINDOW_S, SpliceCommand, SplicesCommand
 from app.visual import VisualEditor
 from app.workers import Dispatcher
 from engine.diagnostics import Diagnostic
 from engine.workspace import jsonedit, jsontree
-from engine.workspace.document import Document, minimal_splice
+from engine.workspace.document import Document, merged_splices, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
 from engine.workspace.jsonedit import Splice, Style
@@ -39,6 +39,22 @@ def _structure(version: int, kind: FileKind, text: str) -> tuple[int, jsontree.P
     """Worker job: the list's spans and values, read with the C decoder (no span tree)."""
     index, parsed = ItemIndex.scan(kind, text)
     return version, parsed, index
+
+
+class _SpliceCommand(SpliceCommand):
+    """A :class:`SpliceCommand` whose merge rebuilds only the edited window, not the whole text."""
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, SpliceCommand) or other._merge_key != self._merge_key or self._merge_key is None:
+            return False
+        if other._stamp - self._stamp > MERGE_WINDOW_S:
+            return False
+        self.forward, self.inverse = merged_splices(self.forward, self.inverse, other.forward, other.inverse,
+                                                    self.target.text)
+        self._stamp = other._stamp
+        if not self.forward.insert and self.forward.start == self.forward.end:
+            self.setObsolete(True)  # typed and deleted again: nothing left to undo
+        return True
 
 
 class DocumentTab(QWidget):
@@ -182,7 +198,7 @@ class DocumentTab(QWidget):
         if splice.start == splice.end and not splice.insert:
             return
         inverse = self.apply_splice(splice, origin)
-        self.undo_stack.push(SpliceCommand(self, splice, inverse, label, merge_key, already_applied=True))
+        self.undo_stack.push(_SpliceCommand(self, splice, inverse, label, merge_key, already_applied=True))
 
     @Slot(int, int, int)
     def _on_editor_change(self, pos: int, removed: int, added: int) -> None:
@@ -204,7 +220,7 @@ class DocumentTab(QWidget):
             # Qt reported a range we cannot map exactly (rare): fall back to a full comparison
             splice = minimal_splice(old, self.editor.toPlainText())
         inverse = self.apply_splice(splice, "editor")
-        self.undo_stack.push(SpliceCommand(self, splice, inverse, "Typing", ("json", id(self)), already_applied=True))
+        self.undo_stack.push(_SpliceCommand(self, splice, inverse, "Typing", ("json", id(self)), already_applied=True))
 
     def _after_change(self, splice: Splice, removed: str, origin: str) -> None:
         changed = None
@@ -255,7 +271,7 @@ class DocumentTab(QWidget):
             return
         if not parsed.ok:
             if self.index is None or self.index.stale:
-                line, col = jsontree.LineIndex(self.doc.text).position(parsed.error.offset)
+                line, col = jsontree.position_of(self.doc.text, parsed.error.offset)
                 self.visual.set_notice(f"The JSON has a syntax error at {line}:{col} ({parsed.error.message}); "
                                        "fix it in the JSON view — the list shows the last valid state.")
             return
@@ -409,7 +425,7 @@ class DocumentTab(QWidget):
         else:
             row = self.visual.current()
             if 0 <= row < len(self.index) and not self.index.single:
-                line, col = jsontree.LineIndex(self.doc.text).position(self.index.spans[row][0])
+                line, col = jsontree.position_of(self.doc.text, self.index.spans[row][0])
                 if not self.editor.textCursor().hasSelection():
                     self.editor.go_to(line, col)
 
@@ -497,7 +513,7 @@ class DocumentTab(QWidget):
         splice = minimal_splice(self.doc.text, text)
         if splice.start != splice.end or splice.insert:
             inverse = self.apply_splice(splice, "disk")
-            self.undo_stack.push(SpliceCommand(self, splice, inverse, "Reload from disk", None, True))
+            self.undo_stack.push(_SpliceCommand(self, splice, inverse, "Reload from disk", None, True))
         self.doc.disk = state
         self.undo_stack.setClean()
         self.conflict_bar.hide()

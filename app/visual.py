@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QByteArray, QMimeData, QModelIndex, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -127,8 +128,14 @@ def sections_for(kind: FileKind, item: Any) -> list[Section]:
     return RTK_FILTER
 
 
-class ItemListModel(QAbstractListModel):
-    """Titles of the items; drag and drop asks for a move instead of moving rows itself."""
+class ItemListModel(QStringListModel):
+    """Titles of the items; drag and drop asks for a move instead of moving rows itself.
+
+    The display strings live in the C++ ``QStringListModel``: the view asks for ``rowCount`` and
+    ``data`` thousands of times per layout or scroll, and answering those in Python (each call
+    taking the GIL, which a worker thread may hold) stalled the GUI thread on a 2,200-item file.
+    Tooltips are answered by :class:`_ItemTips` on hover instead of through ``data``.
+    """
 
     moveRequested = Signal(int, int)
     MIME = "application/x-rulewright-item-row"
@@ -139,28 +146,17 @@ class ItemListModel(QAbstractListModel):
         self.tips: list[str] = []
 
     def set_titles(self, titles: list[str], tips: list[str] | None = None) -> None:
-        self.beginResetModel()
         self.titles = list(titles)
         self.tips = list(tips) if tips else [""] * len(titles)
-        self.endResetModel()
+        self.setStringList([f"{row + 1}. {title}" for row, title in enumerate(self.titles)])  # one reset
 
     def set_title(self, row: int, title: str, tip: str = "") -> None:
         if 0 <= row < len(self.titles) and (self.titles[row], self.tips[row]) != (title, tip):
             self.titles[row], self.tips[row] = title, tip
-            index = self.index(row)
-            self.dataChanged.emit(index, index)
+            self.setData(self.index(row), f"{row + 1}. {title}")  # dataChanged for this row only
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
-        return 0 if parent.isValid() else len(self.titles)
-
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.titles):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{index.row() + 1}. {self.titles[index.row()]}"
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tips[index.row()] or None
-        return None
+    def tip(self, row: int) -> str | None:
+        return (self.tips[row] or None) if 0 <= row < len(self.tips) else None
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -191,6 +187,25 @@ class ItemListModel(QAbstractListModel):
         if dst != src:
             self.moveRequested.emit(src, dst)
         return False  # the document change refreshes the list; Qt must not remove the source row
+
+
+class _ItemTips(QObject):
+    """Shows an item's description as its tooltip (hover only; see :class:`ItemListModel`)."""
+
+    def __init__(self, view: QListView, model: ItemListModel) -> None:
+        super().__init__(view)
+        self.view, self.model = view, model
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ToolTip:
+            return False
+        tip = self.model.tip(self.view.indexAt(event.pos()).row())
+        if tip:
+            QToolTip.showText(event.globalPos(), tip, self.view)
+        else:
+            QToolTip.hideText()
+            event.ignore()
+        return True
 
 
 class ItemForm(QScrollArea):
@@ -311,7 +326,10 @@ class VisualEditor(QWidget):
         self.list.setDropIndicatorShown(True)
         self.list.setUniformItemSizes(True)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.selectionModel().currentChanged.connect(lambda cur, _prev: self._current_changed(cur.row()))
+        self._tips = _ItemTips(self.list, self.model)
+        self.list.viewport().installEventFilter(self._tips)
 
         self.buttons: dict[str, QToolButton] = {}
         bar = QHBoxLayout()

@@ -75,6 +75,24 @@ def minimal_splice(old: str, new: str) -> Splice:
     return Splice(lo, len(old) - hi, new[lo : len(new) - hi])
 
 
+def merged_splices(first: Splice, first_inverse: Splice, second: Splice, second_inverse: Splice,
+                   current: str) -> tuple[Splice, Splice]:
+    """(forward, inverse) of ``first`` followed by ``second``, given the text after both.
+
+    Only the window the two splices touch is rebuilt and compared (on a 2 MB file a keystroke
+    must not copy and compare megabytes); outside it the texts before and after are identical.
+    """
+    lo = min(first.start, second.start)
+    hi_mid = max(first.start + len(first.insert), second.end)  # in the text between the two edits
+    hi_now = hi_mid - (second.end - second.start) + len(second.insert)
+    now = current[lo:hi_now]
+    mid = Splice(second_inverse.start - lo, second_inverse.end - lo, second_inverse.insert).apply(now)
+    before = Splice(first_inverse.start - lo, first_inverse.end - lo, first_inverse.insert).apply(mid)
+    fwd = minimal_splice(before, now)
+    inv = minimal_splice(now, before)
+    return Splice(lo + fwd.start, lo + fwd.end, fwd.insert), Splice(lo + inv.start, lo + inv.end, inv.insert)
+
+
 QUICK_PARSE_LIMIT = 512 * 1024
 
 

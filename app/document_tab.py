@@ -182,7 +182,7 @@ class DocumentTab(QWidget):
         """Apply ``splice`` to the document and every view except ``origin``; return the inverse."""
         old = self.doc.text
         if origin != "editor":
-            s16 = jsontree.cp_to_utf16(old, splice.start)
+            s16 = self.doc.cp_to_utf16(splice.start)
             e16 = s16 + jsontree.utf16_len(old[splice.start : splice.end])
         inverse = self.doc.apply(splice)
         if origin != "editor":
@@ -205,8 +205,8 @@ class DocumentTab(QWidget):
         if self._programmatic or self.editor.highlighter.applying or self.editor.loading:
             return
         old = self.doc.text
-        start = jsontree.utf16_to_cp(old, pos)
-        end = jsontree.utf16_to_cp(old, pos + removed)
+        start = self.doc.utf16_to_cp(pos)
+        end = self.doc.utf16_to_cp(pos + removed)
         cursor = QTextCursor(self.editor.document())
         last = self.editor.document().characterCount() - 1
         cursor.setPosition(min(pos, last))
@@ -215,8 +215,9 @@ class DocumentTab(QWidget):
         if old[start:end] == inserted:
             return  # formatting only
         splice = Splice(start, end, inserted)
-        expected16 = jsontree.utf16_len(old) - removed + added
-        if pos + removed > jsontree.utf16_len(old) or last != expected16:
+        old16 = self.doc.utf16_len()
+        expected16 = old16 - removed + added
+        if pos + removed > old16 or last != expected16:
             # Qt reported a range we cannot map exactly (rare): fall back to a full comparison
             splice = minimal_splice(old, self.editor.toPlainText())
         inverse = self.apply_splice(splice, "editor")
@@ -417,7 +418,7 @@ class DocumentTab(QWidget):
         if self.visual is None or self.index is None or self.index.stale:
             return
         if self.views.widget(tab) is self.visual:
-            caret = jsontree.utf16_to_cp(self.doc.text, self.editor.textCursor().position())
+            caret = self.doc.utf16_to_cp(self.editor.textCursor().position())
             for i, (a, b) in enumerate(self.index.spans):
                 if a <= caret <= b:
                     self.visual.select(i)

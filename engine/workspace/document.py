@@ -115,6 +115,8 @@ class Document:
     def __init__(self, path: str | os.PathLike[str] | None, text: str = "", *, newline: str = "\n",
                  disk: DiskState | None = None, lossy: bool = False) -> None:
         self.path = Path(path) if path is not None else None
+        self._text = ""
+        self._astral = 0  # characters outside the BMP (two UTF-16 units each), kept per edit
         self.text = text
         self.newline = newline
         self.disk = disk
@@ -192,14 +194,40 @@ class Document:
         return self.disk is not None and hashlib.sha256(self.encode()).hexdigest() == self.disk.sha256
 
     # -- editing ------------------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @text.setter
+    def text(self, text: str) -> None:
+        self._text = text
+        self._astral = jsontree.astral_count(text)
+
     def apply(self, splice: Splice) -> Splice:
         """Apply ``splice``; return its inverse (what undo applies)."""
-        if not 0 <= splice.start <= splice.end <= len(self.text):
-            raise ValueError(f"splice {splice.start}..{splice.end} outside a text of {len(self.text)}")
-        inverse = splice.inverse(self.text)
-        self.text = splice.apply(self.text)
+        if not 0 <= splice.start <= splice.end <= len(self._text):
+            raise ValueError(f"splice {splice.start}..{splice.end} outside a text of {len(self._text)}")
+        inverse = splice.inverse(self._text)
+        self._astral += jsontree.astral_count(splice.insert) - jsontree.astral_count(inverse.insert)
+        self._text = splice.apply(self._text)
         self.version += 1
         return inverse
+
+    # -- UTF-16 offsets (Qt's) without scanning a big text on every keystroke ----------------------
+    def utf16_len(self) -> int:
+        return len(self._text) + self._astral
+
+    def cp_to_utf16(self, index: int) -> int:
+        """UTF-16 offset of code-point ``index`` (``jsontree.cp_to_utf16`` of the text)."""
+        if self._astral == 0:
+            return len(range(len(self._text))[:index])
+        return jsontree.cp_to_utf16(self._text, index)
+
+    def utf16_to_cp(self, units: int) -> int:
+        """Code-point index of UTF-16 offset ``units`` (``jsontree.utf16_to_cp`` of the text)."""
+        if self._astral == 0:
+            return max(0, min(units, len(self._text)))
+        return jsontree.utf16_to_cp(self._text, units)
 
     def set_text(self, text: str) -> Splice:
         return self.apply(minimal_splice(self.text, text))

@@ -386,6 +386,11 @@ def _bmp_only(s: str) -> bool:
     return body in (len(s) + 1, 2 * (len(s) + 1))
 
 
+def astral_count(s: str) -> int:
+    """How many characters of ``s`` lie outside the BMP (each is two UTF-16 units)."""
+    return 0 if _bmp_only(s) else len(_ASTRAL.findall(s))
+
+
 def has_astral(s: str) -> bool:
     return not _bmp_only(s) and _ASTRAL.search(s) is not None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.workspace.document import merged_splices
+from engine.workspace.document import Document, merged_splices
 from engine.workspace.jsonedit import Splice
 from engine.workspace.jsontree import LineIndex, cp_to_utf16, has_astral, position_of, utf16_len, utf16_to_cp
 
@@ -51,3 +51,18 @@ def test_utf16_helpers_on_a_big_bmp_text() -> None:
 @given(st.text(alphabet="ab\n…😀", max_size=20), st.integers(-3, 25))
 def test_position_of_matches_the_line_index(text: str, offset: int) -> None:
     assert position_of(text, offset) == LineIndex(text).position(offset)
+
+
+@given(st.data(), TEXT)
+def test_document_keeps_its_utf16_bookkeeping_across_edits(data, text: str) -> None:
+    doc = Document(None, text)
+    for _ in range(data.draw(st.integers(1, 4))):
+        doc.apply(data.draw(splice_of(doc.text)))
+        units = len(doc.text.encode("utf-16-le")) // 2
+        assert doc.utf16_len() == units
+        index = data.draw(st.integers(-3, len(doc.text) + 3))
+        assert doc.cp_to_utf16(index) == cp_to_utf16(doc.text, index)
+        offset = data.draw(st.integers(0, units + 2))
+        assert doc.utf16_to_cp(offset) == utf16_to_cp(doc.text, offset)
+    doc.text = "😀" + text
+    assert doc.utf16_len() == len(doc.text.encode("utf-16-le")) // 2

@@ -17,6 +17,7 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.fsutil import atomic_write_text
 from engine.jsvalues import json_stringify
+from engine.rtk.patterns import has_top_level_alternation
 from engine.rtk.sources import FilterFile, read_filter_file
 from engine.rtk.toml_io import TomlTest, derive_category, dump_rtk_toml, parse_rtk_toml
 
@@ -234,34 +235,13 @@ def _trust(target: Path, result: ExportResult):
 
 # ---------------------------------------------------------------- JSON -> TOML
 
-def _has_top_level_alternation(pattern: str) -> bool:
-    depth, i, in_class = 0, 0, False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            return True
-        i += 1
-    return False
-
-
 def combine_commands(commands: list[str]) -> str:
     """One ``match_command`` from several: ``^(?:a)|^(?:b)``, every top-level branch anchored."""
     if len(commands) == 1:
         return commands[0]
     branches = []
     for p in commands:
-        if p.startswith("^") and not _has_top_level_alternation(p):
+        if p.startswith("^") and not has_top_level_alternation(p):
             branches.append(f"^(?:{p[1:]})")
         else:
             branches.append(f"^(?:{p})")
@@ -290,7 +270,7 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     table["match_command"] = combine_commands(commands)
     if len(commands) > 1:
         notes.append(_warn(where, fid, f"{len(commands)} command patterns combined into one alternation"))
-    elif not commands[0].startswith("^") or _has_top_level_alternation(commands[0]):
+    elif not commands[0].startswith("^") or has_top_level_alternation(commands[0]):
         notes.append(_warn(where, fid, "match_command is not ^-anchored: newer rtk versions ignore such filters"))
     for key, label in (("label", "label"), ("category", "category"), ("priority", "priority")):
         if key in obj and not (key == "priority" and obj[key] == 50):

@@ -427,7 +427,7 @@ def leading_group_alternatives(source: str) -> list[str]:
     and no backreference can see it), and each has a shape a scan is fast on — ``(?:^|\\|\\s)\\w*…``
     becomes a ``^`` pattern and one that starts with a literal. Empty for any other shape."""
     if not (source.startswith("(?:") or (source.startswith("(") and not source.startswith("(?"))) \
-            or _top_level_alternation(source):
+            or has_top_level_alternation(source):
         return []
     end = _group_end(source, 0)
     if end > len(source) or source[end - 1:end] != ")" or source[end:end + 1] in ("*", "+", "?", "{"):
@@ -503,7 +503,7 @@ def _identity_escape(ch: str) -> bool:
 def anchored_prefix(source: str) -> str:
     """The literal text every match of a JavaScript source ``^literal…`` starts with, at a line
     start (empty when the source has another shape or a top-level ``|``)."""
-    if not source.startswith("^") or _top_level_alternation(source):
+    if not source.startswith("^") or has_top_level_alternation(source):
         return ""
     out: list[str] = []
     i = 1
@@ -534,7 +534,7 @@ def required_literals(source: str) -> list[str]:
     """Every literal text that every match of a JavaScript source contains, read from its
     top-level sequence (groups, classes, escapes like ``\\d`` and quantified characters end a run;
     a top-level ``|`` means there are none)."""
-    if _top_level_alternation(source):
+    if has_top_level_alternation(source):
         return []
     found: list[str] = []
     run: list[str] = []
@@ -619,7 +619,8 @@ def _group_end(source: str, i: int) -> int:
     return i
 
 
-def _top_level_alternation(source: str) -> bool:
+def has_top_level_alternation(source: str) -> bool:
+    """True when ``source`` has a ``|`` outside every group and class (JS syntax)."""
     depth, i, in_class = 0, 0, False
     while i < len(source):
         ch = source[i]
@@ -699,14 +700,14 @@ def _native_anchors(translation: Any) -> Any:
 def _line_anchored(source: str) -> bool:
     """Every match of the JavaScript ``source`` starts at a line start: a leading ``^`` and no
     top-level ``|`` (``^a|b`` is not anchored)."""
-    return source.startswith("^") and not _top_level_alternation(source)
+    return source.startswith("^") and not has_top_level_alternation(source)
 
 
 def _leading_literal(source: str) -> bool:
     """The unanchored ``source`` starts with a literal character that every match starts with
     (``error TS\\d+``, ``=+ …``): the regex engine then skips ahead to it by itself, which beats
     any pre-selection of candidate lines in Python."""
-    if not source or _top_level_alternation(source):
+    if not source or has_top_level_alternation(source):
         return False
     ch = source[0]
     if ch == "\\":

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from itertools import compress, islice
 from operator import eq
 
-from engine.jsvalues import js_trim
-from engine.rtk.units import utf16_len
+from engine.jsvalues import js_trim, utf16_len
 
 LINE_SPLIT = re.compile(r"\r?\n")
 

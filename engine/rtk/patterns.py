@@ -23,8 +23,7 @@ import regex
 
 from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.unicode_data import canon_table
-from engine.jsvalues import JS_WHITESPACE
-from engine.rtk.units import to_utf16_units, utf16_len
+from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
 
 
 @dataclass(frozen=True)

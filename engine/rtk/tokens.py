@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.jsvalues import json_stringify
-from engine.rtk.units import utf16_len
+from engine.jsvalues import json_stringify, utf16_len
 
 
 def estimate_tokens(value: Any) -> int:

@@ -14,9 +14,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import from_utf16_units
+from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 from engine.rtk.dedup import split_lines
-from engine.rtk.units import to_utf16_units, utf16_len
 
 CHAR_MARKER = "\n[rtk:truncated by chars]\n"
 

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.diagnostics import Diagnostic
+from engine.jsvalues import js_sort_key
 from engine.rtk import zodlike as z
 
 Profile = Literal["omniroute", "strict"]
@@ -518,10 +519,6 @@ def check_filter_file(obj: Any, *, profile: str = "omniroute", path: str | None 
     return out
 
 
-def _utf16_key(name: str) -> bytes:
-    return name.encode("utf-16-be", "surrogatepass")
-
-
 def load_filter_dir(
     path: str | Path, *, profile: str = "omniroute", source: str = "builtin",
 ) -> tuple[list[RtkFilter], list[Diagnostic]]:
@@ -533,7 +530,7 @@ def load_filter_dir(
         return [], [Diagnostic(f"filter folder not found: {folder}", "error", "RTK-LOAD", path=str(folder),
                                source=source)]
     files = sorted((p for p in folder.iterdir() if p.name.endswith(".json") and p.is_file()),
-                   key=lambda p: _utf16_key(p.name))
+                   key=lambda p: js_sort_key(p.name))
     for file in files:
         try:
             document = json.loads(file.read_text(encoding="utf-8"))

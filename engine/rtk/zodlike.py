@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.jsvalues import utf16_len
+
 
 class _Missing:
     """The JavaScript ``undefined`` of a key that is absent."""
@@ -83,7 +85,7 @@ class Str(Schema):
     def run(self, value):
         if not isinstance(value, str):
             return value, [_type_issue("string", value)]
-        if self.min_length is not None and _utf16_len(value) < self.min_length:
+        if self.min_length is not None and utf16_len(value) < self.min_length:
             return value, [Issue(
                 {"origin": "string", "code": "too_small", "minimum": self.min_length, "inclusive": True}, [],
                 f"Too small: expected string to have >={self.min_length} characters", aborted=False)]
@@ -256,5 +258,3 @@ def _fresh(value: Any) -> Any:
     return value
 
 
-def _utf16_len(text: str) -> int:
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)

@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import utf16_len  # re-exported: callers import it from here
+
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\n\r]+)
@@ -393,12 +395,6 @@ def astral_count(s: str) -> int:
 
 def has_astral(s: str) -> bool:
     return not _bmp_only(s) and _ASTRAL.search(s) is not None
-
-
-def utf16_len(s: str) -> int:
-    if _bmp_only(s):
-        return len(s)
-    return len(s) + len(_ASTRAL.findall(s))
 
 
 def utf16_to_cp(s: str, units: int) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import from_utf16_units, to_utf16_units
+from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units
 from engine.rtk.hashing import decode_like_node
 from engine.rtk.trust import decide_trust, format_of
 
@@ -589,7 +589,7 @@ def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
         if p.is_dir():
             out += sorted((c for c in p.iterdir() if c.is_file() and c.suffix.lower() in (".json", ".toml")
                            and c.name != "trust.json" and not c.name.startswith(".")),
-                          key=lambda c: c.name.encode("utf-16-be", "surrogatepass"))
+                          key=lambda c: js_sort_key(c.name))
         else:
             out.append(p)
     return out

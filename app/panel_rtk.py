@@ -6,7 +6,8 @@ criterion, pattern), a stage-by-stage view (lines dropped / kept / collapsed per
 with a funnel chart, the final text with surviving error and summary lines highlighted, and the
 savings. When the active editor is a filter file, its current (possibly unsaved) filters take
 part — or run alone with "This filter only". Runs go through a debounced
-:class:`app.workers.Dispatcher`; ``engine.workspace.previews`` computes everything.
+:class:`app.workers.Dispatcher` into the previews helper process; ``engine.workspace.previews``
+computes everything.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from app.widgets.previewkit import (
     present_for_docs,
 )
 from app.widgets.spanview import SpanTextView
-from app.workers import Dispatcher
+from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
 from engine.workspace.kinds import FileKind
 from engine.workspace.previews import (
@@ -190,7 +191,10 @@ class RtkPreviewPanel(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
 
-        self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
+        # The run parses the open filter file (2 MB: thousands of filters) each time: in a thread
+        # of this process its garbage collections and C-level parsing held the GIL for up to
+        # ~100 ms, freezing the GUI; the previews helper process keeps that off the GUI entirely.
+        self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS, process=True, lane=PREVIEWS_LANE)
         self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
         self.dispatcher.failed.connect(lambda _job, message: self.banner.show_message(
             f"The preview failed: {message.splitlines()[0]}", "error"))

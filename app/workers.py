@@ -10,8 +10,10 @@ work itself must be bounded (regex timeouts).
 Heavy pure-Python work (validating a 2 MB filter file runs jsonschema and the RTK model over
 thousands of filters for seconds) does not only compete for the GIL: its garbage collections
 stop *every* thread for as long as they take. ``Dispatcher(process=True)`` therefore runs the
-function in a helper *process* (one, reused, see :class:`ProcessWorker`); the pool thread
-merely waits for the answer with the GIL released.
+function in a helper *process* (long-lived, reused, see :class:`ProcessWorker`); the pool thread
+merely waits for the answer with the GIL released. Helpers come in *lanes*: workspace checks
+(scan, validation) share the ``checks`` helper, live previews have their own ``previews``
+helper so a preview never queues behind a validation that takes seconds.
 
 Part 2 reuses :class:`Dispatcher` for previews and test runs.
 """
@@ -26,6 +28,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
@@ -103,17 +106,33 @@ class ProcessWorker:
             self._stop()
 
 
-_worker = ProcessWorker()
+CHECKS_LANE = "checks"  # workspace scan and validation
+PREVIEWS_LANE = "previews"  # live previews (RTK): must not wait behind a long validation
+
+_workers: dict[str, ProcessWorker] = {}
+_workers_lock = threading.Lock()
 
 
-def run_in_process(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run ``fn(*args)`` in the shared helper process; called from a pool thread."""
-    return _worker.call(fn, *args)
+def process_worker(lane: str = CHECKS_LANE) -> ProcessWorker:
+    """The helper of ``lane`` (created on first use; its process starts on its first call)."""
+    with _workers_lock:
+        worker = _workers.get(lane)
+        if worker is None:
+            worker = _workers[lane] = ProcessWorker()
+        return worker
+
+
+def run_in_process(fn: Callable[..., Any], *args: Any, lane: str = CHECKS_LANE) -> Any:
+    """Run ``fn(*args)`` in the helper process of ``lane``; called from a pool thread."""
+    return process_worker(lane).call(fn, *args)
 
 
 @atexit.register
 def shutdown_process_worker() -> None:
-    _worker.stop()
+    with _workers_lock:
+        workers = list(_workers.values())
+    for worker in workers:
+        worker.stop()
 
 
 class _Relay(QObject):
@@ -150,7 +169,8 @@ class Dispatcher(QObject):
 
     ``finished(job_id, result)`` fires only for the newest request's job; ``failed(job_id,
     message)`` when it raised. ``debounce_ms`` > 0 delays the start so a burst of keystrokes
-    becomes one job.
+    becomes one job. ``process=True`` runs ``fn`` (an ``engine`` function) in the helper process
+    of ``lane`` instead of a thread of this process.
     """
 
     finished = Signal(int, object)
@@ -158,9 +178,10 @@ class Dispatcher(QObject):
     busyChanged = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, *, debounce_ms: int = 0,
-                 pool: QThreadPool | None = None, process: bool = False) -> None:
+                 pool: QThreadPool | None = None, process: bool = False, lane: str = CHECKS_LANE) -> None:
         super().__init__(parent)
         self._process = process
+        self._lane = lane
         self._pool = pool or QThreadPool.globalInstance()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
@@ -207,7 +228,7 @@ class Dispatcher(QObject):
         self._busy = True
         self.busyChanged.emit(True)
         if self._process:
-            fn, args = run_in_process, (fn, *args)
+            fn, args = partial(run_in_process, lane=self._lane), (fn, *args)
         self._pool.start(_Job(job_id, fn, args, self._relay))
 
     @Slot(int, object)

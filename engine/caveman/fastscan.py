@@ -26,6 +26,9 @@ from functools import lru_cache
 from itertools import accumulate
 
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
+from engine.jsregex.anchored import anchored_spans
+from engine.jsregex.backtracking import linear_attempts, linear_scan
+from engine.jsregex.twin import re_twin
 from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 
 MAX_STRINGS = 64
@@ -551,20 +554,10 @@ def prefer_full_scan(costs: list[float], length: int, count: int) -> bool:
     return costs[0] * length < (costs[1] or ANCHORED_GUESS) * count
 
 
-@lru_cache(maxsize=1)
-def _positional_timeout() -> bool:
-    """Whether ``regex``'s ``Pattern.match(string, pos, endpos, concurrent, partial, timeout)``
-    takes its budget positionally (a third of the ~1 µs its keyword parsing and timer set-up
-    cost per call): checked once, with a 1 ms budget, on a pattern that needs ~70 ms."""
-    import regex
-
-    try:
-        regex.compile(r"(?:(a|aa)+)+c").match("a" * 20 + "b", 0, None, None, False, 0.001)
-    except TimeoutError:
-        return True
-    except Exception:  # another signature: keep the keyword
-        return False
-    return False
+def _within(budget: float | None, started: float) -> None:
+    """An untimed call (one that cannot stall) still answers for its budget afterwards."""
+    if budget is not None and time.perf_counter() - started > budget:
+        raise TimeoutError
 
 
 class FastRegex:
@@ -591,6 +584,12 @@ class FastRegex:
         self._last: tuple[str, list[int] | None] | None = None
         self._work: _Work | None = None
         self._cost = _costs((source, flags))
+        # where no call can stall, calls run untimed, on the ``re`` twin when there is one
+        self.linear = linear_attempts(source, flags)
+        t = self.rx.translation
+        twin = None if t.unsupported or t.too_large else re_twin(t.emitted)
+        self._matcher = twin if twin is not None and self.linear else None  # anchored calls
+        self._scanner = twin if twin is not None and linear_scan(source, flags) else None  # whole scans
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)
@@ -671,48 +670,22 @@ class FastRegex:
         budget = self._budget(timeout)
         try:
             if positions is None:
-                if first_only:
-                    m = compiled.search(target, timeout=budget)
-                    return [] if m is None else [m.span()]
                 started = time.perf_counter()
-                spans = [m.span() for m in compiled.finditer(target, timeout=budget)]
+                scanner = self._scanner
+                if first_only:
+                    m = scanner.search(target) if scanner else compiled.search(target, timeout=budget)
+                    _within(budget, started)
+                    return [] if m is None else [m.span()]
+                matches = scanner.finditer(target) if scanner else compiled.finditer(target, timeout=budget)
+                spans = [m.span() for m in matches]
+                _within(budget, started)
                 if len(target) >= self.MIN_LENGTH:
                     _record(self._cost, 0, time.perf_counter() - started, len(target))
                 return spans
-            out: list[tuple[int, int]] = []
-            append, match, now = out.append, compiled.match, time.monotonic
-            pos = 0
-            if budget is None:
-                for p in positions:
-                    if p < pos:
-                        continue
-                    m = match(target, p)
-                    if m is None:
-                        continue
-                    start, end = m.span()
-                    append((start, end))
-                    if first_only:
-                        break
-                    pos = end + 1 if end == start else end
-                return out
             started = time.perf_counter()
-            positional = _positional_timeout()
-            deadline = now() + budget  # one budget for the whole call
-            for p in positions:
-                if p < pos:
-                    continue
-                left = deadline - now()
-                if left <= 0:
-                    raise TimeoutError
-                m = match(target, p, None, None, False, left) if positional else match(target, p, timeout=left)
-                if m is None:
-                    continue
-                start, end = m.span()
-                append((start, end))
-                if first_only:
-                    break
-                pos = end + 1 if end == start else end
-            if not first_only and len(positions) >= MEASURE_MIN:
+            out = anchored_spans(self._matcher or compiled, target, positions, budget, linear=self.linear,
+                                 first_only=first_only)
+            if not first_only and budget is not None and len(positions) >= MEASURE_MIN:
                 _record(self._cost, 1, time.perf_counter() - started, len(positions))
             return out
         except TimeoutError:
@@ -752,10 +725,15 @@ class FastRegex:
             # a constant replacement on a full scan: the translated pattern substitutes in C
             # (no empty matches, so Python's iteration is JavaScript's; the subject is the units)
             started = time.perf_counter()
+            template = repl.replace("\\", "\\\\")
+            count = 0 if self.rx.is_global else 1
+            budget = self._budget(timeout)
             try:
-                out, count = self.rx.translation.compiled.subn(repl.replace("\\", "\\\\"), work.units,
-                                                               count=0 if self.rx.is_global else 1,
-                                                               timeout=self._budget(timeout))
+                if self._scanner is not None:
+                    out, count = self._scanner.subn(template, work.units, count=count)
+                    _within(budget, started)
+                else:
+                    out, count = self.rx.translation.compiled.subn(template, work.units, count=count, timeout=budget)
             except TimeoutError:
                 raise self._timeout_error(timeout) from None
             if self.rx.is_global and len(work.units) >= self.MIN_LENGTH:

@@ -1,0 +1,163 @@
+"""How much work one anchored attempt of a pattern can do: is it linear in the text it reads?
+
+A backtracking matcher stalls (ReDoS) only through ambiguity that multiplies: nested unbounded
+repeats (``(a+)+``), repeated alternatives that overlap (``(a|aa)+``), or two unbounded repeats
+that can share characters (``\\s*\\s*``, quadratic). A pattern with at most one unbounded repeat,
+whose body is a single character (class), and otherwise a bounded number of ways to go
+(alternatives × bounded repeat counts, lookarounds included) tries at most ``ways`` × (text
+read) steps from one start position. Such an attempt cannot stall by more than a scan of the
+text, so a caller may run it without ``regex``'s per-call timer and check its own deadline
+between attempts (``engine.jsregex.anchored``).
+
+A whole scan tries an attempt at every position. It stays linear when the one unbounded repeat
+(over a class ``C``) can only start right after a consumed character outside ``C``: the repeat
+then begins at the start of a maximal run of ``C``, and each run is read from at most ``ways``
+start positions (``linear_scan``; ``\\b(?:an|the)\\s+`` is, ``\\s*x`` on a long run of blanks is
+not). The answers are conservative: anything not understood is "not linear".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import ast as A
+from .charset import ALL, Ranges, intersect, union
+
+MAX_WAYS = 4096  # bounded branching allowed per attempt (a few dozen alternatives × small repeats)
+
+
+class _NotLinear(Exception):
+    pass
+
+
+@lru_cache(maxsize=2048)
+def linear_attempts(source: str, flags: str) -> bool:
+    """Whether every anchored attempt of ``/source/flags`` does work linear in the text it
+    reads (at most one unbounded single-character repeat, bounded branching elsewhere)."""
+    try:
+        from engine.jsvalues import from_utf16_units, to_utf16_units
+
+        from .parser import parse
+
+        unicode = "u" in flags or "v" in flags
+        units = from_utf16_units(source) if unicode else to_utf16_units(source)
+        root = parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
+        ways, unbounded = _measure(root)
+    except _NotLinear:
+        return False
+    except Exception:  # a syntax error or a shape we do not know: never claim linearity
+        return False
+    return unbounded <= 1 and ways <= MAX_WAYS
+
+
+@lru_cache(maxsize=2048)
+def linear_scan(source: str, flags: str) -> bool:
+    """Whether a whole scan of ``/source/flags`` (an attempt at every position) does work
+    linear in the text: ``linear_attempts``, and no unbounded repeat or one that only starts
+    after a consumed character its class cannot match. ``u``/``v`` patterns: not claimed."""
+    if "u" in flags or "v" in flags or not linear_attempts(source, flags):
+        return False
+    try:
+        from engine.jsvalues import to_utf16_units
+
+        from .parser import parse
+
+        root = parse(to_utf16_units(source), unicode=False, vmode=False, ignore_case="i" in flags).root
+        return _runs_start_after_other_characters(root)
+    except Exception:  # a shape we do not know: never claim linearity
+        return False
+
+
+def _runs_start_after_other_characters(root: A.Node) -> bool:
+    while isinstance(root, A.Group):
+        root = root.body
+    items = root.items if isinstance(root, A.Seq) else [root]
+    for j, item in enumerate(items):
+        if isinstance(item, A.Quant) and item.max is None:
+            before = _last_consumed(items[:j])
+            return before is not None and not intersect(before, _character_class(item.body))
+    return _measure(root)[1] == 0  # the repeat is nested somewhere: only fine if there is none
+
+
+def _character_class(node: A.Node) -> Ranges:
+    while isinstance(node, A.Group):
+        node = node.body
+    return node.ranges if isinstance(node, A.CharSet) else ALL
+
+
+def _last_consumed(items: list[A.Node]) -> Ranges | None:
+    """The class of the last character every match of ``items`` consumes, or None when that
+    is not one known, mandatory character."""
+    for item in reversed(items):
+        if isinstance(item, A.Anchor | A.Look | A.Empty):
+            continue  # zero-width: the character before it is still the last one consumed
+        return _last_of(item)
+    return None
+
+
+def _last_of(node: A.Node) -> Ranges | None:
+    if isinstance(node, A.CharSet):
+        return None if node.strings else node.ranges
+    if isinstance(node, A.Group):
+        return _last_of(node.body)
+    if isinstance(node, A.Seq):
+        return _last_consumed(node.items)
+    if isinstance(node, A.Alt):
+        classes = [_last_of(alt) for alt in node.alternatives]
+        return None if any(c is None for c in classes) else union(*classes)
+    if isinstance(node, A.Quant) and node.min >= 1:
+        return _last_of(node.body)
+    return None  # the dot, optional items, backreferences: not known
+
+
+def _single_character(node: A.Node) -> bool:
+    while isinstance(node, A.Group):
+        node = node.body
+    return isinstance(node, A.Dot) or (isinstance(node, A.CharSet) and not node.strings)
+
+
+def _measure(node: A.Node) -> tuple[int, int]:
+    """``(ways, unbounded repeats)`` of ``node``; raises ``_NotLinear`` when it can multiply."""
+    if isinstance(node, A.Dot | A.Anchor | A.Empty):
+        return 1, 0
+    if isinstance(node, A.CharSet):
+        return (len(node.strings) + 1 if node.strings else 1), 0
+    if isinstance(node, A.Group):
+        return _measure(node.body)
+    if isinstance(node, A.Look):
+        return _measure(node.body)  # evaluated once per arrival: counted as if it branched
+    if isinstance(node, A.Seq):
+        ways, unbounded = 1, 0
+        for item in node.items:
+            w, u = _measure(item)
+            ways, unbounded = _cap(ways * w), unbounded + u
+        return ways, unbounded
+    if isinstance(node, A.Alt):
+        ways, unbounded = 0, 0
+        for alt in node.alternatives:
+            w, u = _measure(alt)
+            ways, unbounded = _cap(ways + w), unbounded + u
+        return ways, unbounded
+    if isinstance(node, A.Quant):
+        if node.max is None:
+            if not _single_character(node.body):
+                raise _NotLinear
+            return 1, 1
+        w, u = _measure(node.body)
+        if u:
+            raise _NotLinear  # an unbounded repeat inside a repeat
+        if w == 1:
+            return _cap(node.max - node.min + 1), 0
+        total = 0
+        for k in range(node.min, node.max + 1):
+            total = _cap(total + _cap(w ** min(k, 64)))
+            if total > MAX_WAYS:
+                break
+        return total, 0
+    raise _NotLinear  # backreferences, unsupported constructs
+
+
+def _cap(n: int) -> int:
+    if n > MAX_WAYS:
+        raise _NotLinear
+    return n

@@ -11,6 +11,7 @@ Each content pattern may carry a *needle*: a literal the pattern cannot match wi
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -549,21 +550,32 @@ def last_command_segment(command: str) -> str:
     return command
 
 
-def _score(detector: Detector, base: float, signal: Callable[[ContentPattern], bool],
-           to_beat: float) -> tuple[float, list[str]]:
-    """Confidence and matched signals (in pattern order), stopping once ``to_beat`` is out of
-    reach. Cheap signals are tried first — a line-start literal is ruled out by a set lookup —
-    so a detector that cannot win usually stops before any scan of the text."""
-    hits: set[str] = set()
-    total = len(detector.contents)
-    for tried, pattern in enumerate(detector.by_cost):
-        if min(1, base + 0.25 * (len(hits) + total - tried)) <= to_beat:
-            break
-        if signal(pattern):
-            hits.add(pattern.id)
-    content = [p.id for p in detector.contents if p.id in hits]
-    confidence = min(1, base + 0.25 * len(content))
-    return (int(confidence) if confidence == int(confidence) else confidence), content
+def _confidence(base: float, signals: int) -> float:
+    """``min(1, base + 0.25 × signals)`` (the reference's arithmetic), as an int when whole."""
+    confidence = min(1, base + 0.25 * signals)
+    return int(confidence) if confidence == int(confidence) else confidence
+
+
+@dataclass
+class _Candidate:
+    """A detector being scored: its confidence lies between what the signals found so far give
+    and what it would give if every untested one matched (``upper``)."""
+
+    order: int
+    detector: Detector
+    command_hit: str | None
+    base: float
+    pending: list[ContentPattern]
+    hits: set[str] = field(default_factory=set)
+
+    @property
+    def upper(self) -> float:
+        return _confidence(self.base, len(self.hits) + len(self.pending))
+
+    @property
+    def possible(self) -> bool:
+        """It can still be reported: a command match, or a content signal found or untested."""
+        return self.command_hit is not None or bool(self.hits) or bool(self.pending)
 
 
 def find_command(text: str, command: str | None, *, profile: str = "omniroute") -> tuple[str | None, str]:
@@ -596,41 +608,38 @@ def detect_command_type(text: str, command: str | None = None, *, profile: str =
                         lines: list[str] | None = None) -> Detection:
     """``detectCommandType(text, command?)``: the best-scoring detector, or ``unknown``.
 
-    Two shortcuts keep the answer exactly the reference's while skipping most pattern runs: the
-    detectors whose command pattern matched are scored first, which gives a floor the winner
-    must reach; and, walking the list in order, a detector stops as soon as even all its
-    remaining signals could not beat the best so far (ties go to the earlier detector)."""
+    The answer is exactly the reference's (the highest confidence, the earlier detector on a
+    tie), found best-first so that most signals are never tested: the detector whose upper bound
+    is highest (earliest on a tie) has its cheapest untested signal tested, until that detector
+    is fully known — then nothing else can beat it. A signal that is absent costs a scan of the
+    whole output, so proving a low scorer cannot win is where the time goes; starting from the
+    likely winners means each other detector needs only enough misses to fall below it."""
     detected, where = find_command(text, command, profile=profile)
     subject = Subject.of(text, lines)
-    seen: dict[str, bool] = {}
-
-    def signal(pattern: ContentPattern) -> bool:
-        if pattern.id not in seen:
-            seen[pattern.id] = pattern.test(subject)
-        return seen[pattern.id]
-
-    command_hits = {}
-    if detected:
-        for detector in DETECTORS:
+    queue: list[tuple[float, int]] = []
+    candidates: list[_Candidate] = []
+    for order, detector in enumerate(DETECTORS):
+        hit = None
+        if detected:
             hit = next((pid for pid, match in detector.commands if match(detected)), None)
-            if hit is not None:
-                command_hits[detector.type] = hit
-    # The winner scores at least as much as any command-matched detector does.
-    floor = max((_score(d, 0.55, signal, -1.0)[0] for d in DETECTORS if d.type in command_hits), default=-1.0)
-
-    best: Detection | None = None
-    for detector in DETECTORS:
-        command_hit = command_hits.get(detector.type)
-        base = 0.55 if command_hit else 0
-        if min(1, base + 0.25 * len(detector.contents)) < floor:
-            continue  # cannot even reach the floor
-        to_beat = best.confidence if best is not None else -1.0
-        confidence, content = _score(detector, base, signal, to_beat)
-        if command_hit is None and not content:
-            continue
-        if confidence > to_beat:
-            matched = ([command_hit] if command_hit else []) + content
-            best = Detection(detector.type, detected, confidence, detector.category, matched, where)
-    if best is None:
-        return Detection("unknown", detected, 0.35 if detected else 0.1, "generic", [], where)
-    return best
+        candidate = _Candidate(order, detector, hit, 0.55 if hit else 0, list(detector.by_cost))
+        candidates.append(candidate)
+        if candidate.possible:
+            heapq.heappush(queue, (-candidate.upper, order))
+    while queue:
+        negated, order = heapq.heappop(queue)
+        candidate = candidates[order]
+        if -negated != candidate.upper or not candidate.possible:
+            continue  # a stale entry: the candidate was re-queued with its lower bound
+        if not candidate.pending:
+            detector = candidate.detector
+            content = [p.id for p in detector.contents if p.id in candidate.hits]
+            matched = ([candidate.command_hit] if candidate.command_hit else []) + content
+            return Detection(detector.type, detected, _confidence(candidate.base, len(content)),
+                             detector.category, matched, where)
+        pattern = candidate.pending.pop(0)
+        if pattern.test(subject):
+            candidate.hits.add(pattern.id)
+        if candidate.possible:
+            heapq.heappush(queue, (-candidate.upper, order))
+    return Detection("unknown", detected, 0.35 if detected else 0.1, "generic", [], where)

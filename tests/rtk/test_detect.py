@@ -63,19 +63,19 @@ def test_detected_types(text, command, expected):
     assert detect_command_type(text, command).type == expected
 
 
-def _brute_force(text: str, command: str | None) -> tuple[str, float]:
-    """Every content pattern's exact regex, no needles, no pruning."""
+def _brute_force(text: str, command: str | None) -> tuple[str, float, list[str]]:
+    """Every detector in order, every content pattern's exact regex, no needles, no pruning."""
     detected, _ = find_command(text, command)
-    best_type, best = "unknown", -1.0
+    best_type, best, matched = "unknown", -1.0, []
     for detector in DETECTORS:
-        hit = detected is not None and any(m(detected) for _, m in detector.commands)
-        count = sum(1 for p in detector.contents if p.exact(text))
-        if not hit and not count:
+        hit = next((pid for pid, m in detector.commands if detected is not None and m(detected)), None)
+        content = [p.id for p in detector.contents if p.exact(text)]
+        if hit is None and not content:
             continue
-        confidence = min(1, (0.55 if hit else 0) + 0.25 * count)
+        confidence = min(1, (0.55 if hit else 0) + 0.25 * len(content))
         if confidence > best:
-            best_type, best = detector.type, confidence
-    return best_type, best
+            best_type, best, matched = detector.type, confidence, ([hit] if hit else []) + content
+    return best_type, best, matched
 
 
 SNIPPETS = st.sampled_from([
@@ -97,10 +97,11 @@ SNIPPETS = st.sampled_from([
 def test_fast_detection_equals_brute_force(snippets, newline, command):
     text = newline.join(snippets)
     found = detect_command_type(text, command)
-    best_type, best = _brute_force(text, command)
+    best_type, best, matched = _brute_force(text, command)
     assert found.type == best_type
     if best_type != "unknown":
         assert found.confidence == best
+        assert found.matched_patterns == matched
 
 
 def test_subject_heads_cover_single_character_prefixes():

@@ -110,6 +110,8 @@ class LineScanner:
         self._exact_bounds: bool | None = None
         self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}
         self._after_newline: dict[tuple[bool, bool], str] = {}
+        self._heads: dict[tuple[bool, bool], frozenset[str]] = {}
+        self._head_queries = 0
 
     @property
     def blob(self) -> str:
@@ -125,6 +127,10 @@ class LineScanner:
             self._exact_bounds = "\r" not in blob and (blob.isascii() or ("\u2028" not in blob
                                                                          and "\u2029" not in blob))
         return self._exact_bounds
+
+    def _plain(self, translation: Any) -> bool:
+        """The target is the blob itself (no case folding, no UTF-16 expansion)."""
+        return not translation.ignore_case and (translation.unicode or self.blob.isascii())
 
     def _target(self, translation: Any) -> tuple[str, list[int]]:
         """The blob as the regex layer searches it — UTF-16 units unless ``u``, case-canonicalized
@@ -146,6 +152,22 @@ class LineScanner:
             found = (canonicalize(units, translation.unicode), starts) if translation.ignore_case else plain
             self._prepared[key] = found
         return found
+
+    def _no_line_starts_with(self, head: str, translation: Any) -> bool:
+        """Whether no line starts with ``head`` (one or two target units), from the set of every
+        line's first two units. The set costs about two literal searches, so it is built only
+        once a second pattern asks (the first one is answered by its own scan)."""
+        key = (translation.unicode, translation.ignore_case)
+        heads = self._heads.get(key)
+        if heads is None:
+            self._head_queries += 1
+            if self._head_queries < 2:
+                return False
+            # The few distinct heads of the lines, then each as the target spells it.
+            raw = {line[:2] for line in self.lines}
+            two = {_as_target(h, translation)[:2] for h in raw} if not self._plain(translation) else raw
+            heads = self._heads[key] = frozenset(two | {h[:1] for h in two})
+        return head not in heads
 
     def hits(self, pattern: CompiledPattern, *, exact: bool = True) -> list[int]:
         """Indexes of the lines ``pattern`` matches (``exact=False``: a superset is enough)."""
@@ -204,16 +226,15 @@ class LineScanner:
                 return self._scan_blob(compiled, target, starts, exact)
             after_newline = _after_newline_form(compiled) if _line_anchored(pattern.source) else None
             prefix = anchored_prefix(pattern.source)
+            head = line_head(pattern.source)
+            if head and self._no_line_starts_with(_as_target(head, translation)[:2], translation):
+                return []
             if after_newline is not None and _leading_literal(pattern.source[1:]):
                 return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
 
-            def as_target(text: str) -> str:
-                units = text if translation.unicode else to_utf16_units(text)
-                return canonicalize(units, translation.unicode) if translation.ignore_case else units
-
-            literals = [as_target(text) for text in required_literals(pattern.source)]
+            literals = [_as_target(text, translation) for text in required_literals(pattern.source)]
             if prefix:
-                primary, count = as_target(prefix), 0
+                primary, count = _as_target(prefix, translation), 0
             elif literals:
                 # The rarest literal picks the candidate lines: a count is one C pass, cheap next
                 # to a Python step per candidate line (the longest ones first: the likeliest rare).
@@ -356,6 +377,13 @@ class LineScanner:
         except TimeoutError:
             raise RegexTimeout(pattern.source, pattern.regex.flags, budget or 0.0) from None
         return out
+
+
+def _as_target(text: str, translation: Any) -> str:
+    """``text`` as the regex layer spells it in a subject: UTF-16 units unless ``u``, case
+    canonicalized under ``i``."""
+    units = text if translation.unicode else to_utf16_units(text)
+    return canonicalize(units, translation.unicode) if translation.ignore_case else units
 
 
 _SAMPLE = 1 << 16
@@ -524,6 +552,33 @@ def anchored_prefix(source: str) -> str:
     return "".join(out)
 
 
+def line_head(source: str) -> str:
+    """Up to two characters every line a ``^…`` JavaScript source matches starts with: its
+    anchored literal prefix, or the character a ``^x+``/``^x{n,…}`` (n ≥ 1) run starts with."""
+    prefix = anchored_prefix(source)
+    if len(prefix) >= 2 or not source.startswith("^") or has_top_level_alternation(source):
+        return prefix[:2]
+    i = 1 + len(prefix)  # (a one-character prefix is one plain character)
+    if prefix or i >= len(source):
+        return prefix
+    ch = source[i]
+    if ch == "\\":
+        if source[i + 1:i + 2] not in _JS_LITERAL_ESCAPES or not source[i + 1:i + 2]:
+            return ""
+        literal, step = source[i + 1], 2
+    elif ch in ".*+?()[]{}|^$":
+        return ""
+    else:
+        literal, step = ch, 1
+    follow = source[i + step:i + step + 1]
+    if follow == "+" or (follow == "{" and _MIN_ONE.match(source, i + step)):
+        return literal
+    return ""
+
+
+_MIN_ONE = re.compile(r"\{[1-9]\d*(?:,\d*)?\}")
+
+
 def required_literal(source: str) -> str:
     """The longest literal text that every match of a JavaScript source contains."""
     return max(required_literals(source), key=len, default="")
@@ -531,13 +586,16 @@ def required_literal(source: str) -> str:
 
 def required_literals(source: str) -> list[str]:
     """Every literal text that every match of a JavaScript source contains, read from its
-    top-level sequence (groups, classes, escapes like ``\\d`` and quantified characters end a run;
-    a top-level ``|`` means there are none)."""
+    top-level sequence (classes, escapes like ``\\d``, quantified characters and other groups end
+    a run; a top-level ``|`` means there are none). A group that is neither quantified, nor a
+    lookaround, nor holds a top-level ``|`` is only a bracket around part of the sequence: it is
+    read through, so ``(\\S+\\.py) `` yields ``.py ``."""
     if has_top_level_alternation(source):
         return []
     found: list[str] = []
     run: list[str] = []
     i, n = 0, len(source)
+    transparent_closes: set[int] = set()  # indexes of the ``)`` of groups read through
 
     def close() -> None:
         if run:
@@ -561,8 +619,16 @@ def required_literals(source: str) -> list[str]:
             i = _class_end(source, i)
             continue
         elif ch == "(":
-            close()
-            i = _group_end(source, i)
+            opened = _transparent_group(source, i)
+            if opened is None:
+                close()
+                i = _group_end(source, i)
+            else:
+                i, end = opened
+                transparent_closes.add(end - 1)
+            continue
+        elif ch == ")" and i in transparent_closes:
+            i += 1
             continue
         elif ch in "^$.|*+?{":
             close()
@@ -579,6 +645,28 @@ def required_literals(source: str) -> list[str]:
         i += width
     close()
     return found
+
+
+def _transparent_group(source: str, i: int) -> tuple[int, int] | None:
+    """For a group opening at ``i`` that only brackets a plain sequence — capturing, named or
+    ``(?:``, not quantified, no top-level ``|`` inside — ``(index of its body, index just past
+    it)``; ``None`` for lookarounds, modifiers, quantified or alternating groups."""
+    end = _group_end(source, i)
+    if end > len(source) or source[end - 1:end] != ")" or source[end:end + 1] in ("*", "+", "?", "{"):
+        return None
+    if source.startswith("(?:", i):
+        body = i + 3
+    elif source.startswith("(?<", i) and source[i + 3:i + 4] not in ("=", "!"):
+        body = source.find(">", i) + 1
+        if body <= 0 or body >= end:
+            return None
+    elif source.startswith("(?", i):
+        return None
+    else:
+        body = i + 1
+    if has_top_level_alternation(source[body:end - 1]):
+        return None
+    return body, end
 
 
 def _class_end(source: str, i: int) -> int:

@@ -115,7 +115,7 @@ def test_anchored_prefix(source, prefix):
 
 @pytest.mark.parametrize(("source", "literal"), [
     ("^\\S+\\.py:\\d+: ", ".py:"), ("AssertionError", "AssertionError"), ("ab+c", "a"), ("a|b", ""),
-    ("(x)yz[ab]qq", "yz"), ("^\\s{2}\\S+", ""), ("^commit [0-9a-f]{7,40}", "commit "), ("colou?r", "colo"),
+    ("(x)yz[ab]qq", "xyz"), ("^\\s{2}\\S+", ""), ("^commit [0-9a-f]{7,40}", "commit "), ("colou?r", "colo"),
     ("[a\\]b]cd", "cd"),
 ])
 def test_required_literal(source, literal):
@@ -124,8 +124,18 @@ def test_required_literal(source, literal):
 
 def test_required_literals_lists_every_top_level_run():
     assert required_literals("^\\S+\\.py:\\d+: ") == [".py:", ": "]
-    assert required_literals("x(?:y)z+w") == ["x", "w"]
+    assert required_literals("x(?:y)z+w") == ["xy", "w"]
     assert required_literals("a|b") == []
+
+
+@pytest.mark.parametrize(("source", "literals"), [
+    ("^(\\S+\\.py) ([.sxFE]+)\\s+\\[", [".py ", "["]), ("(?<n>ab)c", ["abc"]), ("((a)b)c", ["abc"]),
+    ("(?=ab)c", ["c"]), ("a(?<=b)c", ["a", "c"]), ("(a|b)c", ["c"]), ("(ab)?c", ["c"]), ("(ab)+c", ["c"]),
+    ("(ab){2}c", ["c"]), ("x(?i:ab)y", ["x", "y"]),
+])
+def test_required_literals_read_through_plain_groups(source, literals):
+    """A group that only brackets a plain sequence does not end a literal run."""
+    assert required_literals(source) == literals
 
 
 @pytest.mark.parametrize(("source", "dot_all", "local"), [

@@ -17,6 +17,18 @@ def _parse_size(text: str | None) -> tuple[int, int]:
     return int(width), int(height)
 
 
+def _parse_tour_step(value) -> int | None:
+    """``--tour-step N`` (docs mode): which step of the tour to photograph, 1-based."""
+    if value in (None, ""):
+        return None
+    from app.tour import STEPS
+
+    text = str(value)
+    if not text.isdigit() or not 1 <= int(text) <= len(STEPS):
+        raise ValueError(f"--tour-step must be a step number from 1 to {len(STEPS)}, not {text!r}")
+    return int(text)
+
+
 def _docs_workspace() -> Path:
     """Screenshots use the bundled example as shipped (deterministic), not the user's copy."""
     from engine.paths import example_workspace_dir
@@ -65,6 +77,7 @@ def launch(args: argparse.Namespace) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     try:
         size = _parse_size(getattr(args, "size", None))
+        tour_step = _parse_tour_step(getattr(args, "tour_step", None))
     except ValueError as exc:
         print(f"rulewright gui: error: {exc}", file=sys.stderr)
         return 2
@@ -119,6 +132,13 @@ def launch(args: argparse.Namespace) -> int:
 
             target = ensure_example_workspace()
     window.open_workspace(target)
+    from app.tour import install_tour, start_after_scan, start_on_first_run
+
+    tour = install_tour(window)  # Help ▸ Show Tour and the palette; shown by itself only on first run
+    if tour_step is not None and not docs_mode:
+        start_after_scan(window, tour, tour_step - 1)
+    else:
+        start_on_first_run(window, tour)
     window.show()
 
     if docs_mode:
@@ -130,6 +150,10 @@ def launch(args: argparse.Namespace) -> int:
         if panel_name:
             window.show_panel(panel_name)
         _settle(app, window)
+        if tour_step is not None:  # docs mode shows the tour only when asked
+            tour.start(tour_step - 1)
+            _settle(app, window)
+            tour.relayout()
         ok = window.grab().save(screenshot)
         files = len(window.index.files) if window.index is not None else 0
         window.close()

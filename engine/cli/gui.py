@@ -11,6 +11,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen, save it as PNG, exit")
     parser.add_argument("--panel", metavar="NAME", help="panel to bring to the front (e.g. diagnostics)")
     parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size (default 1400x900)")
+    parser.add_argument("--tour-step", metavar="N", help="show the first-run tour at step N (docs mode: photograph it)")
 
 
 GUI_ENTRY_POINT_GROUP = "rulewright.gui"

@@ -22,6 +22,7 @@ import re
 from . import charset
 from .ast import Alt, Anchor, Backref, CharSet, Dot, Empty, Group, Look, Node, Quant, Seq, Unsupported
 from .charset import to_pattern
+from .parser import SPACE
 from .surrogates import corrected_hint, set_pattern, units
 
 LINE_TERMINATOR_CLASS = r"[\n\r\u2028\u2029]"
@@ -29,7 +30,7 @@ _LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
 NOT_MID_PAIR = r"(?!(?<=[\ud800-\udbff])[\udc00-\udfff])"
 _UNICODE_DOT = set_pattern(charset.complement(_LINE_TERMINATORS))
 _UNICODE_DOT_ALL = set_pattern(charset.ALL)
-_ATOM = re.compile(r"\[[^\[\]()]*\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\U[0-9a-f]{8}|\w")
+_ATOM = re.compile(r"\[[^\[\]()]*\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\U[0-9a-f]{8}|\\[sS]|\w")
 MAX_REPEAT = 65535
 HINT_THRESHOLD = 24  # ranges above which a property-table class is emitted instead of explicit ranges  # `regex` expands minimum counts in memory; see spec §8
 
@@ -92,12 +93,23 @@ def _marker_groups(node: Node, inside_loop: bool, out: set[int]) -> None:
         _marker_groups(node.body, inside_loop or _looping(node), out)
 
 
+# JavaScript's \\s (WhiteSpace + LineTerminator) and its complement. `regex`'s own \\s differs from
+# it in exactly two code points: it has U+0085 and lacks U+FEFF.
+JS_SPACE: charset.Ranges = SPACE
+JS_NOT_SPACE: charset.Ranges = charset.complement(SPACE)
+NATIVE_SPACE_EXCEPTIONS = "\x85\ufeff"  # where `regex`'s \\s and JavaScript's disagree
+
+
 class Emitter:
     def __init__(self, *, multiline: bool, dot_all: bool, unicode: bool = False,
-                 native_line_anchors: bool = False) -> None:
+                 native_line_anchors: bool = False, native_space_classes: bool = False) -> None:
         self.multiline = multiline
         self.native_line_anchors = native_line_anchors
         self.line_anchors = False  # an m-mode ^ or $ was emitted
+        # Emit a class that is exactly JS \\s or \\S as `regex`'s own (≈1.3× faster to match), for
+        # subjects without U+0085 and U+FEFF only (non-unicode mode: one UTF-16 unit per class).
+        self.native_space_classes = native_space_classes
+        self.space_classes = False  # a class equal to JS \\s or \\S was emitted
         self.dot_all = dot_all
         self.unicode = unicode  # u/v: sets are code points, read from a UTF-16 subject
         self.marker_groups: set[int] = set()
@@ -151,6 +163,10 @@ class Emitter:
         raise TypeError(f"cannot emit {type(node).__name__}")
 
     def emit_charset(self, node: CharSet) -> str:
+        if not self.unicode and not node.strings and node.ranges in (JS_SPACE, JS_NOT_SPACE):
+            self.space_classes = True
+            if self.native_space_classes:
+                return r"\s" if node.ranges == JS_SPACE else r"\S"
         hint = None
         if node.hint is not None and len(node.ranges) > HINT_THRESHOLD:
             hint = (node.hint, node.hint_denoted)

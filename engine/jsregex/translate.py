@@ -59,6 +59,10 @@ class Translation:
     loop_checks: int
     nullable: bool  # can match the empty string (then the JS global-iteration rule matters)
     v8_atom: bool  # V8 compiles it to a plain string search (no step-back into surrogate pairs)
+    # ``emitted`` with every class that is exactly JS \\s or \\S as `regex`'s own: equivalent on
+    # subjects holding neither U+0085 nor U+FEFF (emitter.NATIVE_SPACE_EXCEPTIONS); None when the
+    # pattern has no such class
+    emitted_native_space: str | None = None
 
     @property
     def compiled(self) -> regex.Pattern[str]:
@@ -165,6 +169,11 @@ def _translate_nested(source: str, flags: str) -> Translation:
         # `regex`'s own multiline ^/$ are much faster and exact when \n is the only terminator
         native = Emitter(multiline=True, dot_all="s" in ordered, unicode=unicode, native_line_anchors=True)
         emitted_lf = native.emit_pattern(parsed.root)
+    emitted_native_space = None
+    if emitter.space_classes and not too_large:
+        spaces = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode,
+                         native_space_classes=True)
+        emitted_native_space = spaces.emit_pattern(parsed.root)
     if unicode:
         quirks = tuple(
             QuirkEvent(q.code, py_to_utf16_index(units, q.start), py_to_utf16_index(units, q.end), q.message)
@@ -193,6 +202,7 @@ def _translate_nested(source: str, flags: str) -> Translation:
         loop_checks=emitter.loop_checks,
         nullable=nullable(parsed.root),
         v8_atom=_is_v8_atom(parsed, ordered),
+        emitted_native_space=emitted_native_space,
     )
 
 

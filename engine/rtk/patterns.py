@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
+from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.unicode_data import canon_table
 from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
 
@@ -108,6 +109,7 @@ class LineScanner:
         self.lines = lines
         self._blob: str | None = None
         self._exact_bounds: bool | None = None
+        self._native_space_exact: bool | None = None
         self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}
         self._after_newline: dict[tuple[bool, bool], str] = {}
         self._heads: dict[tuple[bool, bool], frozenset[str]] = {}
@@ -118,6 +120,15 @@ class LineScanner:
         if self._blob is None:
             self._blob = "\n".join(self.lines)
         return self._blob
+
+    @property
+    def native_space_exact(self) -> bool:
+        """`regex`'s own ``\\s``/``\\S`` are JavaScript's on this text: it holds neither of the two
+        code points where they differ (U+0085, U+FEFF)."""
+        if self._native_space_exact is None:
+            blob = self.blob
+            self._native_space_exact = blob.isascii() or not any(c in blob for c in NATIVE_SPACE_EXCEPTIONS)
+        return self._native_space_exact
 
     @property
     def exact_bounds(self) -> bool:
@@ -216,7 +227,7 @@ class LineScanner:
             return None
         translation = multiline.translation
         target, starts = self._target(translation)
-        compiled = _native_anchors(translation) if self.exact_bounds else translation.compiled
+        compiled = _scan_regex(translation, self.exact_bounds, self.native_space_exact)
         lines = self.lines
         if self.exact_bounds:
             # Cheapest first: a leading literal the engine skips to by itself; a ``^literal``
@@ -772,16 +783,22 @@ _JS_LINE_START = r"(?:\A|(?<=[\n\r\u2028\u2029]))"
 _JS_LINE_END = r"(?=[\n\r\u2028\u2029]|\Z)"
 
 
-def _native_anchors(translation: Any) -> Any:
-    """The translated pattern with its line anchors as native ``(?m:^)``/``(?m:$)``.
+def _scan_regex(translation: Any, lf_only: bool, native_space: bool) -> Any:
+    """The translated pattern as a scan runs it: with its line anchors as native
+    ``(?m:^)``/``(?m:$)`` when ``lf_only``, and with JS ``\\s``/``\\S`` classes as `regex`'s own
+    when ``native_space``.
 
-    Only valid on text whose sole line break is LF (then both spellings agree); the native
-    anchors let the ``regex`` engine jump from line to line instead of testing a lookbehind at
-    every position, which is most of the cost of a scan."""
+    Native anchors are only valid on text whose sole line break is LF (then both spellings
+    agree); they let the ``regex`` engine jump from line to line instead of testing a lookbehind
+    at every position, which is most of the cost of a scan. Native space classes are only valid
+    on text without U+0085 and U+FEFF (the translation says which pattern that is); they match
+    about 1.3× faster than the explicit class."""
     emitted = translation.emitted
-    if _JS_LINE_START not in emitted and _JS_LINE_END not in emitted:
+    if native_space and translation.emitted_native_space is not None:
+        emitted = translation.emitted_native_space
+    elif not lf_only or (_JS_LINE_START not in emitted and _JS_LINE_END not in emitted):
         return translation.compiled
-    return _compile_native(emitted, translation.compiled.flags) or translation.compiled
+    return _compile_native(emitted, translation.compiled.flags, lf_only) or translation.compiled
 
 
 def _line_anchored(source: str) -> bool:
@@ -829,8 +846,8 @@ _NATIVE_LINE_START = "(?m:^)"
 
 
 @lru_cache(maxsize=4096)
-def _compile_native(emitted: str, flags: int) -> Any:
-    native = emitted.replace(_JS_LINE_START, "(?m:^)").replace(_JS_LINE_END, "(?m:$)")
+def _compile_native(emitted: str, flags: int, lf_only: bool) -> Any:
+    native = emitted.replace(_JS_LINE_START, "(?m:^)").replace(_JS_LINE_END, "(?m:$)") if lf_only else emitted
     try:
         return regex.compile(native, flags)
     except regex.error:  # pragma: no cover - keep the layer's own pattern

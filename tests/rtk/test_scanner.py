@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
+from engine.jsregex.translate import translate
 from engine.jsregex.unicode_data import canon_table
 from engine.rtk.engine import DEFAULT_PRIORITY
 from engine.rtk.patterns import (
@@ -40,9 +43,13 @@ PATTERNS = [
     "^a\\s*$|x\\s+y", "PASSED|^E|\\d$", "[|]|k", "x|", "(a)|\\1b", "^\\s|e\\s|(?=x)", "\\u2713|\\u00e9", "\\u2713 |x\\u00e9",
     # a leading group of alternatives distributed over the rest
     "(?:^|:\\s)\\w*(?:PASSED|e)\\b", "(a|\\s)+x", "(?:^|k)\\s*$", "(e|(s|x))y?", "(a|b)c\\1",
+    # line heads (``^x+``, ``^x{n,}``) and literals read through plain groups
+    "^k+s", "^\\.{2,}x", "^=+\\s", "^(\\S+\\.py) x", "^(?:ab)c", "(\\S+:)(\\d)", "^(?<n>ab)\\s",
 ]
-ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ 12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
-                            "\U0001F600", "PASSED", "FAILED", "::", "\r"])
+# (U+0085 and U+FEFF are where `regex`'s own \\s differs from JavaScript's: a text holding one
+# must not be scanned with the native classes.)
+ALPHABET = st.sampled_from([*"abcdeEkKsxy:.-_ =12\t", "\u00e9", "\u00c9", "\u017f", "\u212a", "\u2713",
+                            "\U0001F600", "PASSED", "FAILED", "::", "\r", "\x85", "\ufeff", "\u00a0", ".py"])
 LINE = st.lists(ALPHABET, max_size=12).map("".join)
 
 
@@ -172,3 +179,27 @@ def test_required_literals_skip_whole_escapes():
 ])
 def test_leading_group_alternatives(source, parts):
     assert leading_group_alternatives(source) == parts
+
+
+@pytest.mark.parametrize("flags", ["", "i", "m", "im", "g"])
+@pytest.mark.parametrize("source", ["\\s", "\\S", "\\s+\\S*", "^\\S+\\s(\\S)", "[\\s]", "[\\S]x", "a\\s{2,3}?b"])
+def test_native_space_translation_is_exact_without_the_two_exceptions(source, flags):
+    """``emitted_native_space`` uses `regex`'s own \\s/\\S; on every code point but U+0085 and
+    U+FEFF it answers as the JavaScript classes the layer spells out."""
+    translation = translate(source, flags)
+    assert translation.emitted_native_space is not None
+    exact = regex.compile(translation.emitted, regex.VERSION0)
+    native = regex.compile(translation.emitted_native_space, regex.VERSION0)
+    samples = [chr(c) for c in range(0x3100) if chr(c) not in NATIVE_SPACE_EXCEPTIONS]
+    samples += ["\ud800", "\udfff", "\uffff", "\U0001F600"]
+    for ch in samples:
+        for subject in (ch, f"x{ch}y", f"a{ch}{ch}b", f"{ch} {ch}"):
+            left, right = exact.search(subject), native.search(subject)
+            assert (left and left.span()) == (right and right.span()), (source, hex(ord(ch[0])))
+    assert translate(source, flags + "u").emitted_native_space is None  # code-point mode: not used
+
+
+def test_no_native_space_translation_without_such_a_class():
+    assert translate("[^\\s:]+", "").emitted_native_space is None
+    assert translate("[\\s\\S]", "").emitted_native_space is None
+    assert translate("abc", "i").emitted_native_space is None

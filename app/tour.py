@@ -66,6 +66,9 @@ class TourStep:
     locate: Callable[[MainWindow], Target]
 
 
+SCANNING = "The workspace is still being scanned…"
+
+
 # -- locating the widgets (each brings its panel to the front) -----------------------------------------------
 def _panel(window: MainWindow, name: str) -> QWidget | None:
     """``window.show_panel(name)``, or None when no module registered that panel."""
@@ -103,7 +106,7 @@ def _relative(window: MainWindow, path: Path | str | None) -> str:
 def locate_explorer(window: MainWindow) -> Target:
     _panel(window, "explorer")
     if window.index is None:
-        return Target(window.explorer, detail="The workspace is still being scanned…")
+        return Target(window.explorer, detail=SCANNING, refresh_on=window.workspaceScanned)
     if not window.index.files:
         return Target(window.explorer, detail="This workspace has no packs or filters yet: File ▸ New Pack or "
                                               "New Filter makes one.")
@@ -112,6 +115,8 @@ def locate_explorer(window: MainWindow) -> Target:
 
 def locate_pack(window: MainWindow) -> Target:
     tab = pack_tab(window)
+    if tab is None and window.index is None:
+        return Target(window.centralWidget(), detail=SCANNING, refresh_on=window.workspaceScanned)
     if tab is None:
         return Target(window.centralWidget(), detail="This workspace has no Caveman pack: File ▸ New Pack "
                                                      "creates one from a template.")

@@ -188,6 +188,11 @@ def test_escape_closes_the_tour_and_clicks_keep_the_editor_focus(qtbot, example_
     for _ in STEPS[1:]:
         qtbot.mouseClick(tour.callout.next_button, Qt.MouseButton.LeftButton)
         assert QApplication.focusWidget() is tab.editor, tour.current_step().key
+    qtbot.keyClick(tab.editor, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier)  # the buttons' mnemonics
+    qtbot.waitUntil(lambda: tour.index == len(STEPS) - 2, timeout=2000)  # a mnemonic animates its click
+    qtbot.keyClick(tab.editor, Qt.Key.Key_N, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: tour.index == len(STEPS) - 1, timeout=2000)
+    assert QApplication.focusWidget() is tab.editor
     qtbot.keyClick(tab.editor, Qt.Key.Key_Escape)
     assert not tour.is_active()
     assert QApplication.focusWidget() is tab.editor
@@ -275,3 +280,22 @@ def test_never_in_docs_mode_unless_asked(qtbot, monkeypatch, tmp_path, capsys):
     assert launch(args(screenshot=str(tmp_path / "bad.png"), tour_step="9")) == 2
     assert "--tour-step must be a step number from 1 to 5" in capsys.readouterr().err
     assert not (tmp_path / "bad.png").exists()
+
+
+def test_a_step_shown_before_the_first_scan_finds_its_widget_when_the_scan_is_in(qtbot):
+    from app.mainwindow import MainWindow
+
+    win = MainWindow(Settings())
+    qtbot.addWidget(win)
+    tour = install_tour(win)
+    win.open_workspace(ensure_example_workspace(), restore=False)
+    win.show()
+    tour.start(STEP_KEYS.index("pack"))
+    assert win.index is None and tour_module.SCANNING in tour.callout.body.text()
+    qtbot.waitUntil(lambda: win.current_tab() is not None and tour.target_widget() is win.current_tab(),
+                    timeout=15000)
+    assert win.current_tab().doc.kind == FileKind.CAVEMAN_PACK
+    assert tour_module.SCANNING not in tour.callout.body.text()
+    for tab in win.document_tabs():
+        tab.undo_stack.setClean()
+    win.watcher.stop()

@@ -105,9 +105,10 @@ class LineScanner:
     # ``m`` variant of each pattern (which is most of a small CLI run's pattern cost).
     min_scan_lines = 48
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], blob: str | None = None) -> None:
+        """``blob``, when the caller has it, is ``"\\n".join(lines)`` (saves joining them again)."""
         self.lines = lines
-        self._blob: str | None = None
+        self._blob = blob
         self._exact_bounds: bool | None = None
         self._native_space_exact: bool | None = None
         self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}

@@ -55,8 +55,8 @@ class _LineView:
     depend on the other lines, so one scan of the text serves drop, include, collapse and the
     priority lines of truncation. Bookkeeping uses C-level list operations only."""
 
-    def __init__(self, lines: list[str], scanner: LineScanner | None = None) -> None:
-        self.scanner = scanner if scanner is not None and scanner.lines is lines else LineScanner(lines)
+    def __init__(self, lines: list[str], scanner: LineScanner | None = None, blob: str | None = None) -> None:
+        self.scanner = scanner if scanner is not None and scanner.lines is lines else LineScanner(lines, blob)
         self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
         self._base: dict[tuple[tuple[str, str], ...], dict[int, CompiledPattern]] = {}
 
@@ -119,13 +119,18 @@ class _Run:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     view: _LineView | None = None
     has_cr: bool = True  # the input holds a CR (only then can a line end in one)
+    joined: tuple[list[str], str] | None = None  # some lines and their "\n"-joined text, when known
+
+    def blob_of(self, lines: list[str]) -> str | None:
+        """``"\\n".join(lines)`` when a stage already has it (else None)."""
+        return self.joined[1] if self.joined is not None and self.joined[0] is lines else None
 
     def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         """Line index -> the first pattern (in list order) that matches that line."""
         if not patterns or not lines:
             return {}
         if self.view is None:
-            self.view = _LineView(lines)
+            self.view = _LineView(lines, blob=self.blob_of(lines))
         return self.view.first_hits(patterns, lines)
 
     def kept(self, positions: list[int]) -> None:
@@ -187,6 +192,8 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
     run.has_cr = "\r" in text
     if flt.is_toml and lines and lines[-1] == "":
         lines = lines[:-1]
+    elif not run.has_cr:
+        run.joined = (lines, text)  # the lines are the text split at LF: joining them gives it back
     original = len(lines)
 
     if flt.strip_ansi:
@@ -204,7 +211,7 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
         if scanner is None or scanner.lines is not lines:
-            scanner = LineScanner(lines)
+            scanner = LineScanner(lines, run.blob_of(lines))
         candidates = scanner.hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
         lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
                            pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)
@@ -256,8 +263,13 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
     break) and cheaper."""
     stage = run.stage(name, len(lines))
     if whole is not None:
-        out = whole("\n".join(lines)).split("\n")
-        changed = out != lines
+        joined = run.blob_of(lines)
+        if joined is None:
+            joined = "\n".join(lines)
+        rewritten = whole(joined)
+        changed = rewritten != joined
+        out = rewritten.split("\n") if changed else lines
+        run.joined = (out, rewritten)
     elif only is not None:
         # Only the listed lines can change: compare those, and hand back ``lines`` itself when
         # none did (a later stage may then reuse what was prepared for them).
@@ -272,6 +284,8 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
     else:
         out = [fn(line) for line in lines]
         changed = out != lines
+        if not changed:
+            out = lines  # (what was prepared for these lines stays valid)
     if changed:
         run.tag(name)
     if stage:

@@ -18,6 +18,7 @@ from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.patterns import LineScanner, _estimated_count
 from engine.rtk.select import _sort_by_comparison, sort_filters
 from engine.rtk.stages import apply_line_filter
+from engine.rtk.trace import Trace
 
 from .helpers import make
 
@@ -73,15 +74,31 @@ def test_engine_matches_the_per_line_path(monkeypatch, lines, command):
     assert fast.to_dict() == slow.to_dict()
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(LOG, st.sampled_from([FILTER, INCLUDING]), st.sampled_from(["omniroute", "strict"]),
+       st.sampled_from(["\n", "\r\n"]))
+def test_traced_run_gives_the_plain_runs_output(lines, flt, profile, newline):
+    """The IDE's traced run and the plain (fast) run: same text, tags and diagnostics."""
+    text = newline.join(lines)
+    plain = apply_line_filter(text, flt, profile=profile)
+    traced = apply_line_filter(text, flt, profile=profile, trace=Trace())
+    assert traced.to_dict() == plain.to_dict()
+    config = RtkConfig.from_dict({"enabled": True, "maxLinesPerResult": 30})
+    engine_plain = process_rtk_text(text, "pytest", config, [flt], profile=profile).to_dict()
+    engine_traced = process_rtk_text(text, "pytest", config, [flt], profile=profile, trace=Trace()).to_dict()
+    engine_traced.pop("trace")
+    assert engine_traced == engine_plain
+
+
 def test_unchanged_replace_hands_its_scanner_to_the_line_stages(monkeypatch):
     """A replace rule that rewrites nothing keeps the very same lines, so the next rule and the
     drop stage reuse the prepared text instead of building their own."""
     built = []
     original_init = LineScanner.__init__
 
-    def counting_init(self, lines):
+    def counting_init(self, lines, blob=None):
         built.append(len(lines))
-        original_init(self, lines)
+        original_init(self, lines, blob)
 
     monkeypatch.setattr(LineScanner, "__init__", counting_init)
     lines = [f"line {i}" for i in range(100)] + ["", "tests/a.py::t PASSED [ 1%]"]

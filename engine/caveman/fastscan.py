@@ -450,8 +450,7 @@ class LiteralIndex:
             return state[2]
         if len(text) < self.MIN_LENGTH or not _bmp_only(text):
             return frozenset()
-        found = {key for _end, key in self._automaton.iter(_canonical(text))}
-        return self._remember(text, self._keys - found)
+        return self._remember(text, self._keys - _keys_in(_canonical(text), self._keys))
 
     def rewritten(self, before: str, after: str, windows: list[tuple[int, int]]) -> None:
         """``after`` is ``before`` with the pieces at ``windows`` (start, end in ``after``, in
@@ -472,6 +471,28 @@ class LiteralIndex:
 
 
 _SEPARATOR = "\x00"
+FIRST_STRETCH = 16_384  # keys_in: characters searched before the found keys are dropped
+
+
+def _keys_in(hay: str, keys: frozenset[str]) -> set[str]:
+    """The keys that occur in ``hay``. The automaton reports every occurrence, and the common
+    keys occur thousands of times, so the text is searched in growing stretches, each with an
+    automaton of the keys not found yet (stretches overlap by a key length less one)."""
+    found: set[str] = set()
+    missing = keys
+    reach = max(map(len, keys)) - 1
+    start, size = 0, FIRST_STRETCH
+    while start < len(hay) and missing:
+        end = start + size
+        automaton = _automaton(missing)
+        if automaton is None:
+            return set(keys)  # never claim a key absent without having searched
+        hits = {key for _end, key in automaton.iter(hay[start - reach if start > reach else 0:end])}
+        if hits:
+            found |= hits
+            missing = missing - hits
+        start, size = end, size * 4
+    return found
 
 
 @lru_cache(maxsize=64)

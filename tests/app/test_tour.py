@@ -104,6 +104,7 @@ def test_first_run_of_the_example_workspace_shows_the_tour_once(qtbot, monkeypat
 
 
 def test_only_the_example_workspace_and_only_until_seen(qtbot, window, example_window):
+    assert tour_of(window) is None and tour_of(example_window) is None  # a bare window (tests) has none
     assert not start_on_first_run(window, install_tour(window))  # conftest's own workspace
     example_window.settings.tour_done = True
     assert not start_on_first_run(example_window, install_tour(example_window))

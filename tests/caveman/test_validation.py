@@ -77,3 +77,12 @@ def test_version_scanner_equals_its_definition(text):
 @given(st.text(alphabet="AB_1_ x-a9Z_", max_size=40))
 def test_const_case_scanner_equals_its_definition(text):
     assert list(scan_const_case(text)) == list(_reference(text, CONST, lambda m: "_" in m.group(0)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab`. ", max_size=40), st.lists(st.text(alphabet="ab`. ", min_size=1, max_size=4), max_size=12))
+def test_in_order_search_answers_plain_containment(text, items):
+    from engine.caveman.validation import _InOrder
+
+    kept = _InOrder(text)
+    assert [item in kept for item in items] == [item in text for item in items]

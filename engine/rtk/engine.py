@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 from engine.diagnostics import Diagnostic
@@ -196,6 +197,7 @@ def process_rtk_text(
     chosen: RtkFilter | None = None
     selection: Selection | None = None
     extra_priority: tuple[str, ...] = ()
+    known_priority: dict[str, bool] | None = None
     if not skip_filters and not document_read:
         candidates = [f for f in filters if cfg.custom_filters_enabled or f.source == "builtin"]
         selection = select_filter(text, detection.command, candidates, detection=detection,
@@ -216,6 +218,7 @@ def process_rtk_text(
                 techniques.append("rtk-filter")
                 rules.extend(filtered.applied_rules)
             extra_priority = chosen.priority_patterns
+            known_priority = filtered.preserve_verdicts
     elif trace is not None:
         trace.selection = SelectionTrace(None, detected_command=detection.command or "",
                                          detected_type=detection.type,
@@ -252,7 +255,8 @@ def process_rtk_text(
             rules.append("rtk:dedup")
 
     if not document_read:
-        result = _final_cap(result, cfg, extra_priority, profile, techniques, rules, diagnostics, trace)
+        result = _final_cap(result, cfg, extra_priority, profile, techniques, rules, diagnostics, trace,
+                            known_priority)
 
     compressed_tokens = estimate_tokens(result)
     return RtkResult(result, compressed_tokens < original_tokens, original_tokens, compressed_tokens,
@@ -261,7 +265,10 @@ def process_rtk_text(
 
 
 def _final_cap(result: str, cfg: RtkConfig, extra_priority: tuple[str, ...], profile: str, techniques: list[str],
-               rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None) -> str:
+               rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None,
+               known_priority: dict[str, bool] | None = None) -> str:
+    """``known_priority``: line texts whose verdict under ``extra_priority`` (flags ``i``) the
+    filter's own line limit already found (a per-line test depends on the text only)."""
     keep = 16 if cfg.intensity == "aggressive" else 24
     max_lines = effective_max_lines(cfg.max_lines_per_result, cfg.intensity, profile=profile)
     lines = split_lines(result)
@@ -269,13 +276,22 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: tuple[str, ...], pro
     def priority_lines() -> set[int]:
         # The default pattern cannot match a line break, so one scan of the text finds its lines.
         hits: set[int] = set()
-        if lines:
-            hits = set(lines_with_match(DEFAULT_PRIORITY, lines))
-            scanner = LineScanner(lines)
-            # The filter's preserve patterns, compiled only now that the cap cuts (invalid ones
-            # are skipped; the filter stage has reported them).
-            for pattern in compile_list(extra_priority, "i")[0]:
-                hits.update(scanner.hits(pattern))
+        if not lines:
+            return hits
+        hits = set(lines_with_match(DEFAULT_PRIORITY, lines))
+        # The filter's preserve patterns, compiled only now that the cap cuts (invalid ones are
+        # skipped; the filter stage has reported them), asked only about lines of unknown verdict.
+        patterns = compile_list(extra_priority, "i")[0]
+        if not patterns:
+            return hits
+        unknown = list(range(len(lines)))
+        if known_priority:
+            verdicts = list(map(known_priority.get, lines))
+            hits.update(compress(unknown, verdicts))
+            unknown = [i for i, verdict in enumerate(verdicts) if verdict is None]
+        scanner = LineScanner(lines if len(unknown) == len(lines) else list(map(lines.__getitem__, unknown)))
+        for pattern in patterns:
+            hits.update(map(unknown.__getitem__, scanner.hits(pattern)))
         return hits
 
     try:

@@ -261,51 +261,15 @@ class LineScanner:
             rare = count * (4 if after_newline is not None else 2) <= len(lines)
             if primary and (prefix or rare):
                 others = [text for text in literals if text != primary and len(text) > 1]
-                return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others)
+                return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others,
+                                             certain=anchored_literal_only(pattern.source))
             if after_newline is not None:
                 return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
         return self._scan_blob(compiled, target, starts, exact)
 
     def _scan_blob(self, compiled: Any, target: str, starts: list[int], exact: bool) -> list[int] | None:
         """Every match in the whole blob, mapped to its line (``None``: out of time)."""
-        last = len(self.lines) - 1
-        out: list[int] = []
-        position, limit = 0, len(target)
-        deadline = time.monotonic() + _SCAN_BUDGET
-        previous = -1
-        try:
-            while position <= limit:
-                restart = None
-                for found in compiled.finditer(target, position, timeout=max(0.001, deadline - time.monotonic())):
-                    start, end = found.span()
-                    k = bisect_right(starts, start) - 1
-                    line_end = starts[k + 1] - 1 if k < last else limit
-                    if end <= line_end:
-                        if k != previous:  # (further matches on a counted line add nothing)
-                            out.append(k)
-                            previous = k
-                        continue
-                    if not exact:
-                        # A superset is enough: count every line the match touches (the ones it
-                        # covers may match on their own) and let the iterator go on from its end,
-                        # where a line start is still a line start (^ is native here).
-                        k_last = bisect_right(starts, end - 1) - 1
-                        out.extend(range(max(k, previous + 1), k_last + 1))
-                        previous = max(previous, k_last)
-                        continue
-                    # The match runs into the next line, where the iterator would skip ahead:
-                    # check this line alone (``endpos`` = its end), then go on from the next line.
-                    if k != previous and compiled.search(target, starts[k], line_end):
-                        out.append(k)
-                        previous = k
-                    restart = line_end + 1
-                    break
-                if restart is None:
-                    break
-                position = restart
-        except TimeoutError:
-            return None
-        return out
+        return _blob_hits(compiled, target, starts, exact)
 
     def _scan_line_starts(self, after_newline: Any, compiled: Any, translation: Any, starts: list[int],
                           exact: bool) -> list[int] | None:
@@ -349,46 +313,98 @@ class LineScanner:
         return out
 
     def _scan_candidates(self, pattern: CompiledPattern, compiled: Any, target: str, starts: list[int],
-                         literal: str, at_line_start: bool, others: list[str]) -> list[int]:
+                         literal: str, at_line_start: bool, others: list[str], *,
+                         certain: bool = False) -> list[int]:
         """Test only the lines that hold a literal every match needs (at their start, for a
         ``^literal…`` pattern), each on its own: ``search(target, line start, line end)`` sees
         exactly that line (``$`` meets the line end, ``^`` the line start), as the reference does.
         The literals are found at C speed, so lines without them cost nothing, and a line must
         also hold the pattern's ``others`` literals before the regex runs. Each test gets the
-        regex layer's per-call budget, like the reference's per-line call."""
+        regex layer's per-call budget, like the reference's per-line call. ``certain``: the
+        pattern is ``^`` and the literal alone, so every candidate matches (no regex call)."""
         last = len(starts) - 1
         limit = len(target)
+        candidates: list[int] = []
+        if at_line_start:
+            needle = "\n" + literal
+            found = -1 if target.startswith(literal) else target.find(needle)
+            position = found + 1 if target.startswith(literal) or found >= 0 else -1
+            while position >= 0:
+                k = bisect_right(starts, position) - 1
+                line_end = starts[k + 1] - 1 if k < last else limit
+                if not others or all(target.find(o, position, line_end) >= 0 for o in others):
+                    candidates.append(k)
+                found = target.find(needle, line_end)
+                position = found + 1 if found >= 0 else -1
+        else:
+            position = target.find(literal)
+            while position >= 0:
+                k = bisect_right(starts, position) - 1
+                line_end = starts[k + 1] - 1 if k < last else limit
+                if not others or all(target.find(o, starts[k], line_end) >= 0 for o in others):
+                    candidates.append(k)
+                if line_end >= limit:
+                    break
+                position = target.find(literal, line_end + 1)
+        if certain and at_line_start:
+            return candidates
         budget = get_default_timeout()
+        search = compiled.search
         out: list[int] = []
         try:
-            if at_line_start:
-                match = compiled.match
-                needle = "\n" + literal
-                found = -1 if target.startswith(literal) else target.find(needle)
-                position = found + 1 if target.startswith(literal) or found >= 0 else -1
-                while position >= 0:
-                    k = bisect_right(starts, position) - 1
-                    line_end = starts[k + 1] - 1 if k < last else limit
-                    if (not others or all(target.find(o, position, line_end) >= 0 for o in others)) \
-                            and match(target, position, line_end, timeout=budget):
-                        out.append(k)
-                    found = target.find(needle, line_end)
-                    position = found + 1 if found >= 0 else -1
-            else:
-                search = compiled.search
-                position = target.find(literal)
-                while position >= 0:
-                    k = bisect_right(starts, position) - 1
-                    line_end = starts[k + 1] - 1 if k < last else limit
-                    if (not others or all(target.find(o, starts[k], line_end) >= 0 for o in others)) \
-                            and search(target, starts[k], line_end, timeout=budget):
-                        out.append(k)
-                    if line_end >= limit:
-                        break
-                    position = target.find(literal, line_end + 1)
+            for k in candidates:
+                line_end = starts[k + 1] - 1 if k < last else limit
+                # (string, pos, endpos, concurrent, partial, timeout): a positional timeout costs
+                # `regex` less than a keyword one
+                if search(target, starts[k], line_end, None, False, budget):
+                    out.append(k)
         except TimeoutError:
             raise RegexTimeout(pattern.source, pattern.regex.flags, budget or 0.0) from None
         return out
+
+
+def _blob_hits(compiled: Any, target: str, starts: list[int], exact: bool) -> list[int] | None:
+    """Lines (``starts`` in ``target``, joined by LF) where ``compiled`` matches, from every match
+    in the whole text (``None``: out of time)."""
+    last = len(starts) - 1
+    out: list[int] = []
+    position, limit = 0, len(target)
+    deadline = time.monotonic() + _SCAN_BUDGET
+    previous = -1
+    try:
+        while position <= limit:
+            restart = None
+            for found in compiled.finditer(target, position, timeout=max(0.001, deadline - time.monotonic())):
+                start, end = found.span()
+                k = bisect_right(starts, start) - 1
+                line_end = starts[k + 1] - 1 if k < last else limit
+                if end <= line_end:
+                    if k != previous:  # (further matches on a counted line add nothing)
+                        out.append(k)
+                        previous = k
+                    continue
+                if not exact:
+                    # A superset is enough: count every line the match touches (the ones it
+                    # covers may match on their own) and let the iterator go on from its end,
+                    # where a line start is still a line start (^ is native here).
+                    k_last = bisect_right(starts, end - 1) - 1
+                    out.extend(range(max(k, previous + 1), k_last + 1))
+                    previous = max(previous, k_last)
+                    continue
+                # The match runs into the next line, where the iterator would skip ahead:
+                # check this line alone (``endpos`` = its end), then go on from the next line.
+                if k != previous and compiled.search(target, starts[k], line_end,
+                                                 timeout=max(0.001, deadline - time.monotonic())):
+                    out.append(k)
+                    previous = k
+                restart = line_end + 1
+                break
+            if restart is None:
+                break
+            position = restart
+    except TimeoutError:
+        return None
+    return out
 
 
 def _as_target(text: str, translation: Any) -> str:
@@ -542,8 +558,20 @@ def _identity_escape(ch: str) -> bool:
 def anchored_prefix(source: str) -> str:
     """The literal text every match of a JavaScript source ``^literal…`` starts with, at a line
     start (empty when the source has another shape or a top-level ``|``)."""
+    return _anchored_prefix_span(source)[0]
+
+
+def anchored_literal_only(source: str) -> bool:
+    """The JavaScript source is ``^`` and literal text, nothing else (``^FAILED ``): a line
+    matches it exactly when it starts with that text."""
+    prefix, end = _anchored_prefix_span(source)
+    return bool(prefix) and end == len(source)
+
+
+def _anchored_prefix_span(source: str) -> tuple[str, int]:
+    """``anchored_prefix`` and the index in ``source`` where it stops."""
     if not source.startswith("^") or has_top_level_alternation(source):
-        return ""
+        return "", 0
     out: list[str] = []
     i = 1
     while i < len(source):
@@ -561,7 +589,7 @@ def anchored_prefix(source: str) -> str:
             break  # the literal is quantified: it may be absent or repeated
         out.append(literal)
         i += step
-    return "".join(out)
+    return "".join(out), i
 
 
 def line_head(source: str) -> str:

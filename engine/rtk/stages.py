@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, filterfalse, repeat
 from operator import ge, lt
@@ -42,6 +42,9 @@ class FilterResult:
     applied_rules: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timed_out: bool = False
+    # Line texts whose verdict under the filter's preserve patterns (flags ``i``) the line limit
+    # found out: whether any of them matches the line. A per-line test depends only on the text.
+    preserve_verdicts: dict[str, bool] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "strippedLines": self.stripped_lines, "keptByRule": self.kept_by_rule,
@@ -120,6 +123,7 @@ class _Run:
     view: _LineView | None = None
     has_cr: bool = True  # the input holds a CR (only then can a line end in one)
     joined: tuple[list[str], str] | None = None  # some lines and their "\n"-joined text, when known
+    preserve_verdicts: dict[str, bool] | None = None  # see FilterResult
 
     def blob_of(self, lines: list[str]) -> str | None:
         """``"\\n".join(lines)`` when a stage already has it (else None)."""
@@ -252,7 +256,7 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
             stage.note = "the output was empty, so the filter's onEmpty message replaced it"
         output = flt.on_empty
     return FilterResult(output, max(0, original - len(split_lines(output))), bool(flt.keep_patterns),
-                        run.tags, run.diagnostics)
+                        run.tags, run.diagnostics, preserve_verdicts=run.preserve_verdicts)
 
 
 def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str | None = None,
@@ -447,14 +451,17 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
         return lines
     stage = run.stage("truncate", len(lines))
 
+    found: list[Collection[int]] = []
+
     def priority_lines() -> Iterable[int]:
         # Compiled only when the limit cuts: an output within it never needs them (nor does the
         # reference, so an invalid one changes nothing and is reported only then: RTK-Q3).
         patterns = run.compile("priority_patterns", flt.priority_patterns, run.line_flags, "preserve pattern")
-        return run.hits(patterns, lines).keys()
+        found.append(run.hits(patterns, lines).keys())
+        return found[0]
 
-    joined = "\n".join(lines)
-    result = smart_truncate(joined, max_lines=max_lines, preserve_head=flt.preserve_head,
+    # (no character limit here: the text is only needed joined when the limit does not cut)
+    result = smart_truncate(None, max_lines=max_lines, preserve_head=flt.preserve_head,
                             preserve_tail=flt.preserve_tail, profile=run.profile, lines=lines,
                             priority_lines=priority_lines)
     if not result.truncated:
@@ -463,6 +470,11 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
         return lines
     run.tag("truncate")
     run.diagnostics.extend(result.diagnostics)
+    if found and run.line_flags == "i":
+        # What the preserve patterns said about each kept line: the engine's final cap asks the
+        # same patterns (flags ``i``) about these lines again, and a verdict depends on the text only.
+        matched = found[0]
+        run.preserve_verdicts = {lines[i]: i in matched for i in (*result.head, *result.priority, *result.tail)}
     out = split_lines(result.text)
     if stage:
         describe_truncation(stage, lines, result, f"{flt.id}:truncate", len(out))

@@ -42,7 +42,7 @@ def _limit(value: object) -> int:
 
 
 def smart_truncate(
-    text: str,
+    text: str | None,
     *,
     max_lines: object = 0,
     max_chars: object = 0,
@@ -56,16 +56,19 @@ def smart_truncate(
     """Truncate ``text`` to ``max_lines`` lines / ``max_chars`` UTF-16 units (0 = no limit).
 
     Priority lines are those any ``priority`` test accepts, or, when given, the indexes
-    ``priority_lines()`` returns (computed only if truncation happens)."""
+    ``priority_lines()`` returns (computed only if truncation happens). ``text`` may be None
+    when ``lines`` are given: it is then joined from them only if needed."""
     max_lines, max_chars = _limit(max_lines), _limit(max_chars)
     head_n, tail_n = _limit(preserve_head), _limit(preserve_tail)
     if lines is None:
-        lines = split_lines(text)
+        lines = split_lines(text or "")
+    if text is None and max_chars > 0:
+        text = "\n".join(lines)
     too_many = max_lines > 0 and len(lines) > max_lines
     too_long = max_chars > 0 and utf16_len(text) > max_chars
     if not too_many and not too_long:
-        return TruncateResult(text, False)
-    result = TruncateResult(text, True)
+        return TruncateResult("\n".join(lines) if text is None else text, False)
+    result = TruncateResult("", True)
     total = len(lines)
     head_idx = list(range(min(head_n, total)))
     if priority_lines is not None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.rtk import engine as rtk_engine
 from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.patterns import LineScanner, _estimated_count
@@ -88,6 +89,27 @@ def test_traced_run_gives_the_plain_runs_output(lines, flt, profile, newline):
     engine_traced = process_rtk_text(text, "pytest", config, [flt], profile=profile, trace=Trace()).to_dict()
     engine_traced.pop("trace")
     assert engine_traced == engine_plain
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(LOG, st.sampled_from([FILTER, INCLUDING]), st.sampled_from(["omniroute", "strict"]),
+       st.sampled_from(["standard", "aggressive"]))
+def test_final_cap_with_the_filters_verdicts_equals_asking_again(monkeypatch, lines, flt, profile, intensity):
+    """The final cap reuses the preserve-pattern verdicts the filter's line limit found; asking
+    the patterns about every line again gives the same result."""
+    text = "\n".join(lines)
+    config = RtkConfig.from_dict({"enabled": True, "maxLinesPerResult": 12, "intensity": intensity})
+    reused = process_rtk_text(text, "pytest", config, [flt], profile=profile).to_dict()
+    original = rtk_engine._final_cap
+
+    def without_verdicts(*args, **kwargs):
+        return original(*args[:8])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(rtk_engine, "_final_cap", without_verdicts)
+        asked = process_rtk_text(text, "pytest", config, [flt], profile=profile).to_dict()
+    assert reused == asked
 
 
 def test_unchanged_replace_hands_its_scanner_to_the_line_stages(monkeypatch):

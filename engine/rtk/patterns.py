@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, compress, repeat
@@ -181,8 +181,10 @@ class LineScanner:
             heads = self._heads[key] = frozenset(two | {h[:1] for h in two})
         return head not in heads
 
-    def hits(self, pattern: CompiledPattern, *, exact: bool = True) -> list[int]:
-        """Indexes of the lines ``pattern`` matches (``exact=False``: a superset is enough)."""
+    def hits(self, pattern: CompiledPattern, *, exact: bool = True, known: Container[int] = ()) -> list[int]:
+        """Indexes of the lines ``pattern`` matches (``exact=False``: a superset is enough).
+        ``known``: lines the caller already counts as hits (of an earlier pattern); the answer
+        may leave them out, which saves testing them one by one."""
         lines = self.lines
         if not lines:
             return []
@@ -194,13 +196,14 @@ class LineScanner:
             # (``v`` nests classes, which the split does not parse; RTK never sets it.)
             parts = [] if "v" in pattern.regex.flags else (
                 top_level_alternatives(pattern.source) or leading_group_alternatives(pattern.source))
-            scanned = self._union(pattern, parts, exact) if parts else self._scan(pattern, exact)
+            scanned = self._union(pattern, parts, exact, known) if parts else self._scan(pattern, exact, known)
         if scanned is not None:
             return scanned
         test = pattern.test
         return [i for i, line in enumerate(lines) if test(line)]
 
-    def _union(self, pattern: CompiledPattern, parts: list[str], exact: bool) -> list[int] | None:
+    def _union(self, pattern: CompiledPattern, parts: list[str], exact: bool,
+               known: Container[int]) -> list[int] | None:
         """``a|b|c``: a line matches it exactly when it matches one alternative (no backreference
         ties them), and each alternative alone usually has a shape a scan is fast on (a leading
         literal, a ``^`` anchor) that the whole does not."""
@@ -210,7 +213,8 @@ class LineScanner:
             regex, _ = compile_cached(part, flags)
             if regex is None:
                 return None
-            found.update(self.hits(CompiledPattern(pattern.index, part, regex, tester(regex)), exact=exact))
+            found.update(self.hits(CompiledPattern(pattern.index, part, regex, tester(regex)), exact=exact,
+                                   known=known))
         return sorted(found)
 
     def _scannable(self, pattern: CompiledPattern, exact: bool) -> bool:
@@ -221,7 +225,7 @@ class LineScanner:
             return self.exact_bounds or not exact
         return self.exact_bounds and line_local_lookarounds(pattern.source, "s" in pattern.regex.flags)
 
-    def _scan(self, pattern: CompiledPattern, exact: bool) -> list[int] | None:
+    def _scan(self, pattern: CompiledPattern, exact: bool, known: Container[int] = ()) -> list[int] | None:
         flags = pattern.regex.flags
         multiline, _ = compile_cached(pattern.source, flags if "m" in flags else flags + "m")
         if multiline is None:
@@ -262,7 +266,7 @@ class LineScanner:
             if primary and (prefix or rare):
                 others = [text for text in literals if text != primary and len(text) > 1]
                 return self._scan_candidates(pattern, compiled, target, starts, primary, bool(prefix), others,
-                                             certain=anchored_literal_only(pattern.source))
+                                             certain=anchored_literal_only(pattern.source), known=known)
             if after_newline is not None:
                 return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
         return self._scan_blob(compiled, target, starts, exact)
@@ -314,14 +318,15 @@ class LineScanner:
 
     def _scan_candidates(self, pattern: CompiledPattern, compiled: Any, target: str, starts: list[int],
                          literal: str, at_line_start: bool, others: list[str], *,
-                         certain: bool = False) -> list[int]:
+                         certain: bool = False, known: Container[int] = ()) -> list[int]:
         """Test only the lines that hold a literal every match needs (at their start, for a
         ``^literal…`` pattern), each on its own: ``search(target, line start, line end)`` sees
         exactly that line (``$`` meets the line end, ``^`` the line start), as the reference does.
         The literals are found at C speed, so lines without them cost nothing, and a line must
         also hold the pattern's ``others`` literals before the regex runs. Each test gets the
         regex layer's per-call budget, like the reference's per-line call. ``certain``: the
-        pattern is ``^`` and the literal alone, so every candidate matches (no regex call)."""
+        pattern is ``^`` and the literal alone, so every candidate matches (no regex call).
+        Candidates in ``known`` are not tested (nor reported)."""
         last = len(starts) - 1
         limit = len(target)
         candidates: list[int] = []
@@ -353,6 +358,8 @@ class LineScanner:
         out: list[int] = []
         try:
             for k in candidates:
+                if k in known:
+                    continue
                 line_end = starts[k + 1] - 1 if k < last else limit
                 # (string, pos, endpos, concurrent, partial, timeout): a positional timeout costs
                 # `regex` less than a keyword one

@@ -72,7 +72,8 @@ class _LineView:
         if base is None:
             base = {}
             for pattern in patterns:
-                for index in self.scanner.hits(pattern):
+                # (a line an earlier pattern took keeps it: it need not be tested again)
+                for index in self.scanner.hits(pattern, known=base):
                     base.setdefault(index, pattern)
             self._base[key] = base
         origin = self.origin

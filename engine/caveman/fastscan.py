@@ -251,7 +251,7 @@ def plan_for(source: str, flags: str) -> Plan | None:
 
 # One-entry caches keyed by the identity of the last text; each is a single tuple swapped
 # atomically, so concurrent runs (GUI worker threads) never read a mismatched pair.
-_BMP: tuple[str | None, bool] = (None, True)
+_BMP: tuple[tuple[str | None, bool], ...] = ((None, True), (None, True))  # the last two texts
 _CANONICAL: tuple[str | None, str] = (None, "")
 _UNITS: tuple[str | None, str] = (None, "")
 
@@ -262,11 +262,13 @@ def _bmp_only(text: str) -> bool:
     global _BMP
     if text.isascii():
         return True
-    cached = _BMP
-    if cached[0] is text:
-        return cached[1]
+    last, before = _BMP
+    if last[0] is text:
+        return last[1]
+    if before[0] is text:
+        return before[1]
     result = utf16_len(text) == len(text)
-    _BMP = (text, result)
+    _BMP = ((text, result), last)
     return result
 
 
@@ -524,6 +526,7 @@ class _Work:
     units: str
     target: str
     expanded: bool
+    canonical: bool = False  # target is _canonical(units) (non-u ``i``)
 
 
 def _units(text: str) -> str:
@@ -534,6 +537,48 @@ def _units(text: str) -> str:
     out = to_utf16_units(text)
     _UNITS = (text, out)
     return out
+
+
+def _remember_units(text: str, units: str, values_bmp: bool) -> str | None:
+    """``units`` was joined from UTF-16 units and replacement values (``values_bmp``: none of
+    them holds an astral character) and ``text`` is its string: note whether ``text`` is
+    BMP-only and, if not, that ``units`` are its UTF-16 units. Returns what the next rule will
+    match on (``text`` itself or ``units``), or None when that is not ``units`` unit for unit."""
+    global _BMP, _UNITS
+    if not values_bmp and utf16_len(text) != len(units):
+        _BMP = ((text, utf16_len(text) == len(text)), _BMP[0])
+        return None
+    # ``units`` holds only UTF-16 units; ``text`` is shorter by one per pair it joined
+    if len(text) == len(units):
+        _BMP = ((text, True), _BMP[0])
+        return text
+    _BMP = ((text, False), (units, True))
+    _UNITS = (text, units)
+    return units
+
+
+def _carry_canonical(units: str, canonical_gaps: list[str], values: str | list[str]) -> None:
+    """Remember the canonical form of ``units``, which is ``canonical_gaps`` joined with the
+    values (the mapping is character by character, so the canonical form of a join is the
+    join of the canonical forms): no full ``upper()`` of the result, which on a text with
+    non-ASCII characters costs ten times an ASCII one."""
+    global _CANONICAL
+    if isinstance(values, str):
+        target = _canonical_uncached(values).join(canonical_gaps)
+    else:
+        pieces = [""] * (2 * len(canonical_gaps) - 1)
+        pieces[0::2] = canonical_gaps
+        pieces[1::2] = _canonical_pieces(values)
+        target = "".join(pieces)
+    if len(target) == len(units):
+        _CANONICAL = (units, target)
+
+
+def _canonical_pieces(values: list[str]) -> list[str]:
+    """``[_canonical_uncached(v) for v in values]`` with one call on their join."""
+    joined = _canonical_uncached("".join(values))
+    ends = list(accumulate(map(len, values)))
+    return [joined[a:b] for a, b in zip([0, *ends], ends)]
 
 
 # Measured costs per pattern, shared by every run of the process: (source, flags) →
@@ -634,6 +679,9 @@ class FastRegex:
         if text.isascii():
             units = text
             target = _canonical(text) if t.ignore_case else text
+            if not t.unicode:
+                self._work = _Work(text, units, target, False, t.ignore_case)
+                return self._work
         elif t.unicode:
             if not _bmp_only(text):
                 return None
@@ -644,7 +692,7 @@ class FastRegex:
         else:
             units = text if _bmp_only(text) else _units(text)
             target = _canonical(units) if t.ignore_case else units
-        self._work = _Work(text, units, target, units is not text)
+        self._work = _Work(text, units, target, units is not text, t.ignore_case and not t.unicode)
         return self._work
 
     def _positions(self, units: str) -> list[int] | None:
@@ -717,26 +765,40 @@ class FastRegex:
 
     def _assemble(self, work: _Work, spans: list[tuple[int, int]], values: str | list[str]) -> str:
         """The units with each span replaced by its value (``values``: one per span, or one
-        string for all), built with slices and joins rather than a loop per span."""
+        string for all), built with slices and joins rather than a loop per span.
+
+        What the next rule needs of the result is known here without another pass over it: its
+        UTF-16 units (the joined units, when the text has astral characters), its case-canonical
+        form (the canonical gaps joined with the canonical values, under ``i``) and which anchor
+        literals it lacks (``LiteralIndex.rewritten``)."""
         units = work.units
         ends = [e for _s, e in spans]
-        gaps = [units[a:b] for a, b in zip([0, *ends], [s for s, _e in spans] + [len(units)])]
+        cuts = list(zip([0, *ends], [s for s, _e in spans] + [len(units)]))
+        gaps = [units[a:b] for a, b in cuts]
         if isinstance(values, str):
             out = values.join(gaps)
-            pieces = None
         else:
             pieces = [""] * (2 * len(gaps) - 1)
             pieces[0::2] = gaps
             pieces[1::2] = values
             out = "".join(pieces)
-        result = out if out.isascii() else from_utf16_units(out)  # as engine.jsregex's replace does
-        index = self.index
-        if index is not None and not work.expanded and len(result) == len(out):
-            if pieces is None:
-                pieces = [values] * (2 * len(gaps) - 1)
-                pieces[0::2] = gaps
-            bounds = list(accumulate(map(len, pieces)))  # where each replacement landed
-            index.rewritten(units, result, list(zip(bounds[0::2], bounds[1::2])))
+        if out.isascii():
+            result = next_units = out
+        else:
+            result = from_utf16_units(out)  # as engine.jsregex's replace does
+            added = values if isinstance(values, str) else "".join(values)
+            next_units = _remember_units(result, out, utf16_len(added) == len(added))
+        if next_units is None:
+            return result
+        sizes = [len(values)] * len(spans) if isinstance(values, str) else list(map(len, values))
+        if work.target is not units and work.canonical:
+            _carry_canonical(next_units, [work.target[a:b] for a, b in cuts], values)
+        if self.index is not None:
+            lengths = [0] * (2 * len(gaps) - 1)
+            lengths[0::2] = map(len, gaps)
+            lengths[1::2] = sizes
+            bounds = list(accumulate(lengths))  # where each replacement landed
+            self.index.rewritten(units, next_units, list(zip(bounds[0::2], bounds[1::2])))
         return result
 
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
@@ -847,21 +909,18 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     return find
 
 
-_DIGIT_BEFORE_DOT_DIGIT = re.compile(r"[0-9](?=\.[0-9])")
+_DOT_BEFORE_DIGIT = re.compile(r"\.(?=[0-9])")  # a literal first character: searched for, not tried everywhere
 _DIGITS = frozenset("0123456789")
-_DIGITS_TO_ZERO = str.maketrans("123456789", "000000000")
-_ZERO_DOT_ZERO = re.compile(r"0(?=\.0)")  # a literal first character: searched, not tried everywhere
 
 
 def digits_before_dot_digit(text: str) -> list[int]:
-    """Every index of a digit followed by ``.<digit>`` (overlapping: ``1.2.3`` gives two). On
-    ASCII text, found in the text with every digit mapped to ``0`` (a pattern starting with a
-    literal character is searched for quickly instead of being tried at every position)."""
+    """Every index of a digit followed by ``.<digit>`` (overlapping: ``1.2.3`` gives two), found
+    from the ``.<digit>`` occurrences (a pattern that starts with a literal character is
+    searched for quickly, on any text, instead of being tried at every position)."""
     if "." not in text:
         return []
-    if text.isascii():
-        return [m.start() for m in _ZERO_DOT_ZERO.finditer(text.translate(_DIGITS_TO_ZERO))]
-    return [m.start() for m in _DIGIT_BEFORE_DOT_DIGIT.finditer(text)]
+    digits = _DIGITS
+    return [i - 1 for i in (m.start() for m in _DOT_BEFORE_DIGIT.finditer(text)) if i and text[i - 1] in digits]
 
 
 def digit_run_candidates(text: str) -> list[int] | None:

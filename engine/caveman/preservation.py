@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from engine.caveman.apply import budget_for
@@ -229,24 +230,22 @@ def _locate(ex: Extraction) -> None:
         return
     by_placeholder = {b.placeholder: b for b in ex.blocks}
     original = ex.original
-    astral = not original.isascii() and utf16_len(original) != len(original)
-    pos = units = 0  # python index and UTF-16 offset in the original
+    # Python indices of the astral characters: a UTF-16 offset is the index plus those before it
+    astral = [] if original.isascii() or utf16_len(original) == len(original) \
+        else [m.start() for m in _ASTRAL.finditer(original)]
+    pos = 0  # python index in the original
     last = 0
     for m in ex.placeholder_re.finditer(ex.text):
         block = by_placeholder.get(m.group(0))
         if block is None:
             continue
-        gap = m.start() - last
+        pos += m.start() - last
+        end = pos + len(block.content)
         if astral:
-            units += gap + len(_ASTRAL.findall(original, pos, pos + gap))
+            block.start, block.end = pos + bisect_left(astral, pos), end + bisect_left(astral, end)
         else:
-            units += gap
-        pos += gap
-        block.start = units
-        size = len(block.content)
-        units += size + (len(_ASTRAL.findall(block.content)) if astral else 0)
-        pos += size
-        block.end = units
+            block.start, block.end = pos, end
+        pos = end
         last = m.end()
 
 

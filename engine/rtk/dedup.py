@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from itertools import compress, islice
-from operator import eq
+from itertools import compress, islice, repeat
+from operator import add, eq, ne
 
 from engine.jsvalues import js_trim, utf16_len
 
@@ -56,14 +56,12 @@ def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "o
     runs: list[tuple[int, int]] = []
     grew = False
     collapsed = 0
-    index = 0
-    while index < len(pairs):
-        start = pairs[index]
-        end = start + 1
-        while index < len(pairs) and pairs[index] == end - 1:
-            index += 1
-            end += 1
-        length = end - start
+    # Consecutive pairs i, i+1, … form one run of equal lines: its first and last pair are found
+    # in C too, so the loop below runs once per run, not once per repeated line.
+    firsts = list(compress(pairs, map(ne, pairs, map(add, [-2, *pairs], repeat(1)))))
+    lasts = list(compress(pairs, map(ne, map(add, pairs, repeat(1)), [*pairs[1:], -2])))
+    for start, last in zip(firsts, lasts):
+        length = last - start + 2
         line = lines[start]
         if length < threshold or not js_trim(line):
             continue

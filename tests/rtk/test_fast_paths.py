@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rtk import engine as rtk_engine
+from engine.rtk.dedup import deduplicate_lines
 from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.patterns import LineScanner, _estimated_count
@@ -185,3 +186,23 @@ def test_preserve_patterns_are_compiled_only_when_the_limit_cuts():
     assert "keep me" in long.text.split("\n")
     assert [d.code for d in long.diagnostics if d.level == "warning"] == ["RTK-Q3"]
     assert "(unclosed" in long.diagnostics[0].message
+
+
+def _naive_runs(lines: list[str], threshold: int) -> list[tuple[int, int]]:
+    """Runs of equal, non-blank lines at least ``threshold`` long, one line at a time."""
+    runs, start = [], 0
+    for i in range(1, len(lines) + 1):
+        if i == len(lines) or lines[i] != lines[start]:
+            if i - start >= threshold and lines[start].strip():
+                runs.append((start, i - start))
+            start = i
+    return runs
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "", " ", "ccc", "\u00e9"]), max_size=40), st.integers(2, 5))
+def test_dedup_finds_the_runs_a_line_by_line_scan_finds(lines, threshold):
+    """Runs are found from the equal-neighbour pairs at C speed; a plain scan finds the same."""
+    found = deduplicate_lines(lines, threshold, profile="omniroute", track=True)
+    assert found.runs == _naive_runs(lines, threshold)
+    assert [lines[i] for i in found.origin if i >= 0] == [line for line in found.lines if not line.startswith("[")]

@@ -782,17 +782,17 @@ class FastRegex:
             pieces[0::2] = gaps
             pieces[1::2] = values
             out = "".join(pieces)
-        if out.isascii():
+        if out.isascii():  # (an ASCII upper() is as cheap as carrying the canonical form over)
             result = next_units = out
         else:
             result = from_utf16_units(out)  # as engine.jsregex's replace does
             added = values if isinstance(values, str) else "".join(values)
             next_units = _remember_units(result, out, utf16_len(added) == len(added))
+            if next_units is not None and work.canonical:
+                _carry_canonical(next_units, [work.target[a:b] for a, b in cuts], values)
         if next_units is None:
             return result
         sizes = [len(values)] * len(spans) if isinstance(values, str) else list(map(len, values))
-        if work.target is not units and work.canonical:
-            _carry_canonical(next_units, [work.target[a:b] for a, b in cuts], values)
         if self.index is not None:
             lengths = [0] * (2 * len(gaps) - 1)
             lengths[0::2] = map(len, gaps)

@@ -25,6 +25,7 @@ from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.unicode_data import canon_table
 from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
+from engine.rtk.bmp import bmp_only
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class LineScanner:
             plain = self._prepared.get((translation.unicode, False))
             if plain is None:
                 blob = self.blob
-                units = blob if (translation.unicode or blob.isascii()) else to_utf16_units(blob)
+                units = blob if (translation.unicode or bmp_only(blob)) else to_utf16_units(blob)
                 widths = map(len if len(units) == len(blob) else utf16_len, self.lines)
                 starts = [0, *accumulate(map(add, widths, repeat(1)))]
                 starts.pop()

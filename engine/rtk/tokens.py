@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.jsvalues import json_stringify, utf16_len
+from engine.rtk.bmp import bmp_only
 
 
 def estimate_tokens(value: Any) -> int:
     """Tokens of a string, or of an object's ``JSON.stringify`` text (no spaces, no escaping)."""
     text = value if isinstance(value, str) else (json_stringify(value) or "")
-    length = utf16_len(text)
+    length = len(text) if bmp_only(text) else utf16_len(text)
     return (length + 3) // 4

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.jsvalues import utf16_len
 from engine.rtk import engine as rtk_engine
+from engine.rtk.bmp import bmp_only
 from engine.rtk.dedup import deduplicate_lines
 from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text
@@ -206,3 +208,12 @@ def test_dedup_finds_the_runs_a_line_by_line_scan_finds(lines, threshold):
     found = deduplicate_lines(lines, threshold, profile="omniroute", track=True)
     assert found.runs == _naive_runs(lines, threshold)
     assert [lines[i] for i in found.origin if i >= 0] == [line for line in found.lines if not line.startswith("[")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x1FFFF), max_size=30))
+def test_bmp_only_agrees_with_the_utf16_length(text):
+    """The string-width shortcut answers as the UTF-16 encoding does (lone surrogates included)."""
+    assert bmp_only(text) == (utf16_len(text) == len(text))
+    for prefix in ("", "a", "\u00e9", "\u2713", "\U0001F600", "\ud800", "\udfff\u00e9"):
+        assert bmp_only(prefix + text) == (utf16_len(prefix + text) == len(prefix + text))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
@@ -148,7 +149,7 @@ class RuleRunner:
         key = id(rule)
         rx = self._compiled.get(key)
         if rx is None:
-            rx = self._compiled[key] = FastRegex(rule.pattern, rule.flags)
+            rx = self._compiled[key] = shared_regexp(rule.pattern, rule.flags)
         return rx
 
     def share_index(self, rules: list[Rule]) -> None:
@@ -162,7 +163,7 @@ class RuleRunner:
                 continue
         literals = index_literals([rx.plan for rx in regexps])
         if self._index is None or self._index.literals != literals:
-            self._index = LiteralIndex(literals)
+            self._index = _literal_index(literals)
         for rx in regexps:
             rx.index = self._index
 
@@ -253,6 +254,26 @@ class RuleRunner:
         if rx.search(text, self.budget(text)) is None and not rx.sticky:
             return False
         return self.apply(rule, text, rx=self.fresh(rule)).changed
+
+
+def shared_regexp(pattern: str, flags: str) -> FastRegex:
+    """The compiled form of a rule pattern, shared by every run of the process (a pack's
+    patterns are compiled once, not per request) — except for sticky patterns, whose
+    ``lastIndex`` belongs to one run (JSR-Q8). Without ``y`` a regex keeps no state between
+    calls that changes a result (``replace`` with ``g`` resets ``lastIndex``; without ``g``
+    it ignores it); FastRegex's own memos are keyed by the text they were made for."""
+    return FastRegex(pattern, flags) if "y" in flags else _stateless_regexp(pattern, flags)
+
+
+@lru_cache(maxsize=1024)
+def _stateless_regexp(pattern: str, flags: str) -> FastRegex:
+    return FastRegex(pattern, flags)
+
+
+@lru_cache(maxsize=16)
+def _literal_index(literals: frozenset[str]) -> LiteralIndex:
+    """One index per literal set (a pack's rule list), reused across runs."""
+    return LiteralIndex(literals)
 
 
 SCALE_UNITS = 262_144  # the budget grows linearly beyond this many characters

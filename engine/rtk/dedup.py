@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import compress, islice, repeat
 from operator import add, eq, ne
 
-from engine.jsvalues import js_trim, utf16_len
+from engine.jsvalues import JS_WHITESPACE, utf16_len
 
 LINE_SPLIT = re.compile(r"\r?\n")
 
@@ -41,6 +41,9 @@ def dedup_threshold(value: object) -> int:
     return max(2, math.floor(value))
 
 
+_MARKER_CHARS = len("[line repeated x]") + len("[rtk:dropped  repeated lines]") + 2
+
+
 def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "omniroute",
                       track: bool = False) -> DedupResult:
     """Collapse runs of ``threshold`` or more equal, non-blank consecutive lines.
@@ -63,12 +66,13 @@ def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "o
     for start, last in zip(firsts, lasts):
         length = last - start + 2
         line = lines[start]
-        if length < threshold or not js_trim(line):
+        if length < threshold or not line.strip(JS_WHITESPACE):
             continue
         k = length - 1
-        before = k * (utf16_len(line) + 1)
-        after = len(f"[line repeated {k}x]") + len(f"[rtk:dropped {k} repeated lines]") + 2
-        if after > before:
+        # "[line repeated Kx]" and "[rtk:dropped K repeated lines]" and their line breaks, against
+        # the K dropped lines (UTF-16 length, counted only when the plain length leaves it open)
+        after = 2 * len(str(k)) + _MARKER_CHARS
+        if after > k * (len(line) + 1) and after > k * (utf16_len(line) + 1):
             grew = True
             if profile == "strict":
                 continue

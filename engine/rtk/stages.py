@@ -109,7 +109,8 @@ class _LineView:
         if origin is None:
             self.origin = mapping
         else:
-            self.origin = [origin[i] if i >= 0 else -1 for i in mapping]
+            # (a marker's -1 picks the -1 appended at the end: C-level lookups only)
+            self.origin = list(map([*origin, -1].__getitem__, mapping))
 
 
 @dataclass

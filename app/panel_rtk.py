@@ -83,6 +83,7 @@ class RtkPreviewPanel(QWidget):
         self.window_ = window
         self.preview: RtkPreview | None = None
         self.active: FilterBuffer | None = None
+        self._builtin: str | None = None  # the bundled filters folder ("" when missing), see _builtin_dir
         self._samples: list[Sample] = []
         settings = window.settings if window is not None else None
 
@@ -317,11 +318,18 @@ class RtkPreviewPanel(QWidget):
     # -- running --------------------------------------------------------------------------------------------------
     def request(self) -> RtkRequest:
         ws = self._workspace()
-        builtin = builtin_filters_dir()
         return RtkRequest(self.input.toPlainText(), self.command.text().strip(), self.profile.currentText(),
-                          self.intensity.currentText(), str(builtin) if builtin.is_dir() else None,
+                          self.intensity.currentText(), self._builtin_dir(),
                           str(ws) if ws is not None else None, self.active,
                           "filter" if self.filter_button.isChecked() and self.active is not None else "engine")
+
+    def _builtin_dir(self) -> str | None:
+        """The bundled filters folder, looked up once: resolving it (realpath, a syscall per path
+        component) on every keystroke cost the GUI thread several ms on a busy machine."""
+        if self._builtin is None:
+            folder = builtin_filters_dir()
+            self._builtin = str(folder) if folder.is_dir() else ""
+        return self._builtin or None
 
     def schedule(self, immediate: bool = False) -> int:
         """Queue a run (debounced, newest wins); docs mode runs it in the GUI thread next turn."""

@@ -26,6 +26,8 @@ class SpliceTarget(Protocol):
 
     def apply_splice(self, splice: Splice, origin: str) -> None: ...
 
+    def apply_splices(self, splices: list[Splice], origin: str) -> list[Splice]: ...
+
 
 def _small(splice: Splice) -> bool:
     return len(splice.insert) <= 64 and splice.end - splice.start <= 64 and "\n" not in splice.insert
@@ -76,7 +78,8 @@ class SpliceCommand(QUndoCommand):
 
 class SplicesCommand(QUndoCommand):
     """Several splices as one step (moving an item = delete here + insert there, two small edits
-    instead of one splice rewriting everything in between). Undo applies the inverses backwards."""
+    instead of one splice rewriting everything in between). Undo applies the inverses backwards;
+    both go through ``apply_splices`` so the views refresh once per step, not once per splice."""
 
     def __init__(self, target: SpliceTarget, steps: list[tuple[Splice, Splice]], label: str) -> None:
         super().__init__(label)
@@ -88,9 +91,7 @@ class SplicesCommand(QUndoCommand):
         if self._skip_redo:
             self._skip_redo = False
             return
-        for forward, _inverse in self.steps:
-            self.target.apply_splice(forward, "undo")
+        self.target.apply_splices([forward for forward, _inverse in self.steps], "undo")
 
     def undo(self) -> None:
-        for _forward, inverse in reversed(self.steps):
-            self.target.apply_splice(inverse, "undo")
+        self.target.apply_splices([inverse for _forward, inverse in reversed(self.steps)], "undo")

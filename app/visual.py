@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
 from engine.workspace.jsontree import resolve_value
-from engine.workspace.kinds import FileKind, item_title
+from engine.workspace.kinds import FileKind, item_label, item_title
 from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATEGORIES, RULE_CONTEXTS
 
 CAVEMAN_RULE = [
@@ -304,6 +304,9 @@ class VisualEditor(QWidget):
         super().__init__(parent)
         self.kind = FileKind.JSON
         self.values: list[Any] = []
+        # id(value) -> (value, label, tip) of items that have their own label: a structural edit of
+        # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
+        self._labels: dict[int, tuple[Any, str, str]] = {}
         self.single = False
         self.header = QGroupBox("Pack")
         header_form = QFormLayout(self.header)
@@ -393,10 +396,25 @@ class VisualEditor(QWidget):
 
     def set_items(self, kind: FileKind, values: list[Any], single: bool) -> None:
         """Whole list (after load, structural edits or a full re-parse)."""
+        if kind != self.kind:
+            self._labels.clear()
         self.kind, self.values, self.single = kind, list(values), single
         current = self.current()
-        self.model.set_titles([item_title(kind, v, i) for i, v in enumerate(values)],
-                              [self._tip(v) for v in values])
+        known, self._labels = self._labels, {}
+        titles, tips = [], []
+        for row, value in enumerate(values):
+            entry = known.get(id(value))
+            if entry is None or entry[0] is not value:
+                label = item_label(kind, value)
+                entry = (value, label, self._tip(value)) if label is not None else None
+            if entry is not None:
+                self._labels[id(value)] = entry
+                titles.append(entry[1])
+                tips.append(entry[2])
+            else:
+                titles.append(item_title(kind, value, row))
+                tips.append(self._tip(value))
+        self.model.set_titles(titles, tips)
         noun = "rule" if kind == FileKind.CAVEMAN_PACK else "filter"
         self.count_label.setText(f"{len(values)} {noun}{'s' if len(values) != 1 else ''}")
         for key in ("add", "duplicate", "delete", "up", "down"):

@@ -23,7 +23,8 @@ class Splice:
     insert: str
 
     def apply(self, text: str) -> str:
-        return text[: self.start] + self.insert + text[self.end :]
+        # one join, not two concatenations: each ``+`` copies the whole (possibly 2 MB) text again
+        return "".join((text[: self.start], self.insert, text[self.end :]))
 
     def inverse(self, text: str) -> Splice:
         """The splice that undoes this one, given the text *before* it was applied."""

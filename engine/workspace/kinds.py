@@ -127,14 +127,25 @@ def item_pointer(kind: FileKind, value: Any, index: int) -> str:
     return f"{spec.pointer}/{index}"
 
 
-def item_title(kind: FileKind, item: Any, index: int) -> str:
+def item_label(kind: FileKind, item: Any) -> str | None:
+    """The item's own title (a rule's name, a filter's id and label), or None when it has none."""
     if not isinstance(item, dict):
-        return f"#{index + 1} (not an object)"
+        return None
     if kind == FileKind.CAVEMAN_PACK:
         name = item.get("name")
-        return name if isinstance(name, str) and name.strip() else f"rule {index + 1}"
+        return name if isinstance(name, str) and name.strip() else None
     ident = item.get("id")
     label = item.get("label", item.get("name"))
     if isinstance(ident, str) and ident:
         return ident if not isinstance(label, str) or not label else f"{ident} — {label}"
-    return f"filter {index + 1}"
+    return None
+
+
+def item_title(kind: FileKind, item: Any, index: int) -> str:
+    """The item's label, or its position when it has none."""
+    label = item_label(kind, item)
+    if label is not None:
+        return label
+    if not isinstance(item, dict):
+        return f"#{index + 1} (not an object)"
+    return f"rule {index + 1}" if kind == FileKind.CAVEMAN_PACK else f"filter {index + 1}"

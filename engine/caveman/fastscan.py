@@ -327,12 +327,17 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None,
         limit = max(64, n // DENSITY)
     if plan.start and not plan.anchors:
         return [0] if plan.start == "text" else _line_starts(text, limit)
+    if absent and all(literals <= absent for literals, _lo, _hi in plan.anchors):
+        return []  # (without case-folding a text no literal occurs in)
+    if plan.start == "text":  # only a match at 0: look there instead of scanning
+        reach = max(hi for _literals, _lo, hi in plan.anchors) + max(map(len, _literals_of(plan)))
+        head = text[:reach]
+        hay = _canonical_uncached(head) if plan.ignore_case else head  # (the mapping is per character)
+        return [0] if any(hay.startswith(lit, k) for literals, lo, hi in plan.anchors
+                          for lit in literals for k in range(lo, hi + 1)) else []
     hay = _canonical(text) if plan.ignore_case else text
     if len(hay) != n:
         return None
-    if plan.start == "text":  # only a match at 0: look there instead of scanning
-        return [0] if any(hay.startswith(lit, k) for literals, lo, hi in plan.anchors
-                          for lit in literals for k in range(lo, hi + 1)) else []
     # one- and two-character literals are the likely dense ones: count those first (cheaper
     # than listing their occurrences) and give up early when a full scan is cheaper
     short = [lit for literals, _lo, _hi in plan.anchors for lit in literals if len(lit) < 3 and lit not in absent]
@@ -356,6 +361,10 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None,
     if plan.start == "line":
         return sorted({p for p in starts if p == 0 or (p <= n and text[p - 1] in LINE_TERMINATORS)})
     return sorted(set(starts))
+
+
+def _literals_of(plan: Plan) -> list[str]:
+    return [lit for literals, _lo, _hi in plan.anchors for lit in literals]
 
 
 def _line_starts(text: str, limit: int) -> list[int] | None:

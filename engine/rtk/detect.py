@@ -144,6 +144,18 @@ class ContentPattern:
     line_prefixes: tuple[str, ...] = ()  # literals one of which every match starts with, at a line start
     fast_match: Callable[[str, int], Any] | None = None
 
+    def cost(self, subject: Subject) -> float:
+        """What testing this signal on ``subject`` roughly costs, in scans of the text: nothing
+        for a line-start literal no line head has; a needle search is faster the longer the
+        needle (the scan skips ahead by up to its length); a regex scan costs the most."""
+        if self.line_prefixes and subject.simple_breaks and self.fast_match is not None:
+            if not any(p[:2] in subject.heads for p in self.line_prefixes):
+                return 0.0
+            return 1.0
+        if self.needle is not None:
+            return 0.5 + 4 / len(self.needle)
+        return 3.0
+
     def test(self, subject: Subject) -> bool:
         prefixes = self.line_prefixes if subject.simple_breaks and self.fast_match is not None else ()
         if prefixes:
@@ -169,13 +181,6 @@ class Detector:
     category: str
     commands: tuple[tuple[str, Callable[[str], Any]], ...]
     contents: tuple[ContentPattern, ...]
-
-    @cached_property
-    def by_cost(self) -> tuple[ContentPattern, ...]:
-        """Content patterns, cheapest test first: line-start literals, then needles, then scans."""
-        def cost(pattern: ContentPattern) -> int:
-            return 0 if pattern.line_prefixes else 1 if pattern.needle is not None else 2
-        return tuple(sorted(self.contents, key=cost))
 
 
 @dataclass
@@ -623,7 +628,8 @@ def detect_command_type(text: str, command: str | None = None, *, profile: str =
         hit = None
         if detected:
             hit = next((pid for pid, match in detector.commands if match(detected)), None)
-        candidate = _Candidate(order, detector, hit, 0.55 if hit else 0, list(detector.by_cost))
+        pending = sorted(detector.contents, key=lambda pattern: pattern.cost(subject))
+        candidate = _Candidate(order, detector, hit, 0.55 if hit else 0, pending)
         candidates.append(candidate)
         if candidate.possible:
             heapq.heappush(queue, (-candidate.upper, order))

@@ -525,17 +525,36 @@ def index_literals(plans: list[Plan | None]) -> frozenset[str]:
                      for literals, _lo, _hi in plan.anchors for lit in literals)
 
 
-@dataclass
 class _Work:
     """A text as engine.jsregex sees it: ``units`` (UTF-16 units; the text itself unless it has
     astral characters) and ``target`` (what the translated pattern runs on: ``units``, or its
-    canonical case form under ``i``). Offsets into both are JavaScript offsets."""
+    canonical case form under ``i``, made when first needed: a rule that turns out to have no
+    candidate never folds the text). Offsets into both are JavaScript offsets."""
 
-    text: str
-    units: str
-    target: str
-    expanded: bool
-    canonical: bool = False  # target is _canonical(units) (non-u ``i``)
+    __slots__ = ("_target", "canonical", "expanded", "fold", "text", "units")
+
+    def __init__(self, text: str, units: str, expanded: bool, fold: str, canonical: bool) -> None:
+        self.text = text
+        self.units = units
+        self.expanded = expanded
+        # "": none; "canonical": ``_canonical`` (non-u ``i``, and u/v ``i`` on ASCII text, where
+        # both foldings are upper case); "unicode": u/v ``i``
+        self.fold = fold
+        self.canonical = canonical  # the target is the non-u canonical form (carried over)
+        self._target: str | None = None
+
+    @property
+    def target(self) -> str:
+        if self._target is None:
+            if self.fold == "canonical":
+                self._target = _canonical(self.units)
+            elif self.fold == "unicode":
+                from engine.jsregex.unicode_data import canon_table
+
+                self._target = self.units.translate(canon_table(True))
+            else:
+                self._target = self.units
+        return self._target
 
 
 def _units(text: str) -> str:
@@ -685,23 +704,17 @@ class FastRegex:
         t = self.rx.translation
         if self.rx.sticky or t.unsupported:
             return None
+        fold = ("unicode" if t.unicode else "canonical") if t.ignore_case else ""
         if text.isascii():
             units = text
-            target = _canonical(text) if t.ignore_case else text
-            if not t.unicode:
-                self._work = _Work(text, units, target, False, t.ignore_case)
-                return self._work
+            fold = "canonical" if t.ignore_case else ""
         elif t.unicode:
             if not _bmp_only(text):
                 return None
-            from engine.jsregex.unicode_data import canon_table
-
             units = text
-            target = text.translate(canon_table(True)) if t.ignore_case else text
         else:
             units = text if _bmp_only(text) else _units(text)
-            target = _canonical(units) if t.ignore_case else units
-        self._work = _Work(text, units, target, units is not text, t.ignore_case and not t.unicode)
+        self._work = _Work(text, units, units is not text, fold, t.ignore_case and not t.unicode)
         return self._work
 
     def _positions(self, units: str) -> list[int] | None:

@@ -133,24 +133,27 @@ def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> s
     return "".join(out)
 
 
+_SENTENCE_LETTER = re.compile(rb"\. a")  # in the recapitalisation view
+_LINE_LETTER = re.compile(rb"\na")
+_LINE_BLANKS_LETTER = re.compile(rb"\n +a")
+
+
 def recapitalize(text: str) -> str:
     """``recapitalizeSentences``: upper-case a-z at text start, after ``[.!?]`` + one blank, and
     after a newline plus any blanks (every such letter; the conditions only look at non-letters,
-    so the reference's successive replaces upper-case exactly the union of the positions)."""
+    so the reference's successive replaces upper-case exactly the union of the positions).
+
+    In the view nearly every byte is ``a``, which defeats ``bytes`` searches for a needle
+    holding one; ``re`` finds these needles from their rare first byte (``.`` or a newline)."""
     if text[:1].islower() and text[0].isascii():
         text = text[0].upper() + text[1:]
     raw = _encode(text)
     view = raw.translate(_RECAP_VIEW)
-    letters = [i + 2 for i in _offsets(view, b". a")]
+    letters = [m.end() - 1 for m in _SENTENCE_LETTER.finditer(view)]
     if b"\n" in view:
-        letters += [i + 1 for i in _offsets(view, b"\na")]
-        size = len(view)
-        for i in _offsets(view, b"\n "):
-            j = i + 2
-            while j < size and view[j] == 0x20:
-                j += 1
-            if j < size and view[j] == 0x61:
-                letters.append(j)
+        letters += [m.end() - 1 for m in _LINE_LETTER.finditer(view)]
+        if b"\n " in view:
+            letters += [m.end() - 1 for m in _LINE_BLANKS_LETTER.finditer(view)]
     if not letters:
         return text
     out = bytearray(raw)

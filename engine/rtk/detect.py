@@ -584,6 +584,17 @@ class _Candidate:
         return self.command_hit is not None or bool(self.hits) or bool(self.pending)
 
 
+def _first_lines(text: str, count: int) -> str:
+    """The text up to its ``count``-th line break (splitting the whole text, even with a limit,
+    would copy all the rest of a large output)."""
+    end = -1
+    for _ in range(count):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[:end - 1] if end and text[end - 1] == "\r" else text[:end]  # (a CRLF break goes whole)
+
+
 def find_command(text: str, command: str | None, *, profile: str = "omniroute") -> tuple[str | None, str]:
     """``(detectedCommand, where)``: the given command (``given``), else one found on the first
     4 lines, behind a ``$ `` prompt (``prompt``) or not (``output``), else ``(None, "none")``.
@@ -594,7 +605,7 @@ def find_command(text: str, command: str | None, *, profile: str = "omniroute") 
     if command is not None and js_trim(command):
         segment = last_command_segment(js_trim(command))
         return (segment or None), "given"
-    head = _LINE_SPLIT.split(text, 4)[:4]
+    head = _LINE_SPLIT.split(_first_lines(text, 4))[:4]
     for raw in head:
         line = js_trim(raw)
         prompt = _PROMPT.match(line)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -109,3 +111,11 @@ def test_subject_heads_cover_single_character_prefixes():
     assert {"E", "ab", "a"} <= subject.heads
     assert detect.line_prefix_of("{LS}\\u2713 x") == "\u2713 x"
     assert detect.line_prefix_of("{LS}ab+") == "a"
+
+
+def test_first_lines_split_like_the_whole_text():
+    """Only the first lines are cut out before splitting (a large output is not copied); the
+    first four lines come out as splitting the whole text gives them, CRLF breaks included."""
+    for chars in itertools.product(["a", "\n", "\r", " "], repeat=7):
+        text = "".join(chars)
+        assert detect._LINE_SPLIT.split(detect._first_lines(text, 4))[:4] == detect._LINE_SPLIT.split(text, 4)[:4]

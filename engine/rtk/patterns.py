@@ -169,12 +169,13 @@ class LineScanner:
     def _no_line_starts_with(self, head: str, translation: Any) -> bool:
         """Whether no line starts with ``head`` (one or two target units), from the set of every
         line's first two units. The set costs about two literal searches, so it is built only
-        once a second pattern asks (the first one is answered by its own scan)."""
+        once a second pattern asks, or when the target is not prepared yet (preparing it costs
+        more); else the first pattern is answered by its own scan."""
         key = (translation.unicode, translation.ignore_case)
         heads = self._heads.get(key)
         if heads is None:
             self._head_queries += 1
-            if self._head_queries < 2:
+            if self._head_queries < 2 and key in self._prepared:
                 return False
             # The few distinct heads of the lines, then each as the target spells it.
             raw = {line[:2] for line in self.lines}
@@ -232,6 +233,11 @@ class LineScanner:
         if multiline is None:
             return None
         translation = multiline.translation
+        if self.exact_bounds:
+            # (before the target is prepared: ruling the pattern out may spare preparing it)
+            head = line_head(pattern.source)
+            if head and self._no_line_starts_with(_as_target(head, translation)[:2], translation):
+                return []
         target, starts = self._target(translation)
         compiled = _scan_regex(translation, self.exact_bounds, self.native_space_exact)
         lines = self.lines
@@ -243,9 +249,6 @@ class LineScanner:
                 return self._scan_blob(compiled, target, starts, exact)
             after_newline = _after_newline_form(compiled) if _line_anchored(pattern.source) else None
             prefix = anchored_prefix(pattern.source)
-            head = line_head(pattern.source)
-            if head and self._no_line_starts_with(_as_target(head, translation)[:2], translation):
-                return []
             if after_newline is not None and _leading_literal(pattern.source[1:]):
                 return self._scan_line_starts(after_newline, compiled, translation, starts, exact)
 

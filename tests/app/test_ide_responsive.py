@@ -2,19 +2,36 @@
 
 A 5 ms ``QTimer`` measures the longest gap between its ticks (a stall of the event loop), per
 phase, while the editor loads the file in chunks, workers scan/validate/highlight it, and the
-user types. The target is 50 ms and it is NOT met yet. On a 2-core machine typing in the JSON
-view (~15 ms), scrolling (~40 ms) and the form (~15 ms without the RTK preview) meet it; what
-remains is the RTK preview parsing the whole 2 MB file in a thread of this process on every
-change (GIL and garbage collections: the form and validation phases reach ~100 ms with it) and
-a ~200 ms stall while the first workspace scan runs in the helper process. The assertion is
-therefore a regression bound, and the test prints every phase's worst stall so the number stays
-visible.
+user types; each gap also records how much CPU the GUI thread itself used during it.
+
+Target: no phase stalls longer than 50 ms. Met on the idle 2-core development machine (typing
+~15 ms, form ~20, reorder/undo ~25, opening ~10, loading ~30-40, scrolling ~35-40). What got
+it there: the RTK preview parses the open filter file in its own helper process (it used to do so
+in a thread here, where its GIL holds and garbage collections froze the GUI for ~100 ms), the
+helpers run at a lower CPU priority, a move and its undo refresh the item list once, and the
+garbage collector is frozen after start-up as ``rulewright gui`` does. The ~200 ms "open
+workspace" stall reported before was window construction counted in the wrong phase.
+
+What is asserted, and why two bounds:
+* always: the GUI thread never *computes* for more than 50 ms within one stall (our own work,
+  independent of what else runs on the machine);
+* when the machine was idle at the start (1-minute load average below ``IDLE_LOAD``): every
+  phase's wall-clock stall is at most 50 ms. On a busy machine the wall clock also measures
+  waiting for a core (other jobs, at normal priority, win half the time), so only
+  ``BUSY_BOUND_MS`` is asserted there — the printout says which bound applied.
+
+Not measured: start-up (window construction, ~0.2-0.5 s, and the panels' first runs in pool
+threads, which import modules and compile the built-in Caveman pack). They happen once before
+any file is open; the test waits for them and prints the start-up stall separately. The one
+phase close to the target is scrolling: the first time the JSON view is shown, Qt re-lays out
+every block of the 2 MB document on the width change (~30 ms inside ``QPlainTextEdit``).
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import time
 
 import pytest
@@ -27,38 +44,62 @@ from engine.workspace.settings import Settings
 from engine.workspace.templates import new_filter
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
-TARGET_MS = 50.0  # the goal for every phase (not met yet, see above)
-REGRESSION_BOUND_MS = 750.0  # fails if a change makes it clearly worse
+TARGET_MS = 50.0  # every phase, wall clock, on an idle machine; and the GUI thread's own CPU per stall
+IDLE_LOAD = 1.0  # 1-minute load average below which the 2-core machine counts as idle
+BUSY_BOUND_MS = 250.0  # wall-clock bound on a busy machine (waiting for a core is not our work)
 
 
 class StallWatch:
+    """Longest gap between timer ticks per phase, and the GUI thread's CPU time in the worst one."""
+
     def __init__(self, interval_ms: int = 5) -> None:
         self.per_phase: dict[str, float] = {}
+        self.cpu_per_phase: dict[str, float] = {}  # GUI-thread CPU ms within a gap, the most per phase
         self.worst = 0.0
         self.where = ""
         self.phase = "start"
         self._last = time.perf_counter()
+        self._last_cpu = time.thread_time()
         self.timer = QTimer()
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self._tick)
 
     def _tick(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()  # ticks run in the GUI thread
         gap = (now - self._last) * 1000
+        busy = (cpu - self._last_cpu) * 1000
         if gap > self.worst:
             self.worst, self.where = gap, self.phase
         self.per_phase[self.phase] = max(self.per_phase.get(self.phase, 0.0), gap)
-        self._last = now
+        self.cpu_per_phase[self.phase] = max(self.cpu_per_phase.get(self.phase, 0.0), busy)
+        self._last, self._last_cpu = now, cpu
 
     def start(self) -> None:
-        self._last = time.perf_counter()
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
         self.timer.start()
 
     def forget(self) -> None:
         """Drop what was measured so far and restart the clock (the next gap starts now)."""
         self.worst, self.where = 0.0, ""
         self.per_phase.clear()
-        self._last = time.perf_counter()
+        self.cpu_per_phase.clear()
+        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+
+
+def wait_for_quiet_pool(qtbot, quiet_ms: int = 500, timeout_ms: int = 60000) -> None:
+    """Wait until no pool thread has run for ``quiet_ms`` (debounced start-up jobs have fired)."""
+    pool = QThreadPool.globalInstance()
+    deadline = time.monotonic() + timeout_ms / 1000
+    quiet_since = None
+    while time.monotonic() < deadline:
+        if pool.activeThreadCount():
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.monotonic()
+        elif (time.monotonic() - quiet_since) * 1000 >= quiet_ms:
+            return
+        qtbot.wait(20)
+    raise AssertionError("start-up jobs did not finish")
 
 
 def big_filters(target_bytes: int) -> str:
@@ -99,10 +140,10 @@ def test_two_megabyte_filter_file_stays_responsive(qtbot, tmp_path, record_prope
     # Start-up is not measured: building the window (importing the panels, ~0.2 s) and the panels'
     # first runs in pool threads (imports, compiling the built-in Caveman pack) happen once, before
     # any file. Without restarting the clock that start-up was counted as "open workspace".
-    pool = QThreadPool.globalInstance()
-    qtbot.waitUntil(lambda: pool.activeThreadCount() == 0, timeout=60000)
-    qtbot.wait(100)
+    wait_for_quiet_pool(qtbot)
+    startup_ms = max(watch.per_phase.values(), default=0.0)
     watch.forget()
+    load_at_start = os.getloadavg()[0]
     watch.phase = "open workspace"
     window.open_workspace(root, restore=False)
     qtbot.waitUntil(lambda: window.index is not None, timeout=60000)
@@ -158,7 +199,15 @@ def test_two_megabyte_filter_file_stays_responsive(qtbot, tmp_path, record_prope
     gc.unfreeze()
 
     record_property("worst_stall_ms", round(watch.worst, 1))
-    phases = ", ".join(f"{name}: {ms:.0f} ms" for name, ms in watch.per_phase.items())
-    print(f"\n2 MB responsiveness: {size} bytes, {count} filters, worst GUI stall {watch.worst:.1f} ms "
-          f"during '{watch.where}' (target {TARGET_MS:.0f} ms); per phase: {phases}")
-    assert watch.worst < REGRESSION_BOUND_MS, f"GUI thread blocked {watch.worst:.1f} ms during {watch.where}"
+    idle = load_at_start < IDLE_LOAD
+    bound = TARGET_MS if idle else BUSY_BOUND_MS
+    phases = ", ".join(f"{name}: {ms:.0f} ms (GUI thread busy {watch.cpu_per_phase[name]:.0f})"
+                       for name, ms in watch.per_phase.items())
+    print(f"\n2 MB responsiveness: {size} bytes, {count} filters, load average {load_at_start:.2f} at the start "
+          f"({'idle' if idle else 'busy'}: wall-clock bound {bound:.0f} ms); worst GUI stall {watch.worst:.1f} ms "
+          f"during '{watch.where}' (target {TARGET_MS:.0f} ms); per phase: {phases}; "
+          f"start-up (not asserted): {startup_ms:.0f} ms")
+    for name, ms in watch.cpu_per_phase.items():
+        assert ms <= TARGET_MS, f"the GUI thread computed {ms:.1f} ms without a break during '{name}'"
+    for name, ms in watch.per_phase.items():
+        assert ms <= bound, f"GUI thread blocked {ms:.1f} ms during '{name}' (load average {load_at_start:.2f})"

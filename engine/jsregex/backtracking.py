@@ -2,14 +2,17 @@
 
 A backtracking matcher stalls (ReDoS) only through ambiguity that multiplies: nested unbounded
 repeats (``(a+)+``), repeated alternatives that overlap (``(a|aa)+``), or two unbounded repeats
-that can share characters (``\\s*\\s*``, quadratic). A pattern with at most one unbounded repeat,
-whose body is a single character (class), and otherwise a bounded number of ways to go
-(alternatives × bounded repeat counts, lookarounds included) tries at most ``ways`` × (text
-read) steps from one start position. Such an attempt cannot stall by more than a scan of the
-text, so a caller may run it without ``regex``'s per-call timer and check its own deadline
-between attempts (``engine.jsregex.anchored``).
+that can share characters (``\\s*\\s*``, quadratic). A pattern whose unbounded repeats all have a
+single character (class) as body, and otherwise a bounded number of ways to go (alternatives ×
+bounded repeat counts, lookarounds included) tries at most ``ways`` × (text read) steps from one
+start position when it has one such repeat — or several that are *deterministic*: nothing that
+may follow a repeat can begin with a character of its class, so when the repeat gives a
+character back, what follows fails on that very character (``[a-z]*\\s*\\(`` is; ``\\s*[:.]?\\s*``
+is not). Such an attempt cannot stall by more than a scan of the text, so a caller may run it
+without ``regex``'s per-call timer and check its own deadline between attempts
+(``engine.jsregex.anchored``).
 
-A whole scan tries an attempt at every position. It stays linear when the one unbounded repeat
+A whole scan tries an attempt at every position. It stays linear when its one unbounded repeat
 (over a class ``C``) can only start right after a consumed character outside ``C``: the repeat
 then begins at the start of a maximal run of ``C``, and each run is read from at most ``ways``
 start positions (``linear_scan``; ``\\b(?:an|the)\\s+`` is, ``\\s*x`` on a long run of blanks is
@@ -43,11 +46,17 @@ def linear_attempts(source: str, flags: str) -> bool:
         units = from_utf16_units(source) if unicode else to_utf16_units(source)
         root = parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
         ways, unbounded = _measure(root)
+        if ways > MAX_WAYS:
+            return False
+        if unbounded > 1:
+            if unicode:  # (a class may stand for a surrogate pair there: not analysed)
+                return False
+            _check_deterministic(root, ())
     except _NotLinear:
         return False
     except Exception:  # a syntax error or a shape we do not know: never claim linearity
         return False
-    return unbounded <= 1 and ways <= MAX_WAYS
+    return True
 
 
 @lru_cache(maxsize=2048)
@@ -63,7 +72,7 @@ def linear_scan(source: str, flags: str) -> bool:
         from .parser import parse
 
         root = parse(to_utf16_units(source), unicode=False, vmode=False, ignore_case="i" in flags).root
-        return _runs_start_after_other_characters(root)
+        return _measure(root)[1] <= 1 and _runs_start_after_other_characters(root)
     except Exception:  # a shape we do not know: never claim linearity
         return False
 
@@ -108,6 +117,62 @@ def _last_of(node: A.Node) -> Ranges | None:
     if isinstance(node, A.Quant) and node.min >= 1:
         return _last_of(node.body)
     return None  # the dot, optional items, backreferences: not known
+
+
+def _check_deterministic(node: A.Node, follow: Ranges) -> None:
+    """Raise ``_NotLinear`` unless every unbounded repeat in ``node`` is deterministic: its class
+    is disjoint from what may come first after it (``follow``: what may follow ``node``; the
+    end of the pattern adds nothing, a match simply ends there)."""
+    if isinstance(node, A.Group):
+        _check_deterministic(node.body, follow)
+    elif isinstance(node, A.Seq):
+        items = node.items
+        for i, item in enumerate(items):
+            first, nullable = _first_of_items(items[i + 1:])
+            _check_deterministic(item, union(first, follow) if nullable else first)
+    elif isinstance(node, A.Alt):
+        for alt in node.alternatives:
+            _check_deterministic(alt, follow)
+    elif isinstance(node, A.Look):
+        if _measure(node.body)[1]:
+            raise _NotLinear  # a repeat evaluated again at every arrival
+    elif isinstance(node, A.Quant) and node.max is None:
+        if intersect(_character_class(node.body), follow):
+            raise _NotLinear
+    # characters, anchors and bounded repeats (which hold no unbounded one, see _measure)
+
+
+def _first(node: A.Node) -> tuple[Ranges, bool]:
+    """``(characters a match of node may begin with, whether it may consume nothing)``."""
+    if isinstance(node, A.CharSet):
+        if node.strings:
+            raise _NotLinear
+        return node.ranges, False
+    if isinstance(node, A.Dot):
+        return ALL, False
+    if isinstance(node, A.Anchor | A.Look | A.Empty):
+        return (), True
+    if isinstance(node, A.Group):
+        return _first(node.body)
+    if isinstance(node, A.Seq):
+        return _first_of_items(node.items)
+    if isinstance(node, A.Alt):
+        firsts = [_first(alt) for alt in node.alternatives]
+        return union(*(f for f, _n in firsts)), any(n for _f, n in firsts)
+    if isinstance(node, A.Quant):
+        first, nullable = _first(node.body)
+        return first, nullable or node.min == 0
+    raise _NotLinear
+
+
+def _first_of_items(items: list[A.Node]) -> tuple[Ranges, bool]:
+    firsts: list[Ranges] = []
+    for item in items:
+        first, nullable = _first(item)
+        firsts.append(first)
+        if not nullable:
+            return union(*firsts), False
+    return union(*firsts), True
 
 
 def _single_character(node: A.Node) -> bool:

@@ -27,6 +27,10 @@ LINEAR = [
     (r"\s*x", "g"),
     (r"x*", "g"),
     (r"\$(?![\s$0-9])(?:\\.|[^$\n\\]){1,3}?\$", "g"),
+    # several unbounded repeats, each deterministic (what follows cannot start with its class)
+    (r"\b[A-Za-z_$][A-Za-z0-9_$]*\s*\([^()\n]*\)", "g"),
+    (r",\s*and also\s+|,\s*as well as\s+", "gi"),
+    (r"x*y*", "g"),
 ]
 NOT_LINEAR = [
     (r"(a|aa)+", "g"),
@@ -36,6 +40,9 @@ NOT_LINEAR = [
     (r"(?:a+)+b", "g"),
     (r"(?=a*)a*b", "g"),
     (r"(?:a|b|c|d){1,40}", "g"),
+    (r"\b(?:here is my code)\b\s*[:.]?\s*", "gi"),  # \s* then an optional [:.] then \s* again
+    (r"a\s*b[^c]*d", "g"),  # [^c] can take the d that must follow
+    (r"[a-z]*[a-z]*", "g"),
 ]
 
 
@@ -50,6 +57,17 @@ def test_not_linear_attempts(source, flags):
     assert not linear_scan(source, flags)
 
 
+def test_deterministic_repeats_stay_linear_on_long_runs():
+    source = r"\b[A-Za-z_$][A-Za-z0-9_$]*\s*\([^()\n]*\)"
+    assert linear_attempts(source, "g") and not linear_scan(source, "g")  # attempts only
+    t = compile_js(source, "g").translation
+    twin = re_twin(t.emitted)
+    subject = "a" * 200_000 + " " * 200_000 + "(" + "x" * 200_000  # every repeat runs long, then fails
+    started = time.process_time()
+    assert anchored_spans(twin, subject, [0], None, linear=True) == []
+    assert time.process_time() - started < 1.0
+
+
 def test_linear_scan_needs_runs_to_start_after_another_character():
     assert linear_scan(r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "g")  # a letter before the blanks
     assert linear_scan(r"`[^`\n]+`", "g")
@@ -59,6 +77,7 @@ def test_linear_scan_needs_runs_to_start_after_another_character():
     assert not linear_scan(r"a?\s*", "g")  # the character before may be missing
     assert not linear_scan(r"(?:a|\s)\s*", "g")  # ... or be a blank itself
     assert not linear_scan(r"\b(?:very|really)\s+", "u")  # u/v: not claimed
+    assert not linear_scan(r"ab*c*", "g")  # two repeats: the runs after the first may overlap
 
 
 def test_a_stalling_pattern_is_never_linear():

@@ -25,7 +25,6 @@ class DedupResult:
     runs: list[tuple[int, int]] = field(default_factory=list)
     quirk_grew: bool = False  # RTK-Q12: the markers made the text longer
     lines: list[str] = field(default_factory=list)  # the output, split
-    origin: list[int] | None = None  # input index of each output line (-1: marker), when tracked
 
     @property
     def text(self) -> str:
@@ -44,14 +43,13 @@ def dedup_threshold(value: object) -> int:
 _MARKER_CHARS = len("[line repeated x]") + len("[rtk:dropped  repeated lines]") + 2
 
 
-def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "omniroute",
-                      track: bool = False) -> DedupResult:
+def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "omniroute") -> DedupResult:
     """Collapse runs of ``threshold`` or more equal, non-blank consecutive lines.
 
     Each run of K+1 lines becomes the line, ``[line repeated Kx]`` and
     ``[rtk:dropped K repeated lines]``. A 3-line run therefore stays 3 lines and usually grows
-    (RTK-Q12); ``strict`` collapses a run only when that shortens it. With ``track``, ``origin``
-    gives for each output line the index of its input line (``-1`` for a marker).
+    (RTK-Q12); ``strict`` collapses a run only when that shortens it. ``runs`` says which input
+    lines each collapse took.
     """
     n = len(lines)
     # Indexes i where line i equals line i+1, found in C; no such pair means nothing to do.
@@ -79,23 +77,17 @@ def deduplicate_lines(lines: list[str], threshold: int = 3, *, profile: str = "o
         runs.append((start, length))
         collapsed += k
     if not runs:
-        return DedupResult(0, [], grew, lines, list(range(n)) if track else None)
+        return DedupResult(0, [], grew, lines)
     out: list[str] = []
-    origin: list[int] | None = [] if track else None
     position = 0
     for start, length in runs:
         k = length - 1
         out.extend(lines[position:start + 1])
         out.append(f"[line repeated {k}x]")
         out.append(f"[rtk:dropped {k} repeated lines]")
-        if origin is not None:
-            origin.extend(range(position, start + 1))
-            origin.extend((-1, -1))
         position = start + length
     out.extend(lines[position:])
-    if origin is not None:
-        origin.extend(range(position, n))
-    return DedupResult(collapsed, runs, grew, out, origin)
+    return DedupResult(collapsed, runs, grew, out)
 
 
 def deduplicate_repeated_lines(text: str, threshold: object = 3, *, profile: str = "omniroute") -> DedupResult:

@@ -103,14 +103,18 @@ class _LineView:
         origin = self.origin
         self.origin = positions if origin is None else list(map(origin.__getitem__, positions))
 
-    def remap(self, mapping: list[int]) -> None:
-        """Dedup output: ``mapping`` gives each new line's index in the old lines (-1: marker)."""
-        origin = self.origin
-        if origin is None:
-            self.origin = mapping
-        else:
-            # (a marker's -1 picks the -1 appended at the end: C-level lookups only)
-            self.origin = list(map([*origin, -1].__getitem__, mapping))
+    def collapse(self, runs: list[tuple[int, int]], count: int) -> None:
+        """Dedup output of ``count`` lines: each ``(start, length)`` run kept its first line, then
+        two markers (-1) took the place of the rest. The origins are carried over in slices."""
+        origin: list[int] | range = self.origin if self.origin is not None else range(count)
+        out: list[int] = []
+        position = 0
+        for start, length in runs:
+            out.extend(origin[position:start + 1])
+            out.extend((-1, -1))
+            position = start + length
+        out.extend(origin[position:])
+        self.origin = out
 
 
 @dataclass
@@ -419,7 +423,7 @@ def _collapse(run: _Run, lines: list[str]) -> list[str]:
 
 def _dedup(run: _Run, lines: list[str]) -> list[str]:
     stage = run.stage("deduplicate", len(lines))
-    result = deduplicate_lines(lines, 3, profile=run.profile, track=run.view is not None)
+    result = deduplicate_lines(lines, 3, profile=run.profile)
     if result.quirk_grew and run.profile != "strict":
         run.diagnostics.append(Diagnostic(
             "dedup markers made a short run of repeated lines longer", "info", "RTK-Q12", source="rtk",
@@ -435,8 +439,8 @@ def _dedup(run: _Run, lines: list[str]) -> list[str]:
         run.view = None
     else:
         out = result.lines
-        if run.view is not None and result.origin is not None:
-            run.view.remap(result.origin)
+        if run.view is not None:
+            run.view.collapse(result.runs, len(lines))
     if stage:
         stage.lines_out = len(out)
         stage.tag = f"{run.filter.id}:deduplicate"

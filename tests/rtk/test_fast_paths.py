@@ -205,9 +205,11 @@ def _naive_runs(lines: list[str], threshold: int) -> list[tuple[int, int]]:
 @given(st.lists(st.sampled_from(["a", "b", "", " ", "ccc", "\u00e9"]), max_size=40), st.integers(2, 5))
 def test_dedup_finds_the_runs_a_line_by_line_scan_finds(lines, threshold):
     """Runs are found from the equal-neighbour pairs at C speed; a plain scan finds the same."""
-    found = deduplicate_lines(lines, threshold, profile="omniroute", track=True)
+    found = deduplicate_lines(lines, threshold, profile="omniroute")
     assert found.runs == _naive_runs(lines, threshold)
-    assert [lines[i] for i in found.origin if i >= 0] == [line for line in found.lines if not line.startswith("[")]
+    gone = {i for start, length in found.runs for i in range(start + 1, start + length)}
+    assert [line for line in found.lines if not line.startswith("[")] == \
+        [line for i, line in enumerate(lines) if i not in gone]
 
 
 @settings(max_examples=300, deadline=None)
@@ -217,3 +219,17 @@ def test_bmp_only_agrees_with_the_utf16_length(text):
     assert bmp_only(text) == (utf16_len(text) == len(text))
     for prefix in ("", "a", "\u00e9", "\u2713", "\U0001F600", "\ud800", "\udfff\u00e9"):
         assert bmp_only(prefix + text) == (utf16_len(prefix + text) == len(prefix + text))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(WORDS, st.integers(1, 6)), min_size=1, max_size=40))
+def test_dedup_runs_carry_the_line_view_to_the_limit(monkeypatch, runs):
+    """Runs of repeated lines collapse before the line limit asks the preserve patterns: the
+    hits found before dedup, carried over its runs, give what scanning afresh gives."""
+    text = "\n".join(line for line, count in runs for _ in range(count))
+    with monkeypatch.context() as patch:
+        fast = apply_line_filter(text, FILTER)
+        patch.setattr(LineScanner, "min_scan_lines", 10 ** 9)
+        slow = apply_line_filter(text, FILTER)
+    assert fast.to_dict() == slow.to_dict()

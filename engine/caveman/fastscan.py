@@ -618,6 +618,8 @@ def _canonical_pieces(values: list[str]) -> list[str]:
 _COSTS: dict[tuple[str, str], list[float]] = {}
 MAX_COSTS = 4096
 ANCHORED_GUESS = 1.5e-6  # seconds per anchored call before one is measured
+UNTIMED_GUESS = 0.5e-6  # the same, on the untimed ``re`` twin
+SAMPLE_UNITS = 65_536  # a large text's unmeasured full-scan cost is learnt on this many units
 EXPLORE = 2000  # more than one candidate per EXPLORE units: measure a full scan once
 MEASURE_MIN = 64  # anchored loops with fewer candidates are too short to time
 
@@ -640,12 +642,12 @@ def _record(costs: list[float], which: int, seconds: float, count: int) -> None:
         costs[which] = rate
 
 
-def prefer_full_scan(costs: list[float], length: int, count: int) -> bool:
+def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess: float = ANCHORED_GUESS) -> bool:
     """Whether a full scan of ``length`` units is expected to be cheaper than ``count`` anchored
     calls (unmeasured full scans are tried once when the candidates are not sparse)."""
     if costs[0] == 0.0:
         return count * EXPLORE > length
-    return costs[0] * length < (costs[1] or ANCHORED_GUESS) * count
+    return costs[0] * length < (costs[1] or anchored_guess) * count
 
 
 def _within(budget: float | None, started: float) -> None:
@@ -733,10 +735,35 @@ class FastRegex:
             found = candidates(self.plan, units)
         if found and self.extra is None and self.plan is not None and self.plan.boundary:
             found = at_boundaries(units, found)  # the plan is never made for u/v patterns
-        if found and self.min_width and prefer_full_scan(self._cost, len(units), len(found)):
-            found = None  # a full scan (the same matches: the pattern cannot match empty)
+        if found and self.min_width:
+            if self._cost[0] == 0.0 and len(found) * EXPLORE > len(units) > 2 * SAMPLE_UNITS:
+                self._measure_sample(units)  # rather than a whole full scan to learn its cost
+            guess = UNTIMED_GUESS if self._matcher is not None else ANCHORED_GUESS
+            if prefer_full_scan(self._cost, len(units), len(found), guess):
+                found = None  # a full scan (the same matches: the pattern cannot match empty)
         self._last = (units, found)
         return found
+
+    def _measure_sample(self, units: str) -> None:
+        """Time a full scan of the first ``SAMPLE_UNITS`` of the text, the way a full scan would
+        run, and record its cost per unit (a pattern that overruns its budget there is recorded
+        as too costly to scan)."""
+        work = self._work
+        if work is None or work.units is not units:
+            return
+        sample = work.target[:SAMPLE_UNITS]
+        budget = self._budget(None)
+        started = time.perf_counter()
+        try:
+            if self._scanner is not None:
+                for _m in self._scanner.finditer(sample):
+                    pass
+            else:
+                for _m in self.rx.translation.compiled.finditer(sample, timeout=budget):
+                    pass
+        except TimeoutError:
+            pass
+        _record(self._cost, 0, time.perf_counter() - started, len(sample))
 
     def cannot_match(self, text: str) -> bool:
         """Cheap certainty that the pattern has no match in ``text`` (no candidate position)."""
@@ -916,16 +943,23 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         limit = max(64, len(text) // DENSITY)
         if literal not in text:
             return []
+        n, word = len(text), _WORD
+        if one_scan:  # (k, j) of every non-empty run, from the match spans in the reversed text
+            rev = text[::-1]  # rev[n - i] is text[i - 1]
+            pairs = [(n - e, n - s) for s, e in (m.span(1) for m in scan_rx.finditer(rev)) if s != e]
+        else:
+            pairs = [(k, j) for k, j in runs(text, text[::-1]) if k != j]
         starts: set[int] = set()
-        for k, j in runs(text, text[::-1]):  # rev[n - i] is text[i - 1]
-            if k == j:
-                continue
-            if nonword and any(c in text[k:j] for c in nonword):
-                starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in _WORD) != (text[p] in _WORD))
-            elif (k > 0 and text[k - 1] in _WORD) != (text[k] in _WORD):
-                starts.add(k)
-            if len(starts) > limit:
-                return None
+        if nonword:
+            odd = [pair for pair in pairs if any(c in text[pair[0]:pair[1]] for c in nonword)]
+            for k, j in odd:  # a run with a non-word character has a boundary inside it
+                starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word))
+            if odd:
+                pairs = [pair for pair in pairs if not any(c in text[pair[0]:pair[1]] for c in nonword)]
+        # otherwise the run's only possible boundary is at its start
+        starts.update(k for k, _j in pairs if (k > 0 and text[k - 1] in word) != (text[k] in word))
+        if len(starts) > limit:
+            return None
         return sorted(starts)
 
     return find

@@ -392,3 +392,13 @@ def test_plans_know_a_leading_word_boundary():
     assert plan_for(r"(?<![a-z])\b(?:basically|simply)\b", "gi").boundary
     assert not plan_for(r"(?:very|really)\b", "g").boundary
     assert not plan_for(r"x\b(?:very|really)", "g").boundary
+
+
+def test_an_unmeasured_full_scan_is_timed_on_a_sample(monkeypatch):
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    source = r"\b(?:very|quite)\s+(?=[a-z])"
+    text = "very big " * 20_000  # 180 KB with a candidate every 9 units: a full scan may be cheaper
+    fast = FastRegex(source, "gi")
+    assert not fast.cannot_match(text)  # planning only: the cost is learnt from the first 64 K units
+    assert fastscan._COSTS[(source, "gi")][0] > 0
+    assert fast.replace(text, "") == compile_js(source, "gi").replace(text, "")

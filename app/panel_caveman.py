@@ -431,7 +431,7 @@ class CavemanPreviewPanel(QWidget):
 
     def set_debounce(self, ms: int) -> None:
         """How long typing must pause before a run starts (benchmarks measure with 0)."""
-        self.dispatcher._timer.setInterval(ms)  # the Dispatcher has no public setter yet
+        self.dispatcher.set_debounce(ms)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -41,7 +41,7 @@ from app.playground.common import (
     show_pane_marks,
     titled,
 )
-from app.playground.jobs import PanelJobs, docs_mode
+from app.playground.jobs import panel_jobs
 from app.theme import tints
 from engine.paths import resources_dir
 from engine.workspace.panels_model import ParamsView, load_params_templates, pretty, run_params_view
@@ -58,7 +58,7 @@ class ParamsPanel(QWidget):
         self.window_ = window
         self.view: ParamsView | None = None
         self.templates = load_params_templates(resources_dir() / "samples" / "params")
-        self.worker = PanelJobs(self, debounce_ms=150, inline=docs_mode(window))
+        self.worker = panel_jobs(self, window, debounce_ms=150)
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.status.set("engine error: " + m.splitlines()[0], "bad"))
 

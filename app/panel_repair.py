@@ -51,8 +51,9 @@ from app.playground.common import (
     titled,
 )
 from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
-from app.playground.jobs import PanelJobs, docs_mode
+from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
+from app.workers import Dispatcher
 from engine.paths import resources_dir
 from engine.workspace.panels_model import (
     GRAMMAR_MODES,
@@ -92,7 +93,7 @@ class RepairTab(QWidget):
         super().__init__()
         self.view: RepairView | None = None
         self.samples = load_repair_samples(resources_dir() / "samples" / "repair")
-        self.worker = PanelJobs(self, debounce_ms=DEBOUNCE_MS, inline=inline)
+        self.worker = Dispatcher(self, debounce_ms=DEBOUNCE_MS, inline=inline)
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(self._on_failed)
 
@@ -306,7 +307,7 @@ class GrammarTab(QWidget):
     def __init__(self, inline: bool = False) -> None:
         super().__init__()
         self.view: GrammarView | None = None
-        self.worker = PanelJobs(self, debounce_ms=DEBOUNCE_MS, inline=inline)
+        self.worker = Dispatcher(self, debounce_ms=DEBOUNCE_MS, inline=inline)
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.verdict.set("engine error: " + m.splitlines()[0], "bad"))
 

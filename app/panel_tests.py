@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label
-from app.playground.jobs import PanelJobs, docs_mode
+from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
 from engine.workspace import jsonedit, jsontree
@@ -125,7 +125,7 @@ class TestsPanel(QWidget):
         self._cancel = threading.Event()
         self._progress = _Progress(self)
         self._progress.step.connect(self._on_progress)
-        self.runner = PanelJobs(self, inline=docs_mode(window))
+        self.runner = panel_jobs(self, window)
         self.runner.finished.connect(self._on_finished)
         self.runner.failed.connect(self._on_failed)
         self.runner.activity.connect(self._on_activity)

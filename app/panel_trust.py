@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, titled
-from app.playground.jobs import PanelJobs, docs_mode
+from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
@@ -75,7 +75,7 @@ class TrustPanel(QWidget):
         self.window_ = window
         self.overview: TrustOverview | None = None
         self.candidates: list[ExportCandidate] = []
-        self.loader = PanelJobs(self, debounce_ms=150, inline=docs_mode(window))
+        self.loader = panel_jobs(self, window, debounce_ms=150)
         self.loader.finished.connect(self._on_loaded)
         self.loader.failed.connect(lambda _j, msg: self._note_error(msg.splitlines()[0]))
         self._refresh_timer = QTimer(self)

@@ -15,7 +15,8 @@ merely waits for the answer with the GIL released. Helpers come in *lanes*: work
 (scan, validation) share the ``checks`` helper, live previews have their own ``previews``
 helper so a preview never queues behind a validation that takes seconds.
 
-Part 2 reuses :class:`Dispatcher` for previews and test runs.
+Every background job of the IDE goes through :class:`Dispatcher`: the editor's parse and
+validation, the workspace scan, highlighting, the previews and the playground panels.
 """
 
 from __future__ import annotations
@@ -170,22 +171,31 @@ class Dispatcher(QObject):
     ``finished(job_id, result)`` fires only for the newest request's job; ``failed(job_id,
     message)`` when it raised. ``debounce_ms`` > 0 delays the start so a burst of keystrokes
     becomes one job. ``process=True`` runs ``fn`` (an ``engine`` function) in the helper process
-    of ``lane`` instead of a thread of this process.
+    of ``lane`` instead of a thread of this process. ``inline=True`` runs it at once in the
+    calling thread instead (docs-mode screenshots: a finished, deterministic result and no pool
+    thread left when the process exits); it can be switched at any time, and an answer from a
+    job still running in the pool is then dropped like any superseded one.
+
+    Two progress signals: ``busyChanged(running)`` when a job starts or the last one ends,
+    ``activity(1)`` when a request is queued and ``activity(0)`` when nothing is left to do.
     """
 
     finished = Signal(int, object)
     failed = Signal(int, str)
     busyChanged = Signal(bool)
+    activity = Signal(int)
 
     def __init__(self, parent: QObject | None = None, *, debounce_ms: int = 0,
-                 pool: QThreadPool | None = None, process: bool = False, lane: str = CHECKS_LANE) -> None:
+                 pool: QThreadPool | None = None, process: bool = False, lane: str = CHECKS_LANE,
+                 inline: bool = False) -> None:
         super().__init__(parent)
         self._process = process
         self._lane = lane
+        self.inline = inline
         self._pool = pool or QThreadPool.globalInstance()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
-        self._busy = False
+        self._running = False
         self._pending: tuple[int, Callable[..., Any], tuple] | None = None
         self._latest = 0
         self.last_seconds = 0.0
@@ -197,17 +207,31 @@ class Dispatcher(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._busy
+        """A job runs, or a request waits for its start (the debounce or the running job)."""
+        return self._running or self._pending is not None
+
+    @property
+    def running(self) -> bool:
+        return self._running
 
     @property
     def latest_id(self) -> int:
         return self._latest
 
+    def set_debounce(self, ms: int) -> None:
+        """How long a burst of requests must pause before the newest one starts."""
+        self._timer.setInterval(ms)
+
     def request(self, fn: Callable[..., Any], *args: Any, immediate: bool = False) -> int:
         """Queue ``fn(*args)``; returns its job id. Replaces any request not started yet."""
         job_id = next(_ids)
         self._latest = job_id
+        if self.inline:
+            self.cancel_pending()
+            self._run_inline(job_id, fn, args)
+            return job_id
         self._pending = (job_id, fn, args)
+        self.activity.emit(1)
         if immediate or self._timer.interval() == 0:
             self._timer.stop()
             self._start_pending()
@@ -216,16 +240,30 @@ class Dispatcher(QObject):
         return job_id
 
     def cancel_pending(self) -> None:
+        """Forget a request that has not started; a running job still delivers its answer."""
         self._timer.stop()
-        self._pending = None
+        had_pending, self._pending = self._pending is not None, None
+        if had_pending and not self._running:
+            self.activity.emit(0)
+
+    def _run_inline(self, job_id: int, fn: Callable[..., Any], args: tuple) -> None:
+        start = time.perf_counter()
+        try:
+            result = fn(*args)
+        except Exception as exc:  # shown by the receiver, as a worker failure would be
+            self.last_seconds = time.perf_counter() - start
+            self.failed.emit(job_id, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}")
+        else:
+            self.last_seconds = time.perf_counter() - start
+            self.finished.emit(job_id, result)
 
     @Slot()
     def _start_pending(self) -> None:
-        if self._busy or self._pending is None:
+        if self._running or self._pending is None:
             return
         job_id, fn, args = self._pending
         self._pending = None
-        self._busy = True
+        self._running = True
         self.busyChanged.emit(True)
         if self._process:
             fn, args = partial(run_in_process, lane=self._lane), (fn, *args)
@@ -234,7 +272,7 @@ class Dispatcher(QObject):
     @Slot(int, object)
     def _on_done(self, job_id: int, payload: tuple) -> None:
         result, error, seconds = payload
-        self._busy = False
+        self._running = False
         self.last_seconds = seconds
         if job_id == self._latest:
             if not error:
@@ -245,5 +283,7 @@ class Dispatcher(QObject):
             self.dropped += 1
         if self._pending is not None and not self._timer.isActive():
             self._start_pending()
-        if not self._busy:
+        if not self._running:
             self.busyChanged.emit(False)
+        if not self.busy:
+            self.activity.emit(0)

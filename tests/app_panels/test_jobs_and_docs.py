@@ -1,4 +1,6 @@
-"""Where panel work runs (worker vs inline, newest answer wins) and docs-mode screenshots."""
+"""Where panel work runs (worker vs inline, newest answer wins) and docs-mode screenshots.
+
+Panels use the IDE's one background-job dispatcher, :class:`app.workers.Dispatcher`."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ pytest.importorskip("PySide6")
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
-from app.playground.jobs import PanelJobs
+from app.playground.jobs import panel_jobs
+from app.workers import Dispatcher
 
 pytestmark = pytest.mark.gui
 
@@ -19,7 +22,7 @@ pytestmark = pytest.mark.gui
 def test_an_older_worker_answer_never_replaces_a_newer_inline_one(qtbot):
     owner = QWidget()
     qtbot.addWidget(owner)
-    jobs = PanelJobs(owner)
+    jobs = Dispatcher(owner)
     seen = []
     jobs.finished.connect(lambda job, result: seen.append(result))
     activity = []
@@ -37,7 +40,7 @@ def test_an_older_worker_answer_never_replaces_a_newer_inline_one(qtbot):
 def test_inline_failures_are_reported_not_raised(qtbot):
     owner = QWidget()
     qtbot.addWidget(owner)
-    jobs = PanelJobs(owner, inline=True)
+    jobs = Dispatcher(owner, inline=True)
     errors = []
     jobs.failed.connect(lambda job, message: errors.append(message))
     jobs.request(lambda: 1 / 0)
@@ -70,7 +73,7 @@ def test_emits_cannot_exhaust_true_and_false(qtbot):
 
     owner = QWidget()
     qtbot.addWidget(owner)
-    jobs = PanelJobs(owner)
+    jobs = Dispatcher(owner)
     done = []
     jobs.finished.connect(lambda job, result: done.append(result))
     jobs.activity.connect(lambda running: None)
@@ -86,9 +89,17 @@ def test_emits_cannot_exhaust_true_and_false(qtbot):
 def test_debounce_coalesces_a_burst_into_one_job(qtbot):
     owner = QWidget()
     qtbot.addWidget(owner)
-    jobs = PanelJobs(owner, debounce_ms=80)
+    jobs = Dispatcher(owner, debounce_ms=80)
     calls = []
     with qtbot.waitSignal(jobs.finished, timeout=5000) as blocker:
         for n in range(5):
             jobs.request(lambda n=n: calls.append(n) or n)
     assert blocker.args[1] == 4 and calls == [4]
+
+
+def test_panel_jobs_run_inline_only_in_docs_mode(qtbot):
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    docs = type("Window", (), {"docs_mode": True})()
+    interactive = type("Window", (), {"docs_mode": False})()
+    assert panel_jobs(owner, docs).inline and not panel_jobs(owner, interactive, debounce_ms=5).inline

@@ -397,7 +397,7 @@ def test_plans_know_a_leading_word_boundary():
 def test_an_unmeasured_full_scan_is_timed_on_a_sample(monkeypatch):
     monkeypatch.setattr(fastscan, "_COSTS", {})
     source = r"\b(?:very|quite)\s+(?=[a-z])"
-    text = "very big " * 20_000  # 180 KB with a candidate every 9 units: a full scan may be cheaper
+    text = ("very big " + "word " * 18) * 2_000  # 198 KB, a candidate every 99 units: a full scan may be cheaper
     fast = FastRegex(source, "gi")
     assert not fast.cannot_match(text)  # planning only: the cost is learnt from the first 64 K units
     assert fastscan._COSTS[(source, "gi")][0] > 0

@@ -27,7 +27,7 @@ from itertools import accumulate
 
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
-from engine.jsregex.backtracking import linear_attempts, linear_scan
+from engine.jsregex.backtracking import linear_attempts, linear_scan, parsed_root
 from engine.jsregex.twin import re_twin
 from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 
@@ -171,23 +171,18 @@ def _node_anchors(node, lo: int, hi: int, multiline: bool):
 def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     """``(start plan or None, minimum match width or None)`` of a JS pattern."""
     try:
-        from engine.jsregex.parser import parse
-        from engine.jsvalues import from_utf16_units, to_utf16_units
-
-        unicode = "u" in flags or "v" in flags
-        units = from_utf16_units(source) if unicode else to_utf16_units(source)
-        parsed = parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags)
-        min_width = _width(parsed.root)[0]
+        root = parsed_root(source, flags)
+        min_width = _width(root)[0]
         if any(f in flags for f in "yuv"):
             return None, min_width
-        found = _node_anchors(parsed.root, 0, 0, "m" in flags)
+        found = _node_anchors(root, 0, 0, "m" in flags)
     except Exception:  # an internal shape we do not know: never risk a wrong answer
         return None, None
     if found is None:
         return None, min_width
     if isinstance(found, str):
         return Plan(start=found), min_width
-    boundary = _starts_at_boundary(parsed.root)
+    boundary = _starts_at_boundary(root)
     if isinstance(found, tuple):
         start, anchors = found
         return Plan(anchors=_merge(anchors), start=start, ignore_case="i" in flags, boundary=boundary), min_width
@@ -680,12 +675,24 @@ class FastRegex:
         self._last: tuple[str, list[int] | None] | None = None
         self._work: _Work | None = None
         self._cost = _costs((source, flags))
-        # where no call can stall, calls run untimed, on the ``re`` twin when there is one
-        self.linear = linear_attempts(source, flags)
-        t = self.rx.translation
-        twin = None if t.unsupported or t.too_large else re_twin(t.emitted)
-        self._matcher = twin if twin is not None and self.linear else None  # anchored calls
-        self._scanner = twin if twin is not None and linear_scan(source, flags) else None  # whole scans
+        self._untimed: tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None] | None = None
+
+    def _untimed_calls(self) -> tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None]:
+        """Where no call can stall, calls run untimed, on the ``re`` twin when there is one:
+        ``(anchored calls may run untimed, twin for anchored calls, twin for whole scans)``.
+        Worked out when first needed (most rules never get that far on a given text)."""
+        if self._untimed is None:
+            source, flags = self.rx.source, self.rx.flags
+            linear = linear_attempts(source, flags)
+            t = self.rx.translation
+            twin = None if t.unsupported or t.too_large else re_twin(t.emitted)
+            self._untimed = (linear, twin if twin is not None and linear else None,
+                             twin if twin is not None and linear_scan(source, flags) else None)
+        return self._untimed
+
+    linear = property(lambda self: self._untimed_calls()[0])
+    _matcher = property(lambda self: self._untimed_calls()[1])
+    _scanner = property(lambda self: self._untimed_calls()[2])
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)

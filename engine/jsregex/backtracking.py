@@ -34,17 +34,26 @@ class _NotLinear(Exception):
 
 
 @lru_cache(maxsize=2048)
+def parsed_root(source: str, flags: str) -> A.Node:
+    """The parsed pattern ``/source/flags`` (shared by the analyses of one pattern; callers
+    must not change it). Raises ``JSSyntaxError``."""
+    from engine.jsvalues import from_utf16_units, to_utf16_units
+
+    from .parser import parse
+
+    unicode = "u" in flags or "v" in flags
+    units = from_utf16_units(source) if unicode else to_utf16_units(source)
+    return parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
+
+
+@lru_cache(maxsize=2048)
 def linear_attempts(source: str, flags: str) -> bool:
     """Whether every anchored attempt of ``/source/flags`` does work linear in the text it
-    reads (at most one unbounded single-character repeat, bounded branching elsewhere)."""
+    reads (unbounded repeats of single characters, one or all deterministic; bounded
+    branching elsewhere)."""
     try:
-        from engine.jsvalues import from_utf16_units, to_utf16_units
-
-        from .parser import parse
-
         unicode = "u" in flags or "v" in flags
-        units = from_utf16_units(source) if unicode else to_utf16_units(source)
-        root = parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
+        root = parsed_root(source, flags)
         ways, unbounded = _measure(root)
         if ways > MAX_WAYS:
             return False
@@ -67,11 +76,7 @@ def linear_scan(source: str, flags: str) -> bool:
     if "u" in flags or "v" in flags or not linear_attempts(source, flags):
         return False
     try:
-        from engine.jsvalues import to_utf16_units
-
-        from .parser import parse
-
-        root = parse(to_utf16_units(source), unicode=False, vmode=False, ignore_case="i" in flags).root
+        root = parsed_root(source, flags)
         return _measure(root)[1] <= 1 and _runs_start_after_other_characters(root)
     except Exception:  # a shape we do not know: never claim linearity
         return False

@@ -93,6 +93,10 @@ class ProcessWorker:
             raise WorkerProcessError(value)
         return value
 
+    def pid(self) -> int | None:
+        proc = self._proc
+        return proc.pid if proc is not None and proc.poll() is None else None
+
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is not None:
@@ -126,6 +130,13 @@ def process_worker(lane: str = CHECKS_LANE) -> ProcessWorker:
 def run_in_process(fn: Callable[..., Any], *args: Any, lane: str = CHECKS_LANE) -> Any:
     """Run ``fn(*args)`` in the helper process of ``lane``; called from a pool thread."""
     return process_worker(lane).call(fn, *args)
+
+
+def helper_pids() -> list[int]:
+    """Process ids of the helper processes running now (one per lane that has been used)."""
+    with _workers_lock:
+        workers = list(_workers.values())
+    return [pid for worker in workers if (pid := worker.pid()) is not None]
 
 
 @atexit.register

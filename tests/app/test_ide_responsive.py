@@ -15,10 +15,11 @@ workspace" stall reported before was window construction counted in the wrong ph
 What is asserted, and why two bounds:
 * always: the GUI thread never *computes* for more than 50 ms within one stall (our own work,
   independent of what else runs on the machine);
-* when the machine was idle at the start (1-minute load average below ``IDLE_LOAD``): every
-  phase's wall-clock stall is at most 50 ms. On a busy machine the wall clock also measures
-  waiting for a core (other jobs, at normal priority, win half the time), so only
-  ``BUSY_BOUND_MS`` is asserted there — the printout says which bound applied.
+* when the machine was otherwise idle (other processes used less than ``IDLE_FOREIGN_CORES``
+  of a core during the test, from ``/proc``; elsewhere a 1-minute load average below
+  ``IDLE_LOAD``): every phase's wall-clock stall is at most 50 ms. On a busy machine the wall
+  clock also measures waiting for a core (other jobs, at normal priority, win half the time), so
+  only ``BUSY_BOUND_MS`` is asserted there — the printout says which bound applied.
 
 Not measured: start-up (window construction, ~0.2-0.5 s, and the panels' first runs in pool
 threads, which import modules and compile the built-in Caveman pack). They happen once before
@@ -39,13 +40,15 @@ from ide_helpers import wait_settled
 from PySide6.QtCore import QThreadPool, QTimer
 
 from app.mainwindow import MainWindow
+from app.workers import helper_pids
 from engine.workspace.jsonedit import Style, dumps
 from engine.workspace.settings import Settings
 from engine.workspace.templates import new_filter
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 TARGET_MS = 50.0  # every phase, wall clock, on an idle machine; and the GUI thread's own CPU per stall
-IDLE_LOAD = 1.0  # 1-minute load average below which the 2-core machine counts as idle
+IDLE_FOREIGN_CORES = 0.25  # other processes' CPU use during the test below which the machine is idle
+IDLE_LOAD = 1.0  # without /proc: the 1-minute load average below which the 2-core machine counts as idle
 BUSY_BOUND_MS = 250.0  # wall-clock bound on a busy machine (waiting for a core is not our work)
 
 
@@ -84,6 +87,53 @@ class StallWatch:
         self.per_phase.clear()
         self.cpu_per_phase.clear()
         self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+
+
+class ForeignLoad:
+    """How many cores *other* processes kept busy while the test ran (Linux ``/proc``).
+
+    System-wide busy time minus this process's and its helper processes' own CPU time, per second
+    of wall clock: the part of a stall that is waiting for a core taken by someone else.
+    ``cores()`` is None where ``/proc`` is missing (the caller then falls back to the load average).
+    """
+
+    def __init__(self) -> None:
+        self._start: tuple[float, float, float] | None = None
+
+    @staticmethod
+    def _system_busy_s() -> float:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+        return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def _own_s() -> float:
+        total = 0.0
+        for pid in [os.getpid(), *helper_pids()]:
+            try:
+                with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:  # a helper that just ended
+                continue
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        return total
+
+    def start(self) -> None:
+        try:
+            self._start = (time.perf_counter(), self._system_busy_s(), self._own_s())
+        except (OSError, ValueError, IndexError):
+            self._start = None
+
+    def cores(self) -> float | None:
+        if self._start is None:
+            return None
+        wall0, busy0, own0 = self._start
+        try:
+            foreign = (self._system_busy_s() - busy0) - (self._own_s() - own0)
+        except (OSError, ValueError, IndexError):
+            return None
+        return max(0.0, foreign) / max(time.perf_counter() - wall0, 1e-3)
 
 
 def wait_for_quiet_pool(qtbot, quiet_ms: int = 500, timeout_ms: int = 60000) -> None:
@@ -143,6 +193,8 @@ def test_two_megabyte_filter_file_stays_responsive(qtbot, tmp_path, record_prope
     wait_for_quiet_pool(qtbot)
     startup_ms = max(watch.per_phase.values(), default=0.0)
     watch.forget()
+    foreign = ForeignLoad()
+    foreign.start()
     load_at_start = os.getloadavg()[0]
     watch.phase = "open workspace"
     window.open_workspace(root, restore=False)
@@ -198,16 +250,22 @@ def test_two_megabyte_filter_file_stays_responsive(qtbot, tmp_path, record_prope
     window.watcher.stop()
     gc.unfreeze()
 
+    foreign_cores = foreign.cores()
     record_property("worst_stall_ms", round(watch.worst, 1))
-    idle = load_at_start < IDLE_LOAD
+    if foreign_cores is not None:
+        idle = foreign_cores < IDLE_FOREIGN_CORES
+        machine = f"other processes used {foreign_cores:.2f} cores"
+    else:
+        idle = load_at_start < IDLE_LOAD
+        machine = f"load average {load_at_start:.2f} at the start"
     bound = TARGET_MS if idle else BUSY_BOUND_MS
     phases = ", ".join(f"{name}: {ms:.0f} ms (GUI thread busy {watch.cpu_per_phase[name]:.0f})"
                        for name, ms in watch.per_phase.items())
-    print(f"\n2 MB responsiveness: {size} bytes, {count} filters, load average {load_at_start:.2f} at the start "
+    print(f"\n2 MB responsiveness: {size} bytes, {count} filters; {machine}, load average {load_at_start:.2f} "
           f"({'idle' if idle else 'busy'}: wall-clock bound {bound:.0f} ms); worst GUI stall {watch.worst:.1f} ms "
           f"during '{watch.where}' (target {TARGET_MS:.0f} ms); per phase: {phases}; "
           f"start-up (not asserted): {startup_ms:.0f} ms")
     for name, ms in watch.cpu_per_phase.items():
         assert ms <= TARGET_MS, f"the GUI thread computed {ms:.1f} ms without a break during '{name}'"
     for name, ms in watch.per_phase.items():
-        assert ms <= bound, f"GUI thread blocked {ms:.1f} ms during '{name}' (load average {load_at_start:.2f})"
+        assert ms <= bound, f"GUI thread blocked {ms:.1f} ms during '{name}' ({machine})"

@@ -72,9 +72,14 @@ class _LineView:
         if base is None:
             base = {}
             for pattern in patterns:
-                # (a line an earlier pattern took keeps it: it need not be tested again)
-                for index in self.scanner.hits(pattern, known=base):
-                    base.setdefault(index, pattern)
+                # A line an earlier pattern took keeps it (and need not be tested again). Many
+                # new hits are merged in C, ``base`` winning; a few are added one by one.
+                found = self.scanner.hits(pattern, known=base)
+                if len(found) * 4 < len(base):
+                    for index in found:
+                        base.setdefault(index, pattern)
+                elif found:
+                    base = {**dict.fromkeys(found, pattern), **base}
             self._base[key] = base
         origin = self.origin
         if origin is None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 
+from engine.caveman.fences import contains
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parsed_root
@@ -379,7 +380,7 @@ def _self_overlapping(lit: str) -> bool:
 def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
     """Every start index of ``lit`` in ``hay``, overlapping ones included (``known``: the
     caller already knows ``lit`` occurs)."""
-    if not known and lit not in hay:
+    if not known and not contains(hay, lit):
         return []
     if _self_overlapping(lit):
         out = []

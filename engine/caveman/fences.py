@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.jsvalues import JS_WHITESPACE as JS_WS
 
@@ -12,10 +13,20 @@ _CLOSE = re.compile(rf"[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS}]*")
 
 def contains(text: str, needle: str) -> bool:
     """``needle in text``, answered first from its characters: a one-character search is a
-    memchr, while an absent multi-character needle costs a slower full scan."""
+    memchr, while an absent multi-character needle costs a slower full scan. A needle of three
+    or more characters that starts with punctuation (a fence, ``://``, ``\\begin{``) is then
+    searched for with ``re``, which skips to its first character, where ``str``'s search stalls
+    on every blank or letter the needle shares with prose."""
     if len(needle) > 1 and not all(c in text for c in set(needle)):
         return False
+    if len(needle) > 2 and not needle[0].isalnum() and not needle[0].isspace():
+        return _literal(needle).search(text) is not None
     return needle in text
+
+
+@lru_cache(maxsize=256)
+def _literal(needle: str) -> re.Pattern[str]:
+    return re.compile(re.escape(needle))
 
 
 def split_lines(text: str) -> list[str]:

@@ -389,9 +389,11 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
             out.append(i)
             i = hay.find(lit, i + 1)
         return out
-    # str.find (C's fast search) per occurrence beats re's literal search (which looks for the
-    # first character, then compares) while occurrences are sparse; once they are dense, re's
-    # single loop (no call per occurrence) takes over from the last one found
+    if _rare_first_character(hay, lit):  # re skips to the first character, then compares
+        return [m.start() for m in _literal_rx(lit).finditer(hay)]
+    # otherwise str.find (C's fast search) per occurrence beats re's literal search while
+    # occurrences are sparse; once they are dense, re's single loop (no call per occurrence)
+    # takes over from the last one found
     out = []
     append, find, step = out.append, hay.find, len(lit)
     dense = max(64, len(hay) // SPARSE)
@@ -403,6 +405,18 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
             return out
         i = find(lit, i + step)
     return out
+
+
+RARE_SAMPLE = 16_384
+RARE_SHARE = 40  # a first character at most once in this many of the sample's characters
+
+
+def _rare_first_character(hay: str, lit: str) -> bool:
+    """Whether ``lit`` starts with a character that is rare in ``hay`` (judged on its start):
+    then ``re``'s literal search, which skips from one such character to the next, beats
+    ``str.find``, which stalls wherever the text holds the literal's other characters."""
+    sample = min(len(hay), RARE_SAMPLE)
+    return len(lit) > 1 and hay.count(lit[0], 0, sample) * RARE_SHARE < sample
 
 
 @lru_cache(maxsize=4096)

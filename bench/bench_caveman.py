@@ -1,4 +1,5 @@
-"""Caveman throughput on synthetic English prose (10 KB, 1 MB, 8 MB) at ``full``.
+"""Caveman throughput on synthetic English prose (10 KB, 1 MB, 8 MB) at ``full``, and on 1 MB of
+mixed prose (code, links, emoji) for information.
 
     python bench/bench_caveman.py [RULES_DIR]
 
@@ -66,6 +67,30 @@ def prose(size: int, seed: int = 7) -> str:
     return "\n\n".join(paragraphs)[:size]
 
 
+_CODE_BITS = ("see `fetch_{i}()` first", "open https://example.org/item/{i}?page=2",
+              "call client{i}.send(payload)", "raise LIMIT_{i}_EXCEEDED", "pin v{i}.4.{j}",
+              "edit ./src/mod{i}/index.ts", "the 😀 reaction {i}", "ΔT was {i} ms")
+
+
+def mixed_prose(size: int, seed: int = 11) -> str:
+    """The same prose with what real requests carry every few sentences: inline code, links,
+    calls, constants, versions and paths that differ from one another, emoji (astral
+    characters: UTF-16 offsets differ from indices) and non-ASCII letters."""
+    rng = random.Random(seed)
+    paragraphs, total, i = [], 0, 0
+    while total < size:
+        parts = []
+        for _ in range(rng.randint(3, 7)):
+            parts.append(sentence(rng))
+            if rng.random() < 0.3:
+                i += 1
+                parts.append(rng.choice(_CODE_BITS).format(i=i, j=i % 10) + ".")
+        para = " ".join(parts)
+        paragraphs.append(para)
+        total += len(para) + 2
+    return "\n\n".join(paragraphs)[:size]
+
+
 def _load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -106,6 +131,11 @@ def main(argv: list[str]) -> int:
         print(f"{label:>5}: wall {seconds * 1000:9.1f} ms  cpu {cpu * 1000:9.1f} ms  {cpu * 1000 / mb:7.1f} ms/MB (cpu)  "
               f"output {len(out) / len(text):.3f} of input  "
               f"{REFERENCE_MS_PER_MB / (cpu * 1000 / mb):6.1f}x faster than OmniRoute (~5 s/MB)")
+    text = mixed_prose(1_000_000)
+    _seconds, cpu, out = timed(text, 3)
+    mb = len(text.encode("utf-8")) / 1_000_000
+    print(f"mixed 1 MB (code, links, emoji; no target): cpu {cpu * 1000:7.1f} ms  {cpu * 1000 / mb:7.1f} ms/MB (cpu)  "
+          f"output {len(out) / len(text):.3f} of input")
     one, eight = figures["1 MB"], figures["8 MB"]
     per_mb = one * 1000
     linear = eight / one

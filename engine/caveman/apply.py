@@ -16,7 +16,7 @@ from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, get_default_timeout
-from engine.jsvalues import js_trim, utf16_len, utf16_to_py_index
+from engine.jsvalues import from_utf16_units, js_trim, utf16_len, utf16_to_py_index
 
 _RANK = {name: i for i, name in enumerate(INTENSITIES)}
 
@@ -139,9 +139,12 @@ class RuleRun:
 class RuleRunner:
     """Compiled rules of one run, applied with the reference's semantics."""
 
-    def __init__(self, *, profile: str = "omniroute", timeout: float | None = None) -> None:
+    def __init__(self, *, profile: str = "omniroute", timeout: float | None = None, keep_units: bool = False) -> None:
         self.profile = profile
         self.timeout = timeout  # per regex call; None: engine.jsregex's default, scaled by text size
+        # results as UTF-16 units (FastRegex.replace): a chain of rules on a text with astral
+        # characters converts it once, not at every rule; the caller converts the end back
+        self.keep_units = keep_units
         self._compiled: dict[int, FastRegex] = {}
         self._index: LiteralIndex | None = None
 
@@ -190,7 +193,7 @@ class RuleRunner:
         strict = self.profile == "strict"
 
         def mapped(m: JSMatch) -> str:
-            s = m.match
+            s = m.match if m.match.isascii() else from_utf16_units(m.match)  # (a units subject)
             if rule.map_mode == "fallback":
                 key = js_trim(s).lower()
                 out = mapping.get(key, "" if rule.miss == "empty" else s)
@@ -242,10 +245,11 @@ class RuleRunner:
         needs_run = record or (rule.replacement_map is not None and rule.replacement is not None
                                and "$" in rule.replacement and rule.map_mode == "pack")
         if rule.replacement_map is not None and not needs_run:
-            run.after = rx.replace_matched(text, self._mapped_text(rule), self.budget(text))
+            run.after = rx.replace_matched(text, self._mapped_text(rule), self.budget(text),
+                                           keep_units=self.keep_units)
         else:
             run.after = rx.replace(text, self._replacer(rule, rx, text, run if needs_run else None),
-                                   self.budget(text))
+                                   self.budget(text), keep_units=self.keep_units)
         return run
 
     def would_change(self, rule: Rule, text: str) -> bool:

@@ -25,7 +25,7 @@ from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.jsregex import JSSyntaxError, RegexTimeout
-from engine.jsvalues import js_trim, json_stringify, math_round, utf16_len
+from engine.jsvalues import from_utf16_units, js_trim, json_stringify, math_round, to_utf16_units, utf16_len
 
 TEXT_PART_TYPES = (None, "text", "input_text")
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
@@ -142,7 +142,8 @@ class Compressor:
         self.record = record
         self.only_rule = only_rule
         self.diagnose = diagnose
-        self.runner = RuleRunner(profile=profile, timeout=timeout)
+        # the explanation records texts as they are; the plain path chains rules on UTF-16 units
+        self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
         self.timed_out: set[int] = set()
@@ -331,8 +332,11 @@ class Compressor:
             sel.rules = [r for r in sel.rules if r.name == self.only_rule]
         return sel
 
-    def _run_rules(self, o: PartOutcome, text: str) -> str:
-        prefilter = None if self.strict else Prefilter(text)
+    def _run_rules(self, o: PartOutcome, original: str) -> str:
+        prefilter = None if self.strict else Prefilter(original)
+        # rules see (and, with keep_units, return) the UTF-16 units of the text: one conversion
+        # for a text with astral characters, and one back at the end
+        text = start = to_utf16_units(original) if self.runner.keep_units else original
         q4: list[str] = []
         self.runner.share_index(o.selection.rules)
         for rule in o.selection.rules:
@@ -374,6 +378,7 @@ class Compressor:
             if run.changed:
                 o.applied.append(rule.name)
                 text = run.after
+        text = original if text is start else from_utf16_units(text)
         if q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)

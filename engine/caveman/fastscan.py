@@ -577,6 +577,11 @@ def _units(text: str) -> str:
     return out
 
 
+def _as_units(s: str) -> str:
+    """``s`` as UTF-16 units (itself unless it holds an astral character)."""
+    return s if s.isascii() else to_utf16_units(s)
+
+
 def _remember_units(text: str, units: str, values_bmp: bool) -> str | None:
     """``units`` was joined from UTF-16 units and replacement values (``values_bmp``: none of
     them holds an astral character) and ``text`` is its string: note whether ``text`` is
@@ -834,15 +839,19 @@ class FastRegex:
     def _match(self, text: str, start: int, timeout: float | None) -> JSMatch:
         return self._anchored().search(text, start, timeout)
 
-    def _assemble(self, work: _Work, spans: list[tuple[int, int]], values: str | list[str]) -> str:
+    def _assemble(self, work: _Work, spans: list[tuple[int, int]], values: str | list[str],
+                  keep_units: bool = False) -> str:
         """The units with each span replaced by its value (``values``: one per span, or one
         string for all), built with slices and joins rather than a loop per span.
 
         What the next rule needs of the result is known here without another pass over it: its
         UTF-16 units (the joined units, when the text has astral characters), its case-canonical
         form (the canonical gaps joined with the canonical values, under ``i``) and which anchor
-        literals it lacks (``LiteralIndex.rewritten``)."""
+        literals it lacks (``LiteralIndex.rewritten``). ``keep_units``: return the UTF-16 units
+        themselves (the same JavaScript string; see ``replace``)."""
         units = work.units
+        if keep_units:
+            values = _as_units(values) if isinstance(values, str) else [_as_units(v) for v in values]
         ends = [e for _s, e in spans]
         cuts = list(zip([0, *ends], [s for s, _e in spans] + [len(units)]))
         gaps = [units[a:b] for a, b in cuts]
@@ -856,9 +865,12 @@ class FastRegex:
         if out.isascii():  # (an ASCII upper() is as cheap as carrying the canonical form over)
             result = next_units = out
         else:
-            result = from_utf16_units(out)  # as engine.jsregex's replace does
-            added = values if isinstance(values, str) else "".join(values)
-            next_units = _remember_units(result, out, utf16_len(added) == len(added))
+            if keep_units:
+                result = next_units = _remember_units(out, out, True)
+            else:
+                result = from_utf16_units(out)  # as engine.jsregex's replace does
+                added = values if isinstance(values, str) else "".join(values)
+                next_units = _remember_units(result, out, utf16_len(added) == len(added))
             if next_units is not None and work.canonical:
                 _carry_canonical(next_units, [work.target[a:b] for a, b in cuts], values)
         if next_units is None:
@@ -872,14 +884,19 @@ class FastRegex:
             self.index.rewritten(units, next_units, list(zip(bounds[0::2], bounds[1::2])))
         return result
 
-    def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None) -> str:
+    def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None, *,
+                keep_units: bool = False) -> str:
+        """``text.replace(regex, repl)``. ``keep_units``: the result is given as its UTF-16 units
+        (astral characters as surrogate pairs, one Python character per unit) — the same
+        JavaScript string, which the next rule matches without converting it again; callers
+        that chain rules this way turn the final text back with ``from_utf16_units``."""
         work = self._prepare(text)
         if work is not None and isinstance(repl, str) and "$" not in repl and self.min_width \
                 and not self.rx.translation.ignore_case and self._positions(work.units) is None:
             # a constant replacement on a full scan: the translated pattern substitutes in C
             # (no empty matches, so Python's iteration is JavaScript's; the subject is the units)
             started = time.perf_counter()
-            template = repl.replace("\\", "\\\\")
+            template = (_as_units(repl) if keep_units else repl).replace("\\", "\\\\")
             count = 0 if self.rx.is_global else 1
             budget = self._budget(timeout)
             try:
@@ -894,10 +911,11 @@ class FastRegex:
                 _record(self._cost, 0, time.perf_counter() - started, len(work.units))
             if not count:
                 return text
-            return out if out.isascii() else from_utf16_units(out)
+            return out if out.isascii() or keep_units else from_utf16_units(out)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if spans is None:
-            return self.rx.replace(text, repl, timeout)
+            result = self.rx.replace(text, repl, timeout)
+            return _as_units(result) if keep_units else result
         if not spans:
             return text
         if isinstance(repl, str) and "$" in repl:
@@ -906,21 +924,24 @@ class FastRegex:
             template = repl
             repl = lambda m: expand_template(template, m, text, self.rx)  # noqa: E731
         if isinstance(repl, str):
-            return self._assemble(work, spans, repl)
+            return self._assemble(work, spans, repl, keep_units)
         fn = repl
-        return self._assemble(work, spans, [fn(self._match(text, s, timeout)) for s, _e in spans])
+        return self._assemble(work, spans, [fn(self._match(text, s, timeout)) for s, _e in spans], keep_units)
 
-    def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None) -> str:
-        """``replace`` with a function of the matched text only (no JSMatch is built)."""
+    def replace_matched(self, text: str, fn: Callable[[str], str], timeout: float | None = None, *,
+                        keep_units: bool = False) -> str:
+        """``replace`` with a function of the matched text only (no JSMatch is built); ``fn``
+        always gets the matched text as a Python string (surrogate pairs joined)."""
         work = self._prepare(text)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if spans is None:
-            return self.rx.replace(text, lambda m: fn(m.match), timeout)
+            result = self.rx.replace(text, lambda m: fn(from_utf16_units(m.match)), timeout)
+            return _as_units(result) if keep_units else result
         if not spans:
             return text
         units = work.units
-        if work.expanded:
-            return self._assemble(work, spans, [fn(from_utf16_units(units[s:e])) for s, e in spans])
+        if work.expanded or keep_units:
+            return self._assemble(work, spans, [fn(from_utf16_units(units[s:e])) for s, e in spans], keep_units)
         return self._assemble(work, spans, [fn(units[s:e]) for s, e in spans])
 
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:

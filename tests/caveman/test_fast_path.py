@@ -25,6 +25,9 @@ PACK = pack(
     rule("mapped", r"\b(?:for the purpose of|each and every)\b", None,
          replacementMap={"for the purpose of": "for", "each and every": "each"}),
     rule("numbered", r"\b(v)(\d+)\b", "$2$1"),
+    rule("emoji_names", r"😀|𝒳", None, replacementMap={"😀": ":grin:", "𝒳": "X"}),  # astral map keys
+    rule("rocket", r"\bloads\b", "loads 🚀"),  # writes an astral character
+    rule("halves", r"\ud83d", "?"),  # half of a surrogate pair (JSR: non-u patterns see units)
     rule("emphasis_removal", r"\b(?:very|really|quite)\s+(?=[a-z])"),
     rule("opener", r"^(?:hello|hey)\s*[,.!?\s]?\s*", "", flags="gim"),
     rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "", flags="g"),

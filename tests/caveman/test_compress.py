@@ -210,3 +210,22 @@ def test_adapter_step_config_checks():
         "intensity must be lite, full, or ultra", "minMessageLength must be a non-negative number",
         "enabled must be a boolean"]
     assert validate_step_config({"intensity": "lite", "minMessageLength": 0, "enabled": False}) == []
+
+
+def test_untimed_calls_still_answer_to_the_budget():
+    import time
+
+    # every attempt is linear (one repeat), so the planned calls run untimed on the re twin, but
+    # each reads to the end of one long line: quadratic in all, stopped by the loop's deadline
+    slow = pack(rule("reads_on", r"\bfoo[^\n]*bar", "X"))
+    text = ("foo" + "x" * 96 + " ") * 5000
+    set_default_timeout(0.05)
+    try:
+        started = time.monotonic()
+        out, result = run(text, slow)
+        elapsed = time.monotonic() - started
+    finally:
+        set_default_timeout(0.25)
+    assert "CAV-timeout" in codes(result)
+    assert out == "F" + text[1:].rstrip(" ")  # the rule skipped; cleanup trims the end
+    assert elapsed < 5

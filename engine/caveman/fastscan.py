@@ -348,7 +348,7 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None,
             if not found:
                 continue
             if lo == hi:
-                starts.extend(i - lo for i in found)
+                starts.extend(found if lo == 0 else [i - lo for i in found])
             else:
                 for i in found:
                     starts.extend(range(max(0, i - hi), i - lo + 1))

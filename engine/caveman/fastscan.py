@@ -629,7 +629,8 @@ def _canonical_pieces(values: list[str]) -> list[str]:
 # measured yet). Both paths give the same matches (every possible start is among the
 # candidates); only the cheaper one is taken. A pattern whose first literal ``regex`` finds by
 # itself (``,\\s*and also``, ``\\bdatabase\\b``) scans 1 MB in ~1 ms, less than a few thousand
-# anchored calls (each ~1.5 µs, most of it ``regex`` handling the ``timeout=`` argument).
+# anchored calls (each ~1.5 µs timed, most of it ``regex`` handling the ``timeout=`` argument;
+# ~0.5 µs untimed on the ``re`` twin). An unmeasured full scan is timed on a sample of the text.
 _COSTS: dict[tuple[str, str], list[float]] = {}
 MAX_COSTS = 4096
 ANCHORED_GUESS = 1.5e-6  # seconds per anchored call before one is measured
@@ -680,6 +681,10 @@ class FastRegex:
     then JavaScript's). A ``JSMatch`` is only built, through engine.jsregex, for matches whose
     replacement needs it. ``u``/``v`` patterns on texts with astral characters, sticky patterns
     and unsupported constructs go through engine.jsregex unchanged.
+
+    Calls of a pattern that cannot stall (``engine.jsregex.backtracking``) run without
+    ``regex``'s per-call timer, on the ``re`` twin of the translation when there is one
+    (``engine.jsregex.twin``); the loop still keeps one budget (``engine.jsregex.anchored``).
     """
 
     MIN_LENGTH = 4096  # below this a full scan is as cheap as planning

@@ -104,7 +104,6 @@ class Subject:
 
     text: str
     data: bytes
-    lowered: bytes
     simple_breaks: bool  # no CR, U+2028 or U+2029: JS line starts are exactly Python's ``^`` (re.M)
     ascii: bool
     heads: frozenset[str]
@@ -119,7 +118,13 @@ class Subject:
                 lines = text.split("\n")
             two = {line[:2] for line in lines}
             heads = frozenset(two | {h[:1] for h in two})
-        return cls(text, data, data.lower(), simple, text.isascii(), heads)
+        return cls(text, data, simple, text.isascii(), heads)
+
+    @cached_property
+    def lowered(self) -> bytes:
+        """Made on first use: an output whose detection needs no case-insensitive literal
+        (most outputs that come with their command) never pays for it."""
+        return self.data.lower()
 
     @cached_property
     def lowered_text(self) -> str:
@@ -278,8 +283,10 @@ def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
     fast_match = _Lazy(fast_source, flags | re.MULTILINE, "match") if prefixes else None
     if needle and any_case:
         needle = needle.lower()
+    # (a needle without letters is found as it is: no lower-cased copy of the text needed)
+    needle_ci = any_case and bool(needle) and needle != needle.upper()
     encoded = needle.encode("utf-8") if needle else None
-    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, any_case, prefixes,
+    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, needle_ci, prefixes,
                           fast_match)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,22 @@ from engine.workspace.kinds import FileKind, item_list, items_of
 LIST_CHANGED = -1
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+
+
+class _SpanNodes(Sequence):
+    """The items of the list as span-only ``jsontree.Node`` objects, made when looked at."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self._spans = spans
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [jsontree.Node("object", a, b) for a, b in self._spans[index]]
+        a, b = self._spans[index]
+        return jsontree.Node("object", a, b)
 
 
 @dataclass
@@ -263,7 +280,7 @@ class ItemIndex:
         if self.single or self.container is None:
             raise jsonedit.EditError("this file holds a single item; it has no list to change")
         node = jsontree.Node("array", self.container[0], self.container[1])
-        node.items = [jsontree.Node("object", a, b) for a, b in self.spans]
+        node.items = _SpanNodes(self.spans)  # an edit looks at one or two items, not all 2,200
         return node
 
     def insert(self, text: str, index: int, value: Any, style: Style) -> Splice:

@@ -95,7 +95,7 @@ def _level_of(text: str, node_start: int, style: Style) -> int:
 
 
 def _is_multiline(text: str, node: Node) -> bool:
-    return "\n" in text[node.start : node.end]
+    return text.find("\n", node.start, node.end) != -1  # no copy of a (possibly 2 MB) array's text
 
 
 def _tree(parsed: ParseResult) -> Node:
@@ -177,30 +177,35 @@ def remove(text: str, parsed: ParseResult, pointer: str) -> Splice:
 
 def remove_child(text: str, parent: Node, token: str) -> Splice:
     """Delete member ``token`` of object ``parent`` (or item ``token`` of an array)."""
-    spans: list[tuple[int, int]]
     if parent.kind == "object":
         member = parent.member(token)
         if member is None:
             raise EditError(f"member {token!r} does not exist")
-        spans = [(m.key_start, m.node.end) for m in parent.members]
         index = next(i for i, m in enumerate(parent.members) if m is member)
+        count = len(parent.members)
+
+        def span(i: int) -> tuple[int, int]:
+            return parent.members[i].key_start, parent.members[i].node.end
     elif parent.kind == "array":
         index = int(token) if token.isdigit() else -1
-        if not 0 <= index < len(parent.items):
+        count = len(parent.items)
+        if not 0 <= index < count:
             raise EditError(f"item {token} does not exist")
-        spans = [(n.start, n.end) for n in parent.items]
+
+        def span(i: int) -> tuple[int, int]:  # only the neighbours are looked at, not every item
+            return parent.items[i].start, parent.items[i].end
     else:
         raise EditError(f"{token!r}: the parent is not a container")
-    if len(spans) == 1:
+    if count == 1:
         # the only element: empty the container but keep its brackets
         opener = text[parent.start]
         closer = "}" if opener == "{" else "]"
         return Splice(parent.start, parent.end, opener + closer)
-    if index < len(spans) - 1:
+    if index < count - 1:
         # remove from this element's start to the next element's start
-        return Splice(spans[index][0], spans[index + 1][0], "")
+        return Splice(span(index)[0], span(index + 1)[0], "")
     # last element: remove from the previous element's end
-    return Splice(spans[index - 1][1], spans[index][1], "")
+    return Splice(span(index - 1)[1], span(index)[1], "")
 
 
 def insert_item(text: str, parsed: ParseResult, array_pointer: str, index: int, value: Any,

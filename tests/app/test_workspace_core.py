@@ -146,6 +146,34 @@ def test_item_index_follows_edits_without_a_full_parse():
     assert fresh.spans == index.spans and fresh.values == index.values
 
 
+@pytest.mark.parametrize("layout", ["multi-line", "one-line"])
+def test_item_index_edits_equal_the_parsed_tree_edits(layout):
+    """ItemIndex edits see the list through span-only nodes made on demand (a 2,200-item file is
+    not copied into 2,200 nodes per edit): they must splice exactly as edits on the full tree."""
+    rules = [{"name": f"r{i}", "pattern": f"p{i}", "replacement": ""} for i in range(5)]
+    text = render({"language": "en", "category": "filler", "rules": rules})
+    if layout == "one-line":
+        text = json.dumps({"language": "en", "category": "filler", "rules": rules})
+    parsed = jsontree.parse(text)
+    index = ItemIndex.build(FileKind.CAVEMAN_PACK, parsed)
+    style = jsonedit.Style.detect(text)
+    new = {"name": "n", "pattern": "q"}
+    for position in (0, 2, 5):
+        assert index.insert(text, position, new, style) == jsonedit.insert_item(text, parsed, "/rules", position,
+                                                                                 new, style)
+    for row in (0, 2, 4):
+        assert index.remove(text, row) == jsonedit.remove(text, parsed, f"/rules/{row}")
+        raw = index.item_text(text, row)
+        assert index.insert_raw(text, 4 - row, raw, style) == jsonedit.insert_into(
+            text, jsontree.resolve(parsed.root, "/rules"), 4 - row, None, style, raw=raw)
+    assert index.move(text, 0, 4) == jsonedit.move_item(text, parsed, "/rules", 0, 4)
+    assert index.move(text, 3, 1) == jsonedit.move_item(text, parsed, "/rules", 3, 1)
+    only = render({"language": "en", "category": "filler", "rules": rules[:1]})
+    one = ItemIndex.build(FileKind.CAVEMAN_PACK, jsontree.parse(only))
+    emptied = one.remove(only, 0).apply(only)
+    assert json.loads(emptied)["rules"] == []
+
+
 def test_item_index_goes_stale_on_broken_structure_and_recovers():
     doc = Document("/ws/rules/en/filler.json", PACK)
     doc.refresh_kind()

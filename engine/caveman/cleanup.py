@@ -118,9 +118,12 @@ def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> s
             continue
         piece = collapse_spaces(piece)
         if "\n" in piece:  # blanks before a line break; the piece's own end is not a line end
-            piece = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", piece)
-        piece = (_BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", piece)
-                 if crlf else _BLANK_LINES.sub("\n\n", piece))
+            if " \n" in piece or "\t\n" in piece or (crlf and ("\r\n" in piece)):
+                piece = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", piece)
+            if crlf:
+                piece = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", piece)
+            elif "\n\n\n" in piece:
+                piece = _BLANK_LINES.sub("\n\n", piece)
         if i == 0:
             piece = piece.lstrip("\n")
         if i == last:

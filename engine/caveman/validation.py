@@ -312,9 +312,11 @@ def validate_blocks(original: str, compressed: str, blocks) -> tuple[list[str], 
     errors: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
+    # blocks come kind by kind; looked for in the order they stand in the text (see _InOrder)
     kept = _InOrder(compressed)
+    found = {id(block): block.content in kept for block in sorted(blocks, key=lambda b: b.start)}
     for block in blocks:
-        if block.content not in kept:
+        if not found[id(block)]:
             errors.append(f"{block.kind} changed or missing: {preview(block.content)}")
     warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
     return errors, warnings

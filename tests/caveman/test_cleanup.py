@@ -101,3 +101,31 @@ def test_cleanup_equals_the_spec_steps(pieces):
     text = "".join(pieces)
     assert cleanup(text) == plain_cleanup(text)
     assert cleanup(text, crlf=True) == plain_cleanup(text, crlf=True)
+
+
+def plain_cleanup_segments(pieces, crlf=False):
+    """The strict per-piece cleanup (CAV-Q1 fix) one regex per step on every unprotected piece."""
+    from engine.jsvalues import js_trim_end
+
+    out, last = [], len(pieces) - 1
+    for i, (piece, protected) in enumerate(pieces):
+        if not protected:
+            piece = plain_collapse_spaces(piece)
+            piece = re.sub(r"[ \t]+(?=\r?\n)" if crlf else r"[ \t]+(?=\n)", "", piece)
+            piece = (re.sub(r"(?:\r?\n){3,}", lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", piece)
+                     if crlf else re.sub(r"\n{3,}", "\n\n", piece))
+            if i == 0:
+                piece = piece.lstrip("\n")
+            if i == last:
+                piece = (js_trim_end(piece) if piece.endswith((" ", "\t")) else piece).rstrip("\n")
+        out.append(piece)
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from((*PIECES, " \n", "\t\n", "\n\n\n", "x ")), max_size=12)
+                          .map("".join), st.booleans()), max_size=8), st.booleans())
+def test_segment_cleanup_equals_the_plain_steps(pieces, crlf):
+    from engine.caveman.cleanup import cleanup_segments
+
+    assert cleanup_segments(pieces, crlf=crlf) == plain_cleanup_segments(pieces, crlf=crlf)

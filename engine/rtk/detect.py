@@ -97,13 +97,12 @@ def _expand(source: str) -> str:
 class Subject:
     """An output prepared once for all content patterns.
 
-    Literal checks run on the UTF-8 bytes (substring presence is the same, and byte search is
-    the fastest scan Python has); ``lowered`` is the ASCII-lower-cased bytes, which is exactly
-    the case folding of these patterns. ``heads`` holds the first two characters of every line,
-    so a pattern that needs a literal at a line start is ruled out without scanning."""
+    Case-sensitive literals are looked for in the text itself; case-insensitive ones in
+    ``lowered``, the ASCII-lower-cased UTF-8 bytes (exactly the case folding of these patterns),
+    made on first use. ``heads`` holds the first two characters of every line, so a pattern
+    that needs a literal at a line start is ruled out without scanning."""
 
     text: str
-    data: bytes
     simple_breaks: bool  # no CR, U+2028 or U+2029: JS line starts are exactly Python's ``^`` (re.M)
     ascii: bool
     heads: frozenset[str]
@@ -111,20 +110,19 @@ class Subject:
     @classmethod
     def of(cls, text: str, lines: list[str] | None = None) -> Subject:
         simple = "\r" not in text and "\u2028" not in text and "\u2029" not in text
-        data = text.encode("utf-8", "surrogatepass")
         heads: frozenset[str] = frozenset()
         if simple:
             if lines is None:
                 lines = text.split("\n")
             two = {line[:2] for line in lines}
             heads = frozenset(two | {h[:1] for h in two})
-        return cls(text, data, simple, text.isascii(), heads)
+        return cls(text, simple, text.isascii(), heads)
 
     @cached_property
     def lowered(self) -> bytes:
         """Made on first use: an output whose detection needs no case-insensitive literal
         (most outputs that come with their command) never pays for it."""
-        return self.data.lower()
+        return self.text.encode("utf-8", "surrogatepass").lower()
 
     @cached_property
     def lowered_text(self) -> str:
@@ -144,7 +142,7 @@ class ContentPattern:
     exact: Callable[[str], Any]
     fast: Callable[[str], Any] | None = None
     fast_lower: Callable[[str], Any] | None = None
-    needle: bytes | None = None
+    needle: str | bytes | None = None  # str: looked for in the text; bytes (lower-cased): in ``lowered``
     needle_ci: bool = False
     line_prefixes: tuple[str, ...] = ()  # literals one of which every match starts with, at a line start
     fast_match: Callable[[str, int], Any] | None = None
@@ -168,7 +166,7 @@ class ContentPattern:
             if not prefixes:
                 return False
         if self.needle is not None:
-            if self.needle not in (subject.lowered if self.needle_ci else subject.data):
+            if self.needle not in (subject.lowered if self.needle_ci else subject.text):
                 return False
         if prefixes:
             return any(_at_some_line_start(subject.text, p, self.fast_match) for p in prefixes)
@@ -285,8 +283,8 @@ def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
         needle = needle.lower()
     # (a needle without letters is found as it is: no lower-cased copy of the text needed)
     needle_ci = any_case and bool(needle) and needle != needle.upper()
-    encoded = needle.encode("utf-8") if needle else None
-    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, encoded, needle_ci, prefixes,
+    literal = (needle.encode("utf-8") if needle_ci else needle) if needle else None
+    return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, literal, needle_ci, prefixes,
                           fast_match)
 
 

@@ -95,7 +95,8 @@ STRICT_OVERRIDES: dict[tuple[str, str], Kind] = {
     ("latex_block", PATTERN_KINDS[3].source): Kind(
         "latex_block", r"\\begin\{([A-Za-z*]+)\}[\s\S]*?\\end\{\1\}", needs=("\\begin{", "\\end{")),
     ("dotted_identifier", PATTERN_KINDS[15].source): Kind(
-        "dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+(?:\(\)?)?", needs=(".",)),
+        "dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+(?:\(\)?)?", needs=(".",),
+        back=(".", _IDENT_CHARS, False)),  # a match starts in the identifier run before its first dot
 }
 
 _LATEX_NAMES = re.compile(r"\\begin\{([A-Za-z*]+)\}[\s\S]*\\end\{([A-Za-z*]+)\}\Z")

@@ -60,8 +60,10 @@ def test_planned_and_direct_paths_equal_jsregex(seed, odd):
 
 
 def test_kinds_with_their_own_candidate_finders():
-    text = big_text(11, 20000)
-    for kind in PATTERN_KINDS:
+    from engine.caveman.preservation import STRICT_OVERRIDES
+
+    text = big_text(11, 20000) + " a.b c$.d e.$f g1.h2.i3() $a.b"
+    for kind in (*PATTERN_KINDS, *STRICT_OVERRIDES.values()):
         assert kind.compile().replace(text, "<$&>") == compile_js(kind.source, kind.flags).replace(text, "<$&>")
 
 

@@ -51,26 +51,7 @@ def ping() -> int:
     return os.getpid()
 
 
-HELPER_NICENESS = 10
-
-
-def yield_cpu_to_the_gui() -> None:
-    """Run this helper at a lower CPU priority than the IDE that started it.
-
-    The helpers validate and preview multi-megabyte files for seconds; on a 2-core machine the
-    GUI process then waited for a core too (a wall-clock stall with little CPU used). At nice 10
-    the scheduler lets the GUI thread run as soon as it wakes; an idle GUI leaves the helper the
-    whole core.
-    """
-    try:
-        os.nice(HELPER_NICENESS)
-    except (AttributeError, OSError):  # no nice() on this platform: run at normal priority
-        pass
-
-
 def serve(inp: BinaryIO | None = None, out: BinaryIO | None = None) -> int:
-    if inp is None and out is None:  # the helper process itself (not a test serving pipes)
-        yield_cpu_to_the_gui()
     inp = inp or sys.stdin.buffer
     out = out or sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the answer stream

@@ -8,8 +8,8 @@ import os
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from app.workers import CHECKS_LANE, PREVIEWS_LANE, Dispatcher
-from engine.workspace.worker import HELPER_NICENESS, ping
+from app.workers import CHECKS_LANE, LANE_NICENESS, PREVIEWS_LANE, Dispatcher
+from engine.workspace.worker import ping
 
 pytestmark = pytest.mark.gui
 
@@ -67,13 +67,15 @@ def test_each_lane_has_its_own_helper_process(qtbot, owner):
 
 
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities on this platform")
-def test_helpers_yield_the_cpu_to_the_gui(qtbot, owner):
-    jobs = Dispatcher(owner, process=True, lane=PREVIEWS_LANE)
+@pytest.mark.parametrize("lane", [CHECKS_LANE, PREVIEWS_LANE])
+def test_helpers_yield_the_cpu_to_the_gui(qtbot, owner, lane):
+    jobs = Dispatcher(owner, process=True, lane=lane)
     with qtbot.waitSignal(jobs.finished, timeout=30000) as done:
         jobs.request(ping)
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     helper = os.getpriority(os.PRIO_PROCESS, done.args[1])
-    assert helper == min(mine + HELPER_NICENESS, 19)
+    assert LANE_NICENESS[lane] > 0
+    assert helper == min(mine + LANE_NICENESS[lane], 19)
 
 
 def test_a_failing_helper_job_is_reported_and_the_helper_keeps_serving(qtbot, owner):

@@ -27,6 +27,7 @@ PACK = pack(
     rule("numbered", r"\b(v)(\d+)\b", "$2$1"),
     rule("emoji_names", r"😀|𝒳", None, replacementMap={"😀": ":grin:", "𝒳": "X"}),  # astral map keys
     rule("rocket", r"\bloads\b", "loads 🚀"),  # writes an astral character
+    rule("code_points", r"x.y", "<$&>", flags="gu"),  # u: the dot takes a whole astral character
     rule("halves", r"\ud83d", "?"),  # half of a surrogate pair (JSR: non-u patterns see units)
     rule("emphasis_removal", r"\b(?:very|really|quite)\s+(?=[a-z])"),
     rule("opener", r"^(?:hello|hey)\s*[,.!?\s]?\s*", "", flags="gim"),
@@ -44,7 +45,7 @@ WORDS = ("thanks", "Thank you", "sure", "make sure", "basically", "really", "sim
          "2.4.1", "MAX_RETRY", "foo.bar(", "call(x)", "$HOME", "$$x^2$$", "\\[a\\]", "# Heading\n",
          "| a | b |\n", "TypeError: boom\n", "process.env.API_KEY", "[link](http://a.io)",
          # case and width oddities: astral characters shift UTF-16 offsets
-         "é", "ß", "ſ", "ı", "K", "😀", "𝒳", "日本", "\u2028", "\u00a0")
+         "é", "ß", "ſ", "ı", "K", "😀", "𝒳", "日本", "\u2028", "\u00a0", "x😀y", "xay")
 
 
 def straightforward(monkeypatch):
@@ -54,8 +55,10 @@ def straightforward(monkeypatch):
 
 def outcome(text: str, profile: str):
     out, result = run(text, PACK, profile=profile, timeout=60, language="xx")
+    # the stages too: a part that falls back hides what the rules did from the output
+    stages = [(p.after_rules, p.after_cleanup, p.restored) for p in result.parts]
     return (out, result.rules_applied, result.stats.get("validationErrors"), result.stats.get("fallbackApplied"),
-            [(d.code, d.message) for d in result.diagnostics])
+            [(d.code, d.message) for d in result.diagnostics], stages)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,7 +9,6 @@ them.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
@@ -22,7 +21,9 @@ from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.memo import active_memo
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import LineScanner, compile_list, lines_with_match
+from engine.rtk.patterns import LineScanner, compile_list
+from engine.rtk.priority import DEFAULT_PRIORITY as DEFAULT_PRIORITY  # (re-exported: the previews use it)
+from engine.rtk.priority import default_priority_lines
 from engine.rtk.select import Selection, select_filter
 from engine.rtk.stages import apply_line_filter, describe_truncation
 from engine.rtk.tokens import estimate_tokens
@@ -31,8 +32,6 @@ from engine.rtk.truncate import smart_truncate
 
 INTENSITIES = ("minimal", "standard", "aggressive")
 INTENSITY_FACTORS = {"aggressive": 0.5, "minimal": 1.5, "standard": 1}
-# Our own statement of the engine's default priority pattern (case-insensitive, unanchored).
-DEFAULT_PRIORITY = re.compile(r"error|failed|exception|traceback|TS\d{4}|FAIL|\u2716", re.IGNORECASE | re.ASCII)
 ERROR_MARKERS = ("Error:", "Exception:", "Traceback (most recent call last):")
 
 
@@ -278,7 +277,7 @@ def _final_cap(result: str, cfg: RtkConfig, extra_priority: tuple[str, ...], pro
         hits: set[int] = set()
         if not lines:
             return hits
-        hits = set(lines_with_match(DEFAULT_PRIORITY, lines))
+        hits = set(default_priority_lines(lines))
         # The filter's preserve patterns, compiled only now that the cap cuts (invalid ones are
         # skipped; the filter stage has reported them), asked only about lines of unknown verdict.
         patterns = compile_list(extra_priority, "i")[0]

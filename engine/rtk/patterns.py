@@ -16,7 +16,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, compress, repeat
-from operator import add, and_, methodcaller, not_
+from operator import add, and_, not_
 from typing import Any
 
 import regex
@@ -443,22 +443,6 @@ def _estimated_count(target: str, literal: str) -> int:
     found = (target.count(literal, 0, _SAMPLE) + target.count(literal, middle, middle + _SAMPLE)
              + target.count(literal, size - _SAMPLE))
     return found * size // (3 * _SAMPLE)
-
-
-def lines_with_match(pattern: re.Pattern[str], lines: list[str]) -> list[int]:
-    """Lines where one of *our own* patterns (which cannot match a line break) matches: one
-    iteration over the joined text with the pattern extended to the end of its line, so each
-    matching line yields one match (no call per line)."""
-    joined = "\n".join(lines)
-    starts = [0, *accumulate(map(add, map(len, lines), repeat(1)))]
-    found = map(methodcaller("start"), _to_line_end(pattern).finditer(joined))
-    # (an empty match at a line's end maps to that line again: dict.fromkeys drops repeats)
-    return [k - 1 for k in dict.fromkeys(map(bisect_right, repeat(starts), found))]
-
-
-@lru_cache(maxsize=64)
-def _to_line_end(pattern: re.Pattern[str]) -> re.Pattern[str]:
-    return re.compile(f"(?:{pattern.pattern})[^\n]*", pattern.flags)
 
 
 def top_level_alternatives(source: str) -> list[str]:

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.translate import translate
 from engine.jsregex.unicode_data import canon_table
-from engine.rtk.engine import DEFAULT_PRIORITY
 from engine.rtk.patterns import (
     LineScanner,
     anchored_prefix,
@@ -18,11 +17,11 @@ from engine.rtk.patterns import (
     compile_list,
     leading_group_alternatives,
     line_local_lookarounds,
-    lines_with_match,
     required_literal,
     required_literals,
     top_level_alternatives,
 )
+from engine.rtk.priority import DEFAULT_PRIORITY, default_priority_lines
 
 # Patterns that stress every path: anchored literals, required literals, classes that cross line
 # breaks (\s, [^x]), empty matches, $ at line ends, alternation, backreferences, lookarounds
@@ -103,13 +102,17 @@ def test_canonicalize_matches_the_regex_layer_table(text, unicode_mode):
     assert canonicalize(text, unicode_mode) == text.translate(canon_table(unicode_mode))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(LINE, max_size=10))
-def test_own_pattern_line_search(lines):
-    if not lines:
-        return
-    assert lines_with_match(DEFAULT_PRIORITY, lines) == [
-        i for i, line in enumerate(lines) if DEFAULT_PRIORITY.search(line)]
+PRIORITY_WORDS = st.sampled_from([
+    "error", "ErRoR", "err", "fail", "FAILED", "fai", "exception", "Traceback", "trace", "ts", "TS", "Ts",
+    "1", "12", "1234", "\u2716", "\u2715", "\u0130", "\u017f", "\u212a", "\U0001F600", "\ud800", " ", "x", "\r",
+])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(PRIORITY_WORDS, max_size=8).map("".join), max_size=12))
+def test_default_priority_lines_equal_the_pattern_per_line(lines):
+    """The lower-cased-bytes search finds exactly the lines ``DEFAULT_PRIORITY`` matches."""
+    assert default_priority_lines(lines) == [i for i, line in enumerate(lines) if DEFAULT_PRIORITY.search(line)]
 
 
 @pytest.mark.parametrize(("source", "prefix"), [

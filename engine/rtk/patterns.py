@@ -246,6 +246,8 @@ class LineScanner:
             # prefix, found as LF + literal; a literal rare enough that testing only the lines
             # holding it beats a scan; else the line-start scan (``^…``) or the whole-blob scan.
             if _leading_literal(pattern.source):
+                if _stays_on_line(pattern.source, "s" in flags) and "v" not in flags:
+                    return _line_local_hits(compiled, target, starts)
                 return self._scan_blob(compiled, target, starts, exact)
             after_newline = _after_newline_form(compiled) if _line_anchored(pattern.source) else None
             prefix = anchored_prefix(pattern.source)
@@ -376,6 +378,22 @@ class LineScanner:
         except TimeoutError:
             raise RegexTimeout(pattern.source, pattern.regex.flags, budget or 0.0) from None
         return out
+
+
+def _line_local_hits(compiled: Any, target: str, starts: list[int]) -> list[int] | None:
+    """``_blob_hits`` for a pattern no match of which can hold a line break (nothing in it can
+    match one): every match lies on its line, so a match's start alone names its line."""
+    out: list[int] = []
+    previous = -1
+    try:
+        for found in compiled.finditer(target, timeout=_SCAN_BUDGET):
+            k = bisect_right(starts, found.start())
+            if k != previous:  # (further matches on a counted line add nothing)
+                out.append(k)
+                previous = k
+    except TimeoutError:
+        return None
+    return [k - 1 for k in out]
 
 
 def _blob_hits(compiled: Any, target: str, starts: list[int], exact: bool) -> list[int] | None:

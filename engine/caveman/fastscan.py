@@ -415,8 +415,9 @@ def _rare_first_character(hay: str, lit: str) -> bool:
     """Whether ``lit`` starts with a character that is rare in ``hay`` (judged on its start):
     then ``re``'s literal search, which skips from one such character to the next, beats
     ``str.find``, which stalls wherever the text holds the literal's other characters."""
-    sample = min(len(hay), RARE_SAMPLE)
-    return len(lit) > 1 and hay.count(lit[0], 0, sample) * RARE_SHARE < sample
+    if len(hay) < 4 * RARE_SAMPLE or len(lit) < 2:
+        return False  # (on a short text the count would cost more than it saves)
+    return hay.count(lit[0], 0, RARE_SAMPLE) * RARE_SHARE < RARE_SAMPLE
 
 
 @lru_cache(maxsize=4096)

@@ -100,6 +100,20 @@ def test_occurrences_equal_a_naive_scan(pieces, lit):
     assert occurrences(hay, lit) == [i for i in range(len(hay)) if hay.startswith(lit, i)]
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.sampled_from(("ab", "abc", "x", " ", "b", "ABC", "aab", "qz", "zq")), min_size=1, max_size=40),
+       st.sampled_from(("qz", "zq", "qzq", "ab", "b ")))
+def test_occurrences_on_large_texts_equal_a_naive_scan(pieces, lit):
+    """Large enough for the rare-first-character search (``q``/``z`` are rare here, ``a``/``b`` not)."""
+    from engine.caveman.fastscan import _rare_first_character
+
+    unit = "".join(pieces) + " ab" * 40
+    hay = unit * (70_000 // len(unit) + 1)
+    assert occurrences(hay, lit) == [i for i in range(len(hay)) if hay.startswith(lit, i)]
+    if unit.count("q") * 40 < len(unit) // 2:
+        assert _rare_first_character(hay, "qz")
+
+
 TEMPLATES = ["$1", "$2-$1", "$&$&", "$`|", "|$'", "$$", "$<n>", "$<nope>", "$<n", "$10", "$01", "$0", "$3",
              "plain", "$", "a$", "$$1", "$<"]
 

@@ -24,8 +24,9 @@ CHECK_EVERY = 32  # untimed calls between deadline checks (a check costs about a
 def anchored_spans(compiled, target: str, positions: Iterable[int], budget: float | None, *,
                    linear: bool, first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of the matches JavaScript's global loop finds when matches can only start at
-    ``positions`` (sorted). ``compiled``: the translated ``regex`` pattern; ``target``: the
-    subject it runs on. ``budget``: seconds for the whole loop (None: unlimited)."""
+    ``positions`` (sorted). ``compiled``: the translated ``regex`` pattern, or its ``re`` twin
+    when ``linear`` (only a ``regex`` pattern takes a per-call timeout); ``target``: the subject
+    it runs on. ``budget``: seconds for the whole loop (None: unlimited)."""
     out: list[tuple[int, int]] = []
     append, match = out.append, compiled.match
     pos = 0

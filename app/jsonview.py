@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QColor,
     QKeySequence,
     QPainter,
+    QResizeEvent,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -37,6 +38,7 @@ from app.theme import tints
 
 CHUNK = 32 * 1024
 MAX_UNDERLINES = 2000
+RELAYOUT_BLOCK_LIMIT = 20_000  # lines above which a width change skips Qt's full re-layout (NoWrap)
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,14 @@ class JsonEditor(QPlainTextEdit):
             self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
 
     def resizeEvent(self, event) -> None:
+        old, new = event.oldSize(), event.size()
+        if (old.width() != new.width() and self.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+                and self.blockCount() > RELAYOUT_BLOCK_LIMIT):
+            # QPlainTextEdit re-lays out every block when the width changes (~30 ms for a 2 MB
+            # file, on every resize step and on the first show of the JSON view). Unwrapped lines
+            # do not depend on the width, so the base class only hears about the height. The cost:
+            # after the view narrows, the horizontal scroll range may reach past the widest line.
+            event = QResizeEvent(new, QSize(new.width(), old.height()))
         super().resizeEvent(event)
         cr = self.contentsRect()
         self._gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))

@@ -149,12 +149,13 @@ class ContentPattern:
 
     def cost(self, subject: Subject) -> float:
         """What testing this signal on ``subject`` roughly costs, in scans of the text: nothing
-        for a line-start literal no line head has; a needle search is faster the longer the
-        needle (the scan skips ahead by up to its length); a regex scan costs the most."""
+        for a line-start literal no line head has (else a search plus a match per line starting
+        with it); a needle search is faster the longer the needle (the scan skips ahead by up to
+        its length); a regex scan costs the most."""
         if self.line_prefixes and subject.simple_breaks and self.fast_match is not None:
             if not any(p[:2] in subject.heads for p in self.line_prefixes):
                 return 0.0
-            return 1.0
+            return 1.5
         if self.needle is not None:
             return 0.5 + 4 / len(self.needle)
         return 3.0

@@ -8,7 +8,12 @@ bounded repeat counts, lookarounds included) tries at most ``ways`` × (text rea
 start position when it has one such repeat — or several that are *deterministic*: nothing that
 may follow a repeat can begin with a character of its class, so when the repeat gives a
 character back, what follows fails on that very character (``[a-z]*\\s*\\(`` is; ``\\s*[:.]?\\s*``
-is not). Such an attempt cannot stall by more than a scan of the text, so a caller may run it
+is not). A repeated *group* (``(?:_[A-Z0-9]+)+``, ``(?:\\.\\d+){1,3}``) is accepted on the same terms:
+one way through its body, which cannot match empty, and whose first character can be neither
+what may follow the repeat (when the count is not fixed) nor, inside the body, what an inner
+repeat may give back to (the next iteration or what follows). Giving a character back then
+fails at once, whichever iteration it belongs to. Such an attempt cannot stall by more than a
+scan of the text, so a caller may run it
 without ``regex``'s per-call timer and check its own deadline between attempts
 (``engine.jsregex.anchored``).
 
@@ -141,10 +146,22 @@ def _check_deterministic(node: A.Node, follow: Ranges) -> None:
     elif isinstance(node, A.Look):
         if _measure(node.body)[1]:
             raise _NotLinear  # a repeat evaluated again at every arrival
-    elif isinstance(node, A.Quant) and node.max is None:
-        if intersect(_character_class(node.body), follow):
+    elif isinstance(node, A.Quant) and _single_character(node.body):
+        if node.max is None and intersect(_character_class(node.body), follow):
             raise _NotLinear
-    # characters, anchors and bounded repeats (which hold no unbounded one, see _measure)
+    elif isinstance(node, A.Quant) and _repeated_group(node):
+        first, _nullable = _first(node.body)  # (never nullable: see _measure)
+        if node.max != node.min and intersect(first, follow):
+            raise _NotLinear  # "one more iteration" and "stop here" could both go on
+        again = node.max is None or node.max > 1
+        _check_deterministic(node.body, union(first, follow) if again else follow)
+    # characters, anchors and bounded repeats of bounded bodies (see _measure)
+
+
+def _repeated_group(node: A.Quant) -> bool:
+    """Whether ``node`` repeats a body that is more than one character and holds or is an
+    unbounded repeat (``_measure`` let it through only as a deterministic repeated group)."""
+    return not _single_character(node.body) and (node.max is None or _measure(node.body)[1] > 0)
 
 
 def _first(node: A.Node) -> tuple[Ranges, bool]:
@@ -209,13 +226,16 @@ def _measure(node: A.Node) -> tuple[int, int]:
             ways, unbounded = _cap(ways + w), unbounded + u
         return ways, unbounded
     if isinstance(node, A.Quant):
-        if node.max is None:
-            if not _single_character(node.body):
-                raise _NotLinear
+        if node.max is None and _single_character(node.body):
             return 1, 1
         w, u = _measure(node.body)
-        if u:
-            raise _NotLinear  # an unbounded repeat inside a repeat
+        if node.max is None or u:
+            # a repeated group that is or holds an unbounded repeat: linear only with one way
+            # through a body that consumes something, and deterministic choices (counted as
+            # two unbounded repeats so that _check_deterministic always looks at it)
+            if w != 1 or _first(node.body)[1]:
+                raise _NotLinear
+            return 1, u + 2
         if w == 1:
             return _cap(node.max - node.min + 1), 0
         total = 0

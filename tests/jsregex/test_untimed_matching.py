@@ -31,6 +31,12 @@ LINEAR = [
     (r"\b[A-Za-z_$][A-Za-z0-9_$]*\s*\([^()\n]*\)", "g"),
     (r",\s*and also\s+|,\s*as well as\s+", "gi"),
     (r"x*y*", "g"),
+    # repeated groups: one way through the body, whose first character decides each iteration
+    (r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", "g"),
+    (r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", "g"),
+    (r"\b[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+\(\)?", "g"),
+    (r"(?:x\s*)+y", "gi"),
+    (r"(?:_a+){3}_", "g"),  # a fixed count: no choice between iterating and stopping
 ]
 NOT_LINEAR = [
     (r"(a|aa)+", "g"),
@@ -43,6 +49,13 @@ NOT_LINEAR = [
     (r"\b(?:here is my code)\b\s*[:.]?\s*", "gi"),  # \s* then an optional [:.] then \s* again
     (r"a\s*b[^c]*d", "g"),  # [^c] can take the d that must follow
     (r"[a-z]*[a-z]*", "g"),
+    (r"(?:ab)+a", "g"),  # another iteration and what follows both start with a
+    (r"(?:_a+)+_", "g"),  # a+ gives an a back to... nothing, but _ may start both ways
+    (r"(?:_[a-z]+)+[a-z]", "g"),  # the inner run can give back what follows the group
+    (r"(?:x\s*){2,}x", "g"),
+    (r"(?:a|b)+", "g"),  # two ways through the body
+    (r"(?:a?)+b", "g"),  # a body that can match empty
+    (r"(?:(?:_a+)+a)+", "g"),
 ]
 
 
@@ -63,6 +76,19 @@ def test_deterministic_repeats_stay_linear_on_long_runs():
     t = compile_js(source, "g").translation
     twin = re_twin(t.emitted)
     subject = "a" * 200_000 + " " * 200_000 + "(" + "x" * 200_000  # every repeat runs long, then fails
+    started = time.process_time()
+    assert anchored_spans(twin, subject, [0], None, linear=True) == []
+    assert time.process_time() - started < 1.0
+
+
+def test_deterministic_repeated_groups_stay_linear_on_long_runs():
+    source = r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"
+    assert linear_attempts(source, "g") and not linear_scan(source, "g")  # attempts only
+    twin = re_twin(compile_js(source, "g").translation.emitted)
+    assert twin is not None
+    # many iterations, each with a long run, and a word character at the end: every run gives
+    # its characters back before the attempt fails
+    subject = "A" + "_ABCDEFGH1" * 40_000 + "x"
     started = time.process_time()
     assert anchored_spans(twin, subject, [0], None, linear=True) == []
     assert time.process_time() - started < 1.0
@@ -96,6 +122,7 @@ def test_twins_exist_only_for_plain_translations():
 
 WORDS = ("please", "Please", "the", "The", "a", "an", "really", "very", "I'd", "be", "happy", "to",
          "sure", "let me", "x", "`code`", "$a$", "$", "\\", "aa", "aaab", ",", ".", " ", "  ", "\n", "\t",
+         "MAX", "_RETRY", "_", "2", "1.4", ".0", "-rc", "+b", "obj", ".get", "(", ")", "y",
          "é", "ß", "ſ", "\u2028", "\u00a0", "😀")
 
 

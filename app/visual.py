@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QStringListModel,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -304,6 +314,11 @@ class VisualEditor(QWidget):
         super().__init__(parent)
         self.kind = FileKind.JSON
         self.values: list[Any] = []
+        self._first_pick: int | None = None  # row to select once the first list has been drawn
+        self._first_pick_timer = QTimer(self)  # a timer event, so other timers get their turn first
+        self._first_pick_timer.setSingleShot(True)
+        self._first_pick_timer.setInterval(0)
+        self._first_pick_timer.timeout.connect(self._pick_first)
         # id(value) -> (value, label, tip) of items that have their own label: a structural edit of
         # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
         self._labels: dict[int, tuple[Any, str, str]] = {}
@@ -427,10 +442,25 @@ class VisualEditor(QWidget):
             self.form.show_empty("No items yet. Press + to add one." if not single else "")
             return
         row = min(max(current, 0), len(values) - 1)
-        if row == self.current():
+        if current < 0:
+            # first fill (a file just read): the list of thousands of titles draws in this event,
+            # the form in the next one; together they were the longest GUI step of opening a file
+            self._first_pick = row
+            self._first_pick_timer.start()
+        elif row == self.current():
             self._show_form(row)  # same row: Qt emits no currentChanged, refresh the form here
         else:
             self.select(row)  # currentChanged shows the form
+
+    @property
+    def settling(self) -> bool:
+        """The first item's form is still to be shown (the event after the first fill)."""
+        return self._first_pick is not None
+
+    def _pick_first(self) -> None:
+        row, self._first_pick = self._first_pick, None
+        if row is not None and self.current() < 0 and 0 <= row < len(self.values):
+            self.select(row)
 
     def update_item(self, index: int, value: Any) -> None:
         """One item changed (typing in the form or in the JSON inside that item)."""

@@ -104,6 +104,38 @@ def cleanup(text: str, *, crlf: bool = False) -> str:
     return text.strip("\n")
 
 
+# what any step of ``cleanup`` (crlf=False) acts on, inside the text: a blank run, a blank before
+# punctuation or a line break, a punctuation run, three line breaks
+_CLEANUP_TRIGGER = re.compile(r"[ \t][ \t,.;:!?\n]|[.!?][.!?]|\n\n\n")
+TRIGGER_REACH = 2  # a trigger is at most 3 characters long: it overlaps a span within 2 of it
+
+
+def cleanup_restored(text: str, spans: list[tuple[int, int]]) -> str:
+    """``cleanup(text)`` for a text whose characters outside ``spans`` (sorted, disjoint) come
+    from a ``cleanup`` result with only ASCII letters upper-cased since (``recapitalize``): the
+    restored text after the first cleanup.
+
+    ``cleanup`` leaves its own results unchanged (each step leaves nothing for the earlier
+    ones, and no step looks at letters), so a step can only act where one of its triggers
+    overlaps a span (a restored block) or at the ends of the text. When none does, the whole
+    pass is skipped; otherwise it runs as usual."""
+    if not spans or text[:1] == "\n" or text.endswith(("\n", " ", "\t")):
+        return cleanup(text)
+    reach = TRIGGER_REACH
+    search = _CLEANUP_TRIGGER.search
+    start, end = spans[0][0] - reach, spans[0][1] + reach
+    for a, b in spans[1:]:
+        if a - reach <= end:  # overlapping windows are searched as one
+            end = b + reach
+            continue
+        if search(text, max(start, 0), end):
+            return cleanup(text)
+        start, end = a - reach, b + reach
+    if search(text, max(start, 0), end):
+        return cleanup(text)
+    return text
+
+
 def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> str:
     """Strict fix of CAV-Q1: clean only the unprotected pieces; protected ones stay byte-identical.
 

@@ -14,13 +14,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
-from engine.caveman.cleanup import cleanup, cleanup_segments, recapitalize
+from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fastscan import FastRegex
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
-from engine.caveman.preservation import Extraction, choose_seed, extract, has_structure, restore, segments
+from engine.caveman.preservation import (
+    Extraction,
+    choose_seed,
+    extract,
+    has_structure,
+    restore,
+    restore_with_spans,
+    segments,
+)
 from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
@@ -305,9 +313,14 @@ class Compressor:
         work = recapitalize(cleanup(work, crlf=self.strict))
         o.after_cleanup = work
         # 8. restore and second cleanup
-        restored = restore(work, ex)
-        if ex.blocks:
-            restored = cleanup_segments(segments(work, ex), crlf=True) if self.strict else cleanup(restored)
+        if self.strict:
+            restored = restore(work, ex)
+            if ex.blocks:
+                restored = cleanup_segments(segments(work, ex), crlf=True)
+        else:
+            restored, spans = restore_with_spans(work, ex)
+            if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
+                restored = cleanup_restored(restored, spans)
         o.restored = restored
         # 9. validation and fallback
         self._validate(o, restored)

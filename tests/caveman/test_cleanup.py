@@ -129,3 +129,48 @@ def test_segment_cleanup_equals_the_plain_steps(pieces, crlf):
     from engine.caveman.cleanup import cleanup_segments
 
     assert cleanup_segments(pieces, crlf=crlf) == plain_cleanup_segments(pieces, crlf=crlf)
+
+
+# ---------------------------------------------------------------- cleanup after restore
+
+from engine.caveman.cleanup import cleanup_restored  # noqa: E402
+
+CLEAN_ALPHABET = " \t\n\r.,;:!?aZé\u00a0\u2028"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET), max_size=80))
+def test_cleanup_leaves_its_recapitalised_result_unchanged(text):
+    # what cleanup_restored relies on: the first cleanup's text holds nothing for a second one
+    clean = recapitalize(cleanup(text))
+    assert cleanup(clean) == clean
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET), max_size=60),
+       st.lists(st.tuples(st.integers(min_value=0, max_value=60),
+                          st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "`x"), min_size=1, max_size=8)),
+                max_size=6))
+def test_cleanup_after_restore_equals_a_full_cleanup(text, blocks):
+    clean = recapitalize(cleanup(text))
+    pieces, spans, last, at = [], [], 0, 0
+    for cut, content in sorted((min(cut, len(clean)), content) for cut, content in blocks):
+        pieces += [clean[last:cut], content]
+        at += cut - last
+        spans.append((at, at + len(content)))
+        at += len(content)
+        last = cut
+    pieces.append(clean[last:])
+    restored = "".join(pieces)
+    assert cleanup_restored(restored, spans) == cleanup(restored)
+
+
+def test_cleanup_after_restore_skips_only_when_nothing_touches_a_block():
+    text = "Alpha beta. Gamma X delta"
+    at = text.index("X")
+    assert cleanup_restored(text, [(at, at + 1)]) == text
+    for content in ("  x", "x .", "..", "x\n\n\ny", " \n"):
+        restored = text[:at] + content + text[at + 1:]
+        assert cleanup_restored(restored, [(at, at + len(content))]) == cleanup(restored) != restored
+    joined = "Alpha " + " end"  # a block that ends in a blank next to one outside it
+    assert cleanup_restored(joined, [(0, 6)]) == "Alpha end"

@@ -184,8 +184,9 @@ def recapitalize(text: str) -> str:
     letters = [m.end() - 1 for m in _SENTENCE_LETTER.finditer(view)]
     if b"\n" in view:
         letters += [m.end() - 1 for m in _LINE_LETTER.finditer(view)]
-        if b"\n " in view:
-            letters += [m.end() - 1 for m in _LINE_BLANKS_LETTER.finditer(view)]
+        # (no ``b"\n " in view`` test first: ``bytes`` search stalls on every blank of the
+        # text, while ``re`` skips from one newline to the next)
+        letters += [m.end() - 1 for m in _LINE_BLANKS_LETTER.finditer(view)]
     if not letters:
         return text
     out = bytearray(raw)

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.caveman.validation import preview, scan_const_case, scan_versions, validate_compression
+from engine.caveman.validation import preview, scan_const_case, scan_urls, scan_versions, validate_compression
 
 WORD = re.compile(r"[A-Za-z0-9_]")
 
@@ -77,6 +77,27 @@ def test_version_scanner_equals_its_definition(text):
 @given(st.text(alphabet="AB_1_ x-a9Z_", max_size=40))
 def test_const_case_scanner_equals_its_definition(text):
     assert list(scan_const_case(text)) == list(_reference(text, CONST, lambda m: "_" in m.group(0)))
+
+
+def _reference_urls(text):
+    """The URL scanner as the reference words it: search ``https?://``, skip a start after a
+    word character, take the body."""
+    start_rx, body_rx = re.compile(r"https?://"), re.compile(r"[^ \t\n\r\f\v)\]\"'>]*")
+    pos = 0
+    while (m := start_rx.search(text, pos)) is not None:
+        if m.start() > 0 and WORD.match(text[m.start() - 1]):
+            pos = m.start() + 1
+            continue
+        end = body_rx.match(text, m.end()).end()
+        yield text[m.start():end]
+        pos = end
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(("http", "https", "://", "s", "x", "h", " ", ")", "/a", ":", "_")), max_size=30))
+def test_url_scanner_equals_its_definition(pieces):
+    text = "".join(pieces)
+    assert list(scan_urls(text)) == list(_reference_urls(text))
 
 
 @settings(max_examples=200, deadline=None)

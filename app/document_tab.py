@@ -143,7 +143,8 @@ class DocumentTab(QWidget):
 
     def is_settled(self) -> bool:
         """Loaded, and the structure scan and validation are current (docs mode and tests wait on it)."""
-        return (not self.editor.loading and not self._parser.busy and not self._validator.busy
+        # running, not busy: a validation still in its debounce does not hold the tab unsettled
+        return (not self.editor.loading and not self._parser.running and not self._validator.running
                 and (self.visual is None or not self.visual.settling)
                 and (self.structure_version == self.doc.version or self.doc.kind == FileKind.RTK_TOML))
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
+from operator import add, sub
 
 from engine.caveman.fences import contains
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
@@ -337,8 +338,11 @@ def candidates(plan: Plan, text: str, *, limit: int | None = None,
     # one- and two-character literals are the likely dense ones: count those first (cheaper
     # than listing their occurrences) and give up early when a full scan is cheaper
     short = [lit for literals, _lo, _hi in plan.anchors for lit in literals if len(lit) < 3 and lit not in absent]
-    if short and sum(hay.count(lit) for lit in short) > limit:
-        return None
+    counted = 0
+    for lit in short:  # (each count is a pass over the text: stop at the first that is enough)
+        counted += hay.count(lit)
+        if counted > limit:
+            return None
     starts: list[int] = []
     for literals, lo, hi in plan.anchors:
         for lit in literals:
@@ -858,9 +862,9 @@ class FastRegex:
         units = work.units
         if keep_units:
             values = _as_units(values) if isinstance(values, str) else [_as_units(v) for v in values]
-        ends = [e for _s, e in spans]
-        cuts = list(zip([0, *ends], [s for s, _e in spans] + [len(units)]))
-        gaps = [units[a:b] for a, b in cuts]
+        starts, ends = zip(*spans)  # (callers return early when there is no span)
+        cuts = (0, *ends), (*starts, len(units))  # the gaps' starts and ends
+        gaps = list(map(units.__getitem__, map(slice, *cuts)))
         if isinstance(values, str):
             out = values.join(gaps)
         else:
@@ -878,16 +882,13 @@ class FastRegex:
                 added = values if isinstance(values, str) else "".join(values)
                 next_units = _remember_units(result, out, utf16_len(added) == len(added))
             if next_units is not None and work.canonical:
-                _carry_canonical(next_units, [work.target[a:b] for a, b in cuts], values)
-        if next_units is None:
+                _carry_canonical(next_units, list(map(work.target.__getitem__, map(slice, *cuts))), values)
+        if next_units is None or self.index is None:
             return result
         sizes = [len(values)] * len(spans) if isinstance(values, str) else list(map(len, values))
-        if self.index is not None:
-            lengths = [0] * (2 * len(gaps) - 1)
-            lengths[0::2] = map(len, gaps)
-            lengths[1::2] = sizes
-            bounds = list(accumulate(lengths))  # where each replacement landed
-            self.index.rewritten(units, next_units, list(zip(bounds[0::2], bounds[1::2])))
+        # each replacement lands at its span's start moved by what the earlier ones added
+        landed = list(map(add, starts, accumulate(map(sub, sizes, map(sub, ends, starts)), initial=0)))
+        self.index.rewritten(units, next_units, list(zip(landed, map(add, landed, sizes))))
         return result
 
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None, *,

@@ -418,3 +418,40 @@ def test_an_unmeasured_full_scan_is_timed_on_a_sample(monkeypatch):
     assert not fast.cannot_match(text)  # planning only: the cost is learnt from the first 64 K units
     assert fastscan._COSTS[(source, "gi")][0] > 0
     assert fast.replace(text, "") == compile_js(source, "gi").replace(text, "")
+
+
+class _RecordingIndex:
+    """Stands in for a LiteralIndex: keeps the windows a rewrite reports."""
+
+    def __init__(self):
+        self.calls = []
+
+    def rewritten(self, before, after, windows):
+        self.calls.append((before, after, windows))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab c", min_size=1, max_size=40), st.data())
+def test_rewrite_windows_are_where_the_replacements_landed(text, data):
+    from engine.caveman.fastscan import FastRegex, _Work
+
+    cuts = sorted(data.draw(st.lists(st.integers(min_value=0, max_value=len(text)), min_size=2, max_size=10)))
+    spans = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+    values = data.draw(st.one_of(st.text(alphabet="XY", max_size=3),
+                                 st.lists(st.text(alphabet="XY", max_size=3), min_size=len(spans), max_size=len(spans))))
+    rx = FastRegex(r"a", "g")
+    rx.index = _RecordingIndex()
+    out = rx._assemble(_Work(text, text, False, "", False), spans, values)
+    pieces, last = [], 0
+    each = [values] * len(spans) if isinstance(values, str) else values
+    for (s, e), v in zip(spans, each):
+        pieces += [text[last:s], v]
+        last = e
+    assert out == "".join(pieces) + text[last:]
+    [(before, after, windows)] = rx.index.calls
+    assert before is text and after == out
+    assert [out[a:b] for a, b in windows] == each
+    # and what follows each replacement is the text after its span, up to the next span
+    nexts = [s for s, _e in spans[1:]] + [len(text)]
+    assert [out[b:b + n - e] for (_a, b), (_s, e), n in zip(windows, spans, nexts)] == \
+        [text[e:n] for (_s, e), n in zip(spans, nexts)]

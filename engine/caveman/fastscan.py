@@ -1000,12 +1000,13 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         else:
             pairs = [(k, j) for k, j in runs(text, text[::-1]) if k != j]
         starts: set[int] = set()
-        if nonword:
-            odd = [pair for pair in pairs if any(c in text[pair[0]:pair[1]] for c in nonword)]
+        present = [c for c in nonword if c in text]  # (one memchr each: usually none occurs at all)
+        if present:
+            odd = [pair for pair in pairs if any(c in text[pair[0]:pair[1]] for c in present)]
             for k, j in odd:  # a run with a non-word character has a boundary inside it
                 starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word))
             if odd:
-                pairs = [pair for pair in pairs if not any(c in text[pair[0]:pair[1]] for c in nonword)]
+                pairs = [pair for pair in pairs if not any(c in text[pair[0]:pair[1]] for c in present)]
         # otherwise the run's only possible boundary is at its start
         starts.update(k for k, _j in pairs if (k > 0 and text[k - 1] in word) != (text[k] in word))
         if len(starts) > limit:

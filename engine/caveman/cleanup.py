@@ -117,22 +117,64 @@ def cleanup_restored(text: str, spans: list[tuple[int, int]]) -> str:
 
     ``cleanup`` leaves its own results unchanged (each step leaves nothing for the earlier
     ones, and no step looks at letters), so a step can only act where one of its triggers
-    overlaps a span (a restored block) or at the ends of the text. When none does, the whole
-    pass is skipped; otherwise it runs as usual."""
+    overlaps a span (a restored block), or at the ends of the text. Only the stretches around
+    such triggers are cleaned (see ``_clean_stretches``); the rest is kept as it is."""
     if not spans or text[:1] == "\n" or text.endswith(("\n", " ", "\t")):
         return cleanup(text)
     reach = TRIGGER_REACH
     search = _CLEANUP_TRIGGER.search
+    touched: list[tuple[int, int]] = []
     start, end = spans[0][0] - reach, spans[0][1] + reach
-    for a, b in spans[1:]:
+    for a, b in [*spans[1:], (len(text) + 2 * reach + 1, 0)]:  # (a last, empty window)
         if a - reach <= end:  # overlapping windows are searched as one
-            end = b + reach
+            end = max(end, b + reach)
             continue
         if search(text, max(start, 0), end):
-            return cleanup(text)
+            touched.append((max(start, 0), min(end, len(text))))
         start, end = a - reach, b + reach
-    if search(text, max(start, 0), end):
-        return cleanup(text)
+    if not touched:
+        return text
+    return _clean_stretches(text, touched)
+
+
+# characters some cleanup step acts on or next to; a cut between two other characters is one no
+# step's match can straddle, and no step changes the characters beside it
+_CLEANUP_CHARS = frozenset(" \t\n.!?,;:")
+
+
+def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
+    """``cleanup(text)`` when every place a step acts on lies inside ``touched`` (sorted):
+    each stretch is widened to cuts between two characters no step looks at, cleaned with the
+    in-line steps (1–4 and 6; the end steps only matter at the ends of the text, where the
+    whole text is cleaned instead), and put back between the untouched parts."""
+    n, marks = len(text), _CLEANUP_CHARS
+    widened: list[tuple[int, int]] = []
+    for a, b in touched:
+        while a > 0 and (text[a - 1] in marks or text[a] in marks):
+            a -= 1
+        while b < n and (text[b - 1] in marks or text[b] in marks):
+            b += 1
+        if a <= 0 or b >= n:
+            return cleanup(text)
+        if widened and a <= widened[-1][1]:  # widened into the previous stretch: one stretch
+            widened[-1] = (widened[-1][0], max(widened[-1][1], b))
+        else:
+            widened.append((a, b))
+    pieces: list[str] = []
+    last = 0
+    for a, b in widened:
+        pieces += [text[last:a], _inline_steps(text[a:b])]
+        last = b
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _inline_steps(text: str) -> str:
+    """Cleanup steps 1–4 and 6 (``cleanup`` without its end steps) on a stretch that starts and
+    ends with characters no step acts on."""
+    text = _collapse(text)[0]
+    if "\n" in text:
+        text = _BLANK_LINES.sub("\n\n", _BLANKS_BEFORE_LF.sub("", text))
     return text
 
 

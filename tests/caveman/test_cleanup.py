@@ -165,6 +165,28 @@ def test_cleanup_after_restore_equals_a_full_cleanup(text, blocks):
     assert cleanup_restored(restored, spans) == cleanup(restored)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(("word", "Zed", "x", " ", "  ", "\t", ".", ",", "!?", "...", "\n", "\n\n\n", "é",
+                                 "\r", "\u00a0")), max_size=40),
+       st.lists(st.tuples(st.integers(min_value=0, max_value=200),
+                          st.lists(st.sampled_from((" ", "\t", ".", ",", ":", "!", "\n", "\n\n", "a", "`x`", " ./p")),
+                                   min_size=1, max_size=6)),
+                max_size=8))
+def test_cleaning_only_around_touched_blocks_equals_a_full_cleanup(words, blocks):
+    # ordinary words at both ends: the blocks are cleaned in stretches, not by a whole pass
+    clean = "Start" + recapitalize(cleanup("".join(words))) + "end"
+    pieces, spans, last, at = [], [], 0, 0
+    for cut, content in sorted((min(cut, len(clean) - 1), "".join(content)) for cut, content in blocks):
+        pieces += [clean[last:cut], content]
+        at += cut - last
+        spans.append((at, at + len(content)))
+        at += len(content)
+        last = cut
+    pieces.append(clean[last:])
+    restored = "".join(pieces)
+    assert cleanup_restored(restored, spans) == cleanup(restored)
+
+
 def test_cleanup_after_restore_skips_only_when_nothing_touches_a_block():
     text = "Alpha beta. Gamma X delta"
     at = text.index("X")

@@ -155,9 +155,10 @@ class RuleRunner:
             rx = self._compiled[key] = shared_regexp(rule.pattern, rule.flags)
         return rx
 
-    def share_index(self, rules: list[Rule]) -> None:
+    def share_index(self, rules: list[Rule]) -> LiteralIndex:
         """Let these rules' regexes share one ``LiteralIndex`` (which anchor literals the current
-        text lacks), so a rule whose literals are all absent is skipped without scanning."""
+        text lacks), so a rule whose literals are all absent is skipped without scanning.
+        Returns the index."""
         regexps = []
         for rule in rules:
             try:
@@ -169,6 +170,7 @@ class RuleRunner:
             self._index = _literal_index(literals)
         for rx in regexps:
             rx.index = self._index
+        return self._index
 
     def fresh(self, rule: Rule) -> FastRegex:
         return FastRegex(rule.pattern, rule.flags)

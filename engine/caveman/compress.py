@@ -16,7 +16,7 @@ from typing import Any
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
 from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fastscan import FastRegex, LiteralIndex
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
@@ -346,12 +346,15 @@ class Compressor:
         return sel
 
     def _run_rules(self, o: PartOutcome, original: str) -> str:
-        prefilter = None if self.strict else Prefilter(original)
         # rules see (and, with keep_units, return) the UTF-16 units of the text: one conversion
         # for a text with astral characters, and one back at the end
         text = start = to_utf16_units(original) if self.runner.keep_units else original
         q4: list[str] = []
-        self.runner.share_index(o.selection.rules)
+        index = self.runner.share_index(o.selection.rules)
+        prefilter = None
+        if not self.strict:  # (the index's pass over the text also rules out absent keywords)
+            absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
+            prefilter = Prefilter(original, absent, LiteralIndex.KEY)
         for rule in o.selection.rules:
             if id(rule) in self.timed_out:
                 continue

@@ -478,6 +478,13 @@ class LiteralIndex:
             return frozenset()
         return self._remember(text, self._keys - _keys_in(_canonical(text), self._keys))
 
+    def absent_keys(self, text: str) -> frozenset[str]:
+        """The keys (first ``KEY`` characters of literals) known absent from the canonical form
+        of ``text``: the index's one pass over it, made now if it was not yet."""
+        self.absent(text)
+        state = self._state
+        return state[1] if state is not None and state[0] is text else frozenset()
+
     def rewritten(self, before: str, after: str, windows: list[tuple[int, int]]) -> None:
         """``after`` is ``before`` with the pieces at ``windows`` (start, end in ``after``, in
         order) replaced; carry the absent keys over by searching only around those pieces."""

@@ -75,11 +75,21 @@ _ARTICLE = re.compile(r"(?<![A-Za-z0-9_])(?:a|an|the)(?![A-Za-z0-9_])")
 
 
 class Prefilter:
-    """Answers "would the reference attempt this rule?" for one rule-loop input."""
+    """Answers "would the reference attempt this rule?" for one rule-loop input.
 
-    def __init__(self, text: str) -> None:
+    ``absent``: upper-cased strings known not to occur in ``text.upper()`` (the literal index's
+    absent keys, ``key_length`` characters long or whole). On an ASCII text a keyword whose
+    upper-cased start is among them cannot occur in the lower-cased text either (for ASCII,
+    ``k in t.lower()`` implies ``k.upper() in t.upper()``), so it is not searched for."""
+
+    def __init__(self, text: str, absent: frozenset[str] = frozenset(), key_length: int = 0) -> None:
         self.lowered = text.lower()
         self._memo: dict[str, bool] = {}
+        self._absent = absent if absent and key_length and text.isascii() else frozenset()
+        self._key_length = key_length
+
+    def _may_occur(self, keyword: str) -> bool:
+        return not (self._absent and keyword.isascii() and keyword.upper()[:self._key_length] in self._absent)
 
     def gated(self, name: str) -> bool:
         return name == "articles" or name in KEYWORDS
@@ -89,7 +99,7 @@ class Prefilter:
             if name == "articles":
                 self._memo[name] = _ARTICLE.search(self.lowered) is not None
             elif name in KEYWORDS:
-                self._memo[name] = any(k in self.lowered for k in KEYWORDS[name])
+                self._memo[name] = any(k in self.lowered for k in KEYWORDS[name] if self._may_occur(k))
             else:
                 self._memo[name] = True
         return self._memo[name]

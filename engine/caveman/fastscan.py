@@ -226,7 +226,8 @@ def _common_prefix(strings: list[str]) -> str:
 def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozenset[str], int, int], ...]:
     """Fewer literals to scan for: per offset range, drop a literal that extends another one (its
     occurrences are among the shorter one's) and replace literals sharing their first
-    ``MERGE_PREFIX`` characters by their common prefix (a few more candidates, fewer scans)."""
+    ``MERGE_PREFIX`` characters by their common prefix (a few more candidates, fewer scans), or
+    all of them by a shared tail that starts with punctuation."""
     by_range: dict[tuple[int, int], set[str]] = {}
     for literals, lo, hi in anchors:
         by_range.setdefault((lo, hi), set()).update(literals)
@@ -237,8 +238,22 @@ def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozen
             groups.setdefault(lit[:MERGE_PREFIX] if len(lit) >= MERGE_PREFIX else lit, []).append(lit)
         merged = {_common_prefix(group) for group in groups.values()}
         kept = {lit for lit in merged if not any(o != lit and lit.startswith(o) for o in merged)}
+        suffix = _common_suffix(kept) if len(kept) > 1 else ""
+        if len(suffix) >= MERGE_SUFFIX and not suffix[0].isalnum() and not suffix[0].isspace():
+            # one search for a shared tail led by punctuation (``://`` of ``http://``/
+            # ``https://``), rare in prose, instead of one per literal; it sits further in
+            shifts = [len(lit) - len(suffix) for lit in kept]
+            out.append((frozenset({suffix}), lo + min(shifts), hi + max(shifts)))
+            continue
         out.append((frozenset(kept), lo, hi))
     return tuple(out)
+
+
+MERGE_SUFFIX = 3
+
+
+def _common_suffix(strings: set[str]) -> str:
+    return _common_prefix([s[::-1] for s in strings])[::-1]
 
 
 def plan_for(source: str, flags: str) -> Plan | None:

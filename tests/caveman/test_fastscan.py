@@ -14,6 +14,7 @@ from engine.jsregex import compile_js
 
 WORDS = ("please", "Please", "the", "The", "a", "an", "really", "very", "basically", "I'd", "id", "be", "happy",
          "to", "help", "x.y(", "foo(bar)", "MAX_RETRY", "v1.2.3", "2.4.1", "`code`", "http://a.io/x",
+         "HTTPS://b.io", "xhttps://c", "://", "ttp://",
          "./src/a.ts", "$HOME", "# Head", "| a |", "\n", "\n\n", ",", ".", "é", "ünï", "\u2028", "  ", "\t")
 ODD = ("ß", "ſ", "ı", "\u212a", "😀", "\ud83d")  # canonical-case oddities, an astral char, a lone surrogate
 
@@ -83,6 +84,9 @@ def test_plans():
     assert plan_for(r"^\s*Error:", "g").start == "text"
     assert plan_for(r"x", "gy") is None and plan_for(r"\w+", "g") is None
     assert plan_for(r"(?:^|\s)\.{0,2}/x", "g").anchors == ((frozenset({"/x"}), 0, 3),)
+    # a shared tail led by punctuation is searched for once, further in
+    assert plan_for(r"\bhttps?:\/\/x", "gi").anchors == ((frozenset({"://"}), 4, 5),)
+    assert plan_for(r"\b(?:last word|first word)", "gi").anchors == ((frozenset({"LAST WORD", "FIRST WORD"}), 0, 0),)
 
 
 def test_occurrences_include_overlaps():

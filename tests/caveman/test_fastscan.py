@@ -85,7 +85,8 @@ def test_plans():
     assert plan_for(r"x", "gy") is None and plan_for(r"\w+", "g") is None
     assert plan_for(r"(?:^|\s)\.{0,2}/x", "g").anchors == ((frozenset({"/x"}), 0, 3),)
     # a shared tail led by punctuation is searched for once, further in
-    assert plan_for(r"\bhttps?:\/\/x", "gi").anchors == ((frozenset({"://"}), 4, 5),)
+    assert plan_for(r"\bhttps?:\/\/x", "gi").anchors == ((frozenset({"://X"}), 4, 5),)
+    assert plan_for(r"\bhttps?:\/\/[^\s]+", "gi").anchors == ((frozenset({"://"}), 4, 5),)
     assert plan_for(r"\b(?:last word|first word)", "gi").anchors == ((frozenset({"LAST WORD", "FIRST WORD"}), 0, 0),)
 
 

@@ -38,12 +38,27 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+# the last text's spans (a part's original is scanned by extraction and twice by validation);
+# one tuple swapped at once, so concurrent runs never read a mismatched pair
+_LAST: tuple[str | None, list[tuple[int, int]]] = (None, [])
+
+
 def fence_spans(text: str) -> list[tuple[int, int]]:
     """Python-index spans of fenced code blocks: opener line … closer line incl. its ``\\n``.
 
     An opener without a closer is plain text and scanning resumes on the next line; lines inside
     a block are never openers.
     """
+    global _LAST
+    last = _LAST
+    if last[0] is text:
+        return list(last[1])
+    spans = _fence_spans(text)
+    _LAST = (text, spans)
+    return list(spans)
+
+
+def _fence_spans(text: str) -> list[tuple[int, int]]:
     if not contains(text, "```") and not contains(text, "~~~"):
         return []
     lines = split_lines(text)

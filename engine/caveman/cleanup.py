@@ -150,14 +150,17 @@ def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
     n, marks = len(text), _CLEANUP_CHARS
     widened: list[tuple[int, int]] = []
     for a, b in touched:
-        while a > 0 and (text[a - 1] in marks or text[a] in marks):
+        done = widened[-1][1] if widened else 0  # (each character is walked over once at most)
+        if widened and b <= done:
+            continue  # inside the stretch before
+        while a > done and (text[a - 1] in marks or text[a] in marks):
             a -= 1
         while b < n and (text[b - 1] in marks or text[b] in marks):
             b += 1
         if a <= 0 or b >= n:
             return cleanup(text)
-        if widened and a <= widened[-1][1]:  # widened into the previous stretch: one stretch
-            widened[-1] = (widened[-1][0], max(widened[-1][1], b))
+        if widened and a <= done:  # reached the stretch before: one stretch
+            widened[-1] = (widened[-1][0], b)
         else:
             widened.append((a, b))
     pieces: list[str] = []

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import tints
+from app.widgets.empty_state import EmptyAction, EmptyState
 from engine.diagnostics import Diagnostic, sort_key
 
 ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
@@ -132,16 +133,36 @@ class DiagnosticsPanel(QWidget):
         lay.addWidget(self.view, 1)
         self.by_file: dict[Path, list[Diagnostic]] = {}
         self._root: Path | None = None
+        self._checked = False  # the workspace scan has reported since the root was set
+        self.empty = EmptyState.over(self.view)
+        self._no_workspace_actions: list[EmptyAction] = []
+        self._clean_actions: list[EmptyAction] = []
+        self.proxy.modelReset.connect(self._update_empty)
+        self.proxy.layoutChanged.connect(self._update_empty)
+        self.proxy.rowsInserted.connect(self._update_empty)
+        self.proxy.rowsRemoved.connect(self._update_empty)
+        self._refresh()
+
+    def set_empty_actions(self, no_workspace: list[EmptyAction], clean: list[EmptyAction]) -> None:
+        """The window's actions the empty table offers: without a workspace, and when all is clean."""
+        self._no_workspace_actions, self._clean_actions = list(no_workspace), list(clean)
+        self._update_empty()
 
     def set_root(self, root: Path | None) -> None:
+        """A workspace (or none) is open: its problems arrive with the scan (``set_all``)."""
         self._root = root
+        self._checked = False
+        self.by_file = {}
+        self._refresh()
 
     def set_file(self, path: Path, diagnostics: list[Diagnostic]) -> None:
         self.by_file[path] = list(diagnostics)
         self._refresh()
 
     def set_all(self, by_file: dict[Path, list[Diagnostic]]) -> None:
+        """Every file of the workspace (clean ones with an empty list): the files the panel speaks for."""
         self.by_file = {p: list(ds) for p, ds in by_file.items()}
+        self._checked = True
         self._refresh()
 
     def counts(self) -> dict[str, int]:
@@ -155,6 +176,27 @@ class DiagnosticsPanel(QWidget):
         self.model.set_diagnostics(self.by_file, self._root)
         c = self.counts()
         self.summary.setText(f"✖ {c['error']}   ⚠ {c['warning']}   ℹ {c['info']}")
+        self._update_empty()
+
+    def _update_empty(self, *_args) -> None:
+        if self.proxy.rowCount():
+            self.empty.clear()
+        elif self._root is None:
+            self.empty.show_message("No workspace is open. Open a folder of packs and filters to see their "
+                                    "problems here.", self._no_workspace_actions)
+        elif self.model.rowCount():
+            self.empty.show_message("No problems match the level and filter text above.",
+                                    [("Show all", self.clear_filter)])
+        elif not self._checked:
+            self.empty.show_message(f"Checking {self._root.name}…")
+        else:
+            files = len(self.by_file)
+            self.empty.show_message(f"No problems in {files} file{'' if files == 1 else 's'}.",
+                                    self._clean_actions)
+
+    def clear_filter(self) -> None:
+        self.level.setCurrentIndex(0)
+        self.search.clear()
 
     def _refilter(self, *_args) -> None:
         level = ("", "error", "warning", "info")[self.level.currentIndex()]

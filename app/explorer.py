@@ -14,6 +14,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.theme import tints
+from app.widgets.empty_state import EmptyAction, EmptyState
 from engine.workspace.scan import FileEntry, WorkspaceIndex
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -41,9 +42,23 @@ class Explorer(QWidget):
         self.index: WorkspaceIndex | None = None
         self.items: dict[Path, QTreeWidgetItem] = {}
         self.badges: dict[Path, dict[str, str]] = {}
+        self.no_workspace = EmptyState.over(self.tree, vertical=True)  # until a workspace is opened
+
+    def show_no_workspace(self, actions: list[EmptyAction]) -> None:
+        """No workspace yet: say how to get one (the window passes its open actions)."""
+        if self.index is not None:
+            return
+        self.no_workspace.show_message("No workspace is open. Open a folder of Caveman packs and RTK filters, "
+                                       "drop one here, or start with the example workspace.", actions)
+
+    def set_loading(self, root: Path) -> None:
+        """A workspace is being opened: the scan fills the tree shortly."""
+        if self.index is None or self.index.root != root:
+            self.no_workspace.show_message(f"Reading {root.name}…")
 
     def set_index(self, index: WorkspaceIndex) -> None:
         self.index = index
+        self.no_workspace.clear()
         expanded = {self._key(self.tree.topLevelItem(i)) for i in range(self.tree.topLevelItemCount())
                     if self.tree.topLevelItem(i).isExpanded()}
         self.tree.clear()

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
-    QStackedWidget,
     QTabWidget,
     QWidget,
 )
@@ -38,6 +37,7 @@ from app.palette import CommandPalette
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
 from app.watcher import WorkspaceWatcher
+from app.widgets.start_page import StartPage
 from app.workers import Dispatcher, tune_for_gui
 from engine.diagnostics import Diagnostic
 from engine.paths import resources_dir
@@ -92,14 +92,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._on_tab_changed)
-        self.empty_state = QLabel("Open a pack or filter from the explorer, or use File ▸ New Pack / New Filter.\n"
-                                  "Drop a folder to open it as a workspace.")
-        self.empty_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_state.setWordWrap(True)
-        self.center = QStackedWidget()
-        self.center.addWidget(self.empty_state)
-        self.center.addWidget(self.tabs)
-        self.setCentralWidget(self.center)
+        self.setCentralWidget(self.tabs)
 
         # explorer
         self.explorer = Explorer()
@@ -156,10 +149,17 @@ class MainWindow(QMainWindow):
         self.validator.finished.connect(self._on_workspace_validated)
         self.validator.failed.connect(lambda _j, message: self.log(f"Workspace validation failed: {message}"))
 
-        self._create_panels()  # after the services: panels may connect to the watcher and workers
+        # the actions before the panels: their empty states offer the window's actions as buttons
         self.actions_: dict[str, QAction] = {}
         self._build_actions()
+        self._create_panels()  # after the services: panels may connect to the watcher and workers
         self._build_menus()
+        self.start_page = StartPage(self)  # the editor area's page while no document is open
+        self._sync_start_page()
+        self.explorer.show_no_workspace([self.actions_["open_workspace"], self.actions_["open_example"]])
+        self.diagnostics_panel.set_empty_actions(
+            no_workspace=[self.actions_["open_workspace"], self.actions_["open_example"]],
+            clean=[self.actions_["validate"]])
         self.apply_settings()
         self._update_status()
         self.resize(1400, 900)
@@ -218,6 +218,8 @@ class MainWindow(QMainWindow):
         a("new_pack", "New &Pack…", self.new_pack_dialog, "Ctrl+N", "Create a Caveman rule pack from a template")
         a("new_filter", "New &Filter…", self.new_filter_dialog, "Ctrl+Alt+N", "Create an RTK filter file from a template")
         a("open_workspace", "Open &Workspace…", self.open_workspace_dialog, "Ctrl+Shift+O")
+        a("open_example", "Open E&xample Workspace", self.open_example_workspace, None,
+          "Open (and on first use create) your copy of the bundled example workspace")
         a("open_file", "&Open File…", self.open_file_dialog, SK.Open)
         a("quick_open", "Go to File…", self.quick_open, "Ctrl+P")
         a("save", "&Save", self.save_current, SK.Save)
@@ -248,7 +250,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
-        for key in ("new_pack", "new_filter", None, "open_workspace", "open_file", "quick_open"):
+        for key in ("new_pack", "new_filter", None, "open_workspace", "open_example", "open_file", "quick_open"):
             m.addSeparator() if key is None else m.addAction(self.actions_[key])
         self.recent_menu = m.addMenu("Recent &Workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -321,15 +323,17 @@ class MainWindow(QMainWindow):
             return
         self.workspace = root
         self.setWindowTitle(f"{root.name}[*] — Rulewright")
-        self.diagnostics_panel.set_root(root)
-        self.diagnostics_panel.set_all({})
+        self.diagnostics_panel.set_root(root)  # clears it until the scan reports
         if not self.docs_mode:
             self.settings.remember_workspace(root)
             self._settings_saver.request(self.settings.save)  # fsync off the GUI thread
             self.watcher.watch(root)
         self.log(f"Opened workspace {root}")
+        self.explorer.set_loading(root)
         self.rescan(immediate=True)
         self._update_status()
+        if self.start_page.isVisible():
+            self.start_page.refresh()
         self.workspaceOpened.emit(str(root))
         if restore and not self.docs_mode:
             QTimer.singleShot(0, self.offer_recovery)
@@ -431,13 +435,28 @@ class MainWindow(QMainWindow):
         index = self.tabs.addTab(tab, tab.title())
         self.tabs.setTabToolTip(index, str(path))
         self.tabs.setCurrentIndex(index)
+        self._sync_start_page()
         if document.lossy:
             self.log(f"{path.name} is not valid UTF-8; invalid bytes are shown as U+FFFD and saving would replace them")
         self.explorer.select_path(path)
         return tab
 
+    def _sync_start_page(self) -> None:
+        """The start page is a tab while no document is open (and current when the last one closed)."""
+        index = self.tabs.indexOf(self.start_page)
+        if self.document_tabs():
+            if index >= 0:
+                self.tabs.removeTab(index)
+            return
+        if index < 0:
+            index = self.tabs.insertTab(0, self.start_page, "Start")
+            self.tabs.setTabToolTip(index, "What to open or create first")
+            bar = self.tabs.tabBar()
+            for side in (bar.ButtonPosition.LeftSide, bar.ButtonPosition.RightSide):
+                bar.setTabButton(index, side, None)  # not closable: it goes when a file opens
+        self.tabs.setCurrentIndex(index)
+
     def _on_tab_changed(self, _index: int) -> None:
-        self.center.setCurrentWidget(self.tabs if self.tabs.count() else self.empty_state)
         tab = self.current_tab()
         self.undo_group.setActiveStack(tab.undo_stack if tab is not None else None)
         self._update_status()
@@ -507,6 +526,7 @@ class MainWindow(QMainWindow):
         if widget.path is not None:
             self.explorer.set_badge(widget.path, "dirty", "")
         widget.deleteLater()
+        self._sync_start_page()
         self._update_status()
         return True
 
@@ -692,6 +712,11 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Open workspace", str(self.workspace or Path.home()))
         if folder:
             self.open_workspace(Path(folder))
+
+    def open_example_workspace(self) -> None:
+        from engine.workspace.example import ensure_example_workspace
+
+        self.open_workspace(ensure_example_workspace())
 
     def open_file_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open file", str(self.workspace or Path.home()),

@@ -39,6 +39,7 @@ from app.playground.common import Badge, DiffView, compact, docs_focus, mono_lab
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
+from app.widgets.empty_state import EmptyState
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panels_model import (
@@ -61,6 +62,10 @@ if TYPE_CHECKING:
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 AUTO_RUN_BYTES = 1024 * 1024  # bigger filter sets run on F5 / when the panel is shown, not on every save
+SELECT_HINT = "Select a test to see expected vs actual."
+ADD_TEST_HINT = ("No tests yet. Open a filter file and use “Add test from preview…” (it records what the filter "
+                 "produces for the preview's sample), or add a \"tests\" array of {name, input, expected} to a "
+                 "filter in its JSON.")
 
 
 class _Progress(QObject):
@@ -182,7 +187,7 @@ class TestsPanel(QWidget):
         header.setToolTip(3, "Estimated token savings on this test's input (the gate's per-category benchmark)")
         self.tree.currentItemChanged.connect(self._on_current)
         self.tree.itemActivated.connect(lambda item, _c: self.go_to_item(item))  # Enter or double-click
-        self.detail_title = QLabel("Select a test to see expected vs actual.")
+        self.detail_title = QLabel(SELECT_HINT)
         self.detail_title.setWordWrap(True)
         self.activation = mono_label("")
         self.diff = DiffView()
@@ -212,8 +217,11 @@ class TestsPanel(QWidget):
         window.addAction(self.run_action)
         QTimer.singleShot(0, self._register_action)
         window.workspaceScanned.connect(self._on_scanned)
+        window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_disk_change)
+        self.empty = EmptyState.over(self.tree)
         self._update_buttons()
+        self._update_empty()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -279,6 +287,7 @@ class TestsPanel(QWidget):
         self.cancel_button.setEnabled(bool(running))
         if not running:
             self.progress.hide()
+        self._update_empty()
 
     @Slot(int, object)
     def _on_finished(self, _job: int, result: TestRunResult) -> None:
@@ -329,6 +338,7 @@ class TestsPanel(QWidget):
             else:
                 self._pending_autorun = True
                 self.summary.set("large filter set: F5 runs the tests", "muted")
+        self._update_empty()
 
     @Slot(str)
     def _on_disk_change(self, path: str) -> None:
@@ -349,6 +359,7 @@ class TestsPanel(QWidget):
     def _fill_tree(self, keep: tuple | None = None) -> None:
         self.tree.clear()
         if self.result is None:
+            self._update_empty()
             return
         t = tints()
         failed_only = self.failed_only.isChecked()
@@ -405,6 +416,32 @@ class TestsPanel(QWidget):
             self.tree.setCurrentItem(select)
         else:
             self._on_current(None, None)
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        """An empty tree says why and offers the next step (ux.md: empty states say what to do)."""
+        if self.tree.topLevelItemCount():
+            self.empty.clear()
+            return
+        window_action = getattr(self.window_, "actions_", {}).get
+        result = self.result
+        if self.window_.workspace is None:
+            self.empty.show_message("No workspace is open. Open a folder with RTK filter files to run their "
+                                    "tests[] here.", [window_action("open_workspace"), window_action("open_example")])
+        elif self.runner.busy:
+            self.empty.show_message("Running the tests…")
+        elif result is None or result.cancelled:
+            why = "The last run was cancelled." if result is not None else "The tests have not run yet."
+            self.empty.show_message(f"{why} Run every tests[] of the workspace with Run all or F5.",
+                                    [self.run_action])
+        elif not result.files:
+            self.empty.show_message(
+                "No RTK filter files in this workspace. A new filter (File ▸ New Filter…) starts with one test; "
+                "each test is {name, input, expected} plus, optionally, the command it came from.",
+                [window_action("new_filter"), self.run_action])
+        else:  # "Failures only" hides every row
+            self.empty.show_message(f"No failing tests: all {result.passed} pass.",
+                                    [("Show all tests", lambda: self.failed_only.setChecked(False))])
 
     def _first_failure(self) -> QTreeWidgetItem | None:
         for item in self.test_items():
@@ -458,8 +495,10 @@ class TestsPanel(QWidget):
         if not data or data[0] != "test":
             if data and data[0] == "diag":
                 self.detail_title.setText(data[1].message)
+            elif self.result is not None and self.result.files and not self.result.rows:
+                self.detail_title.setText(ADD_TEST_HINT)
             else:
-                self.detail_title.setText("Select a test to see expected vs actual.")
+                self.detail_title.setText(SELECT_HINT)
             self.activation.setText("")
             self.diff.clear()
             self._update_buttons()

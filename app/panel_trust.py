@@ -35,6 +35,7 @@ from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
+from app.widgets.empty_state import EmptyState
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
     ExportCandidate,
@@ -60,6 +61,7 @@ REASONS = {
     "no file": "",
 }
 CANDIDATE_ROLE = Qt.ItemDataRole.UserRole + 2
+RISK_PLACEHOLDER = "The risk review of the project filters appears here."
 
 
 def _load(project: Path, entries: list | None, profile: str) -> tuple[TrustOverview, list[ExportCandidate], list]:
@@ -108,7 +110,7 @@ class TrustPanel(QWidget):
         self.risk.setReadOnly(True)
         self.risk.setFont(mono_font())
         self.risk.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
-        self.risk.setPlaceholderText("The risk review of the project filters appears here.")
+        self.risk.setPlaceholderText(RISK_PLACEHOLDER)
         trust_box = QWidget()
         tl = QVBoxLayout(trust_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -156,8 +158,12 @@ class TrustPanel(QWidget):
         self.format.setMinimumContentsLength(22)
 
         window.workspaceScanned.connect(self._refresh_timer.start)
+        window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
+        self.no_workspace = EmptyState.over(self.risk)
+        self.no_filters = EmptyState.over(self.export_tree)
         self._update_buttons()
+        self._update_empty()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -200,6 +206,28 @@ class TrustPanel(QWidget):
         self._fill_candidates(candidates)
         if problems:
             self.notes.set_notes(problems)
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        """Empty halves say what to do: open a workspace; get filters to export (ux.md)."""
+        window_action = getattr(self.window_, "actions_", {}).get
+        self.risk.setPlaceholderText("" if self.window_.workspace is None else RISK_PLACEHOLDER)
+        if self.window_.workspace is None:
+            self.no_workspace.show_message(
+                "No workspace is open. Open a folder to review its project filters (.rtk/filters.json or "
+                ".toml) and record their trust.", [window_action("open_workspace"), window_action("open_example")])
+            self.no_filters.show_message("The filters of the workspace's RTK filter files are listed here to "
+                                         "export into .rtk.")
+            return
+        self.no_workspace.clear()
+        if self.export_tree.topLevelItemCount():
+            self.no_filters.clear()
+        elif self.overview is None:
+            self.no_filters.show_message("Reading the workspace's filters…")
+        else:
+            self.no_filters.show_message(
+                "No RTK filters to export yet. Create a filter file (File ▸ New Filter…) or add filter files to "
+                "the workspace; their filters appear here.", [window_action("new_filter")])
 
     def _show_overview(self, ov: TrustOverview) -> None:
         t = tints()

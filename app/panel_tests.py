@@ -140,6 +140,7 @@ class TestsPanel(QWidget):
         self._autorun.timeout.connect(self.run_tests)
         self._scanned_root: Path | None = None
         self._pending_autorun = False
+        self._run_failed = False  # the last run raised (its message is in Output)
 
         self.run_button = QPushButton("▶ Run all")
         self.run_button.setToolTip("Run every tests[] of the workspace (F5)")
@@ -245,6 +246,7 @@ class TestsPanel(QWidget):
         """Start a run (replacing any queued one); returns its job id."""
         self._autorun.stop()
         self._pending_autorun = False
+        self._run_failed = False
         self._cancel.set()  # a run in flight stops at its next file; its result is dropped anyway
         self._cancel = threading.Event()
         self.progress.setValue(0)
@@ -304,6 +306,7 @@ class TestsPanel(QWidget):
     @Slot(int, str)
     def _on_failed(self, _job: int, message: str) -> None:
         self.summary.set("run failed", "bad")
+        self._run_failed = True
         self.detail_title.setText(message.splitlines()[0] if message else "run failed")
         self.window_.log(f"Tests run failed: {message}")
 
@@ -430,8 +433,9 @@ class TestsPanel(QWidget):
                                     "tests[] here.", [window_action("open_workspace"), window_action("open_example")])
         elif self.runner.busy:
             self.empty.show_message("Running the tests…")
-        elif result is None or result.cancelled:
-            why = "The last run was cancelled." if result is not None else "The tests have not run yet."
+        elif result is None or result.cancelled or self._run_failed:
+            why = ("The last run failed (the Output panel has the error)." if self._run_failed
+                   else "The last run was cancelled." if result is not None else "The tests have not run yet.")
             self.empty.show_message(f"{why} Run every tests[] of the workspace with Run all or F5.",
                                     [self.run_action])
         elif not result.files:

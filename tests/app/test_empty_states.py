@@ -163,6 +163,16 @@ def test_tests_panel_before_a_run_offers_run_all(qtbot, window):
     assert not shown(panel.empty)
 
 
+def test_tests_panel_after_a_failed_run_offers_to_run_again(qtbot, window):
+    panel = window.show_panel("tests")
+    qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=20000)
+    panel.result = None
+    panel._on_failed(0, "OSError: disk gone")
+    panel._fill_tree()
+    assert "The last run failed" in panel.empty.text()
+    assert [b.text().split("  ")[0] for b in panel.empty.buttons] == ["Run Tests"]
+
+
 def test_tests_panel_without_filter_files_offers_new_filter(qtbot, tmp_path):
     from app.mainwindow import MainWindow
     from engine.workspace.settings import Settings

@@ -30,6 +30,7 @@ from engine.caveman.fences import contains
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parsed_root
+from engine.jsregex.charset_led import charset_led_twin
 from engine.jsregex.twin import re_twin
 from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 
@@ -693,6 +694,23 @@ def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess
     return costs[0] * length < (costs[1] or anchored_guess) * count
 
 
+# (source, flags) → the ``re`` twin whole scans of that pattern run on (see FastRegex._whole_scanner)
+_WHOLE_SCANNERS: dict[tuple[str, str], re.Pattern[str]] = {}
+
+
+def _faster(plain: re.Pattern[str], led: re.Pattern[str], sample: str) -> re.Pattern[str]:
+    """The one of two equivalent scanners that scans ``sample`` faster (best of two runs each,
+    alternated: the steadiest comparison on a busy machine)."""
+    best = {id(plain): float("inf"), id(led): float("inf")}
+    for _round in range(2):
+        for scanner in (plain, led):
+            started = time.perf_counter()
+            for _m in scanner.finditer(sample):
+                pass
+            best[id(scanner)] = min(best[id(scanner)], time.perf_counter() - started)
+    return led if best[id(led)] < best[id(plain)] else plain
+
+
 def _within(budget: float | None, started: float) -> None:
     """An untimed call (one that cannot stall) still answers for its budget afterwards."""
     if budget is not None and time.perf_counter() - started > budget:
@@ -744,7 +762,31 @@ class FastRegex:
 
     linear = property(lambda self: self._untimed_calls()[0])
     _matcher = property(lambda self: self._untimed_calls()[1])
-    _scanner = property(lambda self: self._untimed_calls()[2])
+
+    def _whole_scanner(self, target: str) -> re.Pattern[str] | None:
+        """The ``re`` twin whole scans run on (None: the ``regex`` translation, timed): the
+        plain twin, or its charset-led form (``engine.jsregex.charset_led``: same matches, but
+        ``re`` skips to the characters a match can start with) when that is faster on this
+        pattern's texts — which depends on how common those characters are, so the first text
+        of at least ``2 * SAMPLE_UNITS`` decides, by timing both on its start."""
+        plain = self._untimed_calls()[2]
+        if plain is None:
+            return None
+        key = (self.rx.source, self.rx.flags)
+        chosen = _WHOLE_SCANNERS.get(key)
+        if chosen is not None:
+            return chosen
+        led = charset_led_twin(self.rx.source, self.rx.flags, self.rx.translation.emitted)
+        if led is None:
+            chosen = plain
+        elif len(target) < 2 * SAMPLE_UNITS:
+            return plain  # (undecided: too short a text to time on)
+        else:
+            chosen = _faster(plain, led, target[:SAMPLE_UNITS])
+        if len(_WHOLE_SCANNERS) >= MAX_COSTS:
+            _WHOLE_SCANNERS.clear()
+        _WHOLE_SCANNERS[key] = chosen
+        return chosen
 
     source = property(lambda self: self.rx.source)
     flags = property(lambda self: self.rx.flags)
@@ -813,9 +855,10 @@ class FastRegex:
         sample = work.target[:SAMPLE_UNITS]
         budget = self._budget(None)
         started = time.perf_counter()
+        scanner = self._whole_scanner(work.target)
         try:
-            if self._scanner is not None:
-                for _m in self._scanner.finditer(sample):
+            if scanner is not None:
+                for _m in scanner.finditer(sample):
                     pass
             else:
                 for _m in self.rx.translation.compiled.finditer(sample, timeout=budget):
@@ -848,7 +891,7 @@ class FastRegex:
         try:
             if positions is None:
                 started = time.perf_counter()
-                scanner = self._scanner
+                scanner = self._whole_scanner(target)
                 if first_only:
                     m = scanner.search(target) if scanner else compiled.search(target, timeout=budget)
                     _within(budget, started)
@@ -929,8 +972,9 @@ class FastRegex:
             count = 0 if self.rx.is_global else 1
             budget = self._budget(timeout)
             try:
-                if self._scanner is not None:
-                    out, count = self._scanner.subn(template, work.units, count=count)
+                scanner = self._whole_scanner(work.units)
+                if scanner is not None:
+                    out, count = scanner.subn(template, work.units, count=count)
                     _within(budget, started)
                 else:
                     out, count = self.rx.translation.compiled.subn(template, work.units, count=count, timeout=budget)

@@ -460,3 +460,56 @@ def test_rewrite_windows_are_where_the_replacements_landed(text, data):
     nexts = [s for s, _e in spans[1:]] + [len(text)]
     assert [out[b:b + n - e] for (_a, b), (_s, e), n in zip(windows, spans, nexts)] == \
         [text[e:n] for (_s, e), n in zip(spans, nexts)]
+
+
+@pytest.mark.parametrize("chosen", ["led", "plain"])
+def test_whole_scans_on_either_twin_equal_jsregex(chosen, monkeypatch):
+    """Whole scans (``subn``, ``finditer``, ``search``) give jsregex's results whichever of the
+    two ``re`` twins the timing picked (engine.jsregex.charset_led)."""
+    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
+    monkeypatch.setattr(fastscan, "_faster", lambda plain, led, sample: led if chosen == "led" else plain)
+    monkeypatch.setattr(fastscan, "prefer_full_scan", lambda *args, **kwargs: True)
+    text = big_text(30, 2 * fastscan.SAMPLE_UNITS + 5000)
+    for source, flags in [(r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "g"), (r"\b(?:very|really)\s+", "gi"),
+                          (r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", "g"), (r"\b(?:please|an?)\b", "g")]:
+        plain = compile_js(source, flags)
+        for repl in ("", "<$&>"):
+            assert FastRegex(source, flags).replace(text, repl) == plain.replace(text, repl), (source, repl)
+        assert FastRegex(source, flags).replace_matched(text, str.upper) == \
+            plain.replace(text, lambda m: m.match.upper())
+        expected, got = plain.search(text), FastRegex(source, flags).search(text)
+        assert (got.index, got.match) == (expected.index, expected.match)
+        if FastRegex(source, flags)._untimed_calls()[2] is not None:  # (whole scans may run on a twin)
+            assert fastscan._WHOLE_SCANNERS[(source, flags)].pattern.startswith("[") == (chosen == "led")
+
+
+def test_the_whole_scanner_is_chosen_once_on_a_large_text(monkeypatch):
+    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
+    timed = []
+
+    def faster(plain, led, sample):
+        timed.append(len(sample))
+        return led
+    monkeypatch.setattr(fastscan, "_faster", faster)
+    source = r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])"
+    fast = FastRegex(source, "g")
+    short = big_text(31, 8000)
+    assert fast.replace(short, "") == compile_js(source, "g").replace(short, "")
+    assert not timed and (source, "g") not in fastscan._WHOLE_SCANNERS  # too short to time on
+    large = big_text(32, 2 * fastscan.SAMPLE_UNITS + 100)
+    for _ in range(2):
+        assert fast.replace(large, "") == compile_js(source, "g").replace(large, "")
+    assert timed == [fastscan.SAMPLE_UNITS]  # once, on the first large text's start
+    # a pattern of another shape has one twin only: nothing to time
+    fast = FastRegex(r",\s*and also\s+", "g")
+    assert fast.replace(large, "") == compile_js(r",\s*and also\s+", "g").replace(large, "")
+    assert timed == [fastscan.SAMPLE_UNITS]
+
+
+def test_the_faster_twin_is_picked():
+    import re
+
+    text = "x" * 50_000 + "ab" * 10
+    slow, quick = re.compile(r"(?:x|y)*?ab"), re.compile(r"ab")  # (not equivalent: only timed here)
+    assert fastscan._faster(slow, quick, text) is quick
+    assert fastscan._faster(quick, slow, text) is quick

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, cmp_to_key, lru_cache
 from itertools import groupby
+from operator import is_
 
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
@@ -52,6 +53,27 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
     sort) and each run of ties by id on its own: the same order as one sort by the whole
     comparison, with a collation comparison per tie instead of per comparison of the sort."""
     items = list(filters)
+    key = (profile, *map(id, items))
+    found = _SORTED.get(key)
+    if found is not None and all(map(is_, found[0], items)):
+        return list(found[1])
+    ordered = _sort_filters(items, profile)
+    if len(_SORTED) >= _SORTED_MAX:
+        del _SORTED[next(iter(_SORTED))]  # the oldest filter set
+    # (the filters themselves are kept with the order, so their ids cannot be reused meanwhile)
+    _SORTED[key] = (tuple(items), tuple(ordered))
+    return ordered
+
+
+# The sorted order of the last few filter sets, keyed by the identity of each filter in order:
+# a run sorts the same loaded filters every time (the collation ties alone cost milliseconds), and
+# ``RtkFilter`` is frozen, so the same objects always sort the same way; a changed or reloaded
+# filter is a new object, hence a new key.
+_SORTED: dict[tuple, tuple[tuple[RtkFilter, ...], tuple[RtkFilter, ...]]] = {}
+_SORTED_MAX = 8
+
+
+def _sort_filters(items: list[RtkFilter], profile: str) -> list[RtkFilter]:
     if not all(isinstance(f.priority, int) for f in items):
         return _sort_by_comparison(items, profile)
     ranked = sorted(items, key=_rank_key)

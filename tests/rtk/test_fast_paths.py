@@ -151,6 +151,18 @@ def test_sort_by_rank_then_ties_equals_one_comparison_sort(specs, profile):
         [id(f) for f in _sort_by_comparison(filters, profile)]
 
 
+def test_sorted_order_is_remembered_per_filter_set_and_redone_when_a_filter_changes():
+    filters = [replace(make(fid), priority=priority) for fid, priority in (("b", 5), ("a", 5), ("c", 9))]
+    first = sort_filters(filters)
+    again = sort_filters(list(filters))
+    assert [f.id for f in again] == [f.id for f in first] == ["c", "a", "b"]
+    assert again is not first  # a fresh list each time: callers may change it
+    changed = [filters[0], filters[1], replace(filters[2], priority=1)]
+    assert [f.id for f in sort_filters(changed)] == ["a", "b", "c"]
+    assert [f.id for f in sort_filters(changed, profile="strict")] == ["a", "b", "c"]
+    assert [f.id for f in sort_filters(filters)] == ["c", "a", "b"]
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet="ab\n", max_size=2000), st.sampled_from(["a", "ab", "\n"]))
 def test_estimated_count_is_exact_on_small_text(text, literal):

@@ -142,7 +142,9 @@ def bench_engine(filters: list, sizes: tuple[int, ...] = (1, 2, 5, 10)) -> bool:
             name = result.filter.id if result.filter else "-"
             print(f"{size:>4}MB {command or '(none)':>10} {name:>16} {wall * 1000:>9.1f} "
                   f"{wall * 1000 / size:>8.1f} {cpu * 1000 / size:>10.1f}")
-    print("(verdicts use the cpu column: wall time also counts waiting for a busy CPU)")
+    print("(verdicts use the cpu column: wall time also counts waiting for a busy CPU; load average now: "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs — the target is for an "
+          "idle machine)")
     small, large = sizes[0], sizes[-1]
     for command in ("None", "pytest"):
         ratio = per_mb[(large, command)] / per_mb[(small, command)]

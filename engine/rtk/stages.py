@@ -20,14 +20,13 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_trim
+from engine.rtk.ansi import strip_csi_lines
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list, tester
 from engine.rtk.trace import MAX_EVENTS, LineEvent, StageTrace, Trace
 from engine.rtk.truncate import smart_truncate
 
-# CSI sequences only: ESC [ parameter bytes, intermediate bytes, one final byte (OSC etc. stay).
-_CSI = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
 _JS_WS = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
 _STDERR_PREFIX = re.compile(rf"^{_JS_WS}*(?:stderr|err){_JS_WS}*[|:]{_JS_WS}*", re.ASCII | re.IGNORECASE)
 
@@ -212,9 +211,8 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
     original = len(lines)
 
     if flt.strip_ansi:
-        # A CSI sequence holds no line break, so stripping the joined text is the same as per line.
         if "\x1b" in text:  # (the lines are the text split at line breaks: same characters)
-            lines = _map_lines(run, "strip-ansi", lines, whole=lambda text: _CSI.sub("", text))
+            lines = _map_lines(run, "strip-ansi", lines, whole=strip_csi_lines)
         else:
             _map_lines(run, "strip-ansi", lines, only=())
     if flt.filter_stderr:
@@ -274,17 +272,11 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
                pointer: str | None = None, note: str = "", only: Iterable[int] | None = None,
                whole=None) -> list[str]:
     """Apply a per-line rewrite: ``fn`` on every line, or only on the lines ``only`` lists, or
-    ``whole`` on the joined text when that is equivalent (the rewrite never touches a line
-    break) and cheaper."""
+    ``whole`` on the list of lines at once (it returns ``lines`` itself when no line changed)."""
     stage = run.stage(name, len(lines))
     if whole is not None:
-        joined = run.blob_of(lines)
-        if joined is None:
-            joined = "\n".join(lines)
-        rewritten = whole(joined)
-        changed = rewritten != joined
-        out = rewritten.split("\n") if changed else lines
-        run.joined = (out, rewritten)
+        out = whole(lines)
+        changed = out is not lines
     elif only is not None:
         # Only the listed lines can change: compare those, and hand back ``lines`` itself when
         # none did (a later stage may then reuse what was prepared for them).

@@ -809,11 +809,10 @@ def canonicalize(units: str, unicode_mode: bool) -> str:
     if ascii_case is None:
         return units.translate(table)
     data = units.encode("utf-8", "surrogatepass")
-    others = set() if data.isascii() else set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
-    # (each copy is let go as soon as the next is made: fewer whole-text buffers alive at once)
-    data = data.upper() if ascii_case == "upper" else data.lower()
-    folded = data.decode("utf-8", "surrogatepass")
-    del data
+    folded = (data.upper() if ascii_case == "upper" else data.lower()).decode("utf-8", "surrogatepass")
+    if folded.isascii():
+        return folded
+    others = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))
     for ch in others:
         mapped = table.get(ord(ch))
         if mapped is not None and mapped != ord(ch):

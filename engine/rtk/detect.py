@@ -197,6 +197,9 @@ class Detection:
     category: str
     matched_patterns: list[str] = field(default_factory=list)
     command_source: str = "none"  # "given", "prompt"/"output" (found on the first lines) or "none"
+    # The first one and two characters of every line of the output, when its only line breaks are
+    # LF (else None): the filter stage's line scanner reuses them for the same lines.
+    line_heads: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.type, "command": self.command, "confidence": self.confidence,
@@ -639,6 +642,7 @@ def detect_command_type(text: str, command: str | None = None, *, profile: str =
     likely winners means each other detector needs only enough misses to fall below it."""
     detected, where = find_command(text, command, profile=profile)
     subject = Subject.of(text, lines)
+    heads = subject.heads if subject.simple_breaks else None
     queue: list[tuple[float, int]] = []
     candidates: list[_Candidate] = []
     for order, detector in enumerate(DETECTORS):
@@ -660,10 +664,10 @@ def detect_command_type(text: str, command: str | None = None, *, profile: str =
             content = [p.id for p in detector.contents if p.id in candidate.hits]
             matched = ([candidate.command_hit] if candidate.command_hit else []) + content
             return Detection(detector.type, detected, _confidence(candidate.base, len(content)),
-                             detector.category, matched, where)
+                             detector.category, matched, where, heads)
         pattern = candidate.pending.pop(0)
         if pattern.test(subject):
             candidate.hits.add(pattern.id)
         if candidate.possible:
             heapq.heappush(queue, (-candidate.upper, order))
-    return Detection("unknown", detected, 0.35 if detected else 0.1, "generic", [], where)
+    return Detection("unknown", detected, 0.35 if detected else 0.1, "generic", [], where, heads)

@@ -210,7 +210,8 @@ def process_rtk_text(
             if profile == "strict" and chosen.max_lines == 0:
                 base = 0  # RTK-Q8 fix: a filter maxLines of 0 means no filter-level limit
             limit = effective_max_lines(base, cfg.intensity, profile=profile)
-            filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace, lines=lines)
+            filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace, lines=lines,
+                                         line_heads=detection.line_heads)
             diagnostics.extend(filtered.diagnostics)
             result = filtered.text
             if filtered.applied_rules:

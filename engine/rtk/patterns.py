@@ -106,8 +106,10 @@ class LineScanner:
     # ``m`` variant of each pattern (which is most of a small CLI run's pattern cost).
     min_scan_lines = 48
 
-    def __init__(self, lines: list[str], blob: str | None = None) -> None:
-        """``blob``, when the caller has it, is ``"\\n".join(lines)`` (saves joining them again)."""
+    def __init__(self, lines: list[str], blob: str | None = None, heads: frozenset[str] | set[str] | None = None) -> None:
+        """``blob``, when the caller has it, is ``"\\n".join(lines)`` (saves joining them again);
+        ``heads``, the first two characters of every line (one-character heads may be in it too),
+        when the caller has them (detection reads them for the same lines)."""
         self.lines = lines
         self._blob = blob
         self._exact_bounds: bool | None = None
@@ -115,6 +117,7 @@ class LineScanner:
         self._prepared: dict[tuple[bool, bool], tuple[str, list[int]]] = {}
         self._after_newline: dict[tuple[bool, bool], str] = {}
         self._heads: dict[tuple[bool, bool], frozenset[str]] = {}
+        self._raw_heads = heads
         self._head_queries = 0
 
     @property
@@ -175,10 +178,13 @@ class LineScanner:
         heads = self._heads.get(key)
         if heads is None:
             self._head_queries += 1
-            if self._head_queries < 2 and key in self._prepared:
+            if self._raw_heads is None and self._head_queries < 2 and key in self._prepared:
                 return False
-            # The few distinct heads of the lines, then each as the target spells it.
-            raw = {line[:2] for line in self.lines}
+            # The few distinct heads of the lines (read once: every flag set shares them), then
+            # each as the target spells it.
+            raw = self._raw_heads
+            if raw is None:
+                raw = self._raw_heads = {line[:2] for line in self.lines}
             two = {_as_target(h, translation)[:2] for h in raw} if not self._plain(translation) else raw
             heads = self._heads[key] = frozenset(two | {h[:1] for h in two})
         return head not in heads

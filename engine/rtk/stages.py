@@ -57,8 +57,10 @@ class _LineView:
     depend on the other lines, so one scan of the text serves drop, include, collapse and the
     priority lines of truncation. Bookkeeping uses C-level list operations only."""
 
-    def __init__(self, lines: list[str], scanner: LineScanner | None = None, blob: str | None = None) -> None:
-        self.scanner = scanner if scanner is not None and scanner.lines is lines else LineScanner(lines, blob)
+    def __init__(self, lines: list[str], scanner: LineScanner | None = None, blob: str | None = None,
+                 heads: frozenset[str] | None = None) -> None:
+        self.scanner = (scanner if scanner is not None and scanner.lines is lines
+                        else LineScanner(lines, blob, heads))
         self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
         self._base: dict[tuple[tuple[str, str], ...], dict[int, CompiledPattern]] = {}
 
@@ -133,18 +135,24 @@ class _Run:
     view: _LineView | None = None
     has_cr: bool = True  # the input holds a CR (only then can a line end in one)
     joined: tuple[list[str], str] | None = None  # some lines and their "\n"-joined text, when known
+    # some lines and their heads (first one and two characters), when detection read them
+    headed: tuple[list[str], frozenset[str]] | None = None
     preserve_verdicts: dict[str, bool] | None = None  # see FilterResult
 
     def blob_of(self, lines: list[str]) -> str | None:
         """``"\\n".join(lines)`` when a stage already has it (else None)."""
         return self.joined[1] if self.joined is not None and self.joined[0] is lines else None
 
+    def heads_of(self, lines: list[str]) -> frozenset[str] | None:
+        """The heads of ``lines`` when detection read them for this very list (else None)."""
+        return self.headed[1] if self.headed is not None and self.headed[0] is lines else None
+
     def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         """Line index -> the first pattern (in list order) that matches that line."""
         if not patterns or not lines:
             return {}
         if self.view is None:
-            self.view = _LineView(lines, blob=self.blob_of(lines))
+            self.view = _LineView(lines, blob=self.blob_of(lines), heads=self.heads_of(lines))
         return self.view.first_hits(patterns, lines)
 
     def kept(self, positions: list[int]) -> None:
@@ -185,11 +193,15 @@ def apply_line_filter(
     profile: str = "omniroute",
     trace: Trace | None = None,
     lines: list[str] | None = None,
+    line_heads: frozenset[str] | None = None,
 ) -> FilterResult:
     """Run ``flt``'s pipeline on ``text``. ``max_lines`` overrides the filter's own (the engine
-    passes its effective value; it also passes ``text`` already split, to save a pass); a regex
-    timeout returns the text unchanged with a diagnostic."""
+    passes its effective value; it also passes ``text`` already split, to save a pass, and the
+    heads detection read from those ``lines``); a regex timeout returns the text unchanged with a
+    diagnostic."""
     run = _Run(flt, profile, trace)
+    if lines is not None and line_heads is not None:
+        run.headed = (lines, line_heads)
     try:
         return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines, lines)
     except RegexTimeout as exc:
@@ -224,7 +236,7 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
             run.invalid_pattern("replace.pattern", rule.pattern, error or "", rule.pointer and rule.pointer + "/pattern")
             continue
         if scanner is None or scanner.lines is not lines:
-            scanner = LineScanner(lines, run.blob_of(lines))
+            scanner = LineScanner(lines, run.blob_of(lines), run.heads_of(lines))
         candidates = scanner.hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
         lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
                            pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)

@@ -122,9 +122,9 @@ def test_unchanged_replace_hands_its_scanner_to_the_line_stages(monkeypatch):
     built = []
     original_init = LineScanner.__init__
 
-    def counting_init(self, lines, blob=None):
+    def counting_init(self, lines, blob=None, heads=None):
         built.append(len(lines))
-        original_init(self, lines, blob)
+        original_init(self, lines, blob, heads)
 
     monkeypatch.setattr(LineScanner, "__init__", counting_init)
     lines = [f"line {i}" for i in range(100)] + ["", "tests/a.py::t PASSED [ 1%]"]

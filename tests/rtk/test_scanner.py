@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine.rtk.engine as engine_module
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.translate import translate
 from engine.jsregex.unicode_data import canon_table
+from engine.rtk.detect import detect_command_type
+from engine.rtk.engine import RtkConfig, process_rtk_text
 from engine.rtk.patterns import (
     LineScanner,
     anchored_prefix,
@@ -22,6 +27,8 @@ from engine.rtk.patterns import (
     top_level_alternatives,
 )
 from engine.rtk.priority import DEFAULT_PRIORITY, default_priority_lines
+
+from .helpers import make
 
 # Patterns that stress every path: anchored literals, required literals, classes that cross line
 # breaks (\s, [^x]), empty matches, $ at line ends, alternation, backreferences, lookarounds
@@ -206,3 +213,48 @@ def test_no_native_space_translation_without_such_a_class():
     assert translate("[^\\s:]+", "").emitted_native_space is None
     assert translate("[\\s\\S]", "").emitted_native_space is None
     assert translate("abc", "i").emitted_native_space is None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from(["i", ""]))
+def test_hits_with_the_heads_detection_read_equal_per_line_tests(lines, flags):
+    """A scanner handed detection's line heads (one- and two-character ones mixed) answers as
+    one that reads them itself; detection hands none when the output has other line breaks."""
+    text = "\n".join(lines)
+    heads = detect_command_type(text, None, lines=lines).line_heads
+    if heads is None:
+        assert any(c in text for c in "\r\u2028\u2029")
+        return
+    assert heads == frozenset({line[:2] for line in lines} | {line[:1] for line in lines})
+    patterns, _ = compile_list(PATTERNS, flags)
+    scanner = LineScanner(lines, heads=heads)
+    for pattern in patterns:
+        assert scanner.hits(pattern) == per_line(pattern, lines), pattern.source
+
+
+def test_the_engine_hands_the_filter_stage_the_heads_detection_read():
+    lines = [f"== {i} passed" if i % 5 else f"FAILED t{i}" for i in range(200)]
+    text = "\n".join(lines)
+    config = RtkConfig.from_dict({"enabled": True})
+    flt = make(match={"commands": ["^pytest"]}, rules={"dropPatterns": ["^== 1", "^zz", "^FAILED t1"], "maxLines": 40})
+    handed = []
+    original = LineScanner.__init__
+
+    def spy(self, lines, blob=None, heads=None):
+        handed.append(heads)
+        original(self, lines, blob, heads)
+
+    def without_heads(*args, **kwargs):
+        return replace(detect_command_type(*args, **kwargs), line_heads=None)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LineScanner, "__init__", spy)
+        shared = process_rtk_text(text, "pytest", config, [flt])
+        patch.setattr(engine_module, "detect_command_type", without_heads)
+        handed_before = len(handed)
+        own = process_rtk_text(text, "pytest", config, [flt])
+    assert shared.filter is flt
+    assert handed[0] == frozenset({line[:2] for line in lines} | {line[:1] for line in lines})
+    assert handed[handed_before:] and all(heads is None for heads in handed[handed_before:])
+    assert (shared.text, shared.rules_applied) == (own.text, own.rules_applied)
+    assert "t:strip" in shared.rules_applied

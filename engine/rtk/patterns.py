@@ -108,8 +108,9 @@ class LineScanner:
 
     def __init__(self, lines: list[str], blob: str | None = None, heads: frozenset[str] | set[str] | None = None) -> None:
         """``blob``, when the caller has it, is ``"\\n".join(lines)`` (saves joining them again);
-        ``heads``, the first two characters of every line (one-character heads may be in it too),
-        when the caller has them (detection reads them for the same lines)."""
+        ``heads``, when the caller has them (detection reads them): the first two characters of
+        every line; one-character heads and heads no line has may be in it too (an extra head
+        only spares a ``^literal`` pattern less often)."""
         self.lines = lines
         self._blob = blob
         self._exact_bounds: bool | None = None

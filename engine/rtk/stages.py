@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, filterfalse, repeat
-from operator import ge, lt
+from operator import ge, is_not, itemgetter, lt
 from typing import Any
 
 from engine.diagnostics import Diagnostic
@@ -147,6 +147,17 @@ class _Run:
         """The heads of ``lines`` when detection read them for this very list (else None)."""
         return self.headed[1] if self.headed is not None and self.headed[0] is lines else None
 
+    def carry_heads(self, before: list[str], after: list[str]) -> None:
+        """After a rewrite of some of ``before``'s lines: the heads known for them plus those of
+        the rewritten lines serve ``after``. That may hold heads no line has any more, which a
+        scanner only uses to rule a ``^literal`` pattern out: such a head costs that pattern its
+        scan, never a hit."""
+        known = self.heads_of(before)
+        if known is None or after is before:
+            return
+        new = {line[:2] for line in compress(after, map(is_not, before, after))}
+        self.headed = (after, known.union(new, map(itemgetter(slice(0, 1)), new)))
+
     def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         """Line index -> the first pattern (in list order) that matches that line."""
         if not patterns or not lines:
@@ -224,7 +235,9 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
 
     if flt.strip_ansi:
         if "\x1b" in text:  # (the lines are the text split at line breaks: same characters)
-            lines = _map_lines(run, "strip-ansi", lines, whole=strip_csi_lines)
+            stripped = _map_lines(run, "strip-ansi", lines, whole=strip_csi_lines)
+            run.carry_heads(lines, stripped)
+            lines = stripped
         else:
             _map_lines(run, "strip-ansi", lines, only=())
     if flt.filter_stderr:

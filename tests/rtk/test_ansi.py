@@ -6,7 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.rtk.ansi import CSI, strip_csi_lines
-from engine.rtk.stages import apply_line_filter
+from engine.rtk.dedup import split_lines
+from engine.rtk.detect import detect_command_type
+from engine.rtk.patterns import LineScanner
+from engine.rtk.stages import _Run, apply_line_filter
 from engine.rtk.trace import Trace
 
 from .helpers import make
@@ -56,3 +59,27 @@ def test_traced_and_plain_runs_agree_on_a_large_coloured_log():
     stage = next(s for s in trace.stages if s.stage == "strip-ansi")
     assert [(event.line, event.action, event.after) for event in stage.events] == [
         (i, "changed", f"ok {i}") for i in range(0, 500, 7)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(LINES)
+def test_heads_carried_over_the_stripping_serve_the_scanner(monkeypatch, lines):
+    """Detection's heads plus the stripped lines' own cover every head after the stage, and a
+    filter run handed them answers as one that reads the heads itself."""
+    monkeypatch.setattr(LineScanner, "min_scan_lines", 0)  # (scan even these few lines)
+    text = "\n".join(lines)
+    split = split_lines(text)
+    heads = detect_command_type(text, None, lines=split).line_heads
+    flt = make(rules={"stripAnsi": True, "dropPatterns": ["^red", "^\\[3", "^\\u2713 ", "^ x", "^\\x1b"],
+                      "maxLines": 3, "headLines": 1, "tailLines": 1},
+               preserve={"errorPatterns": ["^re", "^\\x1b\\]"], "summaryPatterns": []})
+    handed = apply_line_filter(text, flt, lines=split, line_heads=heads)
+    own = apply_line_filter(text, flt)
+    assert (handed.text, handed.applied_rules) == (own.text, own.applied_rules)
+    if heads is not None:
+        run = _Run(flt, "omniroute", None, headed=(split, heads))
+        after = strip_csi_lines(split)
+        run.carry_heads(split, after)
+        carried = run.heads_of(after)
+        assert carried is not None and {line[:2] for line in after} <= carried

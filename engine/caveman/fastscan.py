@@ -676,6 +676,16 @@ SAMPLE_UNITS = 65_536  # a large text's unmeasured full-scan cost is learnt on t
 EXPLORE = 2000  # more than one candidate per EXPLORE units: measure a full scan once
 MEASURE_MIN = 64  # anchored loops with fewer candidates are too short to time
 
+# (source, flags) → UTF-16 units of the texts a pattern has been run on (see
+# FastRegex._untimed_calls): the untimed set-up (two linearity analyses of the parsed pattern
+# and an ``re`` compile, ~1 ms for a long alternation) is made once the pattern has met this
+# much text. Below that it does not repay itself — a live preview runs a rule whose pattern is
+# being typed, a new pattern at each keystroke, on a 10 KB sample — and calls stay on the
+# timed ``regex`` translation (the same matches).
+_UNITS_MET: dict[tuple[str, str], int] = {}
+UNTIMED_MIN_UNITS = 65_536
+_TIMED_CALLS: tuple[bool, None, None] = (False, None, None)
+
 
 def _costs(key: tuple[str, str]) -> list[float]:
     costs = _COSTS.get(key)
@@ -705,6 +715,22 @@ def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess
 
 # (source, flags) → the ``re`` twin whole scans of that pattern run on (see FastRegex._whole_scanner)
 _WHOLE_SCANNERS: dict[tuple[str, str], re.Pattern[str]] = {}
+
+
+def _meet(source: str, flags: str, units: int) -> None:
+    """Count ``units`` more of text met by ``/source/flags`` (up to ``UNTIMED_MIN_UNITS``).
+    When the count gets there, the calls may turn untimed: the costs measured so far, of timed
+    calls, are forgotten (kept, a dear full scan measured on ``regex`` would keep the anchored
+    loop chosen although the ``re`` twin scans several times faster)."""
+    key = (source, flags)
+    met = _UNITS_MET.get(key, 0)
+    if met < UNTIMED_MIN_UNITS:
+        if len(_UNITS_MET) >= MAX_COSTS and key not in _UNITS_MET:
+            _UNITS_MET.clear()
+        _UNITS_MET[key] = met + units
+        costs = _COSTS.get(key)
+        if met + units >= UNTIMED_MIN_UNITS and costs is not None:
+            costs[0] = costs[1] = 0.0  # (in place: the pattern's FastRegex objects hold this list)
 
 
 def _faster(plain: re.Pattern[str], led: re.Pattern[str], sample: str) -> re.Pattern[str]:
@@ -759,8 +785,11 @@ class FastRegex:
     def _untimed_calls(self) -> tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None]:
         """Where no call can stall, calls run untimed, on the ``re`` twin when there is one:
         ``(anchored calls may run untimed, twin for anchored calls, twin for whole scans)``.
-        Worked out when first needed (most rules never get that far on a given text)."""
+        Worked out when first needed (most rules never get that far on a given text), and only
+        for a pattern that has met ``UNTIMED_MIN_UNITS`` of text (until then: all timed)."""
         if self._untimed is None:
+            if _UNITS_MET.get((self.rx.source, self.rx.flags), 0) < UNTIMED_MIN_UNITS:
+                return _TIMED_CALLS
             source, flags = self.rx.source, self.rx.flags
             linear = linear_attempts(source, flags)
             t = self.rx.translation
@@ -777,7 +806,8 @@ class FastRegex:
         plain twin, or its charset-led form (``engine.jsregex.charset_led``: same matches, but
         ``re`` skips to the characters a match can start with) when that is faster on this
         pattern's texts — which depends on how common those characters are, so the first text
-        of at least ``2 * SAMPLE_UNITS`` decides, by timing both on its start."""
+        of at least ``2 * SAMPLE_UNITS`` decides, by timing both on its start. Shorter texts
+        scan on the plain twin without building the other."""
         plain = self._untimed_calls()[2]
         if plain is None:
             return None
@@ -785,13 +815,12 @@ class FastRegex:
         chosen = _WHOLE_SCANNERS.get(key)
         if chosen is not None:
             return chosen
+        if len(target) < 2 * SAMPLE_UNITS:
+            # undecided: too short a text to time on, and to repay building the charset-led form
+            # (~1 ms for a pattern edited at each keystroke of a live preview)
+            return plain
         led = charset_led_twin(self.rx.source, self.rx.flags, self.rx.translation.emitted)
-        if led is None:
-            chosen = plain
-        elif len(target) < 2 * SAMPLE_UNITS:
-            return plain  # (undecided: too short a text to time on)
-        else:
-            chosen = _faster(plain, led, target[:SAMPLE_UNITS])
+        chosen = plain if led is None else _faster(plain, led, target[:SAMPLE_UNITS])
         if len(_WHOLE_SCANNERS) >= MAX_COSTS:
             _WHOLE_SCANNERS.clear()
         _WHOLE_SCANNERS[key] = chosen
@@ -827,6 +856,7 @@ class FastRegex:
         else:
             units = text if _bmp_only(text) else _units(text)
         self._work = _Work(text, units, units is not text, fold, t.ignore_case and not t.unicode)
+        _meet(self.rx.source, self.rx.flags, len(units))
         return self._work
 
     def _positions(self, units: str) -> list[int] | None:

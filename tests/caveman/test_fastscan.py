@@ -344,15 +344,19 @@ def test_canonical_case_equals_the_table(text):
 
 from engine.caveman import fastscan  # noqa: E402
 from engine.jsregex import RegexTimeout  # noqa: E402
+from engine.jsregex.charset_led import charset_led_twin  # noqa: E402
+from engine.jsregex.twin import re_twin  # noqa: E402
 
 # [full-scan seconds per unit, anchored seconds per candidate]: unmeasured, full cheaper, anchored cheaper
 COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
 
 
+@pytest.mark.parametrize("untimed_min", [0, 10**9], ids=["untimed", "timed"])
 @pytest.mark.parametrize("seed, odd", [(20, False), (21, True)])
 @pytest.mark.parametrize("costs", COST_STATES)
-def test_either_path_choice_equals_jsregex(seed, odd, costs, monkeypatch):
+def test_either_path_choice_equals_jsregex(seed, odd, costs, untimed_min, monkeypatch):
     monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", untimed_min)  # twins from the start, or never
     text = big_text(seed, 6000, odd=odd)
     for source, flags in PATTERNS:
         fastscan._COSTS[(source, flags)] = list(costs)
@@ -375,6 +379,7 @@ def test_path_choice_follows_the_measured_costs():
 
 def test_costs_are_measured_on_large_texts(monkeypatch):
     monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 0)  # the calls' regime stays the same throughout
     text = (", and also x " + "word " * 20) * 300  # a candidate every 113 units: a full scan is measured first
     source = r",\s*and also\s+"
     fast = FastRegex(source, "g")
@@ -384,6 +389,59 @@ def test_costs_are_measured_on_large_texts(monkeypatch):
     fastscan._COSTS[(source, "g")][0] = 1.0  # a full scan now looks dear: the anchored loop runs
     assert FastRegex(source, "g").replace(text, "-$&") == compile_js(source, "g").replace(text, "-$&")
     assert fastscan._COSTS[(source, "g")][1] > 0
+
+
+def test_untimed_setup_waits_until_the_pattern_has_met_enough_text(monkeypatch):
+    """A pattern new to the process (one being typed in a live preview) runs timed on ``regex``
+    until it has met ``UNTIMED_MIN_UNITS`` of text; then its twin is built and used."""
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(fastscan, "_UNITS_MET", {})
+    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 20_000)
+    built = []
+    monkeypatch.setattr(fastscan, "re_twin", lambda emitted: built.append(emitted) or re_twin(emitted))
+    source, flags = r"\b(?:very|really|quite)\s+", "gi"
+    plain = compile_js(source, flags)
+    regimes = []
+    for seed in range(5):  # ~6,000 units each: the fourth text takes the pattern past 20,000
+        text = big_text(40 + seed, 6000)
+        fast = FastRegex(source, flags)
+        assert fast.replace(text, "") == plain.replace(text, ""), seed
+        assert fast.replace_matched(text, str.upper) == plain.replace(text, lambda m: m.match.upper())
+        regimes.append(fast._untimed_calls()[2] is not None)
+    assert regimes == [False, False, False, True, True]
+    assert built == [plain.translation.emitted] * 2  # no set-up before (one per object after)
+
+
+def test_costs_of_timed_calls_are_forgotten_when_calls_may_turn_untimed(monkeypatch):
+    monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(fastscan, "_UNITS_MET", {})
+    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 10_000)
+    source = r",\s*and also\s+"
+    fast = FastRegex(source, "g")
+    fast._cost[:] = [3e-9, 2e-6]  # measured on timed calls
+    fast._prepare(big_text(50, 6000))
+    assert fastscan._COSTS[(source, "g")] == [3e-9, 2e-6]
+    fast._prepare(big_text(51, 6000))
+    assert fastscan._COSTS[(source, "g")] == [0.0, 0.0] and fast._cost is fastscan._COSTS[(source, "g")]
+    fast._cost[:] = [4e-9, 1e-6]  # measured after that: kept
+    fast._prepare(big_text(52, 6000))
+    assert fastscan._COSTS[(source, "g")] == [4e-9, 1e-6]
+
+
+def test_the_charset_led_twin_is_built_only_for_a_text_large_enough_to_time_it_on(monkeypatch):
+    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
+    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 0)
+    built = []
+    monkeypatch.setattr(fastscan, "charset_led_twin", lambda *args: built.append(args) or charset_led_twin(*args))
+    source = r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])"
+    fast = FastRegex(source, "g")
+    assert fast._whole_scanner(big_text(53, 8000)) is fast._untimed_calls()[2]
+    assert not built
+    large = big_text(54, 2 * fastscan.SAMPLE_UNITS + 100)
+    chosen = fast._whole_scanner(large)
+    assert len(built) == 1 and chosen in (fast._untimed_calls()[2], charset_led_twin(*built[0]))
+    assert fastscan._WHOLE_SCANNERS[(source, "g")] is chosen and fast._whole_scanner(large) is chosen
+    assert len(built) == 1  # decided once
 
 
 def test_anchored_loop_keeps_its_timeout(monkeypatch):

@@ -38,7 +38,7 @@ from operator import add, sub
 from engine.caveman.fences import contains
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
-from engine.jsregex.backtracking import linear_attempts, linear_scan, parsed_root
+from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
 from engine.jsregex.charset_led import charset_led_twin
 from engine.jsregex.twin import re_twin
 from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
@@ -183,7 +183,9 @@ def _node_anchors(node, lo: int, hi: int, multiline: bool):
 def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     """``(start plan or None, minimum match width or None)`` of a JS pattern."""
     try:
-        root = parsed_root(source, flags)
+        # (not kept: only patterns that go on to meet enough text need their tree again, for the
+        # linearity checks of the untimed set-up, and parse it then)
+        root = parse_root(source, flags)
         min_width = _width(root)[0]
         if any(f in flags for f in "yuv"):
             return None, min_width

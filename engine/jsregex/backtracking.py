@@ -42,6 +42,13 @@ class _NotLinear(Exception):
 def parsed_root(source: str, flags: str) -> A.Node:
     """The parsed pattern ``/source/flags`` (shared by the analyses of one pattern; callers
     must not change it). Raises ``JSSyntaxError``."""
+    return parse_root(source, flags)
+
+
+def parse_root(source: str, flags: str) -> A.Node:
+    """``parsed_root`` without keeping the tree: for an analysis most patterns only get once
+    (a pattern typed in a live preview is a new one at each keystroke; kept, its tree of
+    hundreds of nodes would stay alive for the garbage collector to walk)."""
     from engine.jsvalues import from_utf16_units, to_utf16_units
 
     from .parser import parse

@@ -12,6 +12,7 @@ interactive terminal on standard input is refused instead of waiting silently.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -109,10 +110,4 @@ def printable(text: str) -> str:
     return _LONE_SURROGATE.sub("\ufffd", text)
 
 
-def _lone_surrogates():
-    import re
-
-    return re.compile("[\ud800-\udfff]")
-
-
-_LONE_SURROGATE = _lone_surrogates()
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -12,8 +12,11 @@ interactive terminal on standard input is refused instead of waiting silently.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+from collections.abc import Callable
+from typing import Any
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 STDIN_NAME = "<stdin>"
@@ -92,6 +95,29 @@ def _is_terminal(stream) -> bool:
         return False
 
 
+FieldCheck = tuple[tuple[type, ...] | Callable[[Any], bool], str]
+
+
+def request_problem(request: dict[str, Any], fields: dict[str, FieldCheck]) -> str | None:
+    """The first present key (in ``fields`` order) whose value has the wrong JSON type, said in
+    words, so a ``--jsonl`` request gets an answer instead of a Python error deep inside.
+
+    Each key maps to the accepted Python types (``bool`` counts only where listed: JSON ``true``
+    is not a number) or to a test of the value, and the words that name what was expected.
+    """
+    for key, (accepts, words) in fields.items():
+        if key not in request:
+            continue
+        value = request[key]
+        if callable(accepts):
+            ok = accepts(value)
+        else:
+            ok = isinstance(value, accepts) and not (isinstance(value, bool) and bool not in accepts)
+        if not ok:
+            return f"{json.dumps(key)} must be {words}"
+    return None
+
+
 def dumps_json(value, *, indent: int | None = None) -> str:
     """JSON text for stdout: non-ASCII kept readable, lone surrogates escaped as ``\\udXXX``.
 
@@ -99,8 +125,6 @@ def dumps_json(value, *, indent: int | None = None) -> str:
     cannot encode them, so ``ensure_ascii=False`` output would crash the write. Escaping them is
     what well-formed ``JSON.stringify`` does, and the result is still valid JSON.
     """
-    import json
-
     text = json.dumps(value, ensure_ascii=False, indent=indent)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

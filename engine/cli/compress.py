@@ -126,19 +126,10 @@ _REQUEST_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
 }
 
 
-def request_problem(request: dict[str, Any], fields: dict[str, tuple[tuple[type, ...], str]]) -> str | None:
-    """The first present key whose value has the wrong JSON type, said in words."""
-    for key, (types, words) in fields.items():
-        if key in request:
-            value = request[key]
-            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-                return f"{json.dumps(key)} must be {words}"
-    return None
-
-
 def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     from engine.caveman.compress import Compressor
     from engine.caveman.packs import PackSource
+    from engine.cli.common import request_problem
 
     problem = request_problem(request, _REQUEST_FIELDS)
     if problem:

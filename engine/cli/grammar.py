@@ -82,27 +82,19 @@ def _message_from_request(request: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-def _request_problem(request: dict[str, Any]) -> str | None:
-    """A wrong JSON type in the request, said in words (instead of a Python error deep inside)."""
-    strings = ("text", "api", "stopReason", "role", "policy", "grammarMode", "unknownToolText",
-               "unknownGrammarText", "profile")
-    for key in strings:
-        if key in request and not isinstance(request[key], str):
-            return f'"{key}" must be a string'
-    if "modelId" in request and not isinstance(request["modelId"], (str, type(None))):
-        return '"modelId" must be a string or null'
-    for key in ("knownTools", "allowedTools", "grammars"):
-        value = request.get(key)
-        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            return f'"{key}" must be an array of strings'
-    for key in ("existingToolCalls", "content"):
-        value = request.get(key)
-        if value is not None and not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
-            return f'"{key}" must be an array of objects'
-    for key in ("settings", "messageExtra"):
-        if request.get(key) is not None and not isinstance(request[key], dict):
-            return f'"{key}" must be an object'
-    return None
+def _none_or_list_of(kind: type):
+    return lambda value: value is None or (isinstance(value, list) and all(isinstance(v, kind) for v in value))
+
+
+# request key -> what it accepts, in the order the request is checked (engine.cli.common.request_problem)
+_REQUEST_FIELDS = {
+    **{key: ((str,), "a string") for key in ("text", "api", "stopReason", "role", "policy", "grammarMode",
+                                             "unknownToolText", "unknownGrammarText", "profile")},
+    "modelId": ((str, type(None)), "a string or null"),
+    **{key: (_none_or_list_of(str), "an array of strings") for key in ("knownTools", "allowedTools", "grammars")},
+    **{key: (_none_or_list_of(dict), "an array of objects") for key in ("existingToolCalls", "content")},
+    **{key: (lambda value: value is None or isinstance(value, dict), "an object") for key in ("settings", "messageExtra")},
+}
 
 
 def _finite(record: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +104,7 @@ def _finite(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def handle_request(request: dict[str, Any]) -> dict[str, Any]:
+    from engine.cli.common import request_problem
     from engine.grammar import (
         HookState,
         message_end,
@@ -122,7 +115,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     )
     from engine.grammar.settings import settings_file_from_request
 
-    problem = _request_problem(request)
+    problem = request_problem(request, _REQUEST_FIELDS)
     if problem:
         return {"error": problem}
     strict = _strict(request)

@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, pairwise, repeat
 from operator import add, and_, not_
 from typing import Any
 
@@ -473,31 +473,11 @@ def _estimated_count(target: str, literal: str) -> int:
 def top_level_alternatives(source: str) -> list[str]:
     """The alternatives of a JavaScript source with a top-level ``|`` (``^a|b`` → ``^a``, ``b``);
     empty when there is none or when a backreference (``\\1``, ``\\k<name>``) could tie them."""
-    parts: list[str] = []
-    depth, start, i, in_class = 0, 0, 0, False
-    while i < len(source):
-        ch = source[i]
-        if ch == "\\":
-            if source[i + 1:i + 2] in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "k"):
-                return []
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(source[start:i])
-            start = i + 1
-        i += 1
-    if not parts:
+    bars, has_backreference = _top_level_bars(source)
+    if not bars or has_backreference:
         return []
-    parts.append(source[start:])
-    return parts
+    edges = [-1, *bars, len(source)]
+    return [source[start + 1:end] for start, end in pairwise(edges)]
 
 
 def leading_group_alternatives(source: str) -> list[str]:
@@ -771,10 +751,20 @@ def _group_end(source: str, i: int) -> int:
 
 def has_top_level_alternation(source: str) -> bool:
     """True when ``source`` has a ``|`` outside every group and class (JS syntax)."""
+    return bool(_top_level_bars(source)[0])
+
+
+def _top_level_bars(source: str) -> tuple[list[int], bool]:
+    """Indexes of the ``|`` outside every group and class of a JavaScript source, and whether it
+    holds a numbered or named backreference (``\\1``, ``\\k<name>``): one scan for both the
+    splitter and the alternation test."""
+    bars: list[int] = []
+    has_backreference = False
     depth, i, in_class = 0, 0, False
     while i < len(source):
         ch = source[i]
         if ch == "\\":
+            has_backreference = has_backreference or source[i + 1:i + 2] in _BACKREFERENCE_HEADS
             i += 2
             continue
         if in_class:
@@ -786,9 +776,12 @@ def has_top_level_alternation(source: str) -> bool:
         elif ch == ")":
             depth -= 1
         elif ch == "|" and depth == 0:
-            return True
+            bars.append(i)
         i += 1
-    return False
+    return bars, has_backreference
+
+
+_BACKREFERENCE_HEADS = frozenset("123456789k")
 
 
 _BRACE_QUANTIFIER = re.compile(r"\{\d+(?:,\d*)?\}")

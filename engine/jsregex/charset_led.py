@@ -20,12 +20,13 @@ this module cannot reproduce has no such twin (None).
 from __future__ import annotations
 
 import re
-import warnings
 from functools import lru_cache
 
 from . import ast as A
 from .backtracking import parsed_root
+from .charset import union
 from .emitter import Emitter
+from .twin import re_twin
 
 
 @lru_cache(maxsize=1024)
@@ -40,11 +41,7 @@ def charset_led_twin(source: str, flags: str, emitted: str) -> re.Pattern[str] |
         led = _charset_led(root)
         if led is None or _emitter(flags).emit_pattern(root) != emitted:
             return None
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # as engine.jsregex.twin: keep to what re reads plainly
-            return re.compile(_emitter(flags).emit_pattern(led))
-    except (re.error, Warning, RecursionError, OverflowError, ValueError, TypeError):
-        return None
+        return re_twin(_emitter(flags).emit_pattern(led))  # None where re may read it otherwise
     except Exception:  # a shape of pattern this module does not know: no twin, never a wrong one
         return None
 
@@ -62,7 +59,7 @@ def _charset_led(root: A.Node) -> A.Node | None:
     if not (isinstance(first, A.Anchor) and first.kind == "b"):
         return None
     if _one_unit_class(lead):
-        union = lead
+        first_class = lead
         body: list[A.Node] = []
     elif isinstance(lead, A.Alt):
         heads, tails = [], []
@@ -72,12 +69,12 @@ def _charset_led(root: A.Node) -> A.Node | None:
                 return None
             heads.append(items[0])
             tails.append(items[1:])
-        union = A.CharSet(_union(h.ranges for h in heads))
+        first_class = A.CharSet(union(*(h.ranges for h in heads)))
         body = [A.Alt([A.Seq([A.Look(True, False, head), *tail]) for head, tail in zip(heads, tails)])]
     else:
         return None
-    boundary = A.Look(True, False, A.Seq([A.Anchor("b"), union]))
-    return A.Seq([union, boundary, *body, *rest])
+    boundary = A.Look(True, False, A.Seq([A.Anchor("b"), first_class]))
+    return A.Seq([first_class, boundary, *body, *rest])
 
 
 def _one_unit_class(node: A.Node) -> bool:
@@ -85,12 +82,3 @@ def _one_unit_class(node: A.Node) -> bool:
     return isinstance(node, A.CharSet) and not node.strings and bool(node.ranges) \
         and max(hi for _lo, hi in node.ranges) <= 0xFFFF and not node.v8_loop_defect
 
-
-def _union(range_lists) -> tuple[tuple[int, int], ...]:
-    merged: list[list[int]] = []
-    for lo, hi in sorted(r for ranges in range_lists for r in ranges):
-        if merged and lo <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    return tuple((lo, hi) for lo, hi in merged)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panels import register_panel
+from app.panels import offer_action, register_panel, window_menu
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
@@ -256,14 +256,10 @@ class TestsPanel(QWidget):
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 
     def _register_action(self) -> None:
-        actions = getattr(self.window_, "actions_", None)
-        if isinstance(actions, dict):
-            actions["run_tests"] = self.run_action
-        for action in self.window_.menuBar().actions():
-            menu = action.menu()
-            if menu is not None and action.text().replace("&", "") == "Run":
-                menu.addAction(self.run_action)
-                return
+        offer_action(self.window_, "run_tests", self.run_action)
+        menu = window_menu(self.window_, "Run")
+        if menu is not None:
+            menu.addAction(self.run_action)
 
     def _run_from_shortcut(self) -> None:
         self.window_.show_panel("tests")

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QWidget
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QMenu, QWidget
 
     from app.mainwindow import MainWindow
 
@@ -53,6 +54,25 @@ def panel(name: str) -> PanelSpec:
         return PANELS[name]
     except KeyError:
         raise UnknownPanelError(name) from None
+
+
+def offer_action(window: MainWindow, key: str, action: QAction) -> None:
+    """List ``action`` in the window's action table (the command palette reads it) as ``key``.
+
+    A bare window (as some tests build it) has no table; then there is nothing to offer it in.
+    """
+    actions = getattr(window, "actions_", None)
+    if isinstance(actions, dict):
+        actions[key] = action
+
+
+def window_menu(window: MainWindow, title: str) -> QMenu | None:
+    """The menu bar's menu called ``title`` (mnemonics ignored), or None."""
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if menu is not None and action.text().replace("&", "") == title:
+            return menu
+    return None
 
 
 def _register_builtin() -> None:

@@ -537,14 +537,6 @@ class Tour(QObject):
 
 
 # -- wiring -------------------------------------------------------------------------------------------------
-def _help_menu(window: MainWindow):
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if menu is not None and action.text().replace("&", "") == "Help":
-            return menu
-    return window.menuBar().addMenu("&Help")
-
-
 def install_tour(window: MainWindow) -> Tour:
     """Create the window's tour once and offer it in Help ▸ Show Tour and the command palette."""
     existing = tour_of(window)
@@ -556,10 +548,8 @@ def install_tour(window: MainWindow) -> Tour:
     action.setToolTip("Walk through the explorer, a pack, its preview, a failing test and the trust panel")
     action.triggered.connect(lambda _checked=False: tour.start(0))
     window.addAction(action)
-    actions = getattr(window, "actions_", None)
-    if isinstance(actions, dict):
-        actions["show_tour"] = action  # the palette lists the window's action table
-    menu = _help_menu(window)
+    panels.offer_action(window, "show_tour", action)
+    menu = panels.window_menu(window, "Help") or window.menuBar().addMenu("&Help")
     first = menu.actions()[0] if menu.actions() else None
     menu.insertAction(first, action)
     if first is not None:

@@ -26,6 +26,27 @@ def bare_window(qtbot):
     win.watcher.stop()
 
 
+@pytest.fixture
+def window_on(qtbot):
+    """Open a window on a workspace folder the test made (the shared ``window`` fixture's is full)."""
+    from app.mainwindow import MainWindow
+    from engine.workspace.settings import Settings
+
+    opened = []
+
+    def open_on(root: Path):
+        win = MainWindow(Settings())
+        qtbot.addWidget(win)
+        win.open_workspace(root, restore=False)
+        win.show()
+        opened.append(win)
+        return win
+
+    yield open_on
+    for win in opened:
+        win.watcher.stop()
+
+
 def record_triggers(action) -> list[bool]:
     """Replace the action's behaviour with a recorder (the real slots would open file dialogs)."""
     calls: list[bool] = []
@@ -173,16 +194,10 @@ def test_tests_panel_after_a_failed_run_offers_to_run_again(qtbot, window):
     assert [b.text().split("  ")[0] for b in panel.empty.buttons] == ["Run Tests"]
 
 
-def test_tests_panel_without_filter_files_offers_new_filter(qtbot, tmp_path):
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
-
+def test_tests_panel_without_filter_files_offers_new_filter(qtbot, tmp_path, window_on):
     root = tmp_path / "packs-only"
     (root / "rules" / "en").mkdir(parents=True)
-    win = MainWindow(Settings())
-    qtbot.addWidget(win)
-    win.open_workspace(root, restore=False)
-    win.show()
+    win = window_on(root)
     panel = win.show_panel("tests")
     qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=20000)
     assert shown(panel.empty)
@@ -190,7 +205,6 @@ def test_tests_panel_without_filter_files_offers_new_filter(qtbot, tmp_path):
     calls = record_triggers(win.actions_["new_filter"])
     click(qtbot, panel.empty, "New Filter…")
     assert calls == [True]
-    win.watcher.stop()
 
 
 def test_tests_panel_failures_only_with_none_failing_offers_show_all(qtbot, window):
@@ -205,25 +219,18 @@ def test_tests_panel_failures_only_with_none_failing_offers_show_all(qtbot, wind
     assert not shown(panel.empty)
 
 
-def test_tests_panel_filters_without_tests_explain_how_to_add_one(qtbot, tmp_path):
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
-
+def test_tests_panel_filters_without_tests_explain_how_to_add_one(qtbot, tmp_path, window_on):
     root = tmp_path / "untested"
     (root / "filters").mkdir(parents=True)
     value = new_filter(set())
     value["tests"] = []
     (root / "filters" / "tool.json").write_text(render(value), encoding="utf-8")
-    win = MainWindow(Settings())
-    qtbot.addWidget(win)
-    win.open_workspace(root, restore=False)
-    win.show()
+    win = window_on(root)
     panel = win.show_panel("tests")
     qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=20000)
     assert not panel.result.rows
     assert "Add test from preview…" in panel.detail_title.text()
     assert "tests" in panel.detail_title.text()
-    win.watcher.stop()
 
 
 # -- trust panel -------------------------------------------------------------------------------------------------
@@ -237,16 +244,10 @@ def test_trust_panel_without_workspace_offers_to_open_one(qtbot, bare_window):
     assert opened == [True]
 
 
-def test_trust_export_list_without_filters_offers_new_filter(qtbot, tmp_path):
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
-
+def test_trust_export_list_without_filters_offers_new_filter(qtbot, tmp_path, window_on):
     root = tmp_path / "packs-only"
     (root / "rules" / "en").mkdir(parents=True)
-    win = MainWindow(Settings())
-    qtbot.addWidget(win)
-    win.open_workspace(root, restore=False)
-    win.show()
+    win = window_on(root)
     panel = win.show_panel("trust")
     qtbot.waitUntil(lambda: panel.overview is not None and not panel.loader.busy, timeout=20000)
     assert not shown(panel.no_workspace)
@@ -255,7 +256,6 @@ def test_trust_export_list_without_filters_offers_new_filter(qtbot, tmp_path):
     calls = record_triggers(win.actions_["new_filter"])
     click(qtbot, panel.no_filters, "New Filter…")
     assert calls == [True]
-    win.watcher.stop()
 
 
 def test_trust_export_list_with_filters_has_no_message(qtbot, window):

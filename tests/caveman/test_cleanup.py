@@ -153,16 +153,22 @@ def test_cleanup_leaves_its_recapitalised_result_unchanged(text):
                 max_size=6))
 def test_cleanup_after_restore_equals_a_full_cleanup(text, blocks):
     clean = recapitalize(cleanup(text))
+    restored, spans = _insert_blocks(clean, sorted((min(cut, len(clean)), content) for cut, content in blocks))
+    assert cleanup_restored(restored, spans) == cleanup(restored)
+
+
+def _insert_blocks(clean: str, blocks: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int]]]:
+    """``clean`` with each block's content put back at its cut (sorted), as restore does, and
+    the spans the blocks then take."""
     pieces, spans, last, at = [], [], 0, 0
-    for cut, content in sorted((min(cut, len(clean)), content) for cut, content in blocks):
+    for cut, content in blocks:
         pieces += [clean[last:cut], content]
         at += cut - last
         spans.append((at, at + len(content)))
         at += len(content)
         last = cut
     pieces.append(clean[last:])
-    restored = "".join(pieces)
-    assert cleanup_restored(restored, spans) == cleanup(restored)
+    return "".join(pieces), spans
 
 
 @settings(max_examples=400, deadline=None)
@@ -175,15 +181,8 @@ def test_cleanup_after_restore_equals_a_full_cleanup(text, blocks):
 def test_cleaning_only_around_touched_blocks_equals_a_full_cleanup(words, blocks):
     # ordinary words at both ends: the blocks are cleaned in stretches, not by a whole pass
     clean = "Start" + recapitalize(cleanup("".join(words))) + "end"
-    pieces, spans, last, at = [], [], 0, 0
-    for cut, content in sorted((min(cut, len(clean) - 1), "".join(content)) for cut, content in blocks):
-        pieces += [clean[last:cut], content]
-        at += cut - last
-        spans.append((at, at + len(content)))
-        at += len(content)
-        last = cut
-    pieces.append(clean[last:])
-    restored = "".join(pieces)
+    restored, spans = _insert_blocks(
+        clean, sorted((min(cut, len(clean) - 1), "".join(content)) for cut, content in blocks))
     assert cleanup_restored(restored, spans) == cleanup(restored)
 
 

@@ -72,13 +72,6 @@ def compile_list(sources: Sequence[str], flags: str) -> tuple[list[CompiledPatte
     return valid, invalid
 
 
-def first_match(patterns: Sequence[CompiledPattern], text: str) -> CompiledPattern | None:
-    for pattern in patterns:
-        if pattern.test(text):
-            return pattern
-    return None
-
-
 class LineScanner:
     """Which of many lines a pattern matches, in a few C-level scans instead of one call per line.
 

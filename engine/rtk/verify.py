@@ -10,7 +10,6 @@ chosen (rtk added that check later). Under ``strict`` a failed activation fails 
 from __future__ import annotations
 
 import difflib
-import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,8 +17,9 @@ from functools import cmp_to_key
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import locale_compare, math_round, utf16_len
+from engine.jsvalues import locale_compare, math_round
 from engine.rtk.model import RtkFilter
+from engine.rtk.tokens import estimate_tokens
 
 
 def strip_trailing_newlines(text: str) -> str:
@@ -32,10 +32,6 @@ def run_filter_stage(flt: RtkFilter, text: str, profile: str = "omniroute") -> s
     from engine.rtk.stages import apply_line_filter
 
     return apply_line_filter(text, flt, profile=profile).text
-
-
-def estimate_tokens(text: str) -> int:
-    return math.ceil(utf16_len(text) / 4)
 
 
 def savings_percent(original: str, result: str) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units
+from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
 from engine.rtk.hashing import decode_like_node
 from engine.rtk.trust import decide_trust, format_of
 
@@ -351,7 +351,7 @@ def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute") -> t
         if exc.position is not None:
             from engine.diagnostics import position
 
-            line, column = position(body, _utf16_to_index(body, exc.position))
+            line, column = position(body, utf16_to_py_index(body, exc.position))
             diagnostic = diagnostic.with_location(line=line, column=column)
         return [], [diagnostic, *notes]
     filters, found = parse_filter_file(document, profile=profile, source=scope, path=str(path))
@@ -368,12 +368,6 @@ def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute") -> t
         else:
             diagnostics.append(diagnostic)
     return filters, diagnostics
-
-
-def _utf16_to_index(text: str, units: int) -> int:
-    from engine.jsvalues import utf16_to_py_index
-
-    return utf16_to_py_index(text, units)
 
 
 def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, list[Diagnostic]]:
@@ -544,7 +538,7 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
     try:
         value = js_json_parse(body)
     except V8JsonError as exc:
-        pos = _utf16_to_index(body, exc.position) if exc.position is not None else len(body)
+        pos = utf16_to_py_index(body, exc.position) if exc.position is not None else len(body)
         line, column = position(body, pos)
         return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
             str(exc), "error", "json-syntax", shown, line, column, source="json")])

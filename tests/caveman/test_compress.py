@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import json
+import time
+from contextlib import contextmanager
 
 from engine.caveman import Compressor, PackSource, adapter_config, compress
 from engine.caveman.config import validate_step_config
 from engine.caveman.packs import load_fallback_rules
-from engine.jsregex import set_default_timeout
+from engine.jsregex import get_default_timeout, set_default_timeout
 
 from .helpers import FILLER, codes, pack, rule, run
+
+
+@contextmanager
+def default_timeout(seconds: float):
+    """Every regex call's default budget set to ``seconds`` for the block, then put back."""
+    before = get_default_timeout()
+    set_default_timeout(seconds)
+    try:
+        yield
+    finally:
+        set_default_timeout(before)
 
 
 def test_flags_replace_the_default_gi():
@@ -168,11 +181,8 @@ def test_language_detection_ascii_boundaries_cav_q6():
 
 def test_a_rule_that_times_out_is_skipped_and_named():
     slow = pack(rule("slow", r"(a|aa)+$", "X"), rule("fine", r"\bb\b", "B"))
-    set_default_timeout(0.05)
-    try:
+    with default_timeout(0.05):
         out, result = run("a" * 40 + "b b", slow)
-    finally:
-        set_default_timeout(0.25)
     assert out == "A" + "a" * 39 + "b B"  # untouched by "slow", then recapitalised
     diag = next(d for d in result.diagnostics if d.code == "CAV-timeout")
     assert "rule slow timed out" in diag.message
@@ -189,17 +199,12 @@ def test_adapter_config_cav_q11():
 
 
 def test_one_budget_covers_every_candidate_of_a_planned_rule():
-    import time
-
     slow = pack(rule("slow", r"\bfoo(a|aa)+$", "X"))
     text = " ".join(["foo" + "a" * 24 + "b"] * 400)  # large enough for the planned path
-    set_default_timeout(0.05)
-    try:
+    with default_timeout(0.05):
         started = time.monotonic()
         out, result = run(text, slow)
         elapsed = time.monotonic() - started
-    finally:
-        set_default_timeout(0.25)
     assert "CAV-timeout" in codes(result)
     assert out == "F" + text[1:]
     assert elapsed < 5
@@ -213,19 +218,14 @@ def test_adapter_step_config_checks():
 
 
 def test_untimed_calls_still_answer_to_the_budget():
-    import time
-
     # every attempt is linear (one repeat), so the planned calls run untimed on the re twin, but
     # each reads to the end of one long line: quadratic in all, stopped by the loop's deadline
     slow = pack(rule("reads_on", r"\bfoo[^\n]*bar", "X"))
     text = ("foo" + "x" * 96 + " ") * 5000
-    set_default_timeout(0.05)
-    try:
+    with default_timeout(0.05):
         started = time.monotonic()
         out, result = run(text, slow)
         elapsed = time.monotonic() - started
-    finally:
-        set_default_timeout(0.25)
     assert "CAV-timeout" in codes(result)
     assert out == "F" + text[1:].rstrip(" ")  # the rule skipped; cleanup trims the end
     assert elapsed < 5

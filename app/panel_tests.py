@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import offer_action, register_panel, window_menu
-from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label
+from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label, scanned_entries
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
@@ -231,13 +231,6 @@ class TestsPanel(QWidget):
             self.run_tests()
 
     # -- running ------------------------------------------------------------------------------------
-    def _entries(self) -> list | None:
-        """(path, kind) of the last workspace scan, or None to let the worker walk the folder."""
-        w = self.window_
-        if w.index is not None and w.index.root == w.workspace:
-            return [(f.path, f.kind) for f in w.index.files]
-        return None
-
     def _buffers(self) -> dict[Path, str]:
         return {t.path: t.text for t in self.window_.document_tabs() if t.path is not None and t.is_dirty()}
 
@@ -251,7 +244,7 @@ class TestsPanel(QWidget):
         self._cancel = threading.Event()
         self.progress.setValue(0)
         self.progress.show()
-        return self.runner.request(_run, self.window_.workspace, self._entries(), self._buffers(),
+        return self.runner.request(_run, self.window_.workspace, scanned_entries(self.window_), self._buffers(),
                                    self.window_.settings.default_profile,
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 

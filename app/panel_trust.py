@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
-from app.playground.common import Badge, NotesList, compact, docs_focus, titled
+from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.empty_state import EmptyState
@@ -172,12 +172,6 @@ class TrustPanel(QWidget):
             self.refresh()
 
     # -- loading ------------------------------------------------------------------------------------------
-    def _entries(self) -> list | None:
-        w = self.window_
-        if w.index is not None and w.index.root == w.workspace:
-            return [(f.path, f.kind) for f in w.index.files]
-        return None
-
     @Slot()
     def _refresh_if_visible(self) -> None:
         """Reading every filter (and reviewing a big .rtk file) is real work: only for a visible
@@ -191,7 +185,7 @@ class TrustPanel(QWidget):
         if self.window_.workspace is None:
             return
         self._stale = False
-        self.loader.request(_load, self.window_.workspace, self._entries(), self.window_.settings.default_profile)
+        self.loader.request(_load, self.window_.workspace, scanned_entries(self.window_), self.window_.settings.default_profile)
 
     @Slot(str)
     def _on_file_changed(self, path: str) -> None:

@@ -274,6 +274,15 @@ def read_only_text(placeholder: str = "") -> QPlainTextEdit:
 
 
 
+def scanned_entries(window: Any) -> list | None:
+    """(path, kind) of the window's last workspace scan, or None to let the worker walk the folder
+    (no scan yet, or it was of another workspace)."""
+    index = window.index
+    if index is not None and index.root == window.workspace:
+        return [(f.path, f.kind) for f in index.files]
+    return None
+
+
 def docs_focus(window: Any, *, bottom_share: float | None = None, right_share: float | None = None) -> None:
     """Docs mode only: give the panel being photographed room (a taller bottom dock for the
     bottom panels, a narrower preview dock for the playgrounds). The user's layout is never

@@ -410,7 +410,6 @@ class Tour(QObject):
         self._saver = None
         self.action: QAction | None = None  # Help ▸ Show Tour, set by install_tour
         self._placed: tuple | None = None  # what the last relayout drew for
-        window.installEventFilter(self)
 
     # -- state
     def is_active(self) -> bool:
@@ -425,6 +424,8 @@ class Tour(QObject):
         self.window_.settings.tour_done = True  # the window's own save on close keeps it too
         self.escape.setEnabled(True)
         self._tracker.start()
+        # the window's resizes reach Python only while the tour is up, not for the app's lifetime
+        self.window_.installEventFilter(self)
         self.show_step(max(0, min(step, len(self.steps) - 1)))
 
     def next(self) -> None:
@@ -446,6 +447,7 @@ class Tour(QObject):
         self.target = None
         self._watch(None)
         self._tracker.stop()
+        self.window_.removeEventFilter(self)
         self.escape.setEnabled(False)
         self.overlay.hide()
         self.callout.hide()

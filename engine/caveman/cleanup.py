@@ -172,12 +172,18 @@ def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
     return "".join(pieces)
 
 
-def _inline_steps(text: str) -> str:
-    """Cleanup steps 1–4 and 6 (``cleanup`` without its end steps) on a stretch that starts and
-    ends with characters no step acts on."""
+def _inline_steps(text: str, *, crlf: bool = False) -> str:
+    """Cleanup steps 1–4 and 6 (``cleanup`` without its end steps): for a stretch that starts
+    and ends with characters no step acts on, and for each unprotected piece of
+    ``cleanup_segments``. Each line-break step is skipped where a substring test shows no work."""
     text = _collapse(text)[0]
     if "\n" in text:
-        text = _BLANK_LINES.sub("\n\n", _BLANKS_BEFORE_LF.sub("", text))
+        if " \n" in text or "\t\n" in text or (crlf and "\r\n" in text):
+            text = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", text)
+        if crlf:
+            text = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
+        elif "\n\n\n" in text:
+            text = _BLANK_LINES.sub("\n\n", text)
     return text
 
 
@@ -193,14 +199,7 @@ def cleanup_segments(pieces: list[tuple[str, bool]], *, crlf: bool = False) -> s
         if protected:
             out.append(piece)
             continue
-        piece = collapse_spaces(piece)
-        if "\n" in piece:  # blanks before a line break; the piece's own end is not a line end
-            if " \n" in piece or "\t\n" in piece or (crlf and ("\r\n" in piece)):
-                piece = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", piece)
-            if crlf:
-                piece = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", piece)
-            elif "\n\n\n" in piece:
-                piece = _BLANK_LINES.sub("\n\n", piece)
+        piece = _inline_steps(piece, crlf=crlf)  # (the piece's own end is not a line end)
         if i == 0:
             piece = piece.lstrip("\n")
         if i == last:

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any
 
 from engine.jsvalues import js_trim
+from engine.rtk.heads import line_heads
 
 # JavaScript's \s (WhiteSpace + LineTerminator), its complement, a non-break character, and a
 # JS multiline line start.
@@ -114,8 +115,7 @@ class Subject:
         if simple:
             if lines is None:
                 lines = text.split("\n")
-            two = {line[:2] for line in lines}
-            heads = frozenset(two | {h[:1] for h in two})
+            heads = line_heads(lines)
         return cls(text, simple, text.isascii(), heads)
 
     @cached_property

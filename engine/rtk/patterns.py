@@ -26,6 +26,7 @@ from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.unicode_data import canon_table
 from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
 from engine.rtk.bmp import bmp_only
+from engine.rtk.heads import with_first_chars
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ class LineScanner:
             if raw is None:
                 raw = self._raw_heads = {line[:2] for line in self.lines}
             two = {_as_target(h, translation)[:2] for h in raw} if not self._plain(translation) else raw
-            heads = self._heads[key] = frozenset(two | {h[:1] for h in two})
+            heads = self._heads[key] = with_first_chars(two)
         return head not in heads
 
     def hits(self, pattern: CompiledPattern, *, exact: bool = True, known: Container[int] = ()) -> list[int]:

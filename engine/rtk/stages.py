@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from itertools import compress, filterfalse, repeat
-from operator import ge, is_not, itemgetter, lt
+from operator import ge, is_not, lt
 from typing import Any
 
 from engine.diagnostics import Diagnostic
@@ -22,6 +22,7 @@ from engine.jsregex import RegexTimeout
 from engine.jsvalues import js_trim
 from engine.rtk.ansi import strip_csi_lines
 from engine.rtk.dedup import deduplicate_lines, split_lines
+from engine.rtk.heads import line_heads
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list, tester
 from engine.rtk.trace import MAX_EVENTS, LineEvent, StageTrace, Trace
@@ -155,8 +156,7 @@ class _Run:
         known = self.heads_of(before)
         if known is None or after is before:
             return
-        new = {line[:2] for line in compress(after, map(is_not, before, after))}
-        self.headed = (after, known.union(new, map(itemgetter(slice(0, 1)), new)))
+        self.headed = (after, known | line_heads(compress(after, map(is_not, before, after))))
 
     def hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         """Line index -> the first pattern (in list order) that matches that line."""

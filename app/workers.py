@@ -221,13 +221,12 @@ class Dispatcher(QObject):
     activity = Signal(int)
 
     def __init__(self, parent: QObject | None = None, *, debounce_ms: int = 0,
-                 pool: QThreadPool | None = None, process: bool = False, lane: str = CHECKS_LANE,
-                 inline: bool = False) -> None:
+                 process: bool = False, lane: str = CHECKS_LANE, inline: bool = False) -> None:
         super().__init__(parent)
         self._process = process
         self._lane = lane
         self.inline = inline
-        self._pool = pool or QThreadPool.globalInstance()
+        self._pool = QThreadPool.globalInstance()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
         self._running = False
@@ -248,10 +247,6 @@ class Dispatcher(QObject):
     @property
     def running(self) -> bool:
         return self._running
-
-    @property
-    def latest_id(self) -> int:
-        return self._latest
 
     def set_debounce(self, ms: int) -> None:
         """How long a burst of requests must pause before the newest one starts."""

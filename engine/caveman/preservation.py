@@ -266,27 +266,15 @@ def restore(text: str, ex: Extraction) -> str:
 
 def restore_with_spans(text: str, ex: Extraction) -> tuple[str, list[tuple[int, int]]]:
     """``restore(text, ex)`` and the (start, end) Python indices of the block contents it put
-    back, in order (for ``cleanup.cleanup_restored``)."""
-    if not ex.blocks:
-        return text, []
-    contents = [b.content for b in ex.blocks]
-    pieces: list[str] = []
+    back, in order (for ``cleanup.cleanup_restored``): the ``segments`` joined."""
+    pieces = segments(text, ex)
     spans: list[tuple[int, int]] = []
-    last = at = 0  # at: length of the restored text so far
-    for m in ex.placeholder_re.finditer(text):
-        n = int(m.group(1))
-        if n >= len(contents):
-            continue  # (left as it is, like restore)
-        gap = text[last:m.start()]
-        content = contents[n]
-        pieces.append(gap)
-        pieces.append(content)
-        at += len(gap)
-        spans.append((at, at + len(content)))
-        at += len(content)
-        last = m.end()
-    pieces.append(text[last:])
-    return "".join(pieces), spans
+    at = 0  # length of the restored text so far
+    for piece, protected in pieces:
+        if protected:
+            spans.append((at, at + len(piece)))
+        at += len(piece)
+    return "".join([piece for piece, _protected in pieces]), spans
 
 
 def segments(text: str, ex: Extraction) -> list[tuple[str, bool]]:

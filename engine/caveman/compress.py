@@ -25,7 +25,6 @@ from engine.caveman.preservation import (
     choose_seed,
     extract,
     has_structure,
-    restore,
     restore_with_spans,
     segments,
 )
@@ -311,9 +310,7 @@ class Compressor:
         o.after_cleanup = work
         # 8. restore and second cleanup
         if self.strict:
-            restored = restore(work, ex)
-            if ex.blocks:
-                restored = cleanup_segments(segments(work, ex), crlf=True)
+            restored = cleanup_segments(segments(work, ex), crlf=True) if ex.blocks else work
         else:
             restored, spans = restore_with_spans(work, ex)
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)

@@ -86,25 +86,10 @@ def _edits(run: RuleRun) -> list[tuple[int, int, int]]:
     return [(m.start, m.end, utf16_len(m.replacement)) for m in run.matches]
 
 
-def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) -> int:
-    """Map a position in an edited text back to the text before the edits; a position inside
-    a replacement maps to the start (or, for an end, the end) of what it replaced.
-
-    The plain definition; :class:`EditMap` answers the same in O(log n) per position.
-    """
-    delta = 0
-    for old_start, old_end, new_len in edits:
-        new_start = old_start + delta
-        if pos <= new_start:
-            break
-        if pos < new_start + new_len:
-            return old_end if is_end else old_start
-        delta += new_len - (old_end - old_start)
-    return pos - delta
-
-
 class EditMap:
-    """``_map_back_one`` for many positions over one edit list: prefix sums and a bisection.
+    """Maps positions in an edited text back to the text before the edits (``edits``: sorted
+    (old start, old end, new length)); a position inside a replacement maps to the start (or,
+    for an end, the end) of what it replaced. Prefix sums and a bisection per position.
 
     Explaining a whole pack maps every match of every rule back through every earlier rule's
     edits; the linear walk made that quadratic on long samples.

@@ -5,7 +5,21 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.caveman.explain import EditMap, _map_back_one
+from engine.caveman.explain import EditMap
+
+
+def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) -> int:
+    """The plain definition, one walk over the edits: a position inside a replacement maps to
+    the start (or, for an end, the end) of what it replaced."""
+    delta = 0
+    for old_start, old_end, new_len in edits:
+        new_start = old_start + delta
+        if pos <= new_start:
+            break
+        if pos < new_start + new_len:
+            return old_end if is_end else old_start
+        delta += new_len - (old_end - old_start)
+    return pos - delta
 
 
 @st.composite

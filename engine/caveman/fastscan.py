@@ -35,13 +35,13 @@ from functools import lru_cache
 from itertools import accumulate
 from operator import add, sub
 
-from engine.caveman.fences import contains
+from engine.caveman.fences import contains, literal_pattern
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
 from engine.jsregex.charset_led import charset_led_twin
 from engine.jsregex.twin import re_twin
-from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
+from engine.jsvalues import JS_WHITESPACE, from_utf16_units, to_utf16_units, utf16_len
 
 MAX_STRINGS = 64
 MAX_LITERAL = 32  # longer needles scan faster (str.count skips further)
@@ -421,7 +421,7 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
             i = hay.find(lit, i + 1)
         return out
     if _rare_first_character(hay, lit):  # re skips to the first character, then compares
-        return [m.start() for m in _literal_rx(lit).finditer(hay)]
+        return [m.start() for m in literal_pattern(lit).finditer(hay)]
     # otherwise str.find (C's fast search) per occurrence beats re's literal search while
     # occurrences are sparse; once they are dense, re's single loop (no call per occurrence)
     # takes over from the last one found
@@ -432,7 +432,7 @@ def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
     while i >= 0:
         append(i)
         if len(out) > dense:
-            out.extend(m.start() for m in _literal_rx(lit).finditer(hay, i + step))
+            out.extend(m.start() for m in literal_pattern(lit).finditer(hay, i + step))
             return out
         i = find(lit, i + step)
     return out
@@ -449,11 +449,6 @@ def _rare_first_character(hay: str, lit: str) -> bool:
     if len(hay) < 4 * RARE_SAMPLE or len(lit) < 2:
         return False  # (on a short text the count would cost more than it saves)
     return hay.count(lit[0], 0, RARE_SAMPLE) * RARE_SHARE < RARE_SAMPLE
-
-
-@lru_cache(maxsize=4096)
-def _literal_rx(lit: str) -> re.Pattern[str]:
-    return re.compile(re.escape(lit))
 
 
 class LiteralIndex:
@@ -1074,13 +1069,11 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
     ``skip_ws``) before each occurrence of ``literal``. The runs are found by one ``re`` scan
     of the reversed text (the reversed literal, then the blanks, then the run)."""
-    from engine.caveman.fences import JS_WS
-
     run_class = "[" + "".join(map(re.escape, sorted(run_chars))) + "]*"
-    ws_class = "[" + "".join(map(re.escape, JS_WS)) + "]*" if skip_ws else ""
+    ws_class = "[" + "".join(map(re.escape, JS_WHITESPACE)) + "]*" if skip_ws else ""
     # a scan consumes the blanks and the run, so it would hide an occurrence of the literal
     # inside them: then each occurrence is measured on its own
-    one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WS)
+    one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WHITESPACE)
     scan_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class + ")")
     ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
     nonword = tuple(run_chars - _WORD)  # without these in a run, its only boundary is at its start

@@ -20,12 +20,13 @@ def contains(text: str, needle: str) -> bool:
     if len(needle) > 1 and not all(c in text for c in set(needle)):
         return False
     if len(needle) > 2 and not needle[0].isalnum() and not needle[0].isspace():
-        return _literal(needle).search(text) is not None
+        return literal_pattern(needle).search(text) is not None
     return needle in text
 
 
-@lru_cache(maxsize=256)
-def _literal(needle: str) -> re.Pattern[str]:
+@lru_cache(maxsize=4096)
+def literal_pattern(needle: str) -> re.Pattern[str]:
+    """``needle`` as an ``re`` pattern (its search skips from one first character to the next)."""
     return re.compile(re.escape(needle))
 
 

@@ -31,6 +31,7 @@ from engine.caveman.preservation import (
 from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
+from engine.gcpause import gc_paused
 from engine.jsregex import JSSyntaxError, RegexTimeout
 from engine.jsvalues import from_utf16_units, js_trim, json_stringify, math_round, to_utf16_units, utf16_len
 
@@ -39,6 +40,7 @@ _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _IDENT_START = _IDENT_CHARS - frozenset("0123456789")
 _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
+GC_PAUSE_MIN = 65_536  # characters of a part from which collections are paused while it runs
 
 
 _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (led by the dot: quick to find)
@@ -269,6 +271,11 @@ class Compressor:
         o.diagnostics.append(Diagnostic(message, level, code, source="caveman", data={**where, **data}))
 
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
+        # a large part: no garbage collections while it runs (engine.gcpause says why)
+        with gc_paused(len(text) >= GC_PAUSE_MIN):
+            return self._compress_part(text, role, mi, pi)
+
+    def _compress_part(self, text: str, role: str, mi: int, pi: int | None) -> PartOutcome:
         o = PartOutcome(mi, pi, role, text, text)
         if not text or utf16_len(text) < self.config.min_message_length:
             o.gated = "empty" if not text else "short"

@@ -36,6 +36,7 @@ from itertools import accumulate
 from operator import add, sub
 
 from engine.caveman.fences import contains, literal_pattern
+from engine.caveman.needles import find_all, present
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
@@ -411,6 +412,9 @@ def _self_overlapping(lit: str) -> bool:
 def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
     """Every start index of ``lit`` in ``hay``, overlapping ones included (``known``: the
     caller already knows ``lit`` occurs)."""
+    found = find_all(hay, lit)  # (at memory speed, on the text's bytes)
+    if found is not None:
+        return found
     if not known and not contains(hay, lit):
         return []
     if _self_overlapping(lit):
@@ -457,12 +461,11 @@ class LiteralIndex:
     skipped without scanning the text once per literal).
 
     Each literal is tracked by its first ``KEY`` characters (a literal is absent when its key
-    is). One Aho-Corasick pass over the case-canonical text finds the keys that occur. When a
-    rule rewrites the text, a key absent before can only occur afterwards where it overlaps a
-    replacement (or the join a deletion leaves), so only those short windows are searched
-    again. Only ``i`` plans are served (their haystack is the canonical text), only for texts
-    without astral characters (offsets = indices). Without ``pyahocorasick`` nothing is ever
-    claimed absent and the per-literal scans run as before.
+    is). One multi-needle pass over the case-canonical text (``needles.present``) finds the keys
+    that occur. When a rule rewrites the text, a key absent before can only occur afterwards
+    where it overlaps a replacement (or the join a deletion leaves), so only those short windows
+    are searched again. Only ``i`` plans are served (their haystack is the canonical text), only
+    for texts without astral characters (offsets = indices).
     """
 
     KEY = 8
@@ -475,13 +478,12 @@ class LiteralIndex:
         for lit in self.literals:
             self._by_key.setdefault(lit[:self.KEY], set()).add(lit)
         self._keys = frozenset(self._by_key)
-        self._automaton = _automaton(self._keys) if self._keys else None
         # (text, keys absent from it, literals absent from it)
         self._state: tuple[str, frozenset[str], frozenset[str]] | None = None
 
     @property
     def available(self) -> bool:
-        return self._automaton is not None
+        return bool(self._keys)
 
     def _remember(self, text: str, keys: frozenset[str]) -> frozenset[str]:
         by_key = self._by_key  # few keys occur: subtract their literals from all
@@ -491,14 +493,17 @@ class LiteralIndex:
 
     def absent(self, text: str) -> frozenset[str]:
         """Literals known absent from the canonical form of ``text``."""
-        if self._automaton is None:
+        if not self._keys:
             return frozenset()
         state = self._state
         if state is not None and state[0] is text:
             return state[2]
         if len(text) < self.MIN_LENGTH or not _bmp_only(text):
             return frozenset()
-        return self._remember(text, self._keys - _keys_in(_canonical(text), self._keys))
+        found = present(_canonical(text), self._keys)
+        if found is None:  # (no byte view: never claim a key absent without having searched)
+            return frozenset()
+        return self._remember(text, self._keys - found)
 
     def absent_keys(self, text: str) -> frozenset[str]:
         """The keys (first ``KEY`` characters of literals) known absent from the canonical form
@@ -521,46 +526,13 @@ class LiteralIndex:
         # overlapping windows repeat some text; the separator keeps matches inside one window
         hay = _canonical_uncached(_SEPARATOR.join([after[a - reach if a > reach else 0:b + reach]
                                                    for a, b in windows]))
-        found = {key for _end, key in _automaton(keys).iter(hay)}
+        found = present(hay, keys)
+        if found is None:
+            return
         self._remember(after, keys - found if found else keys)
 
 
 _SEPARATOR = "\x00"
-FIRST_STRETCH = 16_384  # keys_in: characters searched before the found keys are dropped
-
-
-def _keys_in(hay: str, keys: frozenset[str]) -> set[str]:
-    """The keys that occur in ``hay``. The automaton reports every occurrence, and the common
-    keys occur thousands of times, so the text is searched in growing stretches, each with an
-    automaton of the keys not found yet (stretches overlap by a key length less one)."""
-    found: set[str] = set()
-    missing = keys
-    reach = max(map(len, keys)) - 1
-    start, size = 0, FIRST_STRETCH
-    while start < len(hay) and missing:
-        end = start + size
-        automaton = _automaton(missing)
-        if automaton is None:
-            return set(keys)  # never claim a key absent without having searched
-        hits = {key for _end, key in automaton.iter(hay[start - reach if start > reach else 0:end])}
-        if hits:
-            found |= hits
-            missing = missing - hits
-        start, size = end, size * 4
-    return found
-
-
-@lru_cache(maxsize=64)
-def _automaton(keys: frozenset[str]):
-    try:
-        import ahocorasick
-    except ImportError:  # pragma: no cover - a declared dependency; the plain scans still work
-        return None
-    automaton = ahocorasick.Automaton()
-    for key in keys:
-        automaton.add_word(key, key)
-    automaton.make_automaton()
-    return automaton
 
 
 def index_literals(plans: list[Plan | None]) -> frozenset[str]:

@@ -1,0 +1,114 @@
+"""Literal search in large texts at memory speed, through the text's bytes.
+
+CPython's ``str.find`` scans prose at 1–2 GB/s: its skip table stalls wherever the text holds
+the needle's letters, and a rule's literals are words. ``ahocorasick_rs`` (Rust's
+``aho-corasick`` crate, whose single-needle search is the ``memchr`` crate's SIMD ``memmem``,
+led by the needle's rarest bytes) searches bytes 5–20 times faster; its DFA answers which of a
+hundred needles occur in one walk. A text is searched through a byte view: an ASCII text as its
+own bytes (a byte offset is an index), any other text without astral characters as UTF-16-LE
+(an offset is twice an index, and a hit at an odd offset straddles two characters: not an
+occurrence). A text with astral characters has no view; callers then search the ``str``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import ahocorasick_rs
+
+# the views of the last two texts, by identity: ((text, raw bytes, bytes per character), …);
+# each is one tuple swapped atomically, so concurrent runs never read a mismatched pair
+_NO_VIEW: tuple[str | None, bytes, int] = (None, b"", 0)
+_VIEWS: tuple[tuple[str | None, bytes, int], tuple[str | None, bytes, int]] = (_NO_VIEW, _NO_VIEW)
+
+FIRST_STRETCH = 16_384  # present(): characters searched for every key before the found ones drop
+
+
+def byte_view(text: str) -> tuple[bytes, int] | None:
+    """``(bytes, width)`` of ``text`` (width 1: ASCII; 2: UTF-16-LE), or None when a character
+    lies beyond the BMP (offsets would not be indices)."""
+    global _VIEWS
+    last, before = _VIEWS
+    if last[0] is text:
+        return (last[1], last[2]) if last[2] else None
+    if before[0] is text:
+        return (before[1], before[2]) if before[2] else None
+    if text.isascii():
+        raw, width = text.encode("ascii"), 1
+    else:
+        raw, width = text.encode("utf-16-le", "surrogatepass"), 2
+        if len(raw) != 2 * len(text):
+            raw, width = b"", 0
+    _VIEWS = ((text, raw, width), last)
+    return (raw, width) if width else None
+
+
+def _encoded(needle: str, width: int) -> bytes | None:
+    """``needle`` in a view of this width (None: it cannot occur in an ASCII text)."""
+    if width == 1:
+        return needle.encode("ascii") if needle.isascii() else None
+    return needle.encode("utf-16-le", "surrogatepass")
+
+
+@lru_cache(maxsize=4096)
+def _searcher(needle: bytes) -> ahocorasick_rs.BytesAhoCorasick:
+    return ahocorasick_rs.BytesAhoCorasick([needle])
+
+
+def find_all(text: str, needle: str) -> list[int] | None:
+    """Every start index of ``needle`` in ``text``, overlapping ones included, in order; None
+    when ``text`` has no byte view (search the ``str`` instead)."""
+    view = byte_view(text)
+    if view is None or not needle:
+        return None
+    raw, width = view
+    encoded = _encoded(needle, width)
+    if encoded is None:
+        return []
+    hits = _searcher(encoded).find_matches_as_indexes(raw, overlapping=True)
+    if width == 1:
+        return [start for _i, start, _end in hits]
+    return [start >> 1 for _i, start, _end in hits if not start & 1]
+
+
+@lru_cache(maxsize=64)
+def _automaton(needles: tuple[bytes, ...]) -> ahocorasick_rs.BytesAhoCorasick:
+    return ahocorasick_rs.BytesAhoCorasick(list(needles), implementation=ahocorasick_rs.Implementation.DFA)
+
+
+def present(text: str, keys: frozenset[str]) -> set[str] | None:
+    """The keys that occur in ``text`` (a key found at an odd UTF-16 offset counts as present:
+    never claimed absent without an exact search), or None when ``text`` has no byte view.
+
+    Common keys occur thousands of times and each hit is reported, so every key is first
+    looked for in the text's first ``FIRST_STRETCH`` characters; only the keys not found there
+    are looked for in the rest (in one DFA walk: most are absent, so it reports few hits)."""
+    view = byte_view(text)
+    if view is None:
+        return None
+    raw, width = view
+    missing, by_bytes, reach = _prepared(keys, width)
+    found: set[str] = set()
+    cut = FIRST_STRETCH * width
+    stretches = ((memoryview(raw)[:cut], True), (memoryview(raw)[max(0, cut - reach):], len(raw) > cut))
+    for hay, wanted in stretches:
+        if not missing or not wanted:
+            break
+        hits = {missing[i] for i, _start, _end in _automaton(missing).find_matches_as_indexes(hay, overlapping=True)}
+        for needle in hits:
+            found.update(by_bytes[needle])
+        missing = tuple(needle for needle in missing if needle not in hits)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _prepared(keys: frozenset[str], width: int) -> tuple[tuple[bytes, ...], dict[bytes, list[str]], int]:
+    """The keys as needles of this width (sorted; keys that cannot occur left out), the keys of
+    each needle, and the needles' longest length less one (the overlap of two stretches)."""
+    by_bytes: dict[bytes, list[str]] = {}
+    for key in keys:
+        needle = _encoded(key, width) if key else None
+        if needle is not None:
+            by_bytes.setdefault(needle, []).append(key)
+    needles = tuple(sorted(by_bytes))
+    return needles, by_bytes, max(map(len, needles), default=1) - 1

@@ -469,7 +469,7 @@ class LiteralIndex:
     """
 
     KEY = 8
-    MIN_LENGTH = 8192  # below this the per-literal scans are as cheap as one extra pass
+    MIN_LENGTH = 32768  # below this the per-literal scans are as cheap as one extra pass
 
     def __init__(self, literals: frozenset[str]) -> None:
         # literals holding the window separator cannot be tracked (never claimed absent)

@@ -50,9 +50,11 @@ def _encoded(needle: str, width: int) -> bytes | None:
     return needle.encode("utf-16-le", "surrogatepass")
 
 
-@lru_cache(maxsize=4096)
-def _searcher(needle: bytes) -> ahocorasick_rs.BytesAhoCorasick:
-    return ahocorasick_rs.BytesAhoCorasick([needle])
+@lru_cache(maxsize=8192)
+def _searcher(needle: str, width: int) -> ahocorasick_rs.BytesAhoCorasick | None:
+    """The search for ``needle`` in views of this width (None: it cannot occur there)."""
+    encoded = _encoded(needle, width)
+    return None if encoded is None else ahocorasick_rs.BytesAhoCorasick([encoded])
 
 
 def find_all(text: str, needle: str) -> list[int] | None:
@@ -62,10 +64,10 @@ def find_all(text: str, needle: str) -> list[int] | None:
     if view is None or not needle:
         return None
     raw, width = view
-    encoded = _encoded(needle, width)
-    if encoded is None:
+    searcher = _searcher(needle, width)
+    if searcher is None:
         return []
-    hits = _searcher(encoded).find_matches_as_indexes(raw, overlapping=True)
+    hits = searcher.find_matches_as_indexes(raw, overlapping=True)
     if width == 1:
         return [start for _i, start, _end in hits]
     return [start >> 1 for _i, start, _end in hits if not start & 1]
@@ -94,10 +96,11 @@ def present(text: str, keys: frozenset[str]) -> set[str] | None:
     for hay, wanted in stretches:
         if not missing or not wanted:
             break
-        hits = {missing[i] for i, _start, _end in _automaton(missing).find_matches_as_indexes(hay, overlapping=True)}
-        for needle in hits:
-            found.update(by_bytes[needle])
-        missing = tuple(needle for needle in missing if needle not in hits)
+        hits = {i for i, _start, _end in _automaton(missing).find_matches_as_indexes(hay, overlapping=True)}
+        if hits:
+            for i in hits:
+                found.update(by_bytes[missing[i]])
+            missing = tuple(needle for i, needle in enumerate(missing) if i not in hits)
     return found
 
 

@@ -4,25 +4,25 @@ A full regex scan per rule costs tens of milliseconds per MB; the packs have doz
 Most patterns, though, can only *start* near a literal (``\\b(?:please|kindly)…`` starts at
 "please" or "kindly"; ``(?:^|\\s)\\.{0,2}/…`` starts 0–3 units before a "/"). From the parsed
 pattern we derive such anchors (literals and the range of offsets at which they sit from the
-match start), find their occurrences (``re``'s literal search), and try the real JavaScript
-regex *anchored* (sticky) at those positions only, left to right, with JavaScript's ``replace``
-loop. Every position where a match could start is tried, in order, so the result is the same as
-a full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astral characters
-(UTF-16 offsets ≠ indices) or texts where candidates are too dense use the plain full scan.
+match start), find their occurrences (``needles``: on the text's bytes), and try the real
+JavaScript regex *anchored* (sticky) at those positions only, left to right, with JavaScript's
+``replace`` loop. Every position where a match could start is tried, in order, so the result is
+the same as a full scan. Patterns without anchors, ``y``/``u``/``v`` patterns, texts with astral
+characters (UTF-16 offsets ≠ indices) or texts where candidates are too dense use the plain
+full scan.
 
 Most anchor literals of a pack never occur in a given text. The rules of one run share a
-``LiteralIndex``: one Aho-Corasick pass finds which literals occur, and each rewrite only
+``LiteralIndex``: one multi-needle pass finds which literals occur, and each rewrite only
 re-examines short windows around its replacements, so a rule whose literals are all absent is
 skipped without scanning the text once per literal.
 
-The literals that do occur are searched for one by one (``str.find``), when their rule runs, on
-that rule's input. One Aho-Corasick pass for all of them up front, with the hit positions
-carried through each rewrite (shifted past it; re-searched in a window around each
-replacement), was measured and does not pay: on 1 MB of English prose with the reference pack,
-the 19 searches cost ~14 ms of CPU time, but the automaton's walk over 1 MB alone costs
-~9 ms (~11 ms with its 17 K hits) and carrying them through the 14 rewrites (numpy shifts plus
-window searches) ~19 ms more. Each literal is searched for once per run, so carrying positions
-lazily, without the up-front pass, would save nothing.
+The literals that do occur are searched for one by one (``needles.find_all``), when their rule
+runs, on that rule's input: ~0.1–0.3 ms per MB each (``str.find`` took 0.6–1.2 ms). One pass
+for all of them up front, with the hit positions carried through each rewrite (shifted past
+it; re-searched in a window around each replacement), was measured and does not pay: carrying
+~17 K positions through the 14 rewrites of 1 MB of English prose (numpy shifts plus window
+searches) cost ~19 ms, more than all the searches. Each literal is searched for once per run,
+so carrying positions lazily would save nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from functools import lru_cache
 from itertools import accumulate
 from operator import add, sub
 
-from engine.caveman.fences import contains, literal_pattern
 from engine.caveman.needles import find_all, present
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
@@ -47,7 +46,6 @@ from engine.jsvalues import JS_WHITESPACE, from_utf16_units, to_utf16_units, utf
 MAX_STRINGS = 64
 MAX_LITERAL = 32  # longer needles scan faster (str.count skips further)
 MAX_SET = 16
-SPARSE = 100  # occurrences: str.find loop up to one occurrence per SPARSE units
 DENSITY = 50  # fall back to a full scan when more than 1 position in DENSITY is a candidate
 LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
 _WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -405,54 +403,19 @@ def _line_starts(text: str, limit: int) -> list[int] | None:
     return sorted(set(out))
 
 
-def _self_overlapping(lit: str) -> bool:
-    return any(lit[:k] == lit[-k:] for k in range(1, len(lit)))
-
-
-def occurrences(hay: str, lit: str, *, known: bool = False) -> list[int]:
-    """Every start index of ``lit`` in ``hay``, overlapping ones included (``known``: the
-    caller already knows ``lit`` occurs)."""
-    found = find_all(hay, lit)  # (at memory speed, on the text's bytes)
+def occurrences(hay: str, lit: str) -> list[int]:
+    """Every start index of ``lit`` in ``hay``, overlapping ones included: on the text's bytes
+    (``needles``), or with ``str.find`` for a text with astral characters, which has no byte
+    view (the rules run on UTF-16 units, which always have one)."""
+    found = find_all(hay, lit)
     if found is not None:
         return found
-    if not known and not contains(hay, lit):
-        return []
-    if _self_overlapping(lit):
-        out = []
-        i = hay.find(lit)
-        while i >= 0:
-            out.append(i)
-            i = hay.find(lit, i + 1)
-        return out
-    if _rare_first_character(hay, lit):  # re skips to the first character, then compares
-        return [m.start() for m in literal_pattern(lit).finditer(hay)]
-    # otherwise str.find (C's fast search) per occurrence beats re's literal search while
-    # occurrences are sparse; once they are dense, re's single loop (no call per occurrence)
-    # takes over from the last one found
     out = []
-    append, find, step = out.append, hay.find, len(lit)
-    dense = max(64, len(hay) // SPARSE)
-    i = find(lit)
+    i = hay.find(lit)
     while i >= 0:
-        append(i)
-        if len(out) > dense:
-            out.extend(m.start() for m in literal_pattern(lit).finditer(hay, i + step))
-            return out
-        i = find(lit, i + step)
+        out.append(i)
+        i = hay.find(lit, i + 1)
     return out
-
-
-RARE_SAMPLE = 16_384
-RARE_SHARE = 40  # a first character at most once in this many of the sample's characters
-
-
-def _rare_first_character(hay: str, lit: str) -> bool:
-    """Whether ``lit`` starts with a character that is rare in ``hay`` (judged on its start):
-    then ``re``'s literal search, which skips from one such character to the next, beats
-    ``str.find``, which stalls wherever the text holds the literal's other characters."""
-    if len(hay) < 4 * RARE_SAMPLE or len(lit) < 2:
-        return False  # (on a short text the count would cost more than it saves)
-    return hay.count(lit[0], 0, RARE_SAMPLE) * RARE_SHARE < RARE_SAMPLE
 
 
 class LiteralIndex:

@@ -44,6 +44,6 @@ def test_absent_keys_are_used_on_ascii_texts_only():
 def test_the_index_reports_its_absent_keys_for_the_text_it_looked_at():
     index = LiteralIndex(frozenset({"PLEASE", "KINDLY", "FOR THE PURPOSE OF"}))
     assert index.available
-    text = "please do " * 2000
+    text = "please do " * 4000  # (above the index's minimum length)
     assert index.absent_keys(text) == {"KINDLY", "FOR THE "}
     assert index.absent_keys("short") == frozenset()  # below the index's size: nothing known

@@ -240,13 +240,35 @@ class RuleRunner:
             return s if replacement is None else replacement
         return pack
 
+    def _recorder(self, rule: Rule, run: RuleRun) -> Callable[[int, str], str]:
+        """The replacement of a rule without $-templates as a function of a match's offset and
+        text, recording each match in ``run`` (what ``_replacer`` records, without a JSMatch)."""
+        if rule.replacement_map is None:
+            template = rule.replacement or ""
+
+            def constant(start: int, s: str) -> str:
+                run.matches.append(MatchRecord(start, start + utf16_len(s), s, template))
+                return template
+            return constant
+        mapped = self._mapped_text(rule)
+
+        def looked_up(start: int, s: str) -> str:
+            out = mapped(s)
+            run.matches.append(MatchRecord(start, start + utf16_len(s), s, out))
+            return out
+        return looked_up
+
     def apply(self, rule: Rule, text: str, *, record: bool = False, rx: FastRegex | None = None) -> RuleRun:
         """Run ``rule`` on ``text``. Raises ``RegexTimeout`` (the caller skips the rule)."""
         rx = rx or self.regexp(rule)
         run = RuleRun(rule, text, text)
-        needs_run = record or (rule.replacement_map is not None and rule.replacement is not None
-                               and "$" in rule.replacement and rule.map_mode == "pack")
-        if rule.replacement_map is not None and not needs_run:
+        # whether a replacement may expand a $-template (then each match needs its groups)
+        templated = rule.replacement is not None and "$" in rule.replacement \
+            and (rule.replacement_map is None or rule.map_mode == "pack")
+        needs_run = record or (rule.replacement_map is not None and templated)
+        if record and not templated:
+            run.after = rx.replace_spans(text, self._recorder(rule, run), self.budget(text))
+        elif rule.replacement_map is not None and not needs_run:
             run.after = rx.replace_matched(text, self._mapped_text(rule), self.budget(text),
                                            keep_units=self.keep_units)
         else:

@@ -37,3 +37,9 @@ def edit_lists(draw):
 @given(edit_lists(), st.integers(0, 120), st.booleans())
 def test_edit_map_equals_the_plain_walk(edits, pos, is_end) -> None:
     assert EditMap(edits).back(pos, is_end=is_end) == _map_back_one(pos, edits, is_end=is_end)
+
+
+@given(edit_lists(), st.lists(st.integers(0, 120), max_size=20), st.booleans())
+def test_back_all_equals_back_per_position(edits, positions, is_end) -> None:
+    edit_map = EditMap(edits)
+    assert edit_map.back_all(positions, is_end=is_end) == [edit_map.back(p, is_end=is_end) for p in positions]

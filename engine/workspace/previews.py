@@ -447,15 +447,18 @@ def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], lis
     marks: list[tuple[int, int, str]] = sorted(
         (s, e, h.name) for h in hits if h.changed for s, e in h.spans)
     starts = [m[0] for m in marks]
+    longest = max((e - s for s, e, _name in marks), default=0)
 
     def rules_for(a: int, b: int) -> list[str]:
         found: list[str] = []
-        hi = bisect.bisect_right(starts, max(b, a + 1))
+        limit = max(b, a + 1)
+        hi = bisect.bisect_right(starts, limit)
         for s, e, name in marks[max(0, hi - 64):hi]:  # matches are short; look back a little
-            if s < max(b, a + 1) and e >= a and name not in found:
+            if s < limit and e >= a and name not in found:
                 found.append(name)
-        if not found:  # far-reaching match: fall back to a full scan
-            found = list(dict.fromkeys(name for s, e, name in marks if s < max(b, a + 1) and e >= a))
+        if not found:  # far-reaching match: every mark that starts late enough to reach ``a``
+            lo = bisect.bisect_left(starts, a - longest)
+            found = list(dict.fromkeys(name for s, e, name in marks[lo:hi] if s < limit and e >= a))
         return found
 
     left: list[Span] = []

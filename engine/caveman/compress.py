@@ -16,7 +16,7 @@ from typing import Any
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
 from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
-from engine.caveman.fastscan import FastRegex, LiteralIndex
+from engine.caveman.fastscan import FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
@@ -271,9 +271,15 @@ class Compressor:
         o.diagnostics.append(Diagnostic(message, level, code, source="caveman", data={**where, **data}))
 
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
-        # a large part: no garbage collections while it runs (engine.gcpause says why)
-        with gc_paused(len(text) >= GC_PAUSE_MIN):
-            return self._compress_part(text, role, mi, pi)
+        large = len(text) >= GC_PAUSE_MIN
+        # a large part: no garbage collections while it runs (engine.gcpause says why), and
+        # the memos of its texts are let go of afterwards (fastscan.release_texts)
+        with gc_paused(large):
+            try:
+                return self._compress_part(text, role, mi, pi)
+            finally:
+                if large:
+                    release_texts()
 
     def _compress_part(self, text: str, role: str, mi: int, pi: int | None) -> PartOutcome:
         o = PartOutcome(mi, pi, role, text, text)

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import re
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
 from operator import add, sub
 
-from engine.caveman.needles import find_all, present
+from engine.caveman.needles import find_all, forget_views, present
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
@@ -278,6 +279,26 @@ _BMP: tuple[tuple[str | None, bool], ...] = ((None, True), (None, True))  # the 
 _CANONICAL: tuple[str | None, str] = (None, "")
 _UNITS: tuple[str | None, str] = (None, "")
 
+# The memos above, and those of the regexes and literal indexes a run used, hold the texts of
+# that run (every intermediate version, its units and canonical form): after an 8 MB run, 64 MB
+# the next run cannot use. Holders of a text of at least RELEASE_MIN units register here, and
+# ``release_texts`` (the end of a large part) lets go of them all.
+RELEASE_MIN = 65_536
+_HOLDING: weakref.WeakSet = weakref.WeakSet()
+
+
+def release_texts() -> None:
+    """Forget every text memo (a later call recomputes what it needs: the memos are keyed by
+    the identity of a text, so a run in another thread only loses its shortcuts)."""
+    global _BMP, _CANONICAL, _UNITS
+    for holder in list(_HOLDING):
+        holder.forget()
+    _HOLDING.clear()
+    _BMP = ((None, True), (None, True))
+    _CANONICAL = (None, "")
+    _UNITS = (None, "")
+    forget_views()
+
 
 def _bmp_only(text: str) -> bool:
     """No astral character (UTF-16 offsets are indices): one C-level UTF-16 encode, several
@@ -452,7 +473,12 @@ class LiteralIndex:
         by_key = self._by_key  # few keys occur: subtract their literals from all
         literals = self.literals.difference(*(by_key[key] for key in self._keys - keys))
         self._state = (text, keys, literals)
+        if len(text) >= RELEASE_MIN:
+            _HOLDING.add(self)
         return literals
+
+    def forget(self) -> None:
+        self._state = None
 
     def absent(self, text: str) -> frozenset[str]:
         """Literals known absent from the canonical form of ``text``."""
@@ -789,7 +815,14 @@ class FastRegex:
             units = text if _bmp_only(text) else _units(text)
         self._work = _Work(text, units, units is not text, fold, t.ignore_case and not t.unicode)
         _meet(self.rx.source, self.rx.flags, len(units))
+        if len(units) >= RELEASE_MIN:
+            _HOLDING.add(self)
         return self._work
+
+    def forget(self) -> None:
+        """Drop the memos of the last text (see ``release_texts``)."""
+        self._work = None
+        self._last = None
 
     def _positions(self, units: str) -> list[int] | None:
         last = self._last

@@ -43,6 +43,12 @@ def byte_view(text: str) -> tuple[bytes, int] | None:
     return (raw, width) if width else None
 
 
+def forget_views() -> None:
+    """Let go of the last texts and their bytes (``fastscan.release_texts``)."""
+    global _VIEWS
+    _VIEWS = (_NO_VIEW, _NO_VIEW)
+
+
 def _encoded(needle: str, width: int) -> bytes | None:
     """``needle`` in a view of this width (None: it cannot occur in an ASCII text)."""
     if width == 1:

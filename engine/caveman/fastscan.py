@@ -28,6 +28,7 @@ so carrying positions lazily would save nothing.
 from __future__ import annotations
 
 import re
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -285,15 +286,23 @@ _UNITS: tuple[str | None, str] = (None, "")
 # ``release_texts`` (the end of a large part) lets go of them all.
 RELEASE_MIN = 65_536
 _HOLDING: weakref.WeakSet = weakref.WeakSet()
+_HOLDING_LOCK = threading.Lock()  # (a WeakSet may not change while another thread iterates it)
+
+
+def _holds_text(holder: FastRegex | LiteralIndex) -> None:
+    with _HOLDING_LOCK:
+        _HOLDING.add(holder)
 
 
 def release_texts() -> None:
     """Forget every text memo (a later call recomputes what it needs: the memos are keyed by
     the identity of a text, so a run in another thread only loses its shortcuts)."""
     global _BMP, _CANONICAL, _UNITS
-    for holder in list(_HOLDING):
+    with _HOLDING_LOCK:
+        holders = list(_HOLDING)
+        _HOLDING.clear()
+    for holder in holders:
         holder.forget()
-    _HOLDING.clear()
     _BMP = ((None, True), (None, True))
     _CANONICAL = (None, "")
     _UNITS = (None, "")
@@ -474,7 +483,7 @@ class LiteralIndex:
         literals = self.literals.difference(*(by_key[key] for key in self._keys - keys))
         self._state = (text, keys, literals)
         if len(text) >= RELEASE_MIN:
-            _HOLDING.add(self)
+            _holds_text(self)
         return literals
 
     def forget(self) -> None:
@@ -816,7 +825,7 @@ class FastRegex:
         self._work = _Work(text, units, units is not text, fold, t.ignore_case and not t.unicode)
         _meet(self.rx.source, self.rx.flags, len(units))
         if len(units) >= RELEASE_MIN:
-            _HOLDING.add(self)
+            _holds_text(self)
         return self._work
 
     def forget(self) -> None:

@@ -18,6 +18,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +65,11 @@ class DiffOp:
 
 
 def _tokens(text: str, base: int) -> tuple[list[str], list[int]]:
-    words, starts = [], []
-    for m in _TOKEN.finditer(text):
-        words.append(m.group())
-        starts.append(base + m.start())
-    starts.append(base + len(text))
-    return words, starts
+    """The tokens of ``text`` and their starts (plus the end). Every character is a word, blank
+    or other character, so the tokens tile the text and each start is the sum of the lengths
+    before it."""
+    words = _TOKEN.findall(text)
+    return words, list(accumulate(map(len, words), initial=base))
 
 
 def _word_ops(a: str, b: str, a_base: int, b_base: int, out: list[tuple[str, int, int, int, int]]) -> None:

@@ -112,17 +112,11 @@ class EditMap:
             self._deltas.append(delta)
 
     def back(self, pos: int, *, is_end: bool) -> int:
-        i = bisect_left(self._new_starts, pos) - 1  # the last edit starting before pos
-        if i < 0:
-            return pos
-        if pos < self._new_ends[i]:
-            old_start, old_end = self._old[i]
-            return old_end if is_end else old_start
-        return pos - self._deltas[i]
+        return self.back_all([pos], is_end=is_end)[0]
 
     def back_all(self, positions: list[int], *, is_end: bool) -> list[int]:
         """``[back(p) for p in positions]`` in one loop (a whole pack's explanation maps
-        thousands of positions through a dozen maps: the per-call cost was most of it)."""
+        thousands of positions through a dozen maps: a call per position was most of it)."""
         if not self._new_starts:
             return positions
         ends, deltas, side = self._new_ends, self._deltas, 1 if is_end else 0

@@ -165,7 +165,8 @@ class RuleRunner:
                 regexps.append(self.regexp(rule))
             except Exception:  # an invalid pattern is reported where the rule runs
                 continue
-        literals = index_literals([rx.plan for rx in regexps])
+        literals = index_literals([rx.plan for rx in regexps],
+                                  [rx.required for rx in regexps if rx.required and rx.rx.translation.ignore_case])
         if self._index is None or self._index.literals != literals:
             self._index = _literal_index(literals)
         for rx in regexps:

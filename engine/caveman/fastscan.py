@@ -38,6 +38,7 @@ from itertools import accumulate
 from operator import add, sub
 
 from engine.caveman.needles import find_all, forget_views, present
+from engine.caveman.required import required_literals
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
@@ -503,6 +504,15 @@ class LiteralIndex:
             return frozenset()
         return self._remember(text, self._keys - found)
 
+    def known_absent(self, text: str) -> frozenset[str] | None:
+        """``absent(text)``, or None when the index does not serve this text (too short, astral
+        characters): then nothing is known either way."""
+        if not self._keys or len(text) < self.MIN_LENGTH or not _bmp_only(text):
+            return None
+        absent = self.absent(text)
+        state = self._state
+        return absent if state is not None and state[0] is text else None
+
     def absent_keys(self, text: str) -> frozenset[str]:
         """The keys (first ``KEY`` characters of literals) known absent from the canonical form
         of ``text``: the index's one pass over it, made now if it was not yet."""
@@ -533,10 +543,11 @@ class LiteralIndex:
 _SEPARATOR = "\x00"
 
 
-def index_literals(plans: list[Plan | None]) -> frozenset[str]:
-    """The literals a ``LiteralIndex`` tracks for these plans (``i`` plans' anchors)."""
+def index_literals(plans: list[Plan | None], required: list[frozenset[str]] = ()) -> frozenset[str]:
+    """The literals a ``LiteralIndex`` tracks: ``i`` plans' anchors, and the ``required``
+    literals of ``i`` patterns (canonical, as the index's text is)."""
     return frozenset(lit for plan in plans if plan is not None and plan.ignore_case
-                     for literals, _lo, _hi in plan.anchors for lit in literals)
+                     for literals, _lo, _hi in plan.anchors for lit in literals).union(*required)
 
 
 class _Work:
@@ -740,6 +751,11 @@ class FastRegex:
                  extra: Callable[[str], list[int] | None] | None = None) -> None:
         self.rx: JSRegExp = compile_js(source, flags, timeout)
         self.plan, self.min_width = analyse(source, flags)
+        # literals every match holds (engine.caveman.required), looked for when the start plan
+        # does not already search exactly those
+        required = required_literals(source, flags)
+        anchored = frozenset(_literals_of(self.plan)) if self.plan is not None and not self.plan.start else frozenset()
+        self.required = None if required is None or required <= anchored else required
         self.extra = extra
         self.timeout = timeout
         self.index: LiteralIndex | None = None  # shared by the rules of one run (see LiteralIndex)
@@ -841,6 +857,8 @@ class FastRegex:
             found = None
         elif self.extra is not None:
             found = self.extra(units)
+        elif self.required is not None and self._lacks_required(units):
+            found = []
         elif self.plan is None:
             found = None
         elif self.index is not None and self.plan.ignore_case and self.plan.start != "text":
@@ -857,6 +875,19 @@ class FastRegex:
                 found = None  # a full scan (the same matches: the pattern cannot match empty)
         self._last = (units, found)
         return found
+
+    def _lacks_required(self, units: str) -> bool:
+        """Whether the text holds none of the literals every match holds (the shared literal
+        index knows it for large texts under ``i``; otherwise one search per literal)."""
+        folded = self.rx.translation.ignore_case
+        if folded and self.index is not None:
+            absent = self.index.known_absent(units)
+            if absent is not None:
+                return self.required <= absent
+        hay = _canonical(units) if folded else units
+        if len(hay) != len(units):
+            return False  # (never: the canonical form maps character by character)
+        return not any(occurrences(hay, lit) for lit in self.required)
 
     def _measure_sample(self, units: str) -> None:
         """Time a full scan of the first ``SAMPLE_UNITS`` of the text, the way a full scan would

@@ -38,7 +38,7 @@ from itertools import accumulate
 from operator import add, sub
 
 from engine.caveman.needles import find_all, forget_views, present
-from engine.caveman.required import required_literals
+from engine.caveman.required import required_of
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
@@ -181,13 +181,27 @@ def _node_anchors(node, lo: int, hi: int, multiline: bool):
         return None
 
 
-@lru_cache(maxsize=2048)
 def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     """``(start plan or None, minimum match width or None)`` of a JS pattern."""
+    return pattern_facts(source, flags)[:2]
+
+
+@lru_cache(maxsize=2048)
+def pattern_facts(source: str, flags: str) -> tuple[Plan | None, int | None, frozenset[str] | None]:
+    """``analyse``, and the literals every match holds (``engine.caveman.required``), from one
+    parse (a pattern typed in a live preview is a new one at each keystroke)."""
     try:
         # (not kept: only patterns that go on to meet enough text need their tree again, for the
         # linearity checks of the untimed set-up, and parse it then)
         root = parse_root(source, flags)
+    except Exception:  # an internal shape we do not know: never risk a wrong answer
+        return None, None, None
+    plan, min_width = _plan(root, flags)
+    return plan, min_width, required_of(root, flags)
+
+
+def _plan(root, flags: str) -> tuple[Plan | None, int | None]:
+    try:
         min_width = _width(root)[0]
         if any(f in flags for f in "yuv"):
             return None, min_width
@@ -750,10 +764,9 @@ class FastRegex:
     def __init__(self, source: str, flags: str, timeout: float | None = None,
                  extra: Callable[[str], list[int] | None] | None = None) -> None:
         self.rx: JSRegExp = compile_js(source, flags, timeout)
-        self.plan, self.min_width = analyse(source, flags)
+        self.plan, self.min_width, required = pattern_facts(source, flags)
         # literals every match holds (engine.caveman.required), looked for when the start plan
         # does not already search exactly those
-        required = required_literals(source, flags)
         anchored = frozenset(_literals_of(self.plan)) if self.plan is not None and not self.plan.start else frozenset()
         self.required = None if required is None or required <= anchored else required
         self.extra = extra

@@ -33,10 +33,19 @@ MIN_LITERAL = 3
 def required_literals(source: str, flags: str) -> frozenset[str] | None:
     """Strings of which every match of ``/source/flags`` contains one (in the subject the
     translated pattern runs on: the case-canonical text under ``i``), or None."""
+    try:
+        root = parse_root(source, flags)
+    except Exception:  # (an invalid pattern: nothing is claimed)
+        return None
+    return required_of(root, flags)
+
+
+def required_of(root: A.Node, flags: str) -> frozenset[str] | None:
+    """``required_literals`` of a parsed pattern."""
     if any(f in flags for f in "yuv"):
         return None
     try:
-        return _required(parse_root(source, flags))
+        return _required(root)
     except Exception:  # a shape this module does not know: nothing is claimed
         return None
 

@@ -367,6 +367,7 @@ def _pack_files_state(root: str) -> tuple:
     except OSError:
         return ()
     for lang in languages:
+        out.append((lang.name, "", 0, 0, 0))  # (a language folder counts even while it is empty)
         try:
             entries = list(os.scandir(lang.path))
         except OSError:

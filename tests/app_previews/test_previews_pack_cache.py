@@ -56,3 +56,10 @@ def test_an_override_does_not_leak_into_the_kept_packs(tmp_path):
     with_buffer = pack_source(str(tmp_path), PackOverride("en", "filler", unsaved))
     assert _names(with_buffer) == ["unsaved"]
     assert _names(pack_source(str(tmp_path), None)) == ["a"]
+
+
+def test_a_new_language_folder_is_seen_even_while_empty(tmp_path):
+    _write(tmp_path, "en", "filler", [_rule("a", "x")])
+    assert pack_source(str(tmp_path), None).languages() == ["en"]
+    (tmp_path / "de").mkdir()
+    assert pack_source(str(tmp_path), None).languages() == PackSource.from_dir(tmp_path).languages() == ["de", "en"]

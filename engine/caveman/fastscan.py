@@ -1062,32 +1062,33 @@ class FastRegex:
                         keep_units: bool = False) -> str:
         """``replace`` with a function of the matched text only (no JSMatch is built); ``fn``
         always gets the matched text as a Python string (surrogate pairs joined)."""
-        work = self._prepare(text)
-        spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
-        if spans is None:
-            result = self.rx.replace(text, lambda m: fn(from_utf16_units(m.match)), timeout)
-            return _as_units(result) if keep_units else result
-        if not spans:
-            return text
-        units = work.units
-        if work.expanded or keep_units:
-            return self._assemble(work, spans, [fn(from_utf16_units(units[s:e])) for s, e in spans], keep_units)
-        return self._assemble(work, spans, [fn(units[s:e]) for s, e in spans])
+        return self._replace_each(text, fn, timeout, keep_units, offsets=False)
 
     def replace_spans(self, text: str, fn: Callable[[int, str], str], timeout: float | None = None) -> str:
         """``replace`` with a function of each match's JavaScript offset and matched text (a
         Python string) only, called left to right: no JSMatch is built (an explanation records
         every match of every rule; building them was a third of its cost)."""
+        return self._replace_each(text, fn, timeout, False, offsets=True)
+
+    def _replace_each(self, text: str, fn: Callable[..., str], timeout: float | None, keep_units: bool, *,
+                      offsets: bool) -> str:
+        """``replace_matched`` (``fn(matched)``) or ``replace_spans`` (``fn(offset, matched)``)."""
         work = self._prepare(text)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if spans is None:
-            return self.rx.replace(text, lambda m: fn(m.index, from_utf16_units(m.match)), timeout)
+            call = (lambda m: fn(m.index, from_utf16_units(m.match))) if offsets \
+                else (lambda m: fn(from_utf16_units(m.match)))
+            result = self.rx.replace(text, call, timeout)
+            return _as_units(result) if keep_units else result
         if not spans:
             return text
         units = work.units
-        if work.expanded:
-            return self._assemble(work, spans, [fn(s, from_utf16_units(units[s:e])) for s, e in spans])
-        return self._assemble(work, spans, [fn(s, units[s:e]) for s, e in spans])
+        if work.expanded or keep_units:
+            matched = [from_utf16_units(units[s:e]) for s, e in spans]
+        else:
+            matched = [units[s:e] for s, e in spans]
+        values = list(map(fn, [s for s, _e in spans], matched)) if offsets else list(map(fn, matched))
+        return self._assemble(work, spans, values, keep_units)
 
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:
         """First match anywhere (stateless)."""

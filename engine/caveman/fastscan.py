@@ -520,9 +520,7 @@ class LiteralIndex:
 
     def known_absent(self, text: str) -> frozenset[str] | None:
         """``absent(text)``, or None when the index does not serve this text (too short, astral
-        characters): then nothing is known either way."""
-        if not self._keys or len(text) < self.MIN_LENGTH or not _bmp_only(text):
-            return None
+        characters): then nothing is known either way (``absent`` remembered nothing)."""
         absent = self.absent(text)
         state = self._state
         return absent if state is not None and state[0] is text else None

@@ -16,7 +16,7 @@ from typing import Any
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
 from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
-from engine.caveman.fastscan import FastRegex, LiteralIndex, release_texts
+from engine.caveman.fastscan import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
@@ -40,7 +40,6 @@ _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _IDENT_START = _IDENT_CHARS - frozenset("0123456789")
 _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
-GC_PAUSE_MIN = 65_536  # characters of a part from which collections are paused while it runs
 
 
 _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (led by the dot: quick to find)
@@ -271,7 +270,7 @@ class Compressor:
         o.diagnostics.append(Diagnostic(message, level, code, source="caveman", data={**where, **data}))
 
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
-        large = len(text) >= GC_PAUSE_MIN
+        large = len(text) >= RELEASE_MIN
         # a large part: no garbage collections while it runs (engine.gcpause says why), and
         # the memos of its texts are let go of afterwards (fastscan.release_texts)
         with gc_paused(large):

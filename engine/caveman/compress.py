@@ -151,7 +151,7 @@ class Compressor:
         self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
-        self.timed_out: set[int] = set()
+        self.timed_out: dict[int, Rule] = {}  # id → the rule itself (kept alive: the id stays its own)
 
     # ------------------------------------------------------------ body level
 
@@ -362,7 +362,7 @@ class Compressor:
             absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
             prefilter = Prefilter(original, absent, LiteralIndex.KEY)
         for rule in o.selection.rules:
-            if id(rule) in self.timed_out:
+            if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
             if rx.cannot_match(text):
@@ -386,7 +386,7 @@ class Compressor:
             try:
                 run = self.runner.apply(rule, text, record=self.record)
             except RegexTimeout as exc:
-                self.timed_out.add(id(rule))
+                self.timed_out[id(rule)] = rule
                 diag = timeout_diagnostic(rule, exc, _where(o))
                 o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
                 if self.record:

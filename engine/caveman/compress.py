@@ -18,6 +18,7 @@ from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, 
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fastscan import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
+from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
 from engine.caveman.preservation import (
@@ -413,7 +414,9 @@ class Compressor:
         before = o.extraction.text
         if before == after:
             return
-        hit = [t for t in _dotted_tokens(before) if t not in after]
+        tokens = _dotted_tokens(before)
+        kept = occurring(after, tokens)
+        hit = [t for t in tokens if t not in kept]
         if hit:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
                        f"{', '.join(hit[:5])}", "warning")
@@ -442,7 +445,9 @@ class Compressor:
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
             survived = {int(m.group(1)) for m in ex.placeholder_re.finditer(o.after_cleanup)}
-            lost = [b for b in ex.blocks if b.n not in survived and b.content not in restored]
+            gone = [b for b in ex.blocks if b.n not in survived]
+            found = occurring(restored, [b.content for b in gone])
+            lost = [b for b in gone if b.content not in found]
             if lost:
                 kinds = ", ".join(_unique([b.kind for b in lost]))
                 self._diag(o, "CAV-Q8", f"protected content ({kinds}) is missing from the output and "
@@ -458,8 +463,8 @@ class Compressor:
             if not validate_compression(o.original, alternative)[0]:
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
-        contents = [b.content for b in ex.blocks]
-        stray = [m for m in missing if not any(m in c for c in contents)]
+        inside = occurring_in_any([b.content for b in ex.blocks], missing)
+        stray = [m for m in missing if m not in inside]
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")

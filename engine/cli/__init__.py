@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "learn": ("engine.cli.learn", "draft an RTK filter from captured outputs of one command"),
     "trust": ("engine.cli.trust", "check or write .rtk/trust.json for a project"),
     "export": ("engine.cli.export", "export chosen filters as .rtk/filters.json or TOML"),
+    "new": ("engine.cli.new", "start a new RTK filter (from a command) or Caveman rule pack"),
     "repair": ("engine.cli.repair", "run the tool-argument repair pipeline"),
     "grammar": ("engine.cli.grammar", "find and promote tool calls a model printed as text"),
     "params": ("engine.cli.params", "build AI request params as Cherry Studio would"),

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compress": ("engine.cli.compress", "Caveman-compress prose or a chat body"),
     "filter": ("engine.cli.filter", "RTK-filter command output"),
     "verify": ("engine.cli.verify", "run the inline tests[] of RTK filters"),
+    "learn": ("engine.cli.learn", "draft an RTK filter from captured outputs of one command"),
     "trust": ("engine.cli.trust", "check or write .rtk/trust.json for a project"),
     "export": ("engine.cli.export", "export chosen filters as .rtk/filters.json or TOML"),
     "new": ("engine.cli.new", "start a new RTK filter (from a command) or Caveman rule pack"),

@@ -141,7 +141,7 @@ def test_strict_block_validation_equals_plain_containment(pieces, ops):
     original = "".join(pieces)
     compressed = _edit(pieces, ops)
     blocks, at = [], 0
-    for n, piece in enumerate(pieces):
+    for piece in pieces:
         if re.search(r"[`$\\|#\[]|https?:", piece):
             blocks.append(_Block(len(blocks), "kind", piece, at))
         at += len(piece)

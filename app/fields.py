@@ -618,4 +618,7 @@ WIDGETS = {"text": TextField, "multiline": MultiLineField, "pattern": PatternFie
 
 
 def make_field(spec: FieldSpec) -> FieldWidget:
-    return WIDGETS[spec.kind](spec)
+    widget = WIDGETS[spec.kind](spec)
+    widget.setObjectName(spec.pointer)  # names the field in layout reports and accessibility tools
+    widget.setAccessibleName(spec.label)
+    return widget

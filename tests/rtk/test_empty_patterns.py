@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine.rtk.empty_patterns import empty_pattern_diagnostics, empty_pattern_pointers, without_empty_patterns
+from engine.rtk.empty_patterns import (
+    empty_pattern_diagnostics,
+    empty_pattern_pointers,
+    without_empty_patterns,
+)
 from engine.validate import validate_file
 from engine.workspace.previews import FilterBuffer, RtkRequest, run_rtk_preview
 from engine.workspace.templates import example_filter, render

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
+from app.undo import UndoKeys
 from engine.workspace.jsontree import resolve_value
 from engine.workspace.kinds import FileKind, item_label, item_title
 from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATEGORIES, RULE_CONTEXTS
@@ -225,8 +226,9 @@ class ItemForm(QScrollArea):
 
     edited = Signal(str, object, bool)  # relative pointer, value (or REMOVE), mergeable
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, undo_keys: UndoKeys | None = None) -> None:
         super().__init__(parent)
+        self.undo_keys = undo_keys
         self.setWidgetResizable(True)
         self.fields: dict[str, FieldWidget] = {}
         self._sections: list[Section] | None = None
@@ -272,6 +274,8 @@ class ItemForm(QScrollArea):
                     reset.clicked.connect(lambda _=False, p=spec.pointer, w=widget: self._remove(p, w))
                     row.addWidget(reset)
                 form.addRow(label, row)
+                if self.undo_keys is not None:
+                    self.undo_keys.watch(widget)
                 widget.edited.connect(lambda value, merge, p=spec.pointer: self._on_edit(p, value, merge))
                 self.fields[spec.pointer] = widget
             outer.addWidget(box)
@@ -325,6 +329,7 @@ class VisualEditor(QWidget):
         # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
         self._labels: dict[int, tuple[Any, str, str]] = {}
         self.single = False
+        self.undo_keys = UndoKeys(self)  # Ctrl+Z in a field undoes the document (DocumentTab connects it)
         self.header = QGroupBox("Pack")
         header_form = QFormLayout(self.header)
         self.header_fields: dict[str, FieldWidget] = {}
@@ -333,6 +338,7 @@ class VisualEditor(QWidget):
             widget.setToolTip(spec.help)
             widget.edited.connect(lambda value, _m, p=spec.pointer: self.headerEdited.emit(p, value))
             header_form.addRow(spec.label, widget)
+            self.undo_keys.watch(widget)
             self.header_fields[spec.pointer] = widget
 
         self.model = ItemListModel(self)
@@ -382,7 +388,7 @@ class VisualEditor(QWidget):
         left_lay.addLayout(bar)
         left_lay.addWidget(self.list, 1)
 
-        self.form = ItemForm()
+        self.form = ItemForm(undo_keys=self.undo_keys)
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)

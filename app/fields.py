@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -34,8 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.highlight import PatternHighlighter
+from app.layout_report import readable_min_width
 from app.regexcheck import compile_error
 from app.theme import tints
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox
 
 REMOVE = object()  # sentinel: delete the key
 JS_FLAGS = "dgimsuvy"
@@ -92,6 +94,13 @@ class FieldWidget(QWidget):
         self.edited.emit(value, mergeable)
 
 
+def readable(widget: QWidget) -> QWidget:
+    """Never narrower than its readable minimum (``app.layout_report``): the form then wraps its
+    label above it, or scrolls, instead of squeezing it to a sliver."""
+    widget.setMinimumWidth(readable_min_width(widget))
+    return widget
+
+
 def _placeholder(spec: FieldSpec) -> str:
     if spec.default is None:
         return "not set" if spec.optional else "required"
@@ -102,7 +111,7 @@ def _placeholder(spec: FieldSpec) -> str:
 class TextField(FieldWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = QLineEdit()
+        self.edit = readable(QLineEdit())
         self.edit.setPlaceholderText(_placeholder(spec))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -121,7 +130,7 @@ class TextField(FieldWidget):
 class MultiLineField(FieldWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = QPlainTextEdit()
+        self.edit = readable(QPlainTextEdit())
         self.edit.setPlaceholderText(_placeholder(spec))
         self.edit.setTabChangesFocus(True)
         self.edit.setFixedHeight(QFontMetrics(self.edit.font()).lineSpacing() * 3 + 12)
@@ -174,10 +183,9 @@ class PatternField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = PatternLine()
+        self.edit = readable(PatternLine())
         self.edit.setPlaceholderText(_placeholder(spec))
-        self.error = QLabel()
-        self.error.setWordWrap(True)
+        self.error = ElidedLabel()
         self.error.setStyleSheet(f"color: {tints().error};")
         self.error.hide()
         lay = QVBoxLayout(self)
@@ -220,8 +228,11 @@ class FlagsField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        box = FlowBox()  # the eight flag toggles wrap instead of widening the form
+        lay = box.flow
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(box, 1)
         self.default_box = QCheckBox(f"default ({spec.default})")
         self.default_box.setToolTip("Leave 'flags' out of the rule; OmniRoute then compiles with "
                                     f"'{spec.default}'. Note that any explicit value replaces the default entirely.")
@@ -231,11 +242,9 @@ class FlagsField(FieldWidget):
             box = QToolButton(text=flag)
             box.setCheckable(True)
             box.setToolTip(FLAG_HELP[flag])
-            box.setMinimumWidth(26)
             lay.addWidget(box)
             self.boxes[flag] = box
             box.toggled.connect(self._changed)
-        lay.addStretch(1)
         self.default_box.toggled.connect(self._default_toggled)
         self._echo = False
 
@@ -322,9 +331,8 @@ class IntField(FieldWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.spin)
-        self.note = QLabel()
-        lay.addWidget(self.note)
-        lay.addStretch(1)
+        self.note = ElidedLabel()  # may quote an invalid value of any length
+        lay.addWidget(self.note, 1)
         self.spin.valueChanged.connect(lambda v: self.emit(int(v), True))
 
     def set_value(self, value: Any, present: bool) -> None:
@@ -345,7 +353,7 @@ class ListField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.list = QListWidget()
+        self.list = readable(QListWidget())
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -484,7 +492,7 @@ class TableField(FieldWidget):
         self.is_map = spec.kind == "map"
         columns = spec.columns or (("key", "Key", False), ("value", "Value", False))
         self.columns = columns
-        self.table = QTableWidget(0, len(columns))
+        self.table = readable(QTableWidget(0, len(columns)))
         self.table.setHorizontalHeaderLabels([c[1] for c in columns])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
-    QLabel,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -36,7 +35,10 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.theme import tints
+from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.charts import Bar, BarChart
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -45,6 +47,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
+from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour
 from app.workers import Dispatcher
 from engine.paths import builtin_rules_dir
@@ -69,6 +72,7 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
+INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
 
 
 def protected_legend() -> str:
@@ -113,7 +117,6 @@ class CavemanPreviewPanel(QWidget):
         self.open_button.clicked.connect(self.open_sample_dialog)
         self.language = option_combo([settings.language if settings else "en"], settings.language if settings else "en",
                                      "Language pack to run (OmniRoute's config.language)")
-        self.language.setEditable(True)
         self.intensity = option_combo(INTENSITIES, settings.intensity if settings else "full",
                                       "Intensity: rules with a higher minIntensity are skipped")
         self.role = option_combo(ROLES, "user", "Message role: rules whose context is another role are skipped")
@@ -142,25 +145,24 @@ class CavemanPreviewPanel(QWidget):
         self.output = SpanTextView(placeholder="The compressed text appears here.")
         self.output.spanClicked.connect(self._span_clicked)
         self.input.spanClicked.connect(self._span_clicked)
-        texts = QSplitter(Qt.Orientation.Horizontal)
+        texts = AdaptiveSplitter(INPUT_BESIDE_OUTPUT_CHARS)  # input above output when the dock is narrow
         for title, view in (("Input", self.input), ("Output", self.output)):
             box = QWidget()
             lay = QVBoxLayout(box)
             lay.setContentsMargins(0, 0, 0, 0)
             lay.setSpacing(2)
-            label = QLabel(f"<b>{title}</b>")
+            label = ElidedLabel(f"<b>{title}</b>")
             lay.addWidget(label)
             lay.addWidget(view, 1)
             texts.addWidget(box)
         self.input_label = texts.widget(0).layout().itemAt(0).widget()
-        self.legend = QLabel(protected_legend())
+        self.legend = ElidedLabel(protected_legend())
         self.legend.setToolTip("Protected regions are left as written; hover one to see its kind")
         texts.widget(0).layout().addWidget(self.legend)
         self.output_label = texts.widget(1).layout().itemAt(0).widget()
 
         # -- results
-        self.summary = QLabel("Pick a sample or type some text to see what the pack does to it.")
-        self.summary.setWordWrap(True)
+        self.summary = ElidedLabel("Pick a sample or type some text to see what the pack does to it.")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner = Banner()
         self.rules = QTreeWidget()
@@ -200,39 +202,31 @@ class CavemanPreviewPanel(QWidget):
         self.details.addTab(charts, "Savings")
         self.details.addTab(self.notes, "Notes")
 
-        top = QVBoxLayout()
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Sample"))
-        row1.addWidget(self.sample_combo, 1)
-        row1.addWidget(self.open_button)
-        row1.addWidget(self.save_button)
-        row2 = QHBoxLayout()
+        # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
+        top = FlowBox()
+        top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
+        top.addWidget(self.open_button)
+        top.addWidget(self.save_button)
         for label, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
                              ("Profile", self.profile)):
-            row2.addWidget(QLabel(label))
-            row2.addWidget(combo)
-        row2.addStretch(1)
-        row3 = QHBoxLayout()
-        row3.addWidget(self.whole_button)
-        row3.addWidget(self.rule_button)
-        self.scope_label = QLabel("")
-        row3.addWidget(self.scope_label, 1)
+            top.addWidget(labelled(label, combo))
+        top.addWidget(self.whole_button)
+        top.addWidget(self.rule_button)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
         self.refresh_button.clicked.connect(lambda: self.schedule(immediate=True))
-        row3.addWidget(self.refresh_button)
-        for row in (row1, row2, row3):
-            top.addLayout(row)
-
+        top.addWidget(self.refresh_button)
+        self.scope_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)  # names a rule and a folder
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(texts)
         split.addWidget(self.details)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addLayout(top)
+        lay.addWidget(top)
+        lay.addWidget(self.scope_label)
         lay.addWidget(self.banner)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
@@ -325,7 +319,10 @@ class CavemanPreviewPanel(QWidget):
     def _set_rule(self, name: str | None, *, switch: bool = False) -> None:
         self.rule_name = name
         self.rule_button.setEnabled(name is not None)
-        self.rule_button.setText(f"This rule only: {name}" if name else "This rule only")
+        # the button keeps its text (a name in it widened the dock under the mouse); the name is in
+        # its tooltip and in the scope line below the controls
+        self.rule_button.setToolTip(f"Run only rule {name}" if name else
+                                    "Run only the rule selected in the pack's visual editor or in the list below")
         if name is None:
             self.whole_button.setChecked(True)
         elif switch:

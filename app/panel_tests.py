@@ -40,6 +40,7 @@ from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
 from app.widgets.empty_state import EmptyState
+from app.widgets.scrollbody import scroll_body
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panels_model import (
@@ -203,7 +204,7 @@ class TestsPanel(QWidget):
         split.addWidget(detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 4)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(split, 1)

@@ -36,6 +36,7 @@ from app.playground.common import Badge, NotesList, compact, docs_focus, scanned
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.empty_state import EmptyState
+from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
     ExportCandidate,
@@ -151,7 +152,7 @@ class TrustPanel(QWidget):
         split.addWidget(export_box)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
         compact(self)

@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.highlight import PatternHighlighter
-from app.layout_report import readable_min_width
+from app.icons import icon
+from app.layout_report import readable
 from app.regexcheck import compile_error
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
@@ -92,13 +93,6 @@ class FieldWidget(QWidget):
     def emit(self, value: Any, mergeable: bool = False) -> None:
         self.present = value is not REMOVE
         self.edited.emit(value, mergeable)
-
-
-def readable(widget: QWidget) -> QWidget:
-    """Never narrower than its readable minimum (``app.layout_report``): the form then wraps its
-    label above it, or scrolls, instead of squeezing it to a sliver."""
-    widget.setMinimumWidth(readable_min_width(widget))
-    return widget
 
 
 def _placeholder(spec: FieldSpec) -> str:
@@ -207,7 +201,8 @@ class PatternField(FieldWidget):
 
     def check(self) -> str | None:
         message = compile_error(self.edit.toPlainText(), self._flags_for_check)
-        self.error.setText(f"⚠ {message}" if message else "")
+        self.error.setText(message or "")
+        self.error.setIcon(icon("error") if message else None)
         self.error.setVisible(bool(message))
         return message
 

@@ -416,14 +416,14 @@ class CavemanPreviewPanel(QWidget):
     def schedule(self, immediate: bool = False) -> int:
         """Queue a run (debounced; the newest request wins). Docs mode runs it in the GUI thread
         on the next event-loop turn so screenshots show a finished result."""
+        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
+        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
+        self.scope_label.setToolTip(self.pack_root or "")
         if self.window_ is not None:
             self.timeout_ms = self.window_.settings.regex_timeout_ms
             if self.window_.docs_mode:
                 self._docs_timer.start()
                 return 0
-        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
-        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
-        self.scope_label.setToolTip(self.pack_root or "")
         return self.dispatcher.request(run_caveman_preview, self.request(), immediate=immediate)
 
     def set_debounce(self, ms: int) -> None:

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.fields import readable
+from app.layout_report import readable
 from app.panels import register_panel
 from app.theme import tints
 from app.widgets.charts import Bar, FunnelChart

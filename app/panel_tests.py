@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import offer_action, register_panel, window_menu
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label, scanned_entries
 from app.playground.jobs import panel_jobs
@@ -178,6 +179,7 @@ class TestsPanel(QWidget):
             bar.addWidget(w)
 
         self.tree = QTreeWidget()
+        self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗/⚠ drawn as icons
         self.tree.setHeaderLabels(["Test", "Result", "Activation", "Savings"])
         self.tree.setColumnWidth(0, 300)
         self.tree.setColumnWidth(1, 70)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
@@ -102,6 +103,7 @@ class TrustPanel(QWidget):
         head.addWidget(refresh)
         head.addWidget(self.trust_button)
         self.files = QTreeWidget()
+        self.files.setItemDelegate(SymbolIconDelegate(self.files))  # verdict symbols drawn as icons
         self.files.setHeaderLabels(["File", "Verdict", "Why", "Filters", "Stored hash", "Computed hash"])
         self.files.setRootIsDecorated(False)
         for col, width in enumerate((90, 160, 220, 50, 150, 150)):

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
+from app.icons import icon
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.elided import ElidedLabel
 from engine.workspace.jsontree import resolve_value
@@ -275,7 +276,8 @@ class ItemForm(QScrollArea):
                 row = QHBoxLayout()
                 row.addWidget(widget, 1)
                 if spec.optional and spec.kind not in ("flags", "enum"):
-                    reset = QToolButton(text="✕")
+                    reset = QToolButton()
+                    reset.setIcon(icon("clear"))
                     reset.setToolTip(f"Remove '{spec.pointer[1:]}' from the item (use the default)")
                     reset.setAutoRaise(True)
                     reset.clicked.connect(lambda _=False, p=spec.pointer, w=widget: self._remove(p, w))
@@ -372,9 +374,8 @@ class VisualEditor(QWidget):
             b.setToolTip(tip)
             bar.addWidget(b)
             self.buttons[key] = b
-        self.count_label = ElidedLabel(min_chars=3)
-        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        bar.addWidget(self.count_label, 1)
+        bar.addStretch(1)
+        self.count_label = ElidedLabel(min_chars=3)  # under the list: the buttons keep the bar's width
         self.buttons["add"].clicked.connect(lambda: self.addRequested.emit(self.current() + 1))
         self.buttons["duplicate"].clicked.connect(self._duplicate)
         self.buttons["delete"].clicked.connect(self._delete)
@@ -391,6 +392,7 @@ class VisualEditor(QWidget):
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addLayout(bar)
         left_lay.addWidget(self.list, 1)
+        left_lay.addWidget(self.count_label)
 
         self.form = ItemForm()
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))

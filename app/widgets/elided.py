@@ -10,9 +10,9 @@ and as elided plain text when it does not.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QIcon, QPainter, QTextDocument
 from PySide6.QtGui import Qt as QtGui_Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 MIN_CHARS = 6  # the least it asks for: enough to show that there is text and an ellipsis
@@ -31,6 +31,7 @@ class ElidedLabel(QLabel):
         self._min_chars = min_chars
         self._own_tip = ""
         self._elided = False
+        self._icon: QIcon | None = None
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setText(text)
 
@@ -67,6 +68,29 @@ class ElidedLabel(QLabel):
         self._own_tip = tip or ""
         self._refresh_tip()
 
+    def setIcon(self, icon: QIcon | None) -> None:
+        """An icon before the text (a state badge: never a font glyph that may be missing)."""
+        self._icon = icon if icon is not None and not icon.isNull() else None
+        self.setIndent(self._icon_size() + 4 if self._icon is not None else -1)
+        self.updateGeometry()
+        self._refresh()
+        self.update()
+
+    def _icon_size(self) -> int:
+        return self.fontMetrics().height()
+
+    def _indent(self) -> int:
+        return self.indent() if self._icon is not None else 0
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if self._icon is not None:
+            size = self._icon_size()
+            rect = self.contentsRect()
+            painter = QPainter(self)
+            self._icon.paint(painter, QRect(rect.left(), rect.top() + (rect.height() - size) // 2, size, size))
+            painter.end()
+
     # -- size ---------------------------------------------------------------------------------------
     def _text_width(self) -> int:
         if self._rich:
@@ -79,14 +103,15 @@ class ElidedLabel(QLabel):
 
     def _natural_width(self) -> int:
         margins = self.contentsMargins()
-        return self._text_width() + margins.left() + margins.right() + 2 * self.margin()
+        return self._text_width() + self._indent() + margins.left() + margins.right() + 2 * self.margin()
 
     def sizeHint(self) -> QSize:
         return QSize(max(self._natural_width(), self.minimumSizeHint().width()), super().sizeHint().height())
 
     def minimumSizeHint(self) -> QSize:
         margins = self.contentsMargins()
-        width = self.fontMetrics().averageCharWidth() * self._min_chars + margins.left() + margins.right()
+        width = (self.fontMetrics().averageCharWidth() * self._min_chars + self._indent()
+                 + margins.left() + margins.right())
         return QSize(width, super().minimumSizeHint().height())
 
     def resizeEvent(self, event) -> None:
@@ -100,7 +125,7 @@ class ElidedLabel(QLabel):
 
     # -- display ------------------------------------------------------------------------------------
     def _refresh(self) -> None:
-        available = self.contentsRect().width() - 2 * self.margin()
+        available = self.contentsRect().width() - 2 * self.margin() - self._indent()
         fits = not self._plain or self._text_width() <= available
         self._elided = not fits
         if fits:

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QSizePolicy, QWidget
 
+from app.icons import SymbolIconDelegate
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
 from engine.workspace.previews import Note
@@ -59,6 +60,7 @@ class NotesList(QListWidget):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
+        self.setItemDelegate(SymbolIconDelegate(self))  # the level symbol drawn as its icon
         self.itemActivated.connect(lambda item: self.noteActivated.emit(item.data(Qt.ItemDataRole.UserRole)))
 
     def set_notes(self, notes: Sequence[Note], empty: str = "No quirks or problems for this text.") -> None:

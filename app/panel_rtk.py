@@ -312,6 +312,16 @@ class RtkPreviewPanel(QWidget):
     def set_output(self, text: str) -> None:
         self.input.setPlainText(text)
 
+    def load_command_sample(self, command: str, sample: str) -> None:
+        """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""
+        self.command.blockSignals(True)
+        self.command.setText(command)
+        self.command.blockSignals(False)
+        if sample:
+            self.set_output(sample)
+            self.sample_combo.setCurrentIndex(0)
+        self.schedule(immediate=True)
+
     def _input_edited(self) -> None:
         self.schedule()
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
 
 # ---------------------------------------------------------------- UTF-16 offsets
@@ -310,6 +311,22 @@ class CavemanPreview:
         return list(hit.spans) if hit else []
 
 
+def without_unfinished_rules(pack: Any) -> tuple[Any, list[str]]:
+    """A pack without the rules whose pattern is still empty (a rule just added), and their names.
+
+    OmniRoute refuses a whole pack with an empty pattern; the preview runs the rest of the open
+    pack instead, and says which rules it left out (the validator flags them where they are).
+    """
+    if not isinstance(pack, dict) or not isinstance(pack.get("rules"), list):
+        return pack, []
+    rules = pack["rules"]
+    unfinished = [r for r in rules if isinstance(r, dict) and r.get("pattern") == ""]
+    if not unfinished:
+        return pack, []
+    names = [r.get("name") if isinstance(r.get("name"), str) else "(unnamed)" for r in unfinished]
+    return {**pack, "rules": [r for r in rules if not (isinstance(r, dict) and r.get("pattern") == "")]}, names
+
+
 def pack_source(root: str | None, override: PackOverride | None):
     """The packs the preview runs: ``root`` on disk with the open buffer in place of its file."""
     from engine.caveman import PackSource
@@ -318,7 +335,7 @@ def pack_source(root: str | None, override: PackOverride | None):
     source = _packs_on_disk(root) if root else PackSource()
     if override is not None:
         try:
-            obj: Any = json.loads(override.text)
+            obj: Any = without_unfinished_rules(json.loads(override.text))[0]
         except json.JSONDecodeError as exc:
             obj = PackError(f"{override.language}/{override.base}.json (unsaved): {exc.msg} at line {exc.lineno}")
         files = list(source.files.get(override.language, []))
@@ -456,6 +473,13 @@ def run_caveman_preview(req: CavemanRequest) -> CavemanPreview:
                               req.only_rule, tokens, tokens, [], [], [], [], [], [], [],
                               True, [], error=str(exc), seconds=time.perf_counter() - started)
     notes, uncompressed = caveman_notes(ex, req.profile)
+    if req.override is not None:
+        try:
+            unfinished = without_unfinished_rules(json.loads(req.override.text))[1]
+        except json.JSONDecodeError:
+            unfinished = []
+        notes[:0] = [Note("CAV-pattern", "warning", f"rule {name} has no pattern yet: left out of the preview",
+                          name) for name in unfinished]
     protected = [Span(r.start, r.end, "protected", f"protected {r.kind}: left as written", label=r.kind)
                  for r in ex.protected]
     hits: list[RuleHit] = []
@@ -714,7 +738,13 @@ def parse_filter_buffer(buf: FilterBuffer, profile: str) -> tuple[list, list[Dia
     except json.JSONDecodeError as exc:
         return [], [Diagnostic(f"the open file is not valid JSON: {exc.msg}", "error", "json-syntax", buf.path,
                                exc.lineno, exc.colno, source="json")]
-    return parse_filter_file(value, profile=profile, source="project", path=buf.path)
+    # rows the author added and has not typed yet are left out: an empty drop pattern would
+    # drop every line (the validator flags them: RTK-empty-pattern)
+    value, skipped = without_empty_patterns(value)
+    filters, found = parse_filter_file(value, profile=profile, source="project", path=buf.path)
+    return filters, [*found, *(Diagnostic(f"{p}: {describe(p)} — left out of the preview until it has one",
+                                          "info", "RTK-empty-pattern", buf.path, pointer=p, source="preview")
+                               for p in skipped)]
 
 
 _CRITERIA_WORDS = {
@@ -805,9 +835,13 @@ def _rtk_notes(diags: Iterable[Any]) -> list[Note]:
 
 
 def _buffer_notes(found: Iterable[Diagnostic]) -> list[Note]:
-    """Errors of the open filter file, one per schema issue (the reference's zod dump is long)."""
+    """Errors of the open filter file, one per schema issue (the reference's zod dump is long),
+    and the empty patterns the preview left out."""
     notes = []
     for d in found:
+        if d.code == "RTK-empty-pattern":
+            notes.append(Note(d.code, "warning", f"open filter file: {d.message}"))
+            continue
         if d.level != "error":
             continue
         issues = (d.data or {}).get("issues")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,7 +140,7 @@ class Compressor:
     def __init__(self, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
                  profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
                  timeout: float | None = None, record: bool = False, only_rule: str | None = None,
-                 diagnose: bool = True) -> None:
+                 diagnose: bool = True, progress: Callable[[float, str], None] | None = None) -> None:
         self.packs = packs
         self.config = config if isinstance(config, CavemanConfig) else CavemanConfig.from_dict(config)
         self.profile = check_profile(profile)
@@ -149,6 +150,9 @@ class Compressor:
         self.record = record
         self.only_rule = only_rule
         self.diagnose = diagnose
+        # progress(fraction of a part done, stage): called between stages and rules (an explanation
+        # of a large paste streams its progress to the IDE; the callback may raise to cancel)
+        self.progress = progress
         # the explanation records texts as they are; the plain path chains rules on UTF-16 units
         self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
@@ -315,6 +319,7 @@ class Compressor:
         else:
             o.extraction = Extraction(text, text, [], choose_seed(text))
         ex = o.extraction
+        self._tick(0.2, "protected regions")
         for quirk, message, block in ex.notes:
             span = [block.start, block.end] if block else None
             self._diag(o, quirk, message, "info", **({"span": span} if span else {}))
@@ -329,6 +334,7 @@ class Compressor:
         # 6. rules
         work = self._run_rules(o, ex.text)
         o.after_rules = work
+        self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
         if self.diagnose and not self.strict and "\r\n" in work and cleanup(work) != cleanup(work, crlf=True):
             self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
@@ -343,9 +349,15 @@ class Compressor:
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
                 restored = cleanup_restored(restored, spans)
         o.restored = restored
+        self._tick(0.8, "validation")
         # 9. validation and fallback
         self._validate(o, restored)
+        self._tick(1.0, "validation")
         return o
+
+    def _tick(self, fraction: float, stage: str) -> None:
+        if self.progress is not None:
+            self.progress(fraction, stage)
 
     def _select(self, o: PartOutcome, role: str) -> Selection:
         file_rules = self.packs.rules_for(o.language)
@@ -376,7 +388,10 @@ class Compressor:
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
             absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
             prefilter = Prefilter(original, absent, LiteralIndex.KEY)
-        for rule in o.selection.rules:
+        count = len(o.selection.rules)
+        for done, rule in enumerate(o.selection.rules):
+            if self.progress is not None:
+                self.progress(0.2 + 0.5 * done / max(1, count), f"rule {rule.name}")
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)

@@ -38,7 +38,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-def _build_parser(command: str | None) -> argparse.ArgumentParser:
+def _requests_from_stdin(parser: argparse.ArgumentParser) -> None:
+    """With ``--jsonl`` every request comes from stdin: the command line's required operands
+    (``validate PATH...``, ``trust --check|--write``, ``export FILE...``) are not asked for."""
+    for action in parser._actions:
+        action.required = False
+        if not action.option_strings and action.nargs == "+":
+            action.nargs = "*"
+    for group in parser._mutually_exclusive_groups:
+        group.required = False
+
+
+def _build_parser(command: str | None, batch: bool = False) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulewright",
         description="Author, preview, test and trust the rules that shrink what coding agents send to LLMs.",
@@ -51,6 +62,8 @@ def _build_parser(command: str | None) -> argparse.ArgumentParser:
             module = importlib.import_module(module_name)
             module.configure(sub_parser)
             if hasattr(module, "handle_request"):
+                if batch:
+                    _requests_from_stdin(sub_parser)
                 sub_parser.add_argument(
                     "--jsonl", action="store_true",
                     help="batch mode: one JSON request per stdin line, one JSON response per stdout line",
@@ -80,7 +93,7 @@ def _main(argv: list[str] | None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     if command not in COMMANDS:
         command = None
-    parser = _build_parser(command)
+    parser = _build_parser(command, batch="--jsonl" in argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -217,6 +217,8 @@ class MainWindow(QMainWindow):
         a = self._action
         a("new_pack", "New &Pack…", self.new_pack_dialog, "Ctrl+N", "Create a Caveman rule pack from a template")
         a("new_filter", "New &Filter…", self.new_filter_dialog, "Ctrl+Alt+N", "Create an RTK filter file from a template")
+        a("new_filter_samples", "New Filter from &Samples…", self.new_filter_from_samples, None,
+          "Learn an RTK filter from captured outputs of a command (app/learn_dialog.py)")
         a("open_workspace", "Open &Workspace…", self.open_workspace_dialog, "Ctrl+Shift+O")
         a("open_example", "Open E&xample Workspace", self.open_example_workspace, None,
           "Open (and on first use create) your copy of the bundled example workspace")
@@ -252,7 +254,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
-        for key in ("new_pack", "new_filter", None, "open_workspace", "open_example", "open_file", "quick_open"):
+        for key in ("new_pack", "new_filter", "new_filter_samples", None, "open_workspace", "open_example", "open_file", "quick_open"):
             m.addSeparator() if key is None else m.addAction(self.actions_[key])
         self.recent_menu = m.addMenu("Recent &Workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -638,6 +640,12 @@ class MainWindow(QMainWindow):
         dialog = NewFilterDialog(self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.new_filter(*dialog.values())
+
+    def new_filter_from_samples(self):
+        from app.learn_dialog import open_learn_dialog
+
+        self.learn_dialog = open_learn_dialog(self)
+        return self.learn_dialog
 
     def new_filter(self, ident: str, command: str, sample: str | None = None) -> DocumentTab | None:
         """A filter file for ``command`` (engine.rtk.scaffold); a sample becomes its first test and

@@ -209,6 +209,9 @@ class RtkPreviewPanel(QWidget):
         if window is not None:
             self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_item_selected)
             window.workspaceScanned.connect(self.refresh_context)
+        from app.learn_dialog import install_preview_actions
+
+        install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
 
     @staticmethod

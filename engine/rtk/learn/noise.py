@@ -188,10 +188,14 @@ def _noise_reason(unit: list[SampleLine], n_samples: int) -> str | None:
     return None
 
 
-def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool]:
-    """The unit's common template (differing values and words become ``var``), the blank
-    positions that are one space in every line, and whether every line has exactly this length."""
+def _generalised(unit: list[SampleLine], loose: bool = False) -> tuple[Template, dict[int, str], bool]:
+    """The unit's common template (differing values and words become ``var``; with ``loose``,
+    every word after the leading one too), the blank positions that are one space in every
+    line, and whether every line has exactly this length."""
     tpls = [ln.tpl for ln in unit]
+    if loose:
+        tpls = [tuple(("var", "") if k == "word" and i >= head_length(t) else (k, x) for i, (k, x) in enumerate(t))
+                for t in tpls]
     length = min(len(t) for t in tpls)
     out: list[tuple[str, str]] = []
     spaces: dict[int, str] = {}
@@ -210,10 +214,11 @@ def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool
     return tuple(out), spaces, whole
 
 
-def unit_pattern(unit: list[SampleLine], guard: list[SampleLine]) -> str | None:
+def unit_pattern(unit: list[SampleLine], guard: list[SampleLine], *, loose: bool = False) -> str | None:
     """The shortest cut of the unit's template that says what the line is and matches no
-    protected line (and every line of the unit), proved linear."""
-    tpl, spaces, whole = _generalised(unit)
+    protected line (and every line of the unit), proved linear. ``loose``: words after the
+    leading one are values too (lines picked by hand stand for a kind, not for themselves)."""
+    tpl, spaces, whole = _generalised(unit, loose)
     if not tpl:
         return None
     head = head_length(tpl)

@@ -64,6 +64,7 @@ class FieldSpec:
     maximum: int = 1_000_000
     help: str = ""
     pattern_flags: str | None = None  # flags used to check patterns ("@flags": the item's flags)
+    placeholder: str = ""  # shown while the field is empty: an example, never data
 
 
 @dataclass
@@ -93,6 +94,8 @@ class FieldWidget(QWidget):
 
 
 def _placeholder(spec: FieldSpec) -> str:
+    if spec.placeholder:
+        return spec.placeholder
     if spec.default is None:
         return "not set" if spec.optional else "required"
     return f"not set — default {spec.default!r}" if not isinstance(spec.default, str) else \
@@ -419,7 +422,8 @@ class ListField(FieldWidget):
         try:
             for i in range(self.list.count()):
                 item = self.list.item(i)
-                message = compile_error(item.text(), self._flags_for_check)
+                message = compile_error(item.text(), self._flags_for_check) if item.text() else \
+                    "empty: type a pattern (previews leave this row out until then)"
                 item.setToolTip(f"⚠ {message}" if message else "")
                 item.setForeground(error if message else normal)
         finally:

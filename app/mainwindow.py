@@ -217,6 +217,8 @@ class MainWindow(QMainWindow):
         a = self._action
         a("new_pack", "New &Pack…", self.new_pack_dialog, "Ctrl+N", "Create a Caveman rule pack from a template")
         a("new_filter", "New &Filter…", self.new_filter_dialog, "Ctrl+Alt+N", "Create an RTK filter file from a template")
+        a("new_filter_samples", "New Filter from &Samples…", self.new_filter_from_samples, None,
+          "Learn an RTK filter from captured outputs of a command (app/learn_dialog.py)")
         a("open_workspace", "Open &Workspace…", self.open_workspace_dialog, "Ctrl+Shift+O")
         a("open_example", "Open E&xample Workspace", self.open_example_workspace, None,
           "Open (and on first use create) your copy of the bundled example workspace")
@@ -246,11 +248,13 @@ class MainWindow(QMainWindow):
         a("settings", "&Settings…", self.open_settings, SK.Preferences)
         a("palette", "Command &Palette…", self.open_palette, "Ctrl+Shift+P")
         a("about", "&About Rulewright", self.about)
+        a("reset_example", "Reset E&xample Workspace…", self.reset_example_workspace, None,
+          "Replace your copy of the example workspace with a fresh one (your edits are kept aside)")
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
-        for key in ("new_pack", "new_filter", None, "open_workspace", "open_example", "open_file", "quick_open"):
+        for key in ("new_pack", "new_filter", "new_filter_samples", None, "open_workspace", "open_example", "open_file", "quick_open"):
             m.addSeparator() if key is None else m.addAction(self.actions_[key])
         self.recent_menu = m.addMenu("Recent &Workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -272,6 +276,7 @@ class MainWindow(QMainWindow):
         m.addAction(self.actions_["palette"])
         m.addAction(self.actions_["settings"])
         m = mb.addMenu("&Help")
+        m.addAction(self.actions_["reset_example"])
         m.addAction(self.actions_["about"])
 
     def _fill_recent(self) -> None:
@@ -296,12 +301,9 @@ class MainWindow(QMainWindow):
         for tab in self.document_tabs():
             tab.editor.setFont(font)
             tab.profile = self.settings.default_profile
-        try:
-            from engine.jsregex import set_default_timeout
+        from engine.jsregex import set_default_timeout
 
-            set_default_timeout(self.settings.regex_timeout_ms / 1000)
-        except ImportError:
-            pass
+        set_default_timeout(self.settings.regex_timeout_ms / 1000)
         self._update_status()
 
     def open_settings(self) -> None:
@@ -627,27 +629,69 @@ class MainWindow(QMainWindow):
             if problem:
                 QMessageBox.warning(self, "New pack", f"'{value}': {problem}")
                 return None
+        from engine.caveman.scaffold import render_pack, scaffold_pack
+
         path = templates.pack_path(self.workspace, language, category)
-        return self._create(path, templates.render(templates.new_pack(language, category)))
+        return self._create(path, render_pack(scaffold_pack(language, category)))
 
     def new_filter_dialog(self) -> None:
-        ident, ok = QInputDialog.getText(self, "New RTK filter", "Filter id (also the file name):", text="my-tool")
-        if ok:
-            self.new_filter(ident.strip())
+        from app.new_files import NewFilterDialog
 
-    def new_filter(self, ident: str) -> DocumentTab | None:
+        dialog = NewFilterDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.new_filter(*dialog.values())
+
+    def new_filter_from_samples(self):
+        from app.learn_dialog import open_learn_dialog
+
+        self.learn_dialog = open_learn_dialog(self)
+        return self.learn_dialog
+
+    def new_filter(self, ident: str, command: str, sample: str | None = None) -> DocumentTab | None:
+        """A filter file for ``command`` (engine.rtk.scaffold); a sample becomes its first test and
+        the RTK preview's sample."""
+        from engine.rtk.scaffold import ScaffoldError, render_filter, scaffold_filter
+
         if self.workspace is None:
             return None
-        problem = templates.check_file_name(ident)
-        if problem:
-            QMessageBox.warning(self, "New filter", f"'{ident}': {problem}")
+        try:
+            value = scaffold_filter(ident, command, sample)
+        except ScaffoldError as exc:
+            QMessageBox.warning(self, "New filter", str(exc))
             return None
-        value = templates.new_filter(set())
-        value["id"] = ident
-        value["label"] = ident
-        value["match"]["commands"] = [f"^{ident}\\b"]
-        value["tests"][0]["command"] = ident
-        return self._create(templates.filter_path(self.workspace, ident), templates.render(value))
+        tab = self._create(templates.filter_path(self.workspace, ident), render_filter(value))
+        preview = self.panel_widgets.get("rtk-preview")
+        if tab is not None and preview is not None and hasattr(preview, "load_command_sample"):
+            preview.load_command_sample(command, sample or "")
+        return tab
+
+    def reset_example_workspace(self) -> None:
+        """Help ▸ Reset Example Workspace: says which of the user's edits it moves aside, asks, then
+        puts a fresh copy in place (the old one is kept in a folder next to it, never deleted)."""
+        from engine.workspace.example import example_changes, reset_example_workspace, user_example_workspace
+
+        target = user_example_workspace()
+        open_here = self.workspace is not None and target.exists() and _same(self.workspace, target)
+        if open_here and not self.close_all_tabs():
+            return
+        changes = example_changes()
+        listed = "\n".join(f"• {rel} ({how})" for rel, how in changes[:15])
+        more = f"\n… and {len(changes) - 15} more" if len(changes) > 15 else ""
+        body = (f"Your edits of the example workspace:\n\n{listed}{more}\n\nThey are moved to a folder next to "
+                "it (nothing is deleted), and a fresh copy of the example takes its place."
+                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy.")
+        answer = QMessageBox.question(self, "Reset Example Workspace", body,
+                                      QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Reset:
+            return
+        backup = reset_example_workspace()
+        if backup is not None:
+            self.log(f"Reset the example workspace; your previous copy is in {backup}")
+            self.statusBar().showMessage(f"Example workspace reset; your previous copy is in {backup.name}", 10000)
+        if open_here or self.workspace is None:
+            self.workspace = None
+            self.open_workspace(target, restore=False)
 
     def _create(self, path: Path, text: str) -> DocumentTab | None:
         if path.exists():

@@ -10,10 +10,11 @@ everything (``engine.workspace.previews``), this module only draws it.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QInputDialog,
     QLabel,
+    QProgressBar,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -53,12 +55,15 @@ from engine.workspace.previews import (
     INTENSITIES,
     PROFILES,
     ROLES,
+    STAGED_MIN,
     CavemanPreview,
     CavemanRequest,
     PackOverride,
+    PreviewCancelled,
     Sample,
     Span,
     caveman_samples,
+    run_caveman_output,
     run_caveman_preview,
     sample_file_name,
     workspace_samples_dir,
@@ -83,10 +88,37 @@ def _rule_name(value: object) -> str | None:
     return value["name"] if isinstance(value, dict) and isinstance(value.get("name"), str) else None
 
 
+class _ProgressRelay(QObject):
+    """Carries an explanation's progress from its worker thread to the GUI (queued signal)."""
+
+    changed = Signal(int, int, str)  # explanation number, percent done, stage
+
+
+class _Explanation:
+    """One explanation run's progress callback: reports each new percent through the relay and
+    stops the run (``PreviewCancelled``) once its event is set — a newer text, or Cancel."""
+
+    def __init__(self, number: int, relay: _ProgressRelay) -> None:
+        self.number, self.relay = number, relay
+        self.cancelled = threading.Event()
+        self._percent = -1
+
+    def __call__(self, fraction: float, stage: str) -> None:  # worker thread
+        if self.cancelled.is_set():
+            raise PreviewCancelled("the explanation was cancelled")
+        percent = int(fraction * 100)
+        if percent != self._percent:
+            self._percent = percent
+            self.relay.changed.emit(self.number, percent, stage)
+
+
 class CavemanPreviewPanel(QWidget):
-    """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
+    """See the module docstring. ``resultShown(preview)`` fires after a (full) result is drawn;
+    ``firstShown(preview)`` after the first, partial result of a large text, whose explanation
+    (rules, word diff, quirks) then streams in with a progress bar and a Cancel button."""
 
     resultShown = Signal(object)
+    firstShown = Signal(object)
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -226,6 +258,18 @@ class CavemanPreviewPanel(QWidget):
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
         self.refresh_button.clicked.connect(lambda: self.schedule(immediate=True))
+        self.explain_progress = QProgressBar()
+        self.explain_progress.setRange(0, 100)
+        self.explain_progress.setMaximumWidth(160)
+        self.explain_progress.setFormat("explaining %p%")
+        self.explain_progress.setToolTip("The rules' matches, the word diff and the quirks of this large text are "
+                                         "being worked out; the output shown is already final")
+        self.cancel_button = QToolButton(text="Cancel")
+        self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
+        self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        for widget in (self.explain_progress, self.cancel_button):
+            widget.hide()
+            row3.addWidget(widget)
         row3.addWidget(self.refresh_button)
         for row in (row1, row2, row3):
             top.addLayout(row)
@@ -243,9 +287,17 @@ class CavemanPreviewPanel(QWidget):
         lay.addWidget(split, 1)
 
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
-        self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
+        self.dispatcher.finished.connect(lambda _job, result: self._first_done(result))
         self.dispatcher.failed.connect(lambda _job, message: self._show_failure(message))
         self.dispatcher.busyChanged.connect(self._busy)
+        # the explanation of a large text, after its first result (see run_caveman_output)
+        self.explainer = Dispatcher(self)
+        self.explainer.finished.connect(lambda _job, result: self._explained(result))
+        self.explainer.failed.connect(lambda _job, message: self._explain_failed(message))
+        self._relay = _ProgressRelay(self)
+        self._relay.changed.connect(self._explain_progress)
+        self._explanation: _Explanation | None = None
+        self._explanations = 0
 
         self._docs_timer = QTimer(self)
         self._docs_timer.setSingleShot(True)
@@ -446,7 +498,56 @@ class CavemanPreviewPanel(QWidget):
         scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
         self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
         self.scope_label.setToolTip(self.pack_root or "")
-        return self.dispatcher.request(run_caveman_preview, self.request(), immediate=immediate)
+        self.cancel_explanation()
+        req = self.request()
+        # a large text: its output first (the plain compress path), then its explanation
+        run = run_caveman_output if len(req.text) >= STAGED_MIN else run_caveman_preview
+        return self.dispatcher.request(run, req, immediate=immediate)
+
+    def _first_done(self, preview: CavemanPreview) -> None:
+        self.show_result(preview)
+        if preview.partial and not preview.error:
+            self._explain(preview)
+
+    def _explain(self, first: CavemanPreview) -> None:
+        """Start explaining the text of ``first`` (a partial result) in the background."""
+        req = self.request()
+        if req.text != first.input:
+            return  # the text changed meanwhile: a newer run is on its way
+        self._explanations += 1
+        self._explanation = _Explanation(self._explanations, self._relay)
+        self.explain_progress.setValue(0)
+        self.explain_progress.show()
+        self.cancel_button.show()
+        self.explainer.request(run_caveman_preview, req, self._explanation, immediate=True)
+
+    def cancel_explanation(self, *, by_user: bool = False) -> None:
+        """Stop the explanation in flight (a newer text, or the Cancel button)."""
+        running, self._explanation = self._explanation, None
+        if running is not None:
+            running.cancelled.set()
+        self.explain_progress.hide()
+        self.cancel_button.hide()
+        if by_user and running is not None and self.preview is not None and self.preview.partial:
+            self.summary.setText(self.summary.text().replace(" · explaining…", "") + " · explanation cancelled")
+
+    def _explain_progress(self, number: int, percent: int, stage: str) -> None:
+        if self._explanation is not None and number == self._explanation.number:
+            self.explain_progress.setValue(percent)
+            self.explain_progress.setToolTip(f"explaining: {stage}")
+
+    def _explained(self, preview: CavemanPreview) -> None:
+        self._explanation = None
+        self.explain_progress.hide()
+        self.cancel_button.hide()
+        if preview.input == self.input.toPlainText():
+            self.show_result(preview)
+
+    def _explain_failed(self, message: str) -> None:
+        if message.startswith(PreviewCancelled.__name__):
+            return  # stopped on purpose: the first result stays
+        self.cancel_explanation()
+        self._show_failure(message)
 
     def set_debounce(self, ms: int) -> None:
         """How long typing must pause before a run starts (benchmarks measure with 0)."""
@@ -494,8 +595,12 @@ class CavemanPreviewPanel(QWidget):
             self.banner.show_message("; ".join(f"rule {h.name} timed out after {h.timeout_ms} ms" for h in timeouts)
                                      + (" — skipped, the rest of the pack ran" if timeouts else ""), "error")
         fired = sum(1 for h in preview.rules if h.changed)
-        self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the text "
-                             f"· {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
+        if preview.partial:
+            self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.protected)} protected region(s) "
+                                 f"· {preview.seconds * 1000:.0f} ms · explaining…")
+        else:
+            self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the "
+                                 f"text · {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
         self.output.set_text(preview.output)
         if preview.input == self.input.toPlainText():
@@ -513,7 +618,7 @@ class CavemanPreviewPanel(QWidget):
         count = len(preview.notes)
         self.details.setTabText(2, f"Notes ({count})" if count else "Notes")
         self._highlight_rule(self.rule_name)
-        self.resultShown.emit(preview)
+        (self.firstShown if preview.partial else self.resultShown).emit(preview)
 
     def _fill_languages(self, preview: CavemanPreview) -> None:
         current = self.language.currentText()

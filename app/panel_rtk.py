@@ -209,6 +209,9 @@ class RtkPreviewPanel(QWidget):
         if window is not None:
             self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_item_selected)
             window.workspaceScanned.connect(self.refresh_context)
+        from app.learn_dialog import install_preview_actions
+
+        install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
 
     @staticmethod
@@ -311,6 +314,16 @@ class RtkPreviewPanel(QWidget):
 
     def set_output(self, text: str) -> None:
         self.input.setPlainText(text)
+
+    def load_command_sample(self, command: str, sample: str) -> None:
+        """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""
+        self.command.blockSignals(True)
+        self.command.setText(command)
+        self.command.blockSignals(False)
+        if sample:
+            self.set_output(sample)
+            self.sample_combo.setCurrentIndex(0)
+        self.schedule(immediate=True)
 
     def _input_edited(self) -> None:
         self.schedule()

@@ -44,7 +44,8 @@ from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATE
 CAVEMAN_RULE = [
     Section("Rule", [
         FieldSpec("/name", "Name", "text", optional=False, help="stable rule name (skipRules uses it)"),
-        FieldSpec("/pattern", "Pattern", "pattern", optional=False, pattern_flags="@flags"),
+        FieldSpec("/pattern", "Pattern", "pattern", optional=False, pattern_flags="@flags",
+                  placeholder="a JavaScript regex, e.g. \\bbasically\\s+"),
         FieldSpec("/flags", "Flags", "flags", default="gi"),
         FieldSpec("/replacement", "Replacement", "text",
                   help="JS replacement template ($1, $<name>, $&); with replacementMap: inserted verbatim on a miss (CAV-Q5)"),
@@ -53,7 +54,8 @@ CAVEMAN_RULE = [
         FieldSpec("/context", "Context", "enum", default="all", options=RULE_CONTEXTS),
         FieldSpec("/category", "Category", "enum", default="filler", options=RULE_CATEGORIES),
         FieldSpec("/minIntensity", "Min. intensity", "enum", default="lite", options=INTENSITIES),
-        FieldSpec("/description", "Description", "multiline"),
+        FieldSpec("/description", "Description", "multiline",
+                  placeholder="Describe what this rule removes and why it is safe."),
     ]),
 ]
 

@@ -6,8 +6,6 @@ import json
 
 import pytest
 
-pytest.importorskip("PySide6")
-
 from app.playground.common import json_pane, set_pane_text
 
 pytestmark = pytest.mark.gui

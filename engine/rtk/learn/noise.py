@@ -110,19 +110,9 @@ def discover_noise(lines: list[SampleLine], n_samples: int) -> tuple[list[Propos
                                   "<blank>"))
     noisy_heads: dict[Template, Proposal] = {}
     for head, members in groups.items():
-        units = [members]
-        if any((ln.sample, ln.index) in protected for ln in members):
-            exact: dict[Template, list[SampleLine]] = defaultdict(list)
-            for ln in members:
-                if (ln.sample, ln.index) not in protected:
-                    exact[ln.tpl].append(ln)
-            units = list(exact.values())
-        for unit in units:
+        for unit, pattern in _units(members, protected, guard):
             reason = _noise_reason(unit, n_samples)
-            if reason is None:
-                continue
-            pattern = unit_pattern(unit, guard)
-            if pattern is None:
+            if reason is None or pattern is None:
                 continue
             proposal = Proposal("rules.dropPatterns", pattern, reason, template_text(_generalised(unit)[0]))
             proposals.append(proposal)
@@ -136,6 +126,45 @@ def discover_noise(lines: list[SampleLine], n_samples: int) -> tuple[list[Propos
             seen.add(p.pattern)
             unique.append(p)
     return unique, protected
+
+
+def _units(members: list[SampleLine], protected: set[tuple[int, int]],
+           guard: list[SampleLine]) -> list[tuple[list[SampleLine], str | None]]:
+    """The parts of a head group a pattern can drop, each with its pattern: the whole group when
+    it holds no protected line; else its other lines together, if one pattern can tell them from
+    the protected ones (``> Task :app:jar`` from ``> Task :app:compileJava FAILED``); else the
+    other lines by shape (token count), then by shape and last word, then by exact template."""
+    rest = [ln for ln in members if (ln.sample, ln.index) not in protected]
+    if len(rest) == len(members):
+        return [(members, unit_pattern(members, guard))]
+    if not rest:
+        return []
+    whole = unit_pattern(rest, guard)
+    if whole is not None:
+        return [(rest, whole)]
+    out: list[tuple[list[SampleLine], str | None]] = []
+    by_shape: dict[tuple, list[SampleLine]] = defaultdict(list)
+    for ln in rest:
+        by_shape[(len(ln.tpl), tuple(k for k, _ in ln.tpl))].append(ln)
+    for shaped in by_shape.values():
+        pattern = unit_pattern(shaped, guard)
+        if pattern is not None:
+            out.append((shaped, pattern))
+            continue
+        # the last word often is the verdict (``UP-TO-DATE`` / ``FAILED``): keep it literal
+        by_last: dict[str, list[SampleLine]] = defaultdict(list)
+        for ln in shaped:
+            by_last[next((t for k, t in reversed(ln.tpl) if k == "word"), "")].append(ln)
+        for same_last in by_last.values():
+            pattern = unit_pattern(same_last, guard)
+            if pattern is not None:
+                out.append((same_last, pattern))
+                continue
+            exact: dict[Template, list[SampleLine]] = defaultdict(list)
+            for ln in same_last:
+                exact[ln.tpl].append(ln)
+            out += [(unit, unit_pattern(unit, guard)) for unit in exact.values()]
+    return out
 
 
 def _last_index(lines: list[SampleLine], sample: int) -> int:
@@ -159,10 +188,14 @@ def _noise_reason(unit: list[SampleLine], n_samples: int) -> str | None:
     return None
 
 
-def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool]:
-    """The unit's common template (differing values and words become ``var``), the blank
-    positions that are one space in every line, and whether every line has exactly this length."""
+def _generalised(unit: list[SampleLine], loose: bool = False) -> tuple[Template, dict[int, str], bool]:
+    """The unit's common template (differing values and words become ``var``; with ``loose``,
+    every word after the leading one too), the blank positions that are one space in every
+    line, and whether every line has exactly this length."""
     tpls = [ln.tpl for ln in unit]
+    if loose:
+        tpls = [tuple(("var", "") if k == "word" and i >= head_length(t) else (k, x) for i, (k, x) in enumerate(t))
+                for t in tpls]
     length = min(len(t) for t in tpls)
     out: list[tuple[str, str]] = []
     spaces: dict[int, str] = {}
@@ -181,10 +214,11 @@ def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool
     return tuple(out), spaces, whole
 
 
-def unit_pattern(unit: list[SampleLine], guard: list[SampleLine]) -> str | None:
+def unit_pattern(unit: list[SampleLine], guard: list[SampleLine], *, loose: bool = False) -> str | None:
     """The shortest cut of the unit's template that says what the line is and matches no
-    protected line (and every line of the unit), proved linear."""
-    tpl, spaces, whole = _generalised(unit)
+    protected line (and every line of the unit), proved linear. ``loose``: words after the
+    leading one are values too (lines picked by hand stand for a kind, not for themselves)."""
+    tpl, spaces, whole = _generalised(unit, loose)
     if not tpl:
         return None
     head = head_length(tpl)

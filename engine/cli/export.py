@@ -83,17 +83,28 @@ _REQUEST_FIELDS = {
     "installGlobal": ((bool,), "true or false"),
     "dataDir": ((str,), "a folder path string"),
     "overwrite": ((bool,), "true or false"),
+    "replace": ((bool,), "true or false"),
+    "allowFailing": ((bool,), "true or false"),
+    "dryRun": ((bool,), "true or false"),
     "profile": (lambda v: v in ("omniroute", "strict"), '"omniroute" or "strict"'),
 }
 
 
 def handle_request(request: dict) -> dict:
     """``{"files", "output"?, "toml"?, "withTrust"?, "installGlobal"?, "dataDir"?, "overwrite"?,
-    "profile"?}`` → what ``--json`` prints; a refused export answers ``{"error", "diagnostics"}``."""
+    "replace"?, "allowFailing"?, "dryRun"?, "profile"?}`` → what ``--json`` prints; a refused export
+    answers ``{"error", "diagnostics"}`` (with the ``plan`` when one was made)."""
     import tempfile
 
     from engine.cli.common import request_problem
-    from engine.rtk.export import ExportError, InstallError, export_json, export_toml, install_global_toml
+    from engine.rtk.export import (
+        ExportError,
+        InstallError,
+        execute_export,
+        export_toml,
+        install_global_toml,
+        plan_export,
+    )
     from engine.rtk.sources import default_data_dir
     from engine.rtk.trust import TrustWriteError
 
@@ -105,7 +116,9 @@ def handle_request(request: dict) -> dict:
     args = argparse.Namespace(files=request["files"], output=request.get("output"),
                               install_global=request.get("installGlobal", False), data_dir=request.get("dataDir"),
                               overwrite=request.get("overwrite", False), toml=request.get("toml", False),
-                              with_trust=request.get("withTrust", False), profile=request.get("profile", "omniroute"))
+                              with_trust=request.get("withTrust", False), profile=request.get("profile", "omniroute"),
+                              replace=request.get("replace", False), dry_run=request.get("dryRun", False))
+    allow_failing = request.get("allowFailing", False)
     problem = _conflict(args)
     if problem:
         return {"error": problem.replace("-o/--output", '"output"').replace("--install-global", '"installGlobal"')}
@@ -114,10 +127,18 @@ def handle_request(request: dict) -> dict:
             target = Path(args.output)
             if target.exists() and not (target.is_file() or target.is_dir()):
                 return {"error": f"{args.output}: not a regular file or folder (a device or pipe)"}
-            exporter = export_toml if args.toml else export_json
-            return exporter(args.files, args.output, with_trust=args.with_trust, profile=args.profile).to_dict()
+            plan = plan_export(args.files, args.output, toml=args.toml, replace=args.replace, profile=args.profile)
+            if args.dry_run:
+                return {"dryRun": True, "plan": plan.to_dict(), "diagnostics": [d.to_dict() for d in plan.notes]}
+            try:
+                return execute_export(plan, with_trust=args.with_trust, allow_failing=allow_failing,
+                                      profile=args.profile).to_dict()
+            except ExportError as exc:
+                return {"error": str(exc), "diagnostics": [d.to_dict() for d in exc.diagnostics],
+                        "plan": plan.to_dict()}
         with tempfile.TemporaryDirectory() as scratch:
-            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile)
+            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile,
+                                   allow_failing=allow_failing)
             content = Path(exported.path).read_text(encoding="utf-8")
         data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
         return install_global_toml(content, data_dir, overwrite=args.overwrite, profile=args.profile).to_dict()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import (
     Badge,
@@ -98,6 +99,7 @@ class ParamsPanel(QWidget):
         self.headline = QLabel("")
         self.headline.setWordWrap(True)
         self.tree = QTreeWidget()
+        self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗ drawn as icons
         self.tree.setHeaderLabels(["Item", "Value", "Why / effect"])
         self.tree.setColumnWidth(0, 200)
         self.tree.setColumnWidth(1, 170)

@@ -32,11 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.empty_state import EmptyState
+from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
     ExportCandidate,
@@ -103,6 +105,7 @@ class TrustPanel(QWidget):
         head.addWidget(refresh)
         head.addWidget(self.trust_button)
         self.files = QTreeWidget()
+        self.files.setItemDelegate(SymbolIconDelegate(self.files))  # verdict symbols drawn as icons
         self.files.setHeaderLabels(["File", "Verdict", "Why", "Filters", "Stored hash", "Computed hash"])
         self.files.setRootIsDecorated(False)
         for col, width in enumerate((90, 160, 220, 50, 150, 150)):
@@ -153,7 +156,7 @@ class TrustPanel(QWidget):
         split.addWidget(export_box)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
         compact(self)

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.diagnostics import Diagnostic, position, sort_key
 from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
+from engine.rtk.empty_patterns import empty_pattern_diagnostics
 from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "samples", ".rulewright"}
@@ -91,6 +92,8 @@ def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
 
     engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
     out = _prefer_engine_wording(schema, engine)
+    flagged = {d.pointer for d in out}
+    out += [d for d in empty_pattern_diagnostics(value) if d.pointer not in flagged]
     if isinstance(value, list):
         out += _duplicate_names(value, "id", "", "filter id")
     return out

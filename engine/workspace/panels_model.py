@@ -759,6 +759,7 @@ class ParamsView:
     schema_findings: list[dict[str, Any]] = field(default_factory=list)  # with line/column in the pane
     feature_rows: list[dict[str, Any]] = field(default_factory=list)
     plugin_rows: list[dict[str, Any]] = field(default_factory=list)
+    imported: Any = None  # engine.params.request_import.ImportResult when the pane held a request body
 
     @property
     def ok(self) -> bool:
@@ -768,19 +769,24 @@ class ParamsView:
 def run_params_view(payload_text: str, profile: str = "cherry-studio") -> ParamsView:
     """Build the report and flatten its ``explain`` into the features table and plugin list."""
     from engine.params import ParamsError, build_params_report
+    from engine.params.request_import import detect_format, import_request
 
     payload, error = parse_pane(payload_text, "payload")
     if error is not None:
         return ParamsView([error])
     if payload is None:
         return ParamsView([PaneError("payload", "empty: pick a template or paste a payload", 1, 1)])
+    imported = None
+    if detect_format(payload) is not None:  # a pasted provider request: map it to the payload first
+        imported = import_request(payload)
+        payload = imported.payload
     try:
         report = build_params_report(payload, profile=profile)
     except ParamsError as exc:
-        line, column = _pointer_position(payload_text, getattr(exc, "pointer", None))
-        return ParamsView([PaneError("payload", str(exc), line, column)])
-    view = ParamsView([], report)
-    if profile != "strict":  # strict reports them itself, as diagnostics of the report
+        line, column = _pointer_position(payload_text, getattr(exc, "pointer", None)) if imported is None else (1, 1)
+        return ParamsView([PaneError("payload", str(exc), line, column)], imported=imported)
+    view = ParamsView([], report, imported=imported)
+    if profile != "strict" and imported is None:  # strict reports them itself, as diagnostics of the report
         from engine.schemas import validate_against
 
         for finding in validate_against("params-payload", payload, code_prefix="schema"):

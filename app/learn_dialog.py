@@ -554,7 +554,9 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     inverse = tab.apply_splice(splice, "learn")
     tab.undo_stack.push(SpliceCommand(tab, splice, inverse, label, None, already_applied=True))
     if panel.window_ is not None:
-        panel.window_.statusBar().showMessage(f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it)", 6000)
+        panel.window_.statusBar().showMessage(
+            f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it); tests whose expected output "
+            "changes now fail in the Tests panel until you accept the new output", 8000)
     panel.schedule(immediate=True)
     return True
 

@@ -145,6 +145,8 @@ def launch(args: argparse.Namespace) -> int:
     docs_mode = bool(screenshot)
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
+    # a preview's screenshot gives the preview the room; an editor's keeps the default layout
+    window.docs_presents_preview = bool(panel_name) and panels.panel(panel_name).area == "right"
     window.resize(*size)
     if docs_mode:
         window.layout().setSizeConstraint(window.layout().SizeConstraint.SetNoConstraint)

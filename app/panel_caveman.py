@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -38,7 +37,10 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.theme import tints
+from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.charts import Bar, BarChart
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -47,6 +49,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
+from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour
 from app.workers import Dispatcher
 from engine.paths import builtin_rules_dir
@@ -75,6 +78,7 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 150
 PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
+INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
 
 
 def protected_legend() -> str:
@@ -151,7 +155,6 @@ class CavemanPreviewPanel(QWidget):
         self.open_button.clicked.connect(self.open_sample_dialog)
         self.language = option_combo([settings.language if settings else "en"], settings.language if settings else "en",
                                      "Language pack to run (OmniRoute's config.language)")
-        self.language.setEditable(True)
         self.intensity = option_combo(INTENSITIES, settings.intensity if settings else "full",
                                       "Intensity: rules with a higher minIntensity are skipped")
         self.role = option_combo(ROLES, "user", "Message role: rules whose context is another role are skipped")
@@ -180,25 +183,24 @@ class CavemanPreviewPanel(QWidget):
         self.output = SpanTextView(placeholder="The compressed text appears here.")
         self.output.spanClicked.connect(self._span_clicked)
         self.input.spanClicked.connect(self._span_clicked)
-        texts = QSplitter(Qt.Orientation.Horizontal)
+        texts = AdaptiveSplitter(INPUT_BESIDE_OUTPUT_CHARS)  # input above output when the dock is narrow
         for title, view in (("Input", self.input), ("Output", self.output)):
             box = QWidget()
             lay = QVBoxLayout(box)
             lay.setContentsMargins(0, 0, 0, 0)
             lay.setSpacing(2)
-            label = QLabel(f"<b>{title}</b>")
+            label = ElidedLabel(f"<b>{title}</b>")
             lay.addWidget(label)
             lay.addWidget(view, 1)
             texts.addWidget(box)
         self.input_label = texts.widget(0).layout().itemAt(0).widget()
-        self.legend = QLabel(protected_legend())
+        self.legend = ElidedLabel(protected_legend())
         self.legend.setToolTip("Protected regions are left as written; hover one to see its kind")
         texts.widget(0).layout().addWidget(self.legend)
         self.output_label = texts.widget(1).layout().itemAt(0).widget()
 
         # -- results
-        self.summary = QLabel("Pick a sample or type some text to see what the pack does to it.")
-        self.summary.setWordWrap(True)
+        self.summary = ElidedLabel("Pick a sample or type some text to see what the pack does to it.")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner = Banner()
         self.rules = QTreeWidget()
@@ -238,23 +240,16 @@ class CavemanPreviewPanel(QWidget):
         self.details.addTab(charts, "Savings")
         self.details.addTab(self.notes, "Notes")
 
-        top = QVBoxLayout()
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Sample"))
-        row1.addWidget(self.sample_combo, 1)
-        row1.addWidget(self.open_button)
-        row1.addWidget(self.save_button)
-        row2 = QHBoxLayout()
+        # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
+        top = FlowBox()
+        top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
+        top.addWidget(self.open_button)
+        top.addWidget(self.save_button)
         for label, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
                              ("Profile", self.profile)):
-            row2.addWidget(QLabel(label))
-            row2.addWidget(combo)
-        row2.addStretch(1)
-        row3 = QHBoxLayout()
-        row3.addWidget(self.whole_button)
-        row3.addWidget(self.rule_button)
-        self.scope_label = QLabel("")
-        row3.addWidget(self.scope_label, 1)
+            top.addWidget(labelled(label, combo))
+        top.addWidget(self.whole_button)
+        top.addWidget(self.rule_button)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
@@ -270,19 +265,18 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
         for widget in (self.explain_progress, self.cancel_button):
             widget.hide()
-            row3.addWidget(widget)
-        row3.addWidget(self.refresh_button)
-        for row in (row1, row2, row3):
-            top.addLayout(row)
-
+            top.addWidget(widget)
+        top.addWidget(self.refresh_button)
+        self.scope_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)  # names a rule and a folder
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(texts)
         split.addWidget(self.details)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addLayout(top)
+        lay.addWidget(top)
+        lay.addWidget(self.scope_label)
         lay.addWidget(self.banner)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
@@ -398,7 +392,10 @@ class CavemanPreviewPanel(QWidget):
     def _set_rule(self, name: str | None, *, switch: bool = False) -> None:
         self.rule_name = name
         self.rule_button.setEnabled(name is not None)
-        self.rule_button.setText(f"This rule only: {name}" if name else "This rule only")
+        # the button keeps its text (a name in it widened the dock under the mouse); the name is in
+        # its tooltip and in the scope line below the controls
+        self.rule_button.setToolTip(f"Run only rule {name}" if name else
+                                    "Run only the rule selected in the pack's visual editor or in the list below")
         if name is None:
             self.whole_button.setChecked(True)
         elif switch:
@@ -494,14 +491,14 @@ class CavemanPreviewPanel(QWidget):
     def schedule(self, immediate: bool = False) -> int:
         """Queue a run (debounced; the newest request wins). Docs mode runs it in the GUI thread
         on the next event-loop turn so screenshots show a finished result."""
+        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
+        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
+        self.scope_label.setToolTip(self.pack_root or "")
         if self.window_ is not None:
             self.timeout_ms = self.window_.settings.regex_timeout_ms
             if self.window_.docs_mode:
                 self._docs_timer.start()
                 return 0
-        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
-        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
-        self.scope_label.setToolTip(self.pack_root or "")
         self.cancel_explanation()
         req = self.request()
         # a large text: its output first (the plain compress path), then its explanation

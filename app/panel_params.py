@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import (
     Badge,
@@ -86,7 +87,6 @@ class ParamsPanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.template)
         bar.addWidget(self.profile)
-        bar.addWidget(self.convert)
         bar.addStretch(1)
         bar.addWidget(self.search, 1)
 
@@ -98,6 +98,7 @@ class ParamsPanel(QWidget):
         self.headline = QLabel("")
         self.headline.setWordWrap(True)
         self.tree = QTreeWidget()
+        self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗ drawn as icons
         self.tree.setHeaderLabels(["Item", "Value", "Why / effect"])
         self.tree.setColumnWidth(0, 200)
         self.tree.setColumnWidth(1, 170)
@@ -110,6 +111,7 @@ class ParamsPanel(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.status)
         head.addWidget(self.headline, 1)
+        head.addWidget(self.convert)
         rl.addLayout(head)
         report_split = QSplitter(Qt.Orientation.Vertical)
         self.stale = LastGoodNote(report_split)

@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
         timer.setInterval(5)
         last = [0.0]
 
-        def tick() -> None:
+        def tick(ticks=ticks, gaps=gaps, last=last) -> None:
             now = ticks.nsecsElapsed() / 1e6
             gaps.append(now - last[0])
             last[0] = now

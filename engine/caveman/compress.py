@@ -35,7 +35,8 @@ from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.gcpause import gc_paused
 from engine.jsregex import JSSyntaxError, RegexTimeout
-from engine.jsvalues import from_utf16_units, js_trim, json_stringify, math_round, to_utf16_units, utf16_len
+from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
+from engine.o200k import estimate_body_tokens
 
 TEXT_PART_TYPES = (None, "text", "input_text")
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
@@ -157,6 +158,7 @@ class Compressor:
         self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
         self.timed_out: dict[int, Rule] = {}  # id → the rule itself (kept alive: the id stays its own)
+        self.notes: list[Diagnostic] = []  # body-level quirk notes of the current run (CAV-Q24)
 
     # ------------------------------------------------------------ body level
 
@@ -176,6 +178,7 @@ class Compressor:
         if not self.config.enabled or not isinstance(messages, list) or not messages:
             return self._disabled(body)
         self.compile_patterns()
+        self.notes = []
         original_tokens = compressed_tokens = 0
         outcomes: list[PartOutcome] = []
         new_messages = []
@@ -202,7 +205,7 @@ class Compressor:
                 changed = False
                 for pi, part in enumerate(content):
                     if isinstance(part, dict) and isinstance(part.get("text"), str) \
-                            and part.get("type") in TEXT_PART_TYPES:
+                            and (part.get("type") in TEXT_PART_TYPES or self._output_text(part, role, mi, pi)):
                         outcome = self.compress_part(part["text"], role, mi, pi)
                         outcomes.append(outcome)
                         if outcome.text != part["text"]:
@@ -213,11 +216,22 @@ class Compressor:
             compressed_tokens += estimate_tokens(content_string(new_msg["content"]))
             new_messages.append(new_msg)
         stats, diags = self._stats(outcomes, original_tokens, compressed_tokens, started)
+        diags = [*self.notes, *diags]
         return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
                               stats, diags, outcomes)
 
+    def _output_text(self, part: dict, role: str, mi: int, pi: int) -> bool:
+        """CAV-Q24: a Responses assistant's ``output_text`` part is never compressed (``strict`` does)."""
+        if part.get("type") != "output_text" or not part["text"]:
+            return False
+        if self.strict:
+            return True
+        self.notes.append(Diagnostic(f"message {mi} part {pi} is an `output_text` part: counted, never compressed",
+                                     "info", "CAV-Q24", source="caveman"))
+        return False
+
     def _disabled(self, body: Any) -> CompressResult:
-        tokens = math.ceil(utf16_len(json_stringify(body) or "") / 4)
+        tokens = estimate_body_tokens(body)  # o200k for Codex bodies (§13.2)
         stats = {"originalTokens": tokens, "compressedTokens": tokens, "savingsPercent": 0,
                  "techniquesUsed": [], "mode": "standard", "timestamp": int(time.time() * 1000)}
         diags = [Diagnostic("compression did not run (disabled or no messages); OmniRoute measures tokens "

@@ -359,8 +359,10 @@ class LearnDialog(QDialog):
                 continue
             view = texts[sample]
             offsets = line_offsets(view.toPlainText())
-            spans = [Span(offsets[n - 1][0], offsets[n - 1][1], "match", f"{FIELD_NAMES.get(proposal.field)}: "
-                          f"{proposal.pattern}", proposal.pattern) for n in numbers if n - 1 < len(offsets)]
+            tip = f"{FIELD_NAMES.get(proposal.field)}: {proposal.pattern}"
+            # an empty line is shaded through its line break, or it would not show at all
+            spans = [Span(offsets[n - 1][0], max(offsets[n - 1][1], offsets[n - 1][0] + 1), "match", tip,
+                          proposal.pattern) for n in numbers if n - 1 < len(offsets)]
             view.set_layer("match", spans)
             if first is None and spans:
                 first = (view, spans[0].start)
@@ -552,7 +554,9 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     inverse = tab.apply_splice(splice, "learn")
     tab.undo_stack.push(SpliceCommand(tab, splice, inverse, label, None, already_applied=True))
     if panel.window_ is not None:
-        panel.window_.statusBar().showMessage(f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it)", 6000)
+        panel.window_.statusBar().showMessage(
+            f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it); tests whose expected output "
+            "changes now fail in the Tests panel until you accept the new output", 8000)
     panel.schedule(immediate=True)
     return True
 

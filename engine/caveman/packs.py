@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_text
 from engine.jsvalues import JS_WHITESPACE, js_sort_key, js_trim
 
 CONTEXTS = ("all", "user", "system", "assistant")
@@ -180,7 +181,7 @@ def rules_from_pack(pack: dict[str, Any], source: str) -> list[Rule]:
 
 def load_fallback_rules(path: str | os.PathLike[str]) -> list[Rule]:
     """The reference's built-in English list, supplied by the user as data (spec §4.1)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = json.loads(read_input_text(path))
     rules = data["rules"] if isinstance(data, dict) else data
     out = []
     for i, raw in enumerate(rules):
@@ -256,8 +257,8 @@ class PackSource:
                 loaded: list[tuple[str, Any]] = []
                 for path in entries:
                     try:
-                        obj: Any = json.loads(path.read_text(encoding="utf-8"))
-                    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                        obj: Any = json.loads(read_input_text(path))
+                    except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8/JSON, huge ints
                         obj = PackError(f"{path}: {exc}")
                     loaded.append((path.name[: -len(".json")], obj))
                 files[lang_dir.name] = loaded

@@ -313,8 +313,10 @@ def is_loader_diagnostic(diagnostic: Diagnostic) -> bool:
 
 
 def _read_text(path: Path) -> str:
-    """``readFileSync(path, "utf8")``."""
-    return decode_like_node(path.read_bytes())
+    """``readFileSync(path, "utf8")``, through the bounded reader (no FIFO, device or endless file)."""
+    from engine.fsutil import read_input_bytes
+
+    return decode_like_node(read_input_bytes(path))
 
 
 def _node_io_message(exc: OSError, path: Path) -> str:
@@ -595,11 +597,13 @@ def _signature(paths: list[Path]) -> tuple:
     """What the files look like now: (path, mtime_ns, size, sha256) for each that exists."""
     import hashlib
 
+    from engine.fsutil import read_input_bytes
+
     out = []
     for path in paths:
         try:
             stat = path.stat()
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_input_bytes(path)).hexdigest()
         except OSError:
             continue
         out.append((str(path), stat.st_mtime_ns, stat.st_size, digest))

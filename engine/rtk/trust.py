@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.diagnostics import Diagnostic
-from engine.fsutil import atomic_write_text
+from engine.fsutil import atomic_write_text, read_input_bytes
 from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
 
 Verdict = Literal["trusted", "untrusted", "changed"]
@@ -91,7 +91,7 @@ def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[objec
     """Parse ``trust.json`` as ``JSON.parse(readFileSync(p, "utf8"))``: (value, failure reason, notes)."""
     notes: list[Diagnostic] = []
     try:
-        data = trust_path.read_bytes()
+        data = read_input_bytes(trust_path)
     except FileNotFoundError:
         return None, "no-trust-file", notes
     except OSError:
@@ -126,7 +126,7 @@ def _parse_js_json(text: str) -> object:
 
 def _hashes(filter_path: Path, profile: str) -> tuple[str, str, bool]:
     """(hash the profile compares, the other tool's hash, valid UTF-8)."""
-    data = filter_path.read_bytes()
+    data = read_input_bytes(filter_path)
     valid = is_valid_utf8(data)
     omni = raw_sha256(data) if valid else text_sha256(decode_like_node(data))
     raw = raw_sha256(data)
@@ -250,7 +250,7 @@ def trust_entries(files: list[Path]) -> dict[str, str]:
     """key -> hash of the exact bytes on disk; refuses files that are not valid UTF-8 (VT-Q1)."""
     entries: dict[str, str] = {}
     for path in files:
-        data = path.read_bytes()
+        data = read_input_bytes(path)
         if not is_valid_utf8(data):
             raise TrustWriteError(
                 f"{path}: not valid UTF-8; OmniRoute and rtk would compute different hashes (VT-Q1). "

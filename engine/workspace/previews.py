@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_bytes
 from engine.rtk.memo import RunMemo
 
 # ---------------------------------------------------------------- UTF-16 offsets
@@ -604,7 +605,7 @@ def command_hint(path: str | Path) -> str:
     p = Path(path)
     hint = p.with_suffix(".cmd")
     try:
-        text = hint.read_text(encoding="utf-8").strip()
+        text = read_input_bytes(hint).decode("utf-8", "replace").strip()
     except OSError:
         return ""
     return text.splitlines()[0].removeprefix("$ ").strip() if text else ""

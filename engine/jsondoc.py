@@ -47,6 +47,25 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _js_int(digits: str) -> int | float:
+    """An integer literal as JSON.parse reads it: beyond Python's int-string limit (4,300 digits)
+    it can only be a double anyway (``1e400`` → ``inf``, as JavaScript's Infinity)."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
+def loads_js(text: str, **kwargs: Any) -> Any:
+    """``json.loads`` that reads numbers as JSON.parse does and never raises anything but
+    ``json.JSONDecodeError`` (a ``ValueError`` with ``lineno``/``colno``) for bad text: a
+    5,000-digit integer is a double, nesting too deep for Python's parser is an error at the
+    offset where it gets too deep (found only after the parse failed: no cost on good text)."""
+    kwargs.setdefault("parse_int", _js_int)
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        at = depth_exceeds(text, MAX_DEPTH) or 0
+        raise json.JSONDecodeError(f"nesting deeper than {MAX_DEPTH} levels", text, at) from None
+
+
 def depth_exceeds(text: str, limit: int) -> int | None:
     """Offset where bracket nesting first exceeds ``limit`` (strings skipped), else None."""
     depth = 0
@@ -144,7 +163,7 @@ def parse_json_text(text: str, path: str | None = None) -> JsonDocument:
         return doc
     duplicates = _DuplicateKeys()
     try:
-        doc.value = json.loads(body, object_pairs_hook=duplicates, parse_constant=_reject_constant)
+        doc.value = loads_js(body, object_pairs_hook=duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         doc.diagnostics.append(doc.error_at(exc.pos + doc._offset_shift(), f"JSON syntax error: {exc.msg}", "json-syntax"))
         return doc

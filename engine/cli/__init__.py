@@ -77,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"rulewright: the {args.command!r} command is not available in this build", file=sys.stderr)
         return EXIT_USAGE
+    for stream in (sys.stdout, sys.stderr):
+        # a lone surrogate (JavaScript strings hold them; so do diagnostics quoting them) is
+        # printed as its \udXXX escape instead of ending the command with UnicodeEncodeError
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

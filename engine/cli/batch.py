@@ -3,8 +3,8 @@
 One JSON request per stdin line, exactly one JSON response per stdout line, in order. A request
 that fails yields ``{"error": ...}`` and the batch goes on — whatever the line holds: bytes that
 are not UTF-8, a line over the input limit (``RULEWRIGHT_MAX_FILE_MB``, skipped in bounded
-pieces, never held whole), nesting deeper than anything a request needs, integers too long for
-Python's int-string limit. Lone surrogates survive both ways: ``json`` reads ``\\udXXX`` escapes
+pieces, never held whole), nesting deeper than Python's parser goes, integers too long for
+Python's int-string limit (read as doubles, as JSON.parse does). Lone surrogates survive both ways: ``json`` reads ``\\udXXX`` escapes
 into lone surrogates and writes them back with ``ensure_ascii=True``.
 """
 
@@ -18,7 +18,6 @@ from typing import Any
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
-MAX_REQUEST_DEPTH = 256  # the nesting a request may have (JSON files: engine.jsondoc.MAX_DEPTH)
 ERROR_CHARS = 2000  # an error never echoes a multi-megabyte pattern or value whole
 
 
@@ -30,19 +29,13 @@ def clip(text: str, limit: int = ERROR_CHARS) -> str:
 
 
 def _parse_request(line: str) -> tuple[Any, str | None]:
-    from engine.jsondoc import depth_exceeds
+    """The request, read as JSON.parse reads it (a 5,000-digit integer is a double), or why not."""
+    from engine.jsondoc import loads_js
 
-    too_deep = depth_exceeds(line, MAX_REQUEST_DEPTH)
-    if too_deep is not None:
-        return None, f"request is nested deeper than {MAX_REQUEST_DEPTH} levels (at offset {too_deep})"
     try:
-        return json.loads(line), None
+        return loads_js(line), None
     except json.JSONDecodeError as exc:
         return None, f"request is not JSON: {exc}"
-    except ValueError as exc:  # an integer beyond Python's int-string conversion limit
-        return None, f"request holds a number too long to read: {str(exc).split(':')[0]}"
-    except RecursionError:
-        return None, "request is nested too deeply to parse"
 
 
 def respond(handler: Handler, line: str) -> dict[str, Any]:

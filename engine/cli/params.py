@@ -55,13 +55,14 @@ def _location(text: str, pointer: str) -> tuple[int, int] | None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.cli.common import dumps_json, printable, read_input
+    from engine.jsondoc import loads_js
     from engine.params import ParamsError, build_params_report
 
     text, name, status = read_input(args.file, "params")
     if text is None or status:
         return status or 1
     try:
-        payload = json.loads(text)
+        payload = loads_js(text)
     except json.JSONDecodeError as exc:
         print(f"{name}:{exc.lineno}:{exc.colno}: error: not JSON: {exc.msg}", file=sys.stderr)
         return 1

@@ -347,7 +347,12 @@ def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
     if not tables:
         raise ExportError("no filters to export")
     text = dump_rtk_toml(tables, tests, header_comment="RTK TOML v1, exported by Rulewright")
-    parse_rtk_toml(text, run_tests=False)  # refuse to write a document OmniRoute would reject
+    from engine.rtk.toml_io import TomlFilterError
+
+    try:
+        parse_rtk_toml(text, run_tests=False)  # refuse to write a document OmniRoute would reject
+    except TomlFilterError as exc:
+        raise ExportError(f"the TOML document would be rejected by OmniRoute: {exc}") from None
     atomic_write_text(target, text)
     result = ExportResult(str(target), "rtk-toml-v1", list(tables), notes)
     _check_written(result, target, profile)

@@ -251,8 +251,13 @@ def _reject_constant(name: str) -> Any:
 
 def js_json_parse(text: str) -> Any:
     """``JSON.parse(text)``: the value, or ``V8JsonError`` with Node 20's exact message."""
+    from engine.jsondoc import loads_js
+
     _V8JsonScanner(text).scan()
-    return json.loads(text, parse_constant=_reject_constant)
+    try:
+        return loads_js(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:  # only nesting too deep for Python's parser gets here
+        raise V8JsonError(f"{exc.msg} in JSON at position {exc.pos}", exc.pos) from None
 
 
 # ---------------------------------------------------------------- loading

@@ -121,7 +121,9 @@ def _reject_constant(name: str) -> object:
 
 def _parse_js_json(text: str) -> object:
     """JSON.parse acceptance: no NaN/Infinity, no BOM (json.loads rejects a leading U+FEFF too)."""
-    return json.loads(text, parse_constant=_reject_constant)
+    from engine.jsondoc import loads_js
+
+    return loads_js(text, parse_constant=_reject_constant)
 
 
 def _hashes(filter_path: Path, profile: str) -> tuple[str, str, bool]:

@@ -98,6 +98,16 @@ class JsonDocument:
     ok: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _map: dict | None = field(default=None, repr=False)
+    _lines: Any = field(default=None, repr=False)
+
+    def position(self, index: int) -> tuple[int, int]:
+        """1-based (line, UTF-16 column) of code-point ``index``: O(log n) over a line index built
+        once, so locating thousands of diagnostics stays linear in the text (issue 23 #8)."""
+        if self._lines is None:
+            from engine.workspace.jsontree import LineIndex
+
+            self._lines = LineIndex(self.text)
+        return self._lines.position(index)
 
     # -- locating ---------------------------------------------------------------------------
     def _source_map(self) -> dict:
@@ -134,8 +144,8 @@ class JsonDocument:
         if diagnostic.line is None:
             span = self.span(diagnostic.pointer or "", key=key or bool(diagnostic.data.get("at_key")))
             if span is not None:
-                changes["line"], changes["column"] = position(self.text, span[0])
-                changes["end_line"], changes["end_column"] = position(self.text, span[1])
+                changes["line"], changes["column"] = self.position(span[0])
+                changes["end_line"], changes["end_column"] = self.position(span[1])
             else:
                 changes["line"], changes["column"] = 1, 1
         return diagnostic.with_location(**changes) if changes else diagnostic

@@ -140,6 +140,7 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
     """
     diags = [Diagnostic(msg, "error", "CAV-pack", pointer=ptr, source="caveman")
              for ptr, msg in validate_rule_pack(obj)]
+    diags += _unsupported_patterns(obj, {d.pointer for d in diags})
     if with_schema and isinstance(obj, dict):
         from engine.schemas import validate_against
 
@@ -155,6 +156,32 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
                     f"rules[{i}] uses 'y' without 'g': OmniRoute keeps its lastIndex across messages",
                     "warning", "JSR-Q8", pointer=f"/rules/{i}/flags", source="caveman"))
     return diags
+
+
+def _unsupported_patterns(obj: Any, taken: set[str | None]) -> list[Diagnostic]:
+    """Rules whose pattern is valid JavaScript but will not run here (over the regex layer's
+    compile limits — 32,000 capture groups, deep nesting, huge length, unrolled counts — or
+    JSR-Q12): OmniRoute loads them, Rulewright skips them at run time; ``validate`` says so."""
+    from engine.jsregex import JSSyntaxError
+    from engine.jsregex.translate import translate
+
+    rules = obj.get("rules") if isinstance(obj, dict) else None
+    out: list[Diagnostic] = []
+    for i, rule in enumerate(rules if isinstance(rules, list) else []):
+        pattern = rule.get("pattern") if isinstance(rule, dict) else None
+        flags = rule.get("flags", "gi") if isinstance(rule, dict) else "gi"
+        if not isinstance(pattern, str) or f"/rules/{i}/pattern" in taken:
+            continue
+        try:
+            reason = translate(pattern, flags if isinstance(flags, str) else "gi").unsupported
+        except JSSyntaxError:
+            continue
+        if reason:
+            name = rule.get("name") if isinstance(rule.get("name"), str) else f"rules[{i}]"
+            out.append(Diagnostic(f"rule {name}: the pattern cannot run in Rulewright ({reason}); "
+                                  "it would be skipped with a diagnostic", "error", "CAV-unsupported",
+                                  pointer=f"/rules/{i}/pattern", source="caveman"))
+    return out
 
 
 # ---------------------------------------------------------------- building rules

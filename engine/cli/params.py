@@ -34,23 +34,18 @@ def handle_request(request: dict) -> dict:
         return {"error": exc.message, "pointer": exc.pointer}
 
 
-def _location(text: str, pointer: str) -> tuple[int, int] | None:
-    try:
-        import json_source_map
-    except ImportError:  # pragma: no cover - optional nicety
-        return None
-    try:
-        entries = json_source_map.calculate(text)
-    except Exception:
-        return None
-    while pointer is not None:
-        entry = entries.get(pointer)
-        if entry is not None:
-            return entry.value_start.line + 1, entry.value_start.column + 1
-        if not pointer:
-            return None
-        pointer = pointer.rsplit("/", 1)[0]
-    return None
+def _locator(text: str):
+    """``pointer -> (line, column) or None`` over one source map of ``text``, computed once on
+    the first question (a map per warning made thousands of warnings quadratic: issue 23 #8)."""
+    from engine.jsondoc import JsonDocument
+
+    doc = JsonDocument(text=text, ok=True)
+
+    def locate(pointer: str | None) -> tuple[int, int] | None:
+        span = doc.span(pointer or "")
+        return None if span is None else doc.position(span[0])
+
+    return locate
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,15 +61,16 @@ def run(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"{name}:{exc.lineno}:{exc.colno}: error: not JSON: {exc.msg}", file=sys.stderr)
         return 1
+    locate = _locator(text)
     try:
         report = build_params_report(payload, profile=args.profile)
     except ParamsError as exc:
-        where = _location(text, exc.pointer)
+        where = locate(exc.pointer)
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: error: {exc.pointer or '/'}: {exc.message}", file=sys.stderr)
         return 1
     for finding in (_schema_findings(payload) if args.profile != "strict" else []):
-        where = _location(text, finding.pointer or "")
+        where = locate(finding.pointer)
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: warning: {finding.message} (the reference schema would reject this; "
               f"the pipeline uses it as given) [{finding.code}]", file=sys.stderr)

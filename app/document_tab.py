@@ -83,6 +83,7 @@ class DocumentTab(QWidget):
         self.index: ItemIndex | None = None
         self.structure_version = -1  # document version the last structure scan was for
         self.diagnostics: list[Diagnostic] = []
+        self.diagnostics_version = -1  # document version the diagnostics were computed for
         self.trust: TrustInfo | None = None
         self._programmatic = False
         self._ignore_disk_until = 0.0
@@ -264,6 +265,8 @@ class DocumentTab(QWidget):
                 self.visual.set_items(self.index.kind, self.index.values, self.index.single)
             elif changed is not None:
                 self.visual.update_item(changed, self.index.values[changed])
+            if changed is None or changed == LIST_CHANGED:
+                self._refresh_header()  # the edit may be outside the list: the pack's own fields
             self.visual.set_notice("")
         elif self.visual is not None and self.index is not None and self.index.stale:
             self.visual.set_notice("The JSON is being edited in a way the list cannot follow yet; "
@@ -276,6 +279,16 @@ class DocumentTab(QWidget):
         self._schedule_journal()
         self.edited.emit()
         self.statusChanged.emit()
+
+    def _refresh_header(self) -> None:
+        """Re-read the pack's top-level fields into the visual header (C-speed parse, no span tree)."""
+        if self.visual is None or self.doc.kind != FileKind.CAVEMAN_PACK:
+            return
+        parsed = jsontree.shallow_parse(self.doc.text)
+        if parsed.ok:
+            self.visual.set_header(parsed.value)
+        else:
+            self.request_parse()
 
     # -- workers ------------------------------------------------------------------------------------------
     def request_parse(self, immediate: bool = False) -> None:
@@ -323,8 +336,9 @@ class DocumentTab(QWidget):
 
     @Slot(int, object)
     def _on_validated(self, _job: int, result: tuple[int, list[Diagnostic]]) -> None:
-        _version, diagnostics = result
+        version, diagnostics = result
         self.diagnostics = diagnostics
+        self.diagnostics_version = version
         self._show_marks()
         self.diagnosticsChanged.emit()
         self.statusChanged.emit()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 import time
 from pathlib import Path
@@ -52,6 +51,18 @@ def _first_file(window) -> Path | None:
     return None
 
 
+def _select_item(tab, name: str) -> bool:
+    """Select the rule (by ``name``) or filter (by ``id``) called ``name`` in ``tab``'s list."""
+    if tab is None or tab.visual is None or tab.index is None:
+        return False
+    for row, value in enumerate(tab.index.values):
+        if isinstance(value, dict) and name in (value.get("name"), value.get("id")):
+            tab.show_visual()
+            tab.visual.select(row)
+            return True
+    return False
+
+
 def _settle(app, window, timeout: float = 20.0) -> None:
     """Process events until loading, parsing, validation and highlighting are done (docs mode)."""
     deadline = time.monotonic() + timeout
@@ -71,13 +82,28 @@ def _settle(app, window, timeout: float = 20.0) -> None:
     app.processEvents()
 
 
+def _write_layout_report(window, path: str) -> list[str]:
+    import json
+
+    from app.layout_report import layout_problems, layout_report
+
+    report = layout_report(window)
+    problems = layout_problems(report)
+    Path(path).write_text(json.dumps({**report, "problems": problems}, indent=2) + "\n", encoding="utf-8")
+    return problems
+
+
 def launch(args: argparse.Namespace) -> int:
     screenshot = getattr(args, "screenshot", None)
-    if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    report_path = getattr(args, "layout_report", None)
+    open_arg, select_arg = getattr(args, "open", None), getattr(args, "select", None)
     try:
         size = _parse_size(getattr(args, "size", None))
         tour_step = _parse_tour_step(getattr(args, "tour_step", None))
+        if (open_arg or select_arg or report_path) and not screenshot:
+            raise ValueError("--open, --select and --layout-report belong to docs mode (--screenshot PNG)")
+        if select_arg and not open_arg:
+            raise ValueError("--select needs --open FILE")
     except ValueError as exc:
         print(f"rulewright gui: error: {exc}", file=sys.stderr)
         return 2
@@ -85,6 +111,15 @@ def launch(args: argparse.Namespace) -> int:
     if workspace_arg and not Path(workspace_arg).exists():
         print(f"{workspace_arg}:1:1: error: no such file or folder", file=sys.stderr)
         return 1
+    if open_arg:
+        base = Path(workspace_arg) if workspace_arg else _docs_workspace()
+        if not (base / open_arg).is_file():
+            print(f"{base / open_arg}:1:1: error: --open: no such file in the workspace", file=sys.stderr)
+            return 1
+    if screenshot:
+        from app.offscreen import use_offscreen_screen
+
+        use_offscreen_screen(*size, frames=False)  # the screen is the size asked for: the report measures against it
 
     from PySide6.QtWidgets import QApplication
 
@@ -110,6 +145,8 @@ def launch(args: argparse.Namespace) -> int:
     docs_mode = bool(screenshot)
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
+    # a preview's screenshot gives the preview the room; an editor's keeps the default layout
+    window.docs_presents_preview = bool(panel_name) and panels.panel(panel_name).area == "right"
     window.resize(*size)
     if docs_mode:
         window.layout().setSizeConstraint(window.layout().SizeConstraint.SetNoConstraint)
@@ -144,23 +181,31 @@ def launch(args: argparse.Namespace) -> int:
     if docs_mode:
         app.setCursorFlashTime(0)
         _settle(app, window)
-        first = open_file or _first_file(window)
-        if first is not None:
-            window.open_file(first)
+        first = (target / open_arg) if open_arg else (open_file or _first_file(window))
+        tab = window.open_file(first) if first is not None else None
         if panel_name:
             window.show_panel(panel_name)
+        _settle(app, window)
+        if select_arg and not _select_item(tab, select_arg):
+            window.close()
+            print(f"{first}:1:1: error: --select: no rule or filter named {select_arg!r}", file=sys.stderr)
+            return 1
         _settle(app, window)
         if tour_step is not None:  # docs mode shows the tour only when asked
             tour.start(tour_step - 1)
             _settle(app, window)
             tour.relayout()
         ok = window.grab().save(screenshot)
+        problems = _write_layout_report(window, report_path) if report_path else []
         files = len(window.index.files) if window.index is not None else 0
         window.close()
         if not ok:
             print(f"{screenshot}:1:1: error: could not write the PNG", file=sys.stderr)
             return 1
-        print(f"rulewright: workspace {target} ({files} files); screenshot {screenshot}")
+        print(f"rulewright: workspace {target} ({files} files); screenshot {screenshot}"
+              + (f"; layout report {report_path}: {len(problems)} problem(s)" if report_path else ""))
+        for problem in problems:
+            print(f"{report_path}: layout: {problem}")
         return 0
 
     if open_file is not None:

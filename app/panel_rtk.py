@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -35,9 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.layout_report import readable
 from app.panels import register_panel
 from app.theme import tints
 from app.widgets.charts import Bar, FunnelChart
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -46,6 +48,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
+from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import SpanTextView
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
@@ -129,14 +132,11 @@ class RtkPreviewPanel(QWidget):
         self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The filtered output appears here.")
         self.output.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
-        self.detected = QLabel()
-        self.detected.setWordWrap(True)
+        self.detected = ElidedLabel()
         self.detected.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.chosen = QLabel()
-        self.chosen.setWordWrap(True)
+        self.chosen = ElidedLabel()
         self.chosen.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = QLabel("Paste command output to see what RTK keeps.")
-        self.summary.setWordWrap(True)
+        self.summary = ElidedLabel("Paste command output to see what RTK keeps.")
         self.banner = Banner()
         self.stages = QTreeWidget()
         self.stages.setHeaderLabels(list(STAGE_COLUMNS))
@@ -157,21 +157,16 @@ class RtkPreviewPanel(QWidget):
         self.details.addTab(self.stages, "Stages")
         self.details.addTab(self.notes, "Notes")
 
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Command"))
-        row1.addWidget(self.command, 1)
-        row2 = QHBoxLayout()
-        row2.addWidget(QLabel("Sample"))
-        row2.addWidget(self.sample_combo, 1)
-        row2.addWidget(self.load_button)
-        row3 = QHBoxLayout()
+        # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
+        top = FlowBox()
+        top.addWidget(labelled("Command", readable(self.command), stretch=1))
+        top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
+        top.addWidget(self.load_button)
         for label, combo in (("Intensity", self.intensity), ("Profile", self.profile)):
-            row3.addWidget(QLabel(label))
-            row3.addWidget(combo)
-        row3.addWidget(self.engine_button)
-        row3.addWidget(self.filter_button)
-        row3.addStretch(1)
-        row3.addWidget(self.refresh_button)
+            top.addWidget(labelled(label, combo))
+        top.addWidget(self.engine_button)
+        top.addWidget(self.filter_button)
+        top.addWidget(self.refresh_button)
         split = QSplitter(Qt.Orientation.Vertical)
         self.input_box = self._titled("Input", self.input)
         split.addWidget(self.input_box)
@@ -181,10 +176,9 @@ class RtkPreviewPanel(QWidget):
         split.setStretchFactor(1, 0)
         split.setStretchFactor(2, 3)
 
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
-        for row in (row1, row2, row3):
-            lay.addLayout(row)
+        lay.addWidget(top)
         lay.addWidget(self.banner)
         lay.addWidget(self.detected)
         lay.addWidget(self.chosen)
@@ -208,6 +202,9 @@ class RtkPreviewPanel(QWidget):
         if window is not None:
             self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_item_selected)
             window.workspaceScanned.connect(self.refresh_context)
+        from app.learn_dialog import install_preview_actions
+
+        install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
 
     @staticmethod
@@ -216,7 +213,7 @@ class RtkPreviewPanel(QWidget):
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        lay.addWidget(QLabel(f"<b>{title}</b>"))
+        lay.addWidget(ElidedLabel(f"<b>{title}</b>"))
         lay.addWidget(view, 1)
         return box
 
@@ -258,7 +255,9 @@ class RtkPreviewPanel(QWidget):
                 selected = value["id"]
         self.active = FilterBuffer(str(tab.path), tab.text, selected)
         self.filter_button.setEnabled(True)
-        self.filter_button.setText(f"This filter only: {selected}" if selected else "This filter only")
+        # the button keeps its text (a name in it widened the dock under the mouse); the id is in its tooltip
+        self.filter_button.setToolTip(f"Run filter {selected} alone (its stages only)" if selected else
+                                      "Run the open filter file's selected filter alone (its stages only)")
         return True
 
     def _on_active_tab(self, tab: DocumentTab | None) -> None:
@@ -313,6 +312,16 @@ class RtkPreviewPanel(QWidget):
 
     def set_output(self, text: str) -> None:
         self.input.setPlainText(text)
+
+    def load_command_sample(self, command: str, sample: str) -> None:
+        """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""
+        self.command.blockSignals(True)
+        self.command.setText(command)
+        self.command.blockSignals(False)
+        if sample:
+            self.set_output(sample)
+            self.sample_combo.setCurrentIndex(0)
+        self.schedule(immediate=True)
 
     def _input_edited(self) -> None:
         self.schedule()

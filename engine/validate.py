@@ -18,6 +18,7 @@ from typing import Any
 from engine.diagnostics import Diagnostic, position, sort_key
 from engine.fsutil import missing_reason
 from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
+from engine.rtk.empty_patterns import empty_pattern_diagnostics
 from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "samples", ".rulewright"}
@@ -67,13 +68,9 @@ def _duplicate_names(items: list[Any], key: str, base: str, what: str) -> list[D
 
 def _check_caveman(value: Any, profile: str) -> list[Diagnostic]:
     schema = validate_against("caveman-pack", value, unknown_key_level="warning")
-    engine: list[Diagnostic] = []
-    try:
-        from engine.caveman import check_pack
-    except ImportError:
-        check_pack = None
-    if check_pack is not None:
-        engine = list(check_pack(value, profile=profile))
+    from engine.caveman import check_pack
+
+    engine = list(check_pack(value, profile=profile))
     out = _prefer_engine_wording(schema, engine)
     if isinstance(value, dict) and isinstance(value.get("rules"), list):
         out += _duplicate_names(value["rules"], "name", "/rules", "rule name")
@@ -92,14 +89,12 @@ def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
         prefix = f"/{i}" if base is not None else ""
         for d in validate_against("rtk-filter", item, fragment=filter_branch(item)):
             schema.append(d.with_location(pointer=prefix + (d.pointer or "")))
-    engine: list[Diagnostic] = []
-    try:
-        from engine.rtk.model import check_filter_file
-    except ImportError:
-        check_filter_file = None
-    if check_filter_file is not None:
-        engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
+    from engine.rtk.model import check_filter_file
+
+    engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
     out = _prefer_engine_wording(schema, engine)
+    flagged = {d.pointer for d in out}
+    out += [d for d in empty_pattern_diagnostics(value) if d.pointer not in flagged]
     if isinstance(value, list):
         out += _duplicate_names(value, "id", "", "filter id")
     return out

@@ -4,8 +4,9 @@ One JSON request per stdin line, exactly one JSON response per stdout line, in o
 that fails yields ``{"error": ...}`` and the batch goes on — whatever the line holds: bytes that
 are not UTF-8, a line over the input limit (``RULEWRIGHT_MAX_FILE_MB``, skipped in bounded
 pieces, never held whole), nesting deeper than Python's parser goes, integers too long for
-Python's int-string limit (read as doubles, as JSON.parse does). Lone surrogates survive both ways: ``json`` reads ``\\udXXX`` escapes
-into lone surrogates and writes them back with ``ensure_ascii=True``.
+Python's int-string limit (read as doubles, as JSON.parse does). Lone surrogates survive both
+ways: ``json`` reads ``\\udXXX`` escapes into lone surrogates and writes them back with
+``ensure_ascii=True``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _parse_request(line: str) -> tuple[Any, str | None]:
 
 
 def respond(handler: Handler, line: str) -> dict[str, Any]:
-    """Answer one request line; never raises."""
+    """Answer one request line; raises only for a broken installation (ImportError)."""
     request, problem = _parse_request(line)
     if problem is not None:
         return {"error": clip(problem)}
@@ -47,6 +48,8 @@ def respond(handler: Handler, line: str) -> dict[str, Any]:
         return {"error": "request must be a JSON object"}
     try:
         response = handler(request)
+    except ImportError:
+        raise  # a broken installation ends the batch (exit 2): no answer is better than a wrong one
     except (ValueError, KeyError, TypeError, LookupError, OSError, ArithmeticError) as exc:
         # the request was wrong: say what, in words (no Python class names)
         return {"error": clip(_words(exc))}

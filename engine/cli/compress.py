@@ -114,6 +114,7 @@ def _config(language, intensity, role, min_length, overrides=None, skip=()) -> d
 _REQUEST_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "text": ((str,), "a string"),
     "messages": ((list,), "an array"),
+    "body": ((dict, list, str, int, float, bool, type(None)), "a request body"),
     "packs": ((list, dict), "an array or an object"),
     "rules": ((str,), "a folder path string"),
     "fallbackRules": ((str,), "a file path string"),
@@ -146,6 +147,8 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     if profile not in PROFILES:
         return {"error": f"unknown profile {json.dumps(profile)} (expected one of {', '.join(PROFILES)})"}
     compressor = Compressor(source, config, profile=profile, fallback_rules=fallback)
+    if "body" in request:
+        return compress_request_body(compressor, request["body"], profile)
     if "messages" in request:
         body = {"messages": request["messages"]}
         return _response(compressor.compress_body(body), messages_mode=True)
@@ -154,6 +157,20 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": 'request needs "text" (a string) or "messages" (an array)'}
     return _response(compressor.compress_body({"messages": [{"role": role, "content": text}]}),
                      messages_mode=False)
+
+
+def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]:
+    """A whole request body through the shared adapter (chat, Responses ``input``, Kiro), as
+    OmniRoute's Caveman step runs it (``caveman.md`` §2.3)."""
+    from engine.bodies import adapt_body
+
+    adapted = adapt_body(body, profile=profile)
+    result = compressor.compress_body(adapted.body)
+    response = _response(result, messages_mode=True)
+    del response["messages"]
+    response["body"] = adapted.restore(result.body) if adapted.adapted else result.body
+    response["diagnostics"] = [d.to_dict() for d in adapted.diagnostics] + response["diagnostics"]
+    return response
 
 
 # ---------------------------------------------------------------- the command

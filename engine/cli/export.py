@@ -54,6 +54,62 @@ def _conflict(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _is_path_list(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
+
+
+_REQUEST_FIELDS = {
+    "files": (_is_path_list, "a non-empty array of filter file paths"),
+    "output": ((str,), "a path string"),
+    "toml": ((bool,), "true or false"),
+    "withTrust": ((bool,), "true or false"),
+    "installGlobal": ((bool,), "true or false"),
+    "dataDir": ((str,), "a folder path string"),
+    "overwrite": ((bool,), "true or false"),
+    "profile": (lambda v: v in ("omniroute", "strict"), '"omniroute" or "strict"'),
+}
+
+
+def handle_request(request: dict) -> dict:
+    """``{"files", "output"?, "toml"?, "withTrust"?, "installGlobal"?, "dataDir"?, "overwrite"?,
+    "profile"?}`` → what ``--json`` prints; a refused export answers ``{"error", "diagnostics"}``."""
+    import tempfile
+
+    from engine.cli.common import request_problem
+    from engine.rtk.export import ExportError, InstallError, export_json, export_toml, install_global_toml
+    from engine.rtk.sources import default_data_dir
+    from engine.rtk.trust import TrustWriteError
+
+    problem = request_problem(request, _REQUEST_FIELDS)
+    if problem:
+        return {"error": problem}
+    if "files" not in request:
+        return {"error": 'request needs "files" (an array of filter file paths)'}
+    args = argparse.Namespace(files=request["files"], output=request.get("output"),
+                              install_global=request.get("installGlobal", False), data_dir=request.get("dataDir"),
+                              overwrite=request.get("overwrite", False), toml=request.get("toml", False),
+                              with_trust=request.get("withTrust", False), profile=request.get("profile", "omniroute"))
+    problem = _conflict(args)
+    if problem:
+        return {"error": problem.replace("-o/--output", '"output"').replace("--install-global", '"installGlobal"')}
+    try:
+        if not args.install_global:
+            target = Path(args.output)
+            if target.exists() and not (target.is_file() or target.is_dir()):
+                return {"error": f"{args.output}: not a regular file or folder (a device or pipe)"}
+            exporter = export_toml if args.toml else export_json
+            return exporter(args.files, args.output, with_trust=args.with_trust, profile=args.profile).to_dict()
+        with tempfile.TemporaryDirectory() as scratch:
+            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile)
+            content = Path(exported.path).read_text(encoding="utf-8")
+        data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+        return install_global_toml(content, data_dir, overwrite=args.overwrite, profile=args.profile).to_dict()
+    except ExportError as exc:
+        return {"error": str(exc), "diagnostics": [d.to_dict() for d in exc.diagnostics]}
+    except (InstallError, TrustWriteError) as exc:
+        return {"error": str(exc)}
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 

@@ -20,9 +20,9 @@ _BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
 
 
 def default_builtin_dir() -> Path:
-    import engine
+    from engine.paths import builtin_filters_dir
 
-    return Path(engine.__file__).resolve().parent.parent / "filters"
+    return builtin_filters_dir()
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -84,10 +84,8 @@ def _collect(builtin: str | None, project: str | None, data_dir: str | None, con
              profile: str) -> tuple[list, list]:
     builtin_dir = builtin or str(default_builtin_dir())
     if project or data_dir:
-        try:
-            from engine.rtk.sources import collect_filters
-        except ImportError as exc:  # pragma: no cover - the sources module is a teammate's
-            raise RuntimeError("project/global filters need engine.rtk.sources, which is not available") from exc
+        from engine.rtk.sources import collect_filters
+
         filters, diagnostics = collect_filters(builtin_dir, project_dir=project, data_dir=data_dir, config=config,
                                                environ=dict(os.environ), profile=profile)
         return list(filters), [_diagnostic_dict(d) for d in diagnostics]
@@ -147,7 +145,34 @@ def run_engine_stage(output: str, command: str | None, *, builtin: str | None = 
 # ----------------------------------------------------------------------------- batch
 
 
+def run_body_stage(body: Any, *, builtin: str | None = None, project: str | None = None,
+                   data_dir: str | None = None, config: dict | None = None,
+                   profile: str = "omniroute") -> dict[str, Any]:
+    """``applyRtkCompression`` on a whole request body (chat, Responses or Kiro; ``rtk.md`` §8)."""
+    from engine.rtk.messages import apply_rtk_compression
+
+    filters, diagnostics = _collect(builtin, project, data_dir, {"enabled": True, **(config or {})}, profile)
+    result = apply_rtk_compression(body, config, filters=filters, profile=profile)
+    stats = result.stats or {}
+    return {
+        "body": result.body, "compressed": result.compressed,
+        "rulesApplied": stats.get("rulesApplied") or [], "techniquesUsed": stats.get("techniquesUsed") or [],
+        "originalTokens": stats.get("originalTokens"), "compressedTokens": stats.get("compressedTokens"),
+        "results": result.results,
+        "diagnostics": diagnostics + [_diagnostic_dict(d) for d in result.diagnostics],
+    }
+
+
 def handle_request(request: dict) -> dict:
+    if request.get("stage") == "body":
+        config = request.get("config")
+        if config is not None and not isinstance(config, dict):
+            raise ValueError('"config" must be an object')
+        if "body" not in request:
+            raise ValueError('stage "body" needs a "body" (a request body)')
+        return run_body_stage(request["body"], builtin=request.get("builtin"), project=request.get("project"),
+                              data_dir=request.get("dataDir"), config=config,
+                              profile=request.get("profile", "omniroute"))
     output = request.get("output")
     if not isinstance(output, str):
         raise ValueError('"output" must be a string')
@@ -162,7 +187,7 @@ def handle_request(request: dict) -> dict:
         return run_filter_stage(output, request["filter"], profile=profile, filter_id=request.get("filterId"),
                                 trace=bool(request.get("trace")))
     if stage != "engine":
-        raise ValueError(f'unknown stage {stage!r} (expected "engine" or "filter")')
+        raise ValueError(f'unknown stage {stage!r} (expected "engine", "filter" or "body")')
     config = request.get("config")
     if config is not None and not isinstance(config, dict):
         raise ValueError('"config" must be an object')

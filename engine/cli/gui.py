@@ -12,6 +12,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--panel", metavar="NAME", help="panel to bring to the front (e.g. diagnostics)")
     parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size (default 1400x900)")
     parser.add_argument("--tour-step", metavar="N", help="show the first-run tour at step N (docs mode: photograph it)")
+    parser.add_argument("--open", metavar="FILE", help="docs mode: file to open, relative to the workspace")
+    parser.add_argument("--select", metavar="NAME", help="docs mode: rule name or filter id to select in that file")
+    parser.add_argument("--layout-report", metavar="JSON",
+                        help="docs mode: write the window, screen and input geometry (and too-narrow inputs) as JSON")
 
 
 GUI_ENTRY_POINT_GROUP = "rulewright.gui"
@@ -34,11 +38,4 @@ def _gui_launcher():
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        launch = _gui_launcher()
-    except ImportError as exc:
-        import sys
-
-        print(f"rulewright: the desktop app cannot start: {exc}", file=sys.stderr)
-        return 2
-    return launch(args)
+    return _gui_launcher()(args)  # a missing Qt is a broken installation: engine.cli.main says so

@@ -10,7 +10,7 @@ from engine.cli import _build_parser
 
 from .helpers import rulewright
 
-MINE = ("validate", "regex", "hash", "compress", "verify", "trust", "export", "repair", "grammar", "params")
+MINE = ("validate", "regex", "hash", "compress", "verify", "trust", "export", "new", "repair", "grammar", "params")
 
 
 def _sub_parser(command: str) -> argparse.ArgumentParser:

@@ -113,7 +113,7 @@ def run_cli(argv: list[str], stdin: bytes = b"", env: dict[str, str] | None = No
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except Exception:  # noqa: S110 - a closed capture stream has nothing left to say
+            except Exception:
                 pass
         sys.stdin, sys.stdout, sys.stderr = streams
     return Outcome(list(argv), code, out_bytes.getvalue().decode("utf-8", "replace"),

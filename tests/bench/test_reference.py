@@ -1,0 +1,42 @@
+"""bench.reference: the reference's own time or a plain reason, never a stand-in number."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import reference
+
+
+def test_missing_script_gives_a_reason_not_a_number(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEWRIGHT_REFERENCE_BENCH", str(tmp_path / "absent.mjs"))
+    sample = tmp_path / "in.txt"
+    sample.write_text("hello\n", encoding="utf-8")
+    run = reference.run("rtk", sample)
+    assert not run.ran
+    assert run.best_ms is None and run.ms_per_mb is None and run.ratio(1.0) is None
+    assert run.describe().startswith("reference not run: ../shared absent")
+
+
+def test_missing_node_gives_a_reason(tmp_path, monkeypatch):
+    script = tmp_path / "bench.mjs"
+    script.write_text("", encoding="utf-8")
+    monkeypatch.setenv("RULEWRIGHT_REFERENCE_BENCH", str(script))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    sample = tmp_path / "in.txt"
+    sample.write_text("hello\n", encoding="utf-8")
+    assert reference.run("caveman", sample).describe() == "reference not run: node missing (not on PATH)"
+
+
+def test_unknown_kind_is_refused(tmp_path):
+    with pytest.raises(ValueError):
+        reference.run("bogus", tmp_path / "x.txt")
+
+
+@pytest.mark.skipif(reference.unavailable() is not None, reason=f"{reference.unavailable()}")
+def test_reference_measures_the_given_file(tmp_path):
+    run = reference.run_text("rtk", "line one\nline two\n" * 200, tmp_path, repeats=2, command="pytest")
+    assert run.ran, run.reason
+    assert run.bytes == len("line one\nline two\n" * 200)
+    assert 0 < run.best_ms <= run.median_ms
+    assert run.ms_per_mb == pytest.approx(run.best_ms * 1e6 / run.bytes)
+    assert "ms/MB" in run.describe()

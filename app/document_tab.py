@@ -164,6 +164,8 @@ class DocumentTab(QWidget):
         visual.duplicateRequested.connect(self.duplicate_item)
         visual.deleteRequested.connect(self.delete_item)
         visual.moveRequested.connect(self.move_item)
+        visual.undo_keys.undo.connect(self.undo_stack.undo)
+        visual.undo_keys.redo.connect(self.undo_stack.redo)
         visual.set_notice("Reading the file…")
         self.visual = visual
         self.views.insertTab(0, visual, "Visual")

@@ -231,10 +231,10 @@ class LearnDialog(QDialog):
 
     def load_file(self, path: Path) -> bool:
         try:
-            if path.stat().st_size > MAX_SAMPLE_BYTES:
-                self.proof.setText(f"{path.name} is larger than {MAX_SAMPLE_BYTES // (1024 * 1024)} MB")
-                return False
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            # the one bounded reader: a FIFO or device is refused unopened (never blocks the GUI)
+            text = read_input_bytes(path, max_bytes=MAX_SAMPLE_BYTES).decode("utf-8", errors="replace")
         except OSError as exc:
             self.proof.setText(f"Cannot read {path}: {exc.strerror or exc}")
             return False
@@ -359,8 +359,10 @@ class LearnDialog(QDialog):
                 continue
             view = texts[sample]
             offsets = line_offsets(view.toPlainText())
-            spans = [Span(offsets[n - 1][0], offsets[n - 1][1], "match", f"{FIELD_NAMES.get(proposal.field)}: "
-                          f"{proposal.pattern}", proposal.pattern) for n in numbers if n - 1 < len(offsets)]
+            tip = f"{FIELD_NAMES.get(proposal.field)}: {proposal.pattern}"
+            # an empty line is shaded through its line break, or it would not show at all
+            spans = [Span(offsets[n - 1][0], max(offsets[n - 1][1], offsets[n - 1][0] + 1), "match", tip,
+                          proposal.pattern) for n in numbers if n - 1 < len(offsets)]
             view.set_layer("match", spans)
             if first is None and spans:
                 first = (view, spans[0].start)
@@ -489,8 +491,10 @@ def _other_samples(panel: RtkPreviewPanel) -> dict[str, str]:
         if sample.path == current:
             continue
         try:
-            if Path(sample.path).stat().st_size <= MAX_SAMPLE_BYTES:
-                out[sample.name] = Path(sample.path).read_bytes().decode("utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            out[sample.name] = read_input_bytes(sample.path, max_bytes=MAX_SAMPLE_BYTES).decode(
+                "utf-8", errors="replace")
         except OSError:
             continue
     return out

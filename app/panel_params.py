@@ -87,7 +87,6 @@ class ParamsPanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.template)
         bar.addWidget(self.profile)
-        bar.addWidget(self.convert)
         bar.addStretch(1)
         bar.addWidget(self.search, 1)
 
@@ -112,6 +111,7 @@ class ParamsPanel(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.status)
         head.addWidget(self.headline, 1)
+        head.addWidget(self.convert)
         rl.addLayout(head)
         report_split = QSplitter(Qt.Orientation.Vertical)
         self.stale = LastGoodNote(report_split)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -73,6 +74,13 @@ DEBOUNCE_MS = 150
 FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
+OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5
+    ("enableRenderers", "Renderers (diff, green tests, plan, JSON table)", False),
+    ("applyToCodeBlocks", "Strip fenced code blocks", False),
+    ("stripCodeComments", "… and their JS/TS comments", False),
+    ("preserveDocstrings", "… but keep /** doc comments", True),
+    ("enableGrouping", "Group similar lines", False),
+)
 
 
 class RtkPreviewPanel(QWidget):
@@ -120,6 +128,7 @@ class RtkPreviewPanel(QWidget):
         self.filter_button.setToolTip("Run the open filter file's selected filter alone (its stages only)")
         self.filter_button.setEnabled(False)
         self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
+        self.stages_button, self.stage_options = self._opt_in_stages()
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
@@ -166,6 +175,7 @@ class RtkPreviewPanel(QWidget):
             top.addWidget(labelled(label, combo))
         top.addWidget(self.engine_button)
         top.addWidget(self.filter_button)
+        top.addWidget(self.stages_button)
         top.addWidget(self.refresh_button)
         split = QSplitter(Qt.Orientation.Vertical)
         self.input_box = self._titled("Input", self.input)
@@ -206,6 +216,26 @@ class RtkPreviewPanel(QWidget):
 
         install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
+
+    def _opt_in_stages(self) -> tuple[QToolButton, dict[str, QAction]]:
+        """A menu of OmniRoute's opt-in engine steps; each one shows up in the funnel when on."""
+        button = QToolButton(text="Stages")
+        button.setToolTip("OmniRoute's opt-in engine steps: renderers, code-block stripping, grouping")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        actions: dict[str, QAction] = {}
+        for key, text, checked in OPT_IN_STAGES:
+            action = menu.addAction(text)
+            action.setCheckable(True)
+            action.setChecked(checked)
+            action.toggled.connect(lambda _on: self.schedule(immediate=True))
+            actions[key] = action
+        button.setMenu(menu)
+        return button, actions
+
+    def stage_config(self) -> dict[str, bool]:
+        """The opt-in RtkConfig keys the menu sets (``preserveDocstrings`` defaults to on)."""
+        return {key: action.isChecked() for key, action in self.stage_options.items()}
 
     @staticmethod
     def _titled(title: str, view: QWidget) -> QWidget:
@@ -332,7 +362,8 @@ class RtkPreviewPanel(QWidget):
         return RtkRequest(self.input.toPlainText(), self.command.text().strip(), self.profile.currentText(),
                           self.intensity.currentText(), self._builtin_dir(),
                           str(ws) if ws is not None else None, self.active,
-                          "filter" if self.filter_button.isChecked() and self.active is not None else "engine")
+                          "filter" if self.filter_button.isChecked() and self.active is not None else "engine",
+                          self.stage_config())
 
     def _builtin_dir(self) -> str | None:
         """The bundled filters folder, looked up once: resolving it (realpath, a syscall per path

@@ -44,8 +44,8 @@ from engine.workspace.panels_model import (
     ExportCandidate,
     TrustOverview,
     export_candidates,
-    export_selection,
     filter_files_of,
+    plan_selection,
     since_trust_lines,
     trust_confirmation,
     trust_overview,
@@ -133,13 +133,18 @@ class TrustPanel(QWidget):
         self.format.addItem("RTK TOML v1 (.rtk/filters.toml)", "toml")
         self.format.setToolTip("OmniRoute's JSON filter array, or RTK TOML v1 (lossy: dropped fields are listed)")
         self.with_trust = QCheckBox("and trust it")
-        self.with_trust.setToolTip("Write trust.json for the exported file in the same step")
+        self.with_trust.setToolTip("Write trust.json for the exported file in the same step (only for the "
+                                   "project's .rtk/filters.json or .rtk/filters.toml)")
+        self.replace_file = QCheckBox("replace the file")
+        self.replace_file.setToolTip("Replace an existing file as a whole. Unchecked, the export merges: filters "
+                                     "with the same id are replaced, the others kept as they are")
         self.export_button = QPushButton("Export…")
         self.export_button.clicked.connect(self.export_clicked)
         self.selection_label = QLabel("")
         ex_bar = QHBoxLayout()
         ex_bar.addWidget(self.format)
         ex_bar.addWidget(self.with_trust)
+        ex_bar.addWidget(self.replace_file)
         ex_bar.addStretch(1)
         ex_bar.addWidget(self.selection_label)
         ex_bar.addWidget(self.export_button)
@@ -315,10 +320,15 @@ class TrustPanel(QWidget):
                 parent.setFlags(parent.flags() | Qt.ItemFlag.ItemIsAutoTristate | Qt.ItemFlag.ItemIsUserCheckable)
                 self.export_tree.addTopLevelItem(parent)
                 files[c.file] = parent
-            item = QTreeWidgetItem([c.filter_id, Path(c.file).name])
+            item = QTreeWidgetItem([c.filter_id + (" ⚠ tests" if c.problem else ""), Path(c.file).name])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setData(0, CANDIDATE_ROLE, c)
-            on = (c.file, c.filter_id) in checked or (first and Path(c.file).parent.name != ".rtk")
+            if c.problem:
+                item.setToolTip(0, f"{c.problem}: never pre-selected; exporting it asks a second time")
+                item.setForeground(0, QColor(tints().warning))
+            # a filter whose tests fail is never pre-selected (it stays chosen once the user chose it)
+            on = (c.file, c.filter_id) in checked or (first and Path(c.file).parent.name != ".rtk"
+                                                       and not c.problem)
             item.setCheckState(0, Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             parent.addChild(item)
         self.export_tree.expandAll()
@@ -415,34 +425,61 @@ class TrustPanel(QWidget):
         return self.export_to(Path(name))
 
     def export_to(self, target: Path) -> bool:
-        from engine.rtk.export import ExportError
+        """One question with the whole plan (added, replaced, kept, removed); a second, explicit one
+        only when an exported filter fails its tests or is not selected by its test command."""
+        from engine.rtk.export import ExportError, execute_export
+        from engine.rtk.export_plan import trust_target_problem
         from engine.rtk.trust import TrustWriteError
 
         chosen = self.selected()
         fmt = self.format.currentData()
-        if target.exists():
-            answer = QMessageBox.question(self, "Replace file",
-                                          f"{target} exists. Replace it with {len(chosen)} exported filter(s)?",
-                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                          QMessageBox.StandardButton.Cancel)
-            if answer != QMessageBox.StandardButton.Yes:
-                return False
+        profile = self.window_.settings.default_profile
         tab = self.window_.tab_for(target)
         if tab is not None and tab.is_dirty():
             self._note_error(f"{target.name} has unsaved edits in the editor; save or revert them before exporting "
                              "over it")
             return False
+        with_trust = self.with_trust.isChecked()
+        if with_trust and (problem := trust_target_problem(target)):
+            self._note_error(problem, "RTK-EXPORT")
+            return False
+        try:
+            plan = plan_selection(chosen, self.candidates, target, fmt=fmt, profile=profile,
+                                  replace=self.replace_file.isChecked())
+        except ExportError as exc:
+            self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
+            return False
+        lines = [line for line in plan.lines() if not line.lstrip().startswith("failing:")]
+        question = "\n".join([*lines, ""] + ([f"{len(plan.failing)} test problem(s) — asked next."]
+                                            if plan.failing else [])
+                             + [f"Export {len(plan.exported)} filter(s)" + (" and trust the result" if with_trust
+                                                                             else "") + "?"])
+        if plan.mode != "create":  # a new file: choosing its name was the confirmation
+            answer = QMessageBox.question(self, "Export filters", question,
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        if plan.failing:
+            failing = "\n".join(f"{f.filter_id}: {f.reason}" for f in plan.failing)
+            answer = QMessageBox.question(self, "Export filters whose tests fail?",
+                                          f"{failing}\n\nThese filters do not do what their tests say (or their "
+                                          "test commands select another filter). Export them anyway?",
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            result = export_selection(chosen, self.candidates, target, fmt=fmt, with_trust=self.with_trust.isChecked(),
-                                      profile=self.window_.settings.default_profile)
+            result = execute_export(plan, with_trust=with_trust, allow_failing=True, profile=profile)
         except ExportError as exc:
             self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
             return False
         except (TrustWriteError, OSError) as exc:
             self._note_error(str(exc), "RTK-EXPORT")
             return False
-        summary = Diagnostic(f"exported {len(result.filter_ids)} filter(s) to {result.path}"
+        summary = Diagnostic(f"exported {len(result.filter_ids)} filter(s) to {result.path} "
+                             f"({plan.file_count} in the file)"
                              + (" and trusted it" if result.trust is not None else ""), "info", "RTK-EXPORT",
                              path=result.path, source="export")
         self.notes.set_notes([summary, *result.diagnostics])

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
 from app.icons import icon
+from app.undo import UndoKeys
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.elided import ElidedLabel
 from engine.workspace.jsontree import resolve_value
@@ -237,8 +238,9 @@ class ItemForm(QScrollArea):
 
     edited = Signal(str, object, bool)  # relative pointer, value (or REMOVE), mergeable
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, undo_keys: UndoKeys | None = None) -> None:
         super().__init__(parent)
+        self.undo_keys = undo_keys
         self.setWidgetResizable(True)
         self.fields: dict[str, FieldWidget] = {}
         self._sections: list[Section] | None = None
@@ -285,6 +287,8 @@ class ItemForm(QScrollArea):
                     reset.clicked.connect(lambda _=False, p=spec.pointer, w=widget: self._remove(p, w))
                     row.addWidget(reset)
                 form.addRow(label, row)
+                if self.undo_keys is not None:
+                    self.undo_keys.watch(widget)
                 widget.edited.connect(lambda value, merge, p=spec.pointer: self._on_edit(p, value, merge))
                 self.fields[spec.pointer] = widget
             outer.addWidget(box)
@@ -338,6 +342,7 @@ class VisualEditor(QWidget):
         # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
         self._labels: dict[int, tuple[Any, str, str]] = {}
         self.single = False
+        self.undo_keys = UndoKeys(self)  # Ctrl+Z in a field undoes the document (DocumentTab connects it)
         self.header = QGroupBox("Pack")
         header_form = QFormLayout(self.header)
         _responsive(header_form)
@@ -347,6 +352,7 @@ class VisualEditor(QWidget):
             widget.setToolTip(spec.help)
             widget.edited.connect(lambda value, _m, p=spec.pointer: self.headerEdited.emit(p, value))
             header_form.addRow(spec.label, widget)
+            self.undo_keys.watch(widget)
             self.header_fields[spec.pointer] = widget
 
         self.model = ItemListModel(self)
@@ -396,7 +402,7 @@ class VisualEditor(QWidget):
         left_lay.addWidget(self.list, 1)
         left_lay.addWidget(self.count_label)
 
-        self.form = ItemForm()
+        self.form = ItemForm(undo_keys=self.undo_keys)
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))
         # list and form side by side from ~75 characters of width (a 22-character list beside a
         # form whose fields keep their readable minimum), else the list above the form

@@ -32,8 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="command output to filter (default: stdin)")
     parser.add_argument("--command", dest="shell_command", metavar="CMD",
                         help="the command line that produced the output")
-    parser.add_argument("--stage", choices=("engine", "filter"), default="engine",
-                        help="engine: the whole RTK engine (default); filter: one filter's pipeline only")
+    parser.add_argument("--stage", choices=("engine", "filter", "body"), default="engine",
+                        help="engine: the whole RTK engine (default); filter: one filter's pipeline only; body: "
+                        "the input is a whole request body (chat, OpenAI Responses or Kiro) and its tool results "
+                        "are filtered as OmniRoute's applyRtkCompression does")
     parser.add_argument("--builtin", metavar="DIR", help="folder of built-in filter JSON files")
     parser.add_argument("--project", metavar="DIR", help="project folder (its .rtk/filters.json|toml)")
     parser.add_argument("--data-dir", metavar="DIR", help="OmniRoute DATA_DIR (global <DIR>/rtk/filters.*)")
@@ -235,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         filter_obj = _load_filter_file(args.filter_file, args.profile)
         if filter_obj is None:
             return EXIT_PROBLEMS
+    if args.stage == "body":
+        return _run_body(output, _shown, args, config)
     if args.stage == "filter":
         if filter_obj is None:
             print("error: --stage filter needs --filter FILE", file=sys.stderr)
@@ -270,6 +274,24 @@ def run(args: argparse.Namespace) -> int:
         for d in response.get("diagnostics", []):
             if d.get("level") in ("error", "warning"):
                 print(f"{d.get('file') or '<rtk>'}: {d['level']}: {d['message']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_body(text: str, shown: str, args: argparse.Namespace, config: dict | None) -> int:
+    """``--stage body``: print the rewritten body (or the whole response with ``--json``)."""
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{shown}:{exc.lineno}:{exc.colno}: error: not a JSON request body: {exc.msg}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    response = run_body_stage(body, builtin=args.builtin, project=args.project, data_dir=args.data_dir,
+                              config=config, profile=args.profile)
+    shown_body = response if args.json else response["body"]
+    sys.stdout.write(_printable(json.dumps(shown_body, ensure_ascii=False, indent=2)) + "\n")
+    if not args.json:
+        for d in response.get("diagnostics", []):
+            print(f"{shown}: {d.get('level', 'info')}: {d.get('message')}"
+                  + (f" [{d['code']}]" if d.get("code") else ""), file=sys.stderr)
     return EXIT_OK
 
 

@@ -436,6 +436,23 @@ class ExportCandidate:
     format: str
     filter_id: str
     index: int  # position of the filter in its file
+    problem: str | None = None  # a failing test or a test command that selects another filter
+
+
+def _test_problems(filters: list) -> dict[str, str]:
+    """filter id -> its first test problem (failing, or its command selects another filter)."""
+    from engine.rtk.verify import verify_filters
+
+    out: dict[str, str] = {}
+    for o in verify_filters(filters, selection_pool=filters, check_activation=True).outcomes:
+        if o.filter_id in out:
+            continue
+        if not o.passed:
+            out[o.filter_id] = f"test '{o.test_name}' fails"
+        elif o.activation is not None and not o.activation.passed:
+            out[o.filter_id] = (f"test '{o.test_name}': command {o.activation.command!r} selects "
+                                + (f"'{o.activation.selected_id}'" if o.activation.selected_id else "no filter"))
+    return out
 
 
 def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[list[ExportCandidate], list[Diagnostic]]:
@@ -447,23 +464,29 @@ def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[li
     for path in files:
         read = read_filter_file(path, profile=profile)
         problems += [d for d in read.diagnostics if d.level == "error"]
-        out += [ExportCandidate(str(path), read.format, f.id, i) for i, f in enumerate(read.filters)]
+        failing = _test_problems(read.filters)
+        out += [ExportCandidate(str(path), read.format, f.id, i, failing.get(f.id)) for i, f in enumerate(read.filters)]
     return out, problems
 
 
 def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
-                     fmt: str, with_trust: bool = False, profile: str = "omniroute"):
-    """Export the chosen filters; whole files go in as they are (lossless), partial ones as objects.
+                     fmt: str, with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
+                     allow_failing: bool = False):
+    """Plan and write in one step (``plan_selection`` then ``execute_export``)."""
+    from engine.rtk.export import execute_export
 
-    Returns ``engine.rtk.export.ExportResult``; raises ``ExportError``.
+    plan = plan_selection(chosen, all_candidates, output, fmt=fmt, profile=profile, replace=replace)
+    return execute_export(plan, with_trust=with_trust, allow_failing=allow_failing, profile=profile)
+
+
+def plan_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
+                   fmt: str, profile: str = "omniroute", replace: bool = False):
+    """What exporting the chosen filters to ``output`` will add, replace, keep and remove; whole
+    files go in as they are (lossless), partial ones as objects.
+
+    Returns ``engine.rtk.export_plan.ExportPlan``; raises ``ExportError``.
     """
-    from engine.rtk.export import (
-        ExportError,
-        collect_json_objects,
-        export_json,
-        export_toml,
-        render_filters_json,
-    )
+    from engine.rtk.export import ExportError, collect_json_objects, plan_export, render_filters_json
 
     if not chosen:
         raise ExportError("no filters selected")
@@ -474,7 +497,6 @@ def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportC
     for file, ids in by_file.items():
         everything = {c.filter_id for c in all_candidates if c.file == file}
         (whole if ids >= everything else partial).append(file)
-    exporter = export_toml if fmt == "toml" else export_json
     with tempfile.TemporaryDirectory(prefix="rulewright-export-") as tmp:
         inputs: list[str] = list(whole)
         for n, file in enumerate(partial):
@@ -485,7 +507,7 @@ def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportC
             inputs.append(str(part))
         order = {f: i for i, f in enumerate(by_file)}
         inputs.sort(key=lambda p: order.get(p, len(order)))
-        return exporter(inputs, output, with_trust=with_trust, profile=profile)
+        return plan_export(inputs, output, toml=fmt == "toml", replace=replace, profile=profile)
 
 
 # ============================================================================ JSON panes

@@ -491,6 +491,57 @@ def _explain_config(req: CavemanRequest) -> dict[str, Any]:
             "language": req.language}
 
 
+def request_body_of(text: str) -> dict[str, Any] | None:
+    """The pasted text as a whole request body (chat ``messages``, Responses ``input`` or Kiro
+    ``conversationState``), or ``None`` for prose."""
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("messages"), list) or isinstance(value.get("conversationState"), dict) \
+            or isinstance(value.get("input"), list | str):
+        return value
+    return None
+
+
+def run_caveman_body(req: CavemanRequest, body: dict[str, Any]) -> CavemanPreview:
+    """A pasted request body through OmniRoute's body adapter and ``cavemanCompress`` (``caveman.md``
+    §2.3): the rewritten body, the adapter's quirks and the rules that fired (no per-match view)."""
+    from engine.bodies import adapt_body
+    from engine.caveman import Compressor, PackError
+
+    started = time.perf_counter()
+    try:
+        source = pack_source(req.pack_root, req.override)
+        languages = source.languages()
+        adapted = adapt_body(body, profile=req.profile)
+        compressor = Compressor(source, _explain_config(req), profile=req.profile, only_rule=req.only_rule,
+                                timeout=req.timeout_ms / 1000 if req.timeout_ms else None)
+        result = compressor.compress_body(adapted.body)
+    except (PackError, OSError) as exc:
+        return _broken_pack(req, exc, started)
+    out_body = adapted.restore(result.body) if adapted.adapted else result.body
+    output = json.dumps(out_body, ensure_ascii=False, indent=2 if "\n" in req.text.strip() else None)
+    exposed = len(adapted.body.get("messages") or []) if isinstance(adapted.body, dict) else 0
+    shape = {"responses": "OpenAI Responses", "kiro": "Kiro", "chat": "chat"}.get(adapted.shape, "")
+    notes = [Note("body", "info", f"{shape} request body: {exposed} message(s) for Caveman (role "
+                  f"{req.role!r} is compressed)" if shape else "no messages in this body: it is sent as it is")]
+    notes.extend(Note(d.code or "CAV", d.level, d.message) for d in [*adapted.diagnostics, *result.diagnostics])
+    stats = result.stats
+    hits = [RuleHit(name, "", "", 0, True, True, "", 0, [], status="fired in the body")
+            for name in stats.get("rulesApplied", [])]
+    diff = word_diff(req.text, output)
+    return CavemanPreview(req.text, output, req.language, req.intensity, req.role, req.profile, req.only_rule,
+                          stats["originalTokens"], stats["compressedTokens"], diff, *_attribute(diff, []), [], hits,
+                          [], notes, bool(stats.get("fallbackApplied")), languages,
+                          seconds=time.perf_counter() - started)
+
+
 def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
     """The first result for a large text: the plain compress path (no per-match recording, no
     quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
@@ -500,6 +551,9 @@ def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
 
     from engine.caveman import Compressor, PackError, estimate_tokens
 
+    body = request_body_of(req.text)
+    if body is not None:
+        return run_caveman_body(req, body)
     started = time.perf_counter()
     try:
         source = pack_source(req.pack_root, req.override)
@@ -531,6 +585,9 @@ def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], No
     ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop)."""
     from engine.caveman import PackError, estimate_tokens, explain
 
+    body = request_body_of(req.text)
+    if body is not None:
+        return run_caveman_body(req, body)
     started = time.perf_counter()
     try:
         source = pack_source(req.pack_root, req.override)
@@ -729,6 +786,7 @@ class RtkRequest:
     project_dir: str | None = None
     active: FilterBuffer | None = None
     scope: str = "engine"  # engine: every filter competes | filter: run the active filter alone
+    options: dict[str, Any] = field(default_factory=dict)  # opt-in RtkConfig keys (renderers, code strip, grouping)
 
 
 @dataclass
@@ -996,7 +1054,7 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     filters = sort_filters([*active, *others], profile=req.profile)
     notes.extend(_rtk_notes(d for d in project_diags))
     del builtin_diags  # load problems of built-ins are the validator's to report
-    config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity})
+    config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity, **req.options})
     with using_memo(_RTK_MEMO):  # reruns on the same output reuse detection and the filter-choice searches
         result = process_rtk_text(req.output, req.command or None, config, filters, profile=req.profile,
                                   trace=trace)

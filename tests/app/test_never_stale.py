@@ -109,3 +109,34 @@ def test_repair_playground_marks_the_last_good_result_while_the_input_is_invalid
     repair = panel.repair
     _playground_invalid_marks_last_result(qtbot, repair.schema, lambda: repair.view is not None and repair.view.ok,
                                           repair.stale, repair.changes, '{"type": ')
+
+
+def test_ctrl_z_in_a_form_field_undoes_the_document_not_the_field(qtbot, window, workspace):
+    """A field's own undo history would change the field without the document (or push a new edit
+    instead of undoing): Ctrl+Z in a field goes to the document's stack, like everywhere else."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    tab = open_pack(qtbot, window, workspace)
+    tab.visual.select(0)
+    category = tab.visual.header_fields["/category"].edit
+    tab.show_json()
+    _type_in_json(tab, '"category": "filler"', '"category": "verbose"')
+    tab.show_visual()
+    qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)
+    pattern = tab.visual.form.fields["/pattern"].edit
+    pattern.setFocus()
+    QTest.keyClick(pattern, Qt.Key.Key_End)
+    QTest.keyClicks(pattern, "x")
+    assert json.loads(tab.text)["rules"][0]["pattern"].endswith("x")
+    depth = tab.undo_stack.index()
+    QTest.keyClick(pattern, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert tab.undo_stack.index() == depth - 1  # an undo, not a new edit
+    assert not json.loads(tab.text)["rules"][0]["pattern"].endswith("x")
+    assert not pattern.toPlainText().endswith("x")
+    QTest.keyClick(pattern, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # next: the JSON edit
+    qtbot.waitUntil(lambda: category.text() == "filler", timeout=5000)
+    assert json.loads(tab.text)["category"] == "filler"
+    name = tab.visual.form.fields["/name"].edit
+    QTest.keyClick(name, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)

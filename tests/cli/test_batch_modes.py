@@ -69,13 +69,13 @@ def test_trust_batch_checks_and_never_writes(tmp_path):
 
 
 def test_export_batch(tmp_path):
-    out = tmp_path / "filters.json"
+    out = tmp_path / ".rtk" / "filters.json"  # --with-trust trusts only a project's own filter file
     written, no_output, unreadable = batch(
         "export", {"files": [str(FILTERS / "git-status.json")], "output": str(out), "withTrust": True},
         {"files": [str(FILTERS / "git-status.json")]}, {"files": [str(tmp_path / "nope.json")], "output": str(out)})
     assert written["filters"] == ["git-status"] and written["path"] == str(out)
     assert [f["id"] for f in json.loads(out.read_text(encoding="utf-8"))] == ["git-status"]
-    assert (tmp_path / "trust.json").is_file()
+    assert (tmp_path / ".rtk" / "trust.json").is_file()
     assert no_output == {"error": '"output" is required (or use "installGlobal")'}
     assert unreadable["error"] and unreadable["diagnostics"][0]["path"] == str(tmp_path / "nope.json")
 

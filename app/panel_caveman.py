@@ -432,7 +432,9 @@ class CavemanPreviewPanel(QWidget):
 
     def load_sample_file(self, path: Path, *, keep_combo: bool = False) -> bool:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            text = read_input_bytes(path).decode("utf-8", errors="replace")
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False

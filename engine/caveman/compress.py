@@ -34,7 +34,8 @@ from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.gcpause import gc_paused
-from engine.jsregex import JSSyntaxError, RegexTimeout
+from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
+from engine.jsregex.budget import total_budget
 from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
 from engine.o200k import estimate_body_tokens
 
@@ -173,6 +174,13 @@ class Compressor:
                 self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
 
     def compress_body(self, body: Any) -> CompressResult:
+        # one total regex deadline for the whole body (issue 23): per-call budgets alone add up
+        # (100 catastrophic rules × 250 ms); once spent, each remaining rule is skipped with its
+        # CAV-timeout diagnostic and the text it would have changed is kept
+        with total_budget(what="the Caveman rules on this body"):
+            return self._compress_body(body)
+
+    def _compress_body(self, body: Any) -> CompressResult:
         started = time.perf_counter()
         messages = body.get("messages") if isinstance(body, dict) else None
         if not self.config.enabled or not isinstance(messages, list) or not messages:
@@ -415,6 +423,16 @@ class Compressor:
                 continue
             try:
                 run = self.runner.apply(rule, text, record=self.record)
+            except JSUnsupportedError as exc:
+                # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
+                # limits: 32,000 groups, nesting, length): the rule is skipped, said once
+                self.timed_out.add(id(rule))
+                o.diagnostics.append(Diagnostic(
+                    f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
+                    data={"rule": rule.name, "messageIndex": o.message_index}))
+                if self.record:
+                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
+                continue
             except RegexTimeout as exc:
                 self.timed_out[id(rule)] = rule
                 diag = timeout_diagnostic(rule, exc, _where(o))

@@ -99,6 +99,11 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(COMMANDS[args.command][0])
+    for stream in (sys.stdout, sys.stderr):
+        # a lone surrogate (JavaScript strings hold them; so do diagnostics quoting them) is
+        # printed as its \udXXX escape instead of ending the command with UnicodeEncodeError
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_bytes
 from engine.jsvalues import utf16_len
 from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
@@ -755,7 +756,7 @@ def command_hint(path: str | Path) -> str:
     p = Path(path)
     hint = p.with_suffix(".cmd")
     try:
-        text = hint.read_text(encoding="utf-8").strip()
+        text = read_input_bytes(hint).decode("utf-8", "replace").strip()
     except OSError:
         return ""
     return text.splitlines()[0].removeprefix("$ ").strip() if text else ""

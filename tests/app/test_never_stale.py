@@ -140,3 +140,20 @@ def test_ctrl_z_in_a_form_field_undoes_the_document_not_the_field(qtbot, window,
     name = tab.visual.form.fields["/name"].edit
     QTest.keyClick(name, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)
+
+
+def test_export_list_says_when_a_file_has_unsaved_edits(qtbot, window, workspace):
+    panel = window.show_panel("trust")
+    path = workspace / "filters" / "mytool.json"
+
+    def label() -> str:
+        items = [panel.export_tree.topLevelItem(i) for i in range(panel.export_tree.topLevelItemCount())]
+        return next((i.text(0) for i in items if i.text(0).startswith("filters/mytool.json")), "")
+
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)
+    tab = window.open_file(path)
+    wait_settled(qtbot, tab)
+    tab.edit_field(0, "/label", "Renamed in the buffer", True)
+    assert label() == "filters/mytool.json — unsaved edits"
+    assert tab.save()
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)

@@ -13,6 +13,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -40,6 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", dest="html_file", metavar="FILE", help="write a self-contained HTML report")
     parser.add_argument("--samples", dest="samples_file", metavar="FILE", help="write one JSON row per sample")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--progress-lines", action="store_true",
+                        help="progress as JSON lines on stderr ({\"samples\", \"bytes\", \"total\"}), for the IDE")
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -75,15 +79,19 @@ def _run(args: argparse.Namespace, current: Any, baseline: Any) -> int:
 
     to_stdout = args.json_file == "-" or args.samples_file == "-"
     bar = None
-    if not args.quiet and not to_stdout and sys.stderr.isatty():
+    total = corpus_chars(args.corpus) if args.progress_lines else 0
+    if not args.quiet and not to_stdout and not args.progress_lines and sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=corpus_chars(args.corpus), unit="B", unit_scale=True, file=sys.stderr,
                    desc="eval", dynamic_ncols=True, postfix={"samples": 0})
-    done = [0]
+    done = [0, 0]
 
     def on_chunk(samples: int, chars: int) -> None:
         done[0] += samples
+        done[1] += chars
+        if args.progress_lines:
+            print(json.dumps({"samples": done[0], "bytes": done[1], "total": total}), file=sys.stderr, flush=True)
         if bar is not None:
             bar.update(chars)
             bar.set_postfix(samples=done[0], refresh=False)
@@ -98,8 +106,9 @@ def _run(args: argparse.Namespace, current: Any, baseline: Any) -> int:
                 record["baseline"] = {k: base[k] for k in ("tokensAfter", "savingsPercent", "fired", "lostCount")}
             rows_out.write(json.dumps(record, ensure_ascii=False) + "\n")
     try:
-        report = run_job(args.corpus, current, baseline, workers=args.workers, scheduler=args.scheduler,
-                         on_chunk=on_chunk, on_row=on_row)
+        with _stop_on_sigterm():
+            report = run_job(args.corpus, current, baseline, workers=args.workers, scheduler=args.scheduler,
+                             on_chunk=on_chunk, on_row=on_row)
     except RuntimeError as exc:  # Dask missing, or the scheduler unreachable
         print(f"rulewright eval: error: {exc}", file=sys.stderr)
         return 2
@@ -112,6 +121,27 @@ def _run(args: argparse.Namespace, current: Any, baseline: Any) -> int:
         if rows_out is not None and rows_out is not sys.stdout:
             rows_out.close()
     return _write(args, report, 1 if report["partial"] or has_losses(report) else 0)
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """While the run lasts, SIGTERM (the IDE's Stop, a CI timeout) ends it like Ctrl+C does:
+    with a partial report. The previous handler is put back afterwards."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _open_rows(name: str | None):

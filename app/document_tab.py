@@ -264,6 +264,8 @@ class DocumentTab(QWidget):
                 self.visual.set_items(self.index.kind, self.index.values, self.index.single)
             elif changed is not None:
                 self.visual.update_item(changed, self.index.values[changed])
+            if changed is None or changed == LIST_CHANGED:
+                self._refresh_header()  # the edit may be outside the list: the pack's own fields
             self.visual.set_notice("")
         elif self.visual is not None and self.index is not None and self.index.stale:
             self.visual.set_notice("The JSON is being edited in a way the list cannot follow yet; "
@@ -276,6 +278,16 @@ class DocumentTab(QWidget):
         self._schedule_journal()
         self.edited.emit()
         self.statusChanged.emit()
+
+    def _refresh_header(self) -> None:
+        """Re-read the pack's top-level fields into the visual header (C-speed parse, no span tree)."""
+        if self.visual is None or self.doc.kind != FileKind.CAVEMAN_PACK:
+            return
+        parsed = jsontree.shallow_parse(self.doc.text)
+        if parsed.ok:
+            self.visual.set_header(parsed.value)
+        else:
+            self.request_parse()
 
     # -- workers ------------------------------------------------------------------------------------------
     def request_parse(self, immediate: bool = False) -> None:

@@ -132,7 +132,12 @@ class LazyHighlighter(QObject):
         self.lexer_name = lexer_name
         self.applying = False  # True while we set formats: contentsChange from that is not an edit
         self._cache: dict[str, list[Span]] = {}
-        self._applied: dict[int, str] = {}  # block number -> text its formats were made for
+        # Which formats a block carries is kept on the block itself (its userState: the id of the
+        # text they were made for). Keyed by block number, as before, a new text whose line N
+        # equals the old line N (a template load, an undo across lines) kept "applied" although
+        # Qt had made a new block without formats: colouring dropped on those lines.
+        self._text_ids: dict[str, int] = {}
+        self._next_id = 0
         self._formats = char_formats(tints())
         self._requested: set[str] = set()
         self._dispatcher = Dispatcher(self)
@@ -142,11 +147,33 @@ class LazyHighlighter(QObject):
         self._timer.setInterval(15)
         self._timer.timeout.connect(self.apply_visible)
         editor.updateRequest.connect(lambda *_: self._timer.start())
+        editor.document().contentsChange.connect(self._on_contents_change)
         self.passes = 0
+
+    def _id_of(self, text: str) -> int:
+        found = self._text_ids.get(text)
+        if found is None:
+            self._next_id += 1  # never reused: a block marked before a reset never matches again
+            found = self._text_ids[text] = self._next_id
+        return found
+
+    @Slot(int, int, int)
+    def _on_contents_change(self, pos: int, _removed: int, added: int) -> None:
+        """Edited blocks lose their mark (their formats no longer fit their text)."""
+        if self.applying:
+            return
+        doc = self.editor.document()
+        block = doc.findBlock(pos)
+        last = doc.findBlock(pos + added)
+        while block.isValid():
+            block.setUserState(-1)
+            if block == last:
+                break
+            block = block.next()
 
     def reset(self, text: str | None = None) -> None:
         """New document text (or theme): forget applied formats; lex whole small texts at once."""
-        self._applied.clear()
+        self._text_ids.clear()
         self._formats = char_formats(tints())
         if text is not None and len(text) <= WHOLE_TEXT_LIMIT:
             self._dispatcher.request(lex_text, self.lexer_name, text)
@@ -166,7 +193,7 @@ class LazyHighlighter(QObject):
     def _on_lexed(self, _job: int, result: dict[str, list[Span]]) -> None:
         if len(self._cache) > 200_000:
             self._cache.clear()
-            self._applied.clear()
+            self._text_ids.clear()
         self._cache.update(result)
         self._requested.difference_update(result)
         self.apply_visible()
@@ -190,12 +217,11 @@ class LazyHighlighter(QObject):
                 if top > height:
                     break
                 text = block.text()
-                number = block.blockNumber()
                 spans = self._cache.get(text)
                 if spans is None:
                     if text not in self._requested:
                         missing.append(text)
-                elif self._applied.get(number) != text:
+                elif block.userState() != (mark := self._id_of(text)):
                     ranges = []
                     for start, length, kind in spans:
                         r = QTextLayout.FormatRange()
@@ -203,7 +229,7 @@ class LazyHighlighter(QObject):
                         ranges.append(r)
                     block.layout().setFormats(ranges)
                     doc.markContentsDirty(block.position(), block.length())
-                    self._applied[number] = text
+                    block.setUserState(mark)
                     changed = True
                 block = block.next()
         finally:

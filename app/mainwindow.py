@@ -296,12 +296,9 @@ class MainWindow(QMainWindow):
         for tab in self.document_tabs():
             tab.editor.setFont(font)
             tab.profile = self.settings.default_profile
-        try:
-            from engine.jsregex import set_default_timeout
+        from engine.jsregex import set_default_timeout
 
-            set_default_timeout(self.settings.regex_timeout_ms / 1000)
-        except ImportError:
-            pass
+        set_default_timeout(self.settings.regex_timeout_ms / 1000)
         self._update_status()
 
     def open_settings(self) -> None:

@@ -79,6 +79,10 @@ def protected_legend() -> str:
 COLUMNS = ("Rule", "Category", "Matches", "Saved", "Status")
 
 
+def _rule_name(value: object) -> str | None:
+    return value["name"] if isinstance(value, dict) and isinstance(value.get("name"), str) else None
+
+
 class CavemanPreviewPanel(QWidget):
     """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
 
@@ -90,7 +94,8 @@ class CavemanPreviewPanel(QWidget):
         self.preview: CavemanPreview | None = None
         self.pack_root: str | None = None
         self.override: PackOverride | None = None
-        self.rule_name: str | None = None
+        self.rule_name: str | None = None  # derived from ``rule_row`` whenever the open pack changes
+        self.rule_row: int | None = None  # the scoped rule's place in the open pack (its identity)
         self.timeout_ms = window.settings.regex_timeout_ms if window is not None else 250
         self._samples: list[Sample] = []
         self._auto_text: str | None = None  # the sample picked for the user, while they keep it
@@ -287,6 +292,7 @@ class CavemanPreviewPanel(QWidget):
         """Use ``tab``'s (unsaved) pack when it is one; returns whether it was."""
         if tab is None or tab.doc.kind != FileKind.CAVEMAN_PACK or tab.path is None:
             self.override = None
+            self.rule_row = None
             self._set_rule(None)
             return False
         path = Path(tab.path)
@@ -299,9 +305,8 @@ class CavemanPreviewPanel(QWidget):
             self.language.setCurrentText(path.parent.name)
             self.language.blockSignals(False)
         row = tab.visual.current() if tab.visual is not None else -1
-        value = item_value(tab, row)
-        self._set_rule(value.get("name") if isinstance(value, dict) and isinstance(value.get("name"), str) else None,
-                       switch=False)
+        self.rule_row = row if row >= 0 else None
+        self._set_rule(_rule_name(item_value(tab, row)), switch=False)
         return True
 
     def _on_active_tab(self, tab: DocumentTab | None) -> None:
@@ -312,15 +317,29 @@ class CavemanPreviewPanel(QWidget):
     def _on_tab_edited(self, tab: DocumentTab) -> None:
         if tab.doc.kind == FileKind.CAVEMAN_PACK and tab.path is not None:
             self.override = PackOverride(Path(tab.path).parent.name, Path(tab.path).stem, tab.text)
+            if self.rule_row is not None:
+                # the rule is followed by its place in the pack, not by its name: a rename (or an
+                # undo of one) re-derives the name the engine runs
+                name = _rule_name(item_value(tab, self.rule_row))
+                if name is not None and name != self.rule_name:
+                    self._set_rule(name)
             self.schedule()
 
     def _on_rule_selected(self, tab: DocumentTab, row: int, previous: int) -> None:
         """A rule picked in the visual editor scopes the preview to it (not the automatic first
         selection when a pack opens: that one only offers the toggle)."""
-        value = item_value(tab, row)
-        if isinstance(value, dict) and isinstance(value.get("name"), str):
-            self._set_rule(value["name"], switch=previous >= 0)
+        name = _rule_name(item_value(tab, row))
+        if name is not None:
+            self.rule_row = row
+            self._set_rule(name, switch=previous >= 0)
             self.schedule(immediate=True)
+
+    def _row_in_open_pack(self, name: str) -> int | None:
+        """The row of rule ``name`` in the open pack (None: the rule lives in another pack)."""
+        tab = self.hook.current() if self.hook is not None else None
+        if tab is None or tab.doc.kind != FileKind.CAVEMAN_PACK or tab.index is None or tab.index.stale:
+            return None
+        return next((row for row, value in enumerate(tab.index.values) if _rule_name(value) == name), None)
 
     def _set_rule(self, name: str | None, *, switch: bool = False) -> None:
         self.rule_name = name
@@ -538,6 +557,7 @@ class CavemanPreviewPanel(QWidget):
         name = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
         self._highlight_rule(name)
         if name and name != self.rule_name:
+            self.rule_row = self._row_in_open_pack(name)
             self._set_rule(name)
             if self.rule_button.isChecked():
                 self.schedule(immediate=True)

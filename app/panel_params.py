@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from app.panels import register_panel
 from app.playground.common import (
     Badge,
+    LastGoodNote,
     NotesList,
     add_json_children,
     compact,
@@ -103,6 +104,8 @@ class ParamsPanel(QWidget):
         head.addWidget(self.headline, 1)
         rl.addLayout(head)
         report_split = QSplitter(Qt.Orientation.Vertical)
+        self.stale = LastGoodNote(report_split)
+        rl.addWidget(self.stale)
         report_split.addWidget(self.tree)
         report_split.addWidget(titled("Quirks that changed this report, schema findings", self.notes))
         report_split.setSizes([700, 140])
@@ -150,7 +153,10 @@ class ParamsPanel(QWidget):
         if not view.ok:
             self.status.set("✖ payload", "bad")
             self.headline.setText("; ".join(e.format() for e in view.errors))
+            self.stale.mark(True, view.errors[0].format() if view.errors else "",
+                            has_result=self.tree.topLevelItemCount() > 0)
             return
+        self.stale.mark(False)
         report = view.report or {}
         sdk = report.get("sdkConfig", {})
         applied = sum(1 for f in view.feature_rows if f["applied"])

@@ -40,6 +40,7 @@ from app.panels import register_panel
 from app.playground.common import (
     Badge,
     DiffView,
+    LastGoodNote,
     NotesList,
     compact,
     docs_focus,
@@ -166,7 +167,10 @@ class RepairTab(QWidget):
         head.addWidget(self.outcome)
         head.addWidget(self.outcome_detail, 1)
         rl.addLayout(head)
-        rl.addWidget(titled("Changes", self.changes), 2)
+        changes = titled("Changes", self.changes)
+        self.stale = LastGoodNote(changes, details)
+        rl.addWidget(self.stale)
+        rl.addWidget(changes, 2)
         rl.addWidget(details, 3)
 
         split = QSplitter()
@@ -262,7 +266,10 @@ class RepairTab(QWidget):
         if not view.ok:
             self.outcome.set("✖ input", "bad")
             self.outcome_detail.setText("; ".join(e.format() for e in view.errors))
+            self.stale.mark(True, view.errors[0].format() if view.errors else "",
+                            has_result=self._last_outcome != "")
             return
+        self.stale.mark(False)
         result = view.result or {}
         text, level = OUTCOME_BADGES.get(result["outcome"], (result["outcome"], "muted"))
         self.outcome.set(text, level)

@@ -40,6 +40,7 @@ from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
 from app.widgets.empty_state import EmptyState
+from app.widgets.previewkit import ActiveTabHook
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panels_model import (
@@ -141,6 +142,7 @@ class TestsPanel(QWidget):
         self._scanned_root: Path | None = None
         self._pending_autorun = False
         self._run_failed = False  # the last run raised (its message is in Output)
+        self.outdated = False  # a filter buffer changed after the shown run
 
         self.run_button = QPushButton("▶ Run all")
         self.run_button.setToolTip("Run every tests[] of the workspace (F5)")
@@ -153,8 +155,9 @@ class TestsPanel(QWidget):
         self.progress.setTextVisible(True)
         self.progress.hide()
         self.summary = Badge("not run yet", "muted")
-        self.auto = QCheckBox("On save")
-        self.auto.setToolTip("Run the tests again whenever a filter file is saved")
+        self.auto = QCheckBox("Auto")
+        self.auto.setToolTip("Run the tests again after every edit (undo and redo too) and save of a filter file; "
+                             "off: an edit marks the results as outdated until F5")
         self.auto.setChecked(True)
         self.builtins = QCheckBox("vs built-ins")
         self.builtins.setToolTip("Activation check: let Rulewright's bundled filters compete for each test's command "
@@ -220,6 +223,7 @@ class TestsPanel(QWidget):
         window.workspaceScanned.connect(self._on_scanned)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_disk_change)
+        self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
         self.empty = EmptyState.over(self.tree)
         self._update_buttons()
         self._update_empty()
@@ -284,6 +288,7 @@ class TestsPanel(QWidget):
     def _on_finished(self, _job: int, result: TestRunResult) -> None:
         previous = self._selected_key()
         self.result = result
+        self.outdated = self._autorun.isActive()  # an edit arrived while this run was in flight
         self.progress.setVisible(self.runner.busy)
         self._fill_tree(previous)
         level = "muted" if result.cancelled or not result.rows else "bad" if result.failed else "ok"
@@ -338,6 +343,19 @@ class TestsPanel(QWidget):
             return
         known = self.result is not None and any(f.path == path for f in self.result.files)
         if (known or is_filter_file(Path(path))) and self._may_autorun():
+            self._autorun.start()
+
+    def _on_tab_edited(self, tab: DocumentTab) -> None:
+        """A filter buffer changed (typing, a form, accept actual, undo, redo, reload): the results
+        no longer match it, so they are marked outdated at once and re-run after a short pause."""
+        if self.result is None or not (tab.doc.kind in FILTER_KINDS or tab.doc.kind == FileKind.RTK_TOML):
+            return
+        self.outdated = True
+        self._update_buttons()  # accepting an outdated row could write an old actual output
+        self.summary.set(f"outdated · {self.result.summary()}", "muted")
+        self.summary.setToolTip("A filter file changed since this run; "
+                                + ("re-running…" if self.auto.isChecked() else "F5 runs the tests again"))
+        if self.auto.isChecked() and self._may_autorun():
             self._autorun.start()
 
     # -- tree ---------------------------------------------------------------------------------------
@@ -516,7 +534,7 @@ class TestsPanel(QWidget):
 
     def _update_buttons(self) -> None:
         row = self._selected_row()
-        self.accept_button.setEnabled(row is not None and row.can_accept)
+        self.accept_button.setEnabled(row is not None and row.can_accept and not self.outdated)
         if row is not None and not row.passed and row.pointer is None:
             self.accept_button.setToolTip("TOML tests are edited by hand (no in-place edit for TOML yet)")
         tab = self._target_tab()
@@ -559,7 +577,7 @@ class TestsPanel(QWidget):
     @Slot()
     def accept_selected(self) -> bool:
         row = self._selected_row()
-        if row is None or not row.can_accept:
+        if row is None or not row.can_accept or self.outdated:
             return False
         tab = self._open_tab(row.file)
         if tab is None:

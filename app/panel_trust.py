@@ -1,8 +1,9 @@
 """The Trust panel: may the project's ``.rtk`` filters run, and exporting filters there.
 
 Top: the verdict for ``.rtk/filters.json`` (and ``filters.toml``) — trusted / untrusted /
-changed — with the stored and computed hash and the risk review, and a "Trust…" button whose
-confirmation states exactly what is recorded ("trust 3 filters in filters.json, hash 9f2c…").
+changed — with the stored and computed hash, what changed since the last trust (filter by filter,
+with the risk of each change) and the risk review, and a "Trust…" button that asks ("Trust 3
+filters in filters.json (hash 9f2c…)?") with that comparison, then records exactly the hash shown.
 Bottom: every filter of the workspace as a checklist; export the chosen ones as
 ``.rtk/filters.json`` or RTK TOML, optionally trusting the result in the same step.
 """
@@ -43,6 +44,7 @@ from engine.workspace.panels_model import (
     export_candidates,
     export_selection,
     filter_files_of,
+    since_trust_lines,
     trust_confirmation,
     trust_overview,
 )
@@ -258,11 +260,25 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            self.risk.setHtml(self._risk_html(present))
+            self.risk.setHtml(self._since_html(present) + self._risk_html(present))
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
         self._update_buttons()
+
+    @staticmethod
+    def _since_html(present) -> str:
+        """What changed since the last trust, filter by filter, risk of each change tinted by level."""
+        t = tints()
+        colours = {"[high]": t.error, "[medium]": t.warning}
+        out = ["<b>What changed since trust</b>"]
+        for f in present:
+            for line in since_trust_lines(f):
+                colour = next((c for key, c in colours.items() if key in line), None)
+                text = html.escape(line)
+                out.append(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+        out.append("")
+        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
 
     @staticmethod
     def _risk_html(present) -> str:
@@ -349,7 +365,7 @@ class TrustPanel(QWidget):
         dirty = [t for t in self.window_.document_tabs() if t.path is not None and t.path.parent.name == ".rtk"
                  and t.is_dirty()]
         try:
-            text, files = trust_confirmation(self.overview)
+            text, snapshots = trust_confirmation(self.overview)
         except (TrustWriteError, ValueError) as exc:
             self._note_error(str(exc))
             return False
@@ -360,10 +376,13 @@ class TrustPanel(QWidget):
                                       QMessageBox.StandardButton.Cancel)
         if answer != QMessageBox.StandardButton.Yes:
             return False
+        files = [s.path for s in snapshots]
         try:
-            result = write_trust(Path(self.overview.project), files)
+            # exactly the bytes reviewed (and hashed in the question); refused if a file changed since
+            result = write_trust(Path(self.overview.project), snapshots=snapshots)
         except (TrustWriteError, OSError) as exc:
             self._note_error(str(exc))
+            self.refresh()
             return False
         written = ", ".join(f"{k} = {v[:12]}…" for k, v in result.entries.items())
         self.notes.set_notes([Diagnostic(f"wrote {result.trust_path}: {written}", "info", "RTK-trust",

@@ -1,25 +1,75 @@
 """Where the bundled data lives: resources, built-in rules and filters.
 
-The engine runs from a source checkout (editable install) or from a desktop bundle; both keep
-``resources/``, ``rules/`` and ``filters/`` beside the ``engine`` package. ``RULEWRIGHT_HOME``
-overrides the root (used by the bundle launcher and by tests).
+In the repository ``resources/``, ``rules/`` and ``filters/`` are top-level folders. The wheel
+and the desktop bundle carry them as package data of ``engine`` (``engine/_data/<name>``, copied
+there at build time by ``setup.py``; the bundle maps them the same way), read through
+``importlib.resources`` so an installed wheel, a zip and the PyInstaller bundle all work. An
+editable install has no ``engine/_data``: it reads the folders of its own checkout. When neither
+is there the installation is broken and we say so instead of running without built-ins.
+``RULEWRIGHT_HOME`` overrides the root (a folder holding the three).
 """
 
 from __future__ import annotations
 
 import os
-import sys
+from functools import cache
 from pathlib import Path
+
+DATA_FOLDERS = ("resources", "rules", "filters")
+PACKAGED = "_data"  # inside the engine package
+
+
+class BrokenInstallation(ImportError):
+    """The package's own data is missing: like a missing module, reinstalling is the fix."""
+
+
+def _extract(node, target: Path) -> None:
+    """Copy a resource tree that is not on the file system (a ``Traversable`` in a zip) to ``target``."""
+    if node.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        for child in node.iterdir():
+            _extract(child, target / child.name)
+    else:
+        target.write_bytes(node.read_bytes())
+
+
+@cache
+def _packaged_root() -> Path | None:
+    """``engine/_data`` as a real folder, or ``None`` when this is a source checkout."""
+    from importlib import resources  # here, not at import: `rulewright --version` stays fast
+
+    packaged = resources.files("engine") / PACKAGED
+    if not packaged.is_dir():
+        return None
+    if isinstance(packaged, Path):
+        return packaged
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="rulewright-data-"))  # imported from a zip
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _extract(packaged, folder)
+    return folder
+
+
+def _checkout_root() -> Path | None:
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and all((root / name).is_dir() for name in DATA_FOLDERS):
+        return root
+    return None
 
 
 def project_root() -> Path:
+    """The folder holding ``resources/``, ``rules/`` and ``filters/``."""
     env = os.environ.get("RULEWRIGHT_HOME")
     if env:
         return Path(env)
-    frozen = getattr(sys, "_MEIPASS", None)  # PyInstaller one-folder bundle
-    if frozen:
-        return Path(frozen)
-    return Path(__file__).resolve().parent.parent
+    root = _packaged_root() or _checkout_root()
+    if root is None:
+        raise BrokenInstallation("built-in rules, filters and resources are missing (no engine/_data)",
+                                 name="the built-in rules, filters and resources (engine/_data)")
+    return root
 
 
 def resources_dir() -> Path:

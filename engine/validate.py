@@ -66,13 +66,9 @@ def _duplicate_names(items: list[Any], key: str, base: str, what: str) -> list[D
 
 def _check_caveman(value: Any, profile: str) -> list[Diagnostic]:
     schema = validate_against("caveman-pack", value, unknown_key_level="warning")
-    engine: list[Diagnostic] = []
-    try:
-        from engine.caveman import check_pack
-    except ImportError:
-        check_pack = None
-    if check_pack is not None:
-        engine = list(check_pack(value, profile=profile))
+    from engine.caveman import check_pack
+
+    engine = list(check_pack(value, profile=profile))
     out = _prefer_engine_wording(schema, engine)
     if isinstance(value, dict) and isinstance(value.get("rules"), list):
         out += _duplicate_names(value["rules"], "name", "/rules", "rule name")
@@ -91,13 +87,9 @@ def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
         prefix = f"/{i}" if base is not None else ""
         for d in validate_against("rtk-filter", item, fragment=filter_branch(item)):
             schema.append(d.with_location(pointer=prefix + (d.pointer or "")))
-    engine: list[Diagnostic] = []
-    try:
-        from engine.rtk.model import check_filter_file
-    except ImportError:
-        check_filter_file = None
-    if check_filter_file is not None:
-        engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
+    from engine.rtk.model import check_filter_file
+
+    engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
     out = _prefer_engine_wording(schema, engine)
     if isinstance(value, list):
         out += _duplicate_names(value, "id", "", "filter id")

@@ -14,9 +14,9 @@ fi
     --distpath "$root/dist" --workpath "$root/build/pyinstaller" --specpath "$root/build" \
     --paths "$root" \
     --collect-submodules engine --collect-submodules app \
-    --add-data "$root/resources:resources" \
-    --add-data "$root/rules:rules" \
-    --add-data "$root/filters:filters" \
+    --add-data "$root/resources:engine/_data/resources" \
+    --add-data "$root/rules:engine/_data/rules" \
+    --add-data "$root/filters:engine/_data/filters" \
     --icon "$root/resources/icons/rulewright.png" \
     --exclude-module tkinter --exclude-module pytest --exclude-module hypothesis \
     "$here/rulewright_main.py"

@@ -126,6 +126,30 @@ class Badge(QLabel):
                            " font-weight: 600; }")
 
 
+LAST_GOOD = "input invalid — showing the result for the last valid input"
+
+
+class LastGoodNote(QLabel):
+    """Says, over a playground's result, that the input changed and no longer parses: the result
+    below is for the last valid input. The result widgets are disabled (greyed) meanwhile, so a
+    result that no longer matches its input is never shown as current."""
+
+    def __init__(self, *results: QWidget) -> None:
+        super().__init__()
+        self.results = results
+        self.setWordWrap(True)
+        self.setStyleSheet(f"QLabel {{ border-left: 4px solid {tints().warning}; padding: 3px 6px; }}")
+        self.hide()
+
+    def mark(self, invalid: bool, why: str = "", has_result: bool = True) -> None:
+        stale = invalid and has_result
+        self.setText(f"⚠ {LAST_GOOD}" + (f" ({why})" if why else "") if stale else "")
+        self.setToolTip(why)
+        self.setVisible(stale)
+        for widget in self.results:
+            widget.setEnabled(not stale)
+
+
 class DiffView(QPlainTextEdit):
     """Read-only line diff: removed lines red with ``-``, inserted green with ``+``."""
 

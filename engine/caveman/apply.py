@@ -145,14 +145,22 @@ class RuleRunner:
         # results as UTF-16 units (FastRegex.replace): a chain of rules on a text with astral
         # characters converts it once, not at every rule; the caller converts the end back
         self.keep_units = keep_units
-        self._compiled: dict[int, FastRegex] = {}
+        # id(rule) → (rule, regex): the entry keeps its rule alive, so the address cannot be
+        # reused by another rule while the entry exists (checked with ``is`` all the same). Not
+        # keyed by the pattern alone: a sticky rule's lastIndex belongs to its rule object.
+        self._compiled: dict[int, tuple[Rule, FastRegex]] = {}
         self._index: LiteralIndex | None = None
 
+    MAX_COMPILED = 4096  # a long-lived runner fed rules made on the fly starts over past this
+
     def regexp(self, rule: Rule) -> FastRegex:
-        key = id(rule)
-        rx = self._compiled.get(key)
-        if rx is None:
-            rx = self._compiled[key] = shared_regexp(rule.pattern, rule.flags)
+        entry = self._compiled.get(id(rule))
+        if entry is not None and entry[0] is rule:
+            return entry[1]
+        if len(self._compiled) >= self.MAX_COMPILED:
+            self._compiled.clear()
+        rx = shared_regexp(rule.pattern, rule.flags)
+        self._compiled[id(rule)] = (rule, rx)
         return rx
 
     def share_index(self, rules: list[Rule]) -> LiteralIndex:

@@ -18,6 +18,7 @@ from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, 
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fastscan import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
+from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
 from engine.caveman.preservation import (
@@ -151,7 +152,7 @@ class Compressor:
         self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
-        self.timed_out: set[int] = set()
+        self.timed_out: dict[int, Rule] = {}  # id → the rule itself (kept alive: the id stays its own)
 
     # ------------------------------------------------------------ body level
 
@@ -362,7 +363,7 @@ class Compressor:
             absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
             prefilter = Prefilter(original, absent, LiteralIndex.KEY)
         for rule in o.selection.rules:
-            if id(rule) in self.timed_out:
+            if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
             if rx.cannot_match(text):
@@ -386,7 +387,7 @@ class Compressor:
             try:
                 run = self.runner.apply(rule, text, record=self.record)
             except RegexTimeout as exc:
-                self.timed_out.add(id(rule))
+                self.timed_out[id(rule)] = rule
                 diag = timeout_diagnostic(rule, exc, _where(o))
                 o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
                 if self.record:
@@ -413,7 +414,9 @@ class Compressor:
         before = o.extraction.text
         if before == after:
             return
-        hit = [t for t in _dotted_tokens(before) if t not in after]
+        tokens = _dotted_tokens(before)
+        kept = occurring(after, tokens)
+        hit = [t for t in tokens if t not in kept]
         if hit:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
                        f"{', '.join(hit[:5])}", "warning")
@@ -442,7 +445,9 @@ class Compressor:
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
             survived = {int(m.group(1)) for m in ex.placeholder_re.finditer(o.after_cleanup)}
-            lost = [b for b in ex.blocks if b.n not in survived and b.content not in restored]
+            gone = [b for b in ex.blocks if b.n not in survived]
+            found = occurring(restored, [b.content for b in gone])
+            lost = [b for b in gone if b.content not in found]
             if lost:
                 kinds = ", ".join(_unique([b.kind for b in lost]))
                 self._diag(o, "CAV-Q8", f"protected content ({kinds}) is missing from the output and "
@@ -458,8 +463,8 @@ class Compressor:
             if not validate_compression(o.original, alternative)[0]:
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
-        contents = [b.content for b in ex.blocks]
-        stray = [m for m in missing if not any(m in c for c in contents)]
+        inside = occurring_in_any([b.content for b in ex.blocks], missing)
+        stray = [m for m in missing if m not in inside]
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")

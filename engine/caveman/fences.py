@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 from engine.jsvalues import JS_WHITESPACE as JS_WS
@@ -68,6 +69,7 @@ def _fence_spans(text: str) -> list[tuple[int, int]]:
     for line in lines:
         starts.append(pos)
         pos += len(line)
+    closers = _Closers(lines)
     spans = []
     i = 0
     while i < len(lines):
@@ -75,20 +77,42 @@ def _fence_spans(text: str) -> list[tuple[int, int]]:
         if opener is None:
             i += 1
             continue
-        char, size = opener.group(1)[0], len(opener.group(1))
-        close_at = -1
-        for j in range(i + 1, len(lines)):
-            body = lines[j][:-1] if lines[j].endswith("\n") else lines[j]
-            closer = _CLOSE.fullmatch(body)
-            if closer and closer.group(1)[0] == char and len(closer.group(1)) >= size:
-                close_at = j
-                break
+        close_at = closers.next(i, opener.group(1)[0], len(opener.group(1)))
         if close_at < 0:
             i += 1
             continue
         spans.append((starts[i], starts[close_at] + len(lines[close_at])))
         i = close_at + 1
     return spans
+
+
+class _Closers:
+    """The closing lines of a text, to find the first one after a line that closes a fence of a
+    given character and run length without walking the lines after every opener (an opener with
+    no closer would walk to the end: quadratic on a text of unclosed fences). Per (character,
+    run length asked for), the sorted line numbers of the closers that qualify, built on first
+    use; the lists for all lengths together hold at most the total closer length."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._found: dict[str, list[tuple[int, int]]] = {"`": [], "~": []}  # char → [(line, run length)]
+        for j, line in enumerate(lines):
+            if not line or line.lstrip(" \t")[:1] not in ("`", "~"):
+                continue
+            body = line[:-1] if line.endswith("\n") else line
+            closer = _CLOSE.fullmatch(body)
+            if closer:
+                run = closer.group(1)
+                self._found[run[0]].append((j, len(run)))
+        self._lists: dict[tuple[str, int], list[int]] = {}
+
+    def next(self, after: int, char: str, size: int) -> int:
+        """The first closer line after ``after`` with ``char`` and a run of at least ``size`` (-1: none)."""
+        key = (char, size)
+        lines = self._lists.get(key)
+        if lines is None:
+            lines = self._lists[key] = [j for j, run in self._found[char] if run >= size]
+        k = bisect_right(lines, after)
+        return lines[k] if k < len(lines) else -1
 
 
 def frontmatter_end(text: str, *, search_from: int = 4) -> int:

@@ -12,6 +12,7 @@ occurrence). A text with astral characters has no view; callers then search the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import ahocorasick_rs
@@ -121,3 +122,79 @@ def _prepared(keys: frozenset[str], width: int) -> tuple[tuple[bytes, ...], dict
             by_bytes.setdefault(needle, []).append(key)
     needles = tuple(sorted(by_bytes))
     return needles, by_bytes, max(map(len, needles), default=1) - 1
+
+
+def occurring(text: str, items: Iterable[str]) -> set[str]:
+    """The items that occur in ``text`` as substrings (``{s for s in items if s in text}``), in
+    one Aho-Corasick pass over the text for all of them instead of a search of the whole text
+    per item (validation checks thousands of items against a multi-MB output). Compared as
+    UTF-16 units, as JavaScript compares strings."""
+    wanted = {item for item in items if item}
+    if not wanted:
+        return set()
+    if len(wanted) <= FEW_ITEMS:
+        return {item for item in wanted if item in text}
+    view = byte_view(text)
+    raw, width = view if view is not None else (text.encode("utf-16-le", "surrogatepass"), 2)
+    # (in an ASCII view, an item with another character cannot occur)
+    listed = [item for item in wanted if width == 2 or item.isascii()]
+    if not listed:
+        return set()
+    encoding = "ascii" if width == 1 else "utf-16-le"
+    automaton = ahocorasick_rs.BytesAhoCorasick([item.encode(encoding, "surrogatepass") for item in listed])
+    hits = automaton.find_matches_as_indexes(raw, overlapping=True)
+    # (in a UTF-16 view, a hit at an odd byte offset straddles two units: not an occurrence)
+    return {listed[i] for i in {i for i, start, _end in hits if width == 1 or not start & 1}}
+
+
+FEW_ITEMS = 4  # up to this many, one search each is cheaper than building an automaton
+
+
+def contained_in_order(text: str, items: Sequence[str], starts: Sequence[int]) -> list[bool]:
+    """``[item in text for item in items]`` where ``items`` stand in a source text at ``starts``
+    (ascending, non-overlapping) and ``text`` was derived from it keeping their order (an edit of
+    the text between them). Each item is first looked for in a window after the previous item
+    found, as wide as twice the source distance (plus slack); what is not found there (moved,
+    duplicated elsewhere, missing) is looked for in one ``occurring`` pass. The window searches
+    add up to a bounded multiple of the text (past it, every remaining item goes to the pass), so
+    the whole check is linear in the text and the items."""
+    out = [False] * len(items)
+    later: dict[str, list[int]] = {}
+    cursor = 0  # in text: after the last item found
+    source_end = 0  # in the source: end of the last item found
+    budget = WINDOW_BUDGET * len(text) + sum(map(len, items))
+    for k, (item, start) in enumerate(zip(items, starts)):
+        if budget > 0:
+            span = max(0, start + len(item) - source_end)
+            end = cursor + 2 * span + len(item) + WINDOW_SLACK
+            budget -= min(end, len(text)) - cursor
+            found = text.find(item, cursor, end)
+            if found >= 0:
+                out[k] = True
+                cursor = found + len(item)
+                source_end = start + len(item)
+                continue
+        later.setdefault(item, []).append(k)
+    if later:
+        for item in occurring(text, later):
+            for k in later[item]:
+                out[k] = True
+    return out
+
+
+WINDOW_SLACK = 64
+WINDOW_BUDGET = 4  # window searches may cover this many times the text in all
+
+
+def occurring_in_any(texts: Sequence[str], items: Iterable[str]) -> set[str]:
+    """The items that occur in at least one of ``texts``: one ``occurring`` pass over the texts
+    joined by NUL (an item without NUL cannot match across a join); an item holding NUL, which
+    could, is looked for in each text."""
+    wanted = set(items)
+    with_nul = {item for item in wanted if _JOIN in item}
+    found = occurring(_JOIN.join(texts), wanted - with_nul)
+    found.update(item for item in with_nul if any(item in text for text in texts))
+    return found
+
+
+_JOIN = "\x00"

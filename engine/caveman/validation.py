@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 from engine.caveman.fastscan import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
+from engine.caveman.needles import contained_in_order
 from engine.jsvalues import js_trim, utf16_len
 
 WS6 = " \t\n\r\f\v"
@@ -285,9 +286,11 @@ def validate_compression(original: object, compressed: object) -> tuple[list[str
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
     for label, scan in SCANNERS:
-        kept = _InOrder(compressed)
-        for item in scan(original):
-            if item not in kept:
+        items = list(scan(original))
+        if not items:
+            continue
+        for item, kept in zip(items, contained_in_order(compressed, items, _starts(original, items))):
+            if not kept:
                 errors.append(f"{label} changed or missing: {preview(item)}")
                 missing.append(item)
     before, after = len(fence_spans(original)), len(fence_spans(compressed))
@@ -297,22 +300,18 @@ def validate_compression(original: object, compressed: object) -> tuple[list[str
     return errors, warnings, missing
 
 
-class _InOrder:
-    """``item in _InOrder(text)`` is ``item in text``. Compression keeps the order of what it
-    keeps, so each item is first looked for from where the previous one was found: one pass over
-    the text for all items of a scan, instead of a search from the start per item (quadratic on
-    a large text with many distinct items); only an item not found there costs a whole search."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.cursor = 0
-
-    def __contains__(self, item: str) -> bool:
-        found = self.text.find(item, self.cursor)
-        if found >= 0:
-            self.cursor = found
-            return True
-        return item in self.text
+def _starts(original: str, items: list[str]) -> list[int]:
+    """Where a scan's items (in order, never overlapping) stand in ``original``: each is looked
+    for after the previous one (at worst an earlier copy of it is found: the positions only
+    guide ``contained_in_order``'s windows)."""
+    out = []
+    at = 0
+    for item in items:
+        found = original.find(item, at)
+        found = at if found < 0 else found
+        out.append(found)
+        at = found + len(item)
+    return out
 
 
 def validate_blocks(original: str, compressed: str, blocks) -> tuple[list[str], list[str]]:
@@ -320,11 +319,11 @@ def validate_blocks(original: str, compressed: str, blocks) -> tuple[list[str], 
     errors: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
-    # blocks come kind by kind; looked for in the order they stand in the text (see _InOrder)
-    kept = _InOrder(compressed)
-    found = {id(block): block.content in kept for block in sorted(blocks, key=lambda b: b.start)}
+    ordered = sorted(blocks, key=lambda b: b.start)  # blocks come kind by kind; the text keeps their order
+    kept = contained_in_order(compressed, [b.content for b in ordered], [b.start for b in ordered])
+    lost = {b.n for b, ok in zip(ordered, kept) if not ok}
     for block in blocks:
-        if not found[id(block)]:
+        if block.n in lost:
             errors.append(f"{block.kind} changed or missing: {preview(block.content)}")
     warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
     return errors, warnings

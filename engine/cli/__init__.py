@@ -1,5 +1,8 @@
 """The ``rulewright`` command: no arguments opens the IDE, a subcommand runs headless.
 
+A missing or broken dependency (or missing built-in data) ends in one line and exit status 2,
+never in a result computed without it.
+
 Start-up must stay fast (``rulewright --version`` ≤ 150 ms), so this module imports nothing
 heavy: each subcommand lives in its own module, imported only when it is asked for, and the
 GUI is imported only when no subcommand is given.
@@ -23,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compress": ("engine.cli.compress", "Caveman-compress prose or a chat body"),
     "filter": ("engine.cli.filter", "RTK-filter command output"),
     "verify": ("engine.cli.verify", "run the inline tests[] of RTK filters"),
+    "learn": ("engine.cli.learn", "draft an RTK filter from captured outputs of one command"),
     "trust": ("engine.cli.trust", "check or write .rtk/trust.json for a project"),
     "export": ("engine.cli.export", "export chosen filters as .rtk/filters.json or TOML"),
     "new": ("engine.cli.new", "start a new RTK filter (from a command) or Caveman rule pack"),
@@ -45,12 +49,7 @@ def _build_parser(command: str | None) -> argparse.ArgumentParser:
     for name, (module_name, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:
-            try:
-                module = importlib.import_module(module_name)
-            except ModuleNotFoundError as exc:
-                if exc.name != module_name:
-                    raise
-                continue
+            module = importlib.import_module(module_name)
             module.configure(sub_parser)
             if hasattr(module, "handle_request"):
                 sub_parser.add_argument(
@@ -60,7 +59,22 @@ def _build_parser(command: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def broken_installation(exc: ImportError) -> int:
+    """One line instead of a traceback or, worse, a result computed without the missing part
+    (a module, a declared dependency, or the built-in data: ``engine.paths.BrokenInstallation``)."""
+    print(f"rulewright: broken installation: cannot import {exc.name or exc} — reinstall rulewright",
+          file=sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ImportError as exc:
+        return broken_installation(exc)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         argv = ["gui"]
@@ -72,13 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    try:
-        module = importlib.import_module(COMMANDS[args.command][0])
-    except ModuleNotFoundError as exc:
-        if exc.name != COMMANDS[args.command][0]:
-            raise
-        print(f"rulewright: the {args.command!r} command is not available in this build", file=sys.stderr)
-        return EXIT_USAGE
+    module = importlib.import_module(COMMANDS[args.command][0])
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

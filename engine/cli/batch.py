@@ -18,7 +18,7 @@ Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def respond(handler: Handler, line: str) -> dict[str, Any]:
-    """Answer one request line; never raises."""
+    """Answer one request line; raises only for a broken installation (ImportError)."""
     try:
         request = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -27,6 +27,8 @@ def respond(handler: Handler, line: str) -> dict[str, Any]:
         return {"error": "request must be a JSON object"}
     try:
         response = handler(request)
+    except ImportError:
+        raise  # a broken installation ends the batch (exit 2): no answer is better than a wrong one
     except (ValueError, KeyError, TypeError, LookupError, OSError) as exc:
         # the request was wrong: say what, in words (no Python class names)
         return {"error": str(exc).strip("'\"") or type(exc).__name__}

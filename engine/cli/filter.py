@@ -20,9 +20,9 @@ _BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
 
 
 def default_builtin_dir() -> Path:
-    import engine
+    from engine.paths import builtin_filters_dir
 
-    return Path(engine.__file__).resolve().parent.parent / "filters"
+    return builtin_filters_dir()
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -84,10 +84,8 @@ def _collect(builtin: str | None, project: str | None, data_dir: str | None, con
              profile: str) -> tuple[list, list]:
     builtin_dir = builtin or str(default_builtin_dir())
     if project or data_dir:
-        try:
-            from engine.rtk.sources import collect_filters
-        except ImportError as exc:  # pragma: no cover - the sources module is a teammate's
-            raise RuntimeError("project/global filters need engine.rtk.sources, which is not available") from exc
+        from engine.rtk.sources import collect_filters
+
         filters, diagnostics = collect_filters(builtin_dir, project_dir=project, data_dir=data_dir, config=config,
                                                environ=dict(os.environ), profile=profile)
         return list(filters), [_diagnostic_dict(d) for d in diagnostics]

@@ -35,10 +35,8 @@ def handle_request(request: dict) -> dict:
 
 
 def _location(text: str, pointer: str) -> tuple[int, int] | None:
-    try:
-        import json_source_map
-    except ImportError:  # pragma: no cover - optional nicety
-        return None
+    import json_source_map
+
     try:
         entries = json_source_map.calculate(text)
     except Exception:

@@ -1,8 +1,11 @@
-"""``rulewright trust [PROJECT_DIR] (--check | --write)``: a project's ``.rtk/trust.json``.
+"""``rulewright trust [PROJECT_DIR] (--check | --diff | --write)``: a project's ``.rtk/trust.json``.
 
 ``--check`` reports each project filter file's verdict as OmniRoute would decide it (exit 1
-unless every file is trusted); ``--write`` shows each file and its risk summary, then records the
-hashes of the bytes on disk.
+unless every file is trusted). ``--diff`` shows, for a file changed after trust, what changed
+filter by filter and how much riskier it is, from the trusted content found in git history or in
+Rulewright's snapshots. ``--write`` reads each file once, shows it with its risk summary and a
+filter-by-filter comparison with what was trusted before, asks (``--yes`` without a terminal),
+and records the hash of exactly the bytes shown — refusing if the file changed meanwhile.
 """
 
 from __future__ import annotations
@@ -19,19 +22,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="project folder holding .rtk/ (default: the current folder)")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="exit 1 unless every project filter file is trusted")
-    mode.add_argument("--write", action="store_true", help="review, then write .rtk/trust.json")
+    mode.add_argument("--diff", action="store_true",
+                      help="what changed since the last trust, filter by filter, with the risk of each change "
+                           "(trusted content from git history or Rulewright's snapshots)")
+    mode.add_argument("--write", action="store_true",
+                      help="show each file, its risk summary and what changed since the last trust, ask, then "
+                           "write .rtk/trust.json")
+    parser.add_argument("--yes", "-y", action="store_true",
+                        help="--write: trust without asking (required when standard input is not a terminal)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="strict: case-insensitive hash comparison, legacy key accepted, env override "
                              "only in CI (VT-Q2/Q4/Q11)")
     parser.add_argument("--quiet", action="store_true", help="--write: do not print the files")
-    parser.epilog = ("Exit status: 0 every project filter file is trusted (--check) or trust.json was written "
-                     "(--write), 1 otherwise, 2 usage error.")
+    parser.epilog = ("Exit status: 0 every project filter file is trusted (--check), unchanged since trust "
+                     "(--diff) or trust.json was written (--write); 1 otherwise (also when the answer is no); "
+                     "2 usage error, or --write without a terminal and without --yes.")
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if args.yes and not args.write:
+        print("rulewright trust: error: --yes applies to --write", file=sys.stderr)
+        return 2
     project = Path(args.project)
     if not project.is_dir():
         reason = "no such folder" if not project.exists() else "not a folder (give the project folder that holds .rtk/)"
@@ -44,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"{path}:1:1: error: not a regular file (a folder, device or pipe)", file=sys.stderr)
     if odd:
         return 1
-    return _check(project, args) if args.check else _write(project, args)
+    if args.check:
+        return _check(project, args)
+    return _diff(project, args) if args.diff else _write(project, args)
 
 
 def _check(project, args) -> int:
@@ -67,7 +83,73 @@ def _check(project, args) -> int:
         print(f"{d.file}: {d.verdict}{detail}" + (f" — {d.message}" if d.message else ""))
         for note in d.diagnostics:
             print(f"  {note.level}: {note.message} [{note.code}]")
+        if d.verdict == "changed":
+            print(f"  see what changed: rulewright trust {project} --diff")
     return 0 if ok else 1
+
+
+def _snapshots(project):
+    """One read of each project filter file, or (None, exit code) after saying why."""
+    from engine.rtk.trust import TrustWriteError, project_filter_files, snapshot_files
+
+    files = project_filter_files(project)
+    if not files:
+        print(f"{project / '.rtk'}:1:1: error: no filters.json or filters.toml to trust", file=sys.stderr)
+        return None, 1
+    try:
+        return snapshot_files(files), 0
+    except TrustWriteError as exc:
+        print(f"rulewright trust: error: {exc}", file=sys.stderr)
+        return None, 1
+
+
+def _diff(project, args) -> int:
+    import json
+
+    from engine.rtk.trust_diff import diff_since_trust
+
+    snapshots, code = _snapshots(project)
+    if snapshots is None:
+        return code
+    diffs = [diff_since_trust(s, args.profile) for s in snapshots]
+    unchanged = all(d.verdict == "trusted" for d in diffs)
+    if args.json:
+        print(json.dumps({"project": str(project), "unchanged": unchanged, "files": [d.to_dict() for d in diffs]},
+                         indent=2, ensure_ascii=False))
+    else:
+        for d in diffs:
+            print("\n".join(d.format()))
+    return 0 if unchanged else 1
+
+
+def _previous(snap, profile: str):
+    """(what the last trust covered, in words; the comparison with it or None)."""
+    from engine.rtk.trust import decide_trust
+    from engine.rtk.trust_diff import compare_contents
+    from engine.rtk.trust_history import find_trusted_content
+
+    decision = decide_trust(snap.path, data=snap.data, profile=profile, environ={})
+    if decision.verdict == "trusted":
+        return "unchanged since the last trust", None
+    if decision.verdict == "changed" and decision.stored:
+        found = find_trusted_content(snap.path, decision.stored)
+        if found is not None:
+            return (f"changed since the last trust (trusted content from {found.origin}: {found.detail})",
+                    compare_contents(snap.path, found.data, snap.data, profile))
+        return ("changed since the last trust; the trusted content was not found (git history, snapshots), so "
+                "every filter is compared with nothing", compare_contents(snap.path, None, snap.data, profile))
+    return "never trusted before: every filter is new", compare_contents(snap.path, None, snap.data, profile)
+
+
+def _ask(question: str) -> bool | None:
+    """y/N on the terminal; None when there is no terminal to ask on."""
+    from engine.cli.common import _is_terminal
+
+    if not _is_terminal(sys.stdin):
+        return None
+    print(question + " [y/N] ", end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline()
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _write(project, args) -> int:
@@ -75,20 +157,20 @@ def _write(project, args) -> int:
 
     from engine.rtk.risk import risk_summary
     from engine.rtk.sources import read_filter_file
-    from engine.rtk.trust import TrustWriteError, project_filter_files, write_trust
+    from engine.rtk.trust import TrustWriteError, trust_entries, write_trust
 
-    files = project_filter_files(project)
-    if not files:
-        print(f"{project / '.rtk'}:1:1: error: no filters.json or filters.toml to trust", file=sys.stderr)
-        return 1
+    snapshots, code = _snapshots(project)
+    if snapshots is None:
+        return code
     reviews = []
-    for file in files:
-        read = read_filter_file(file, profile=args.profile)
+    for snap in snapshots:
+        read = read_filter_file(snap.path, profile=args.profile, data=snap.data)
         summary = risk_summary(read.text, read.filters, is_toml=read.format == "rtk-toml-v1")
-        reviews.append((file, read, summary))
+        previous, comparison = _previous(snap, args.profile)
+        reviews.append((snap, read, summary, previous, comparison))
         if args.json:
             continue
-        rel = f".rtk/{file.name}"
+        rel = f".rtk/{snap.path.name}"
         if not args.quiet:
             print(f"=== {rel} ===")
             print(read.text, end="" if read.text.endswith("\n") else "\n")
@@ -96,9 +178,27 @@ def _write(project, args) -> int:
         for d in read.diagnostics:
             print(d.format(), file=sys.stderr)
         print(summary.format())
+        print(f"Compared with the last trust: {previous}")
+        if comparison is not None:
+            print("\n".join(comparison.format()))
         print()
+    names = ", ".join(f".rtk/{s.path.name} (sha256:{s.sha256[:16]})" for s in snapshots)
     try:
-        result = write_trust(project, files)
+        trust_entries(snapshots)  # refuse content that cannot be trusted before asking about it
+    except TrustWriteError as exc:
+        print(f"rulewright trust: error: {exc}", file=sys.stderr)
+        return 1
+    if not args.yes:
+        answer = _ask(f"Trust {names} exactly as shown?")
+        if answer is None:
+            print("rulewright trust: error: --write asks before trusting, and standard input is not a terminal; "
+                  "review the output, then run again with --yes (nothing was written)", file=sys.stderr)
+            return 2
+        if not answer:
+            print("not trusted: nothing was written", file=sys.stderr)
+            return 1
+    try:
+        result = write_trust(project, snapshots=snapshots)
     except TrustWriteError as exc:
         print(f"rulewright trust: error: {exc}", file=sys.stderr)
         return 1
@@ -108,9 +208,12 @@ def _write(project, args) -> int:
         return 1
     if args.json:
         print(json.dumps({"trust": result.to_dict(),
-                          "reviews": [{"file": str(f), "risk": s.to_dict(),
+                          "reviews": [{"file": str(s.path), "sha256": s.sha256, "risk": summary.to_dict(),
+                                       "previous": previous,
+                                       "comparison": comparison.to_dict() if comparison is not None else None,
                                        "errors": [d.to_dict() for d in r.diagnostics if d.level == "error"]}
-                                      for f, r, s in reviews]}, indent=2, ensure_ascii=False))
+                                      for s, r, summary, previous, comparison in reviews]},
+                         indent=2, ensure_ascii=False))
         return 0
     for d in result.diagnostics:
         print(d.format(), file=sys.stderr)
@@ -119,7 +222,7 @@ def _write(project, args) -> int:
         print(f"Trusted .rtk/{name} (sha256:{digest[:16]})")
     if result.removed:
         print(f"removed stale {', '.join(result.removed)} from trust.json")
-    invalid = [r for _, r, _ in reviews if not r.ok]
+    invalid = [r for _, r, *_ in reviews if not r.ok]
     if invalid:
         print("rulewright trust: warning: some trusted files do not load (see the errors above); OmniRoute will skip them",
               file=sys.stderr)

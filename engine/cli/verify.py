@@ -39,11 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _default_paths() -> list[str]:
-    from pathlib import Path
+    from engine.paths import builtin_filters_dir
 
-    import engine
-
-    return [str(Path(engine.__file__).parent.parent / "filters")]
+    return [str(builtin_filters_dir())]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,13 +40,12 @@ def _slice(sequence: str) -> str | None:
 
 
 @cache
-def _slices() -> dict[str, frozenset[str]] | None:
-    try:
-        from emoji import EMOJI_DATA
-    except ImportError:
-        return None
+def _slices() -> dict[str, frozenset[str]]:
+    from emoji import EMOJI_DATA
+
     if max((entry.get("E", 0) for entry in EMOJI_DATA.values()), default=0) < V8_EMOJI_VERSION:
-        return None  # too old: it would miss emoji V8 knows
+        # the declared `emoji>=2.16` has it: an older one is a broken installation, not "no emoji"
+        raise ImportError(f"emoji with Emoji {V8_EMOJI_VERSION} data (the installed one is older)", name="emoji")
     out: dict[str, set[str]] = {name: set() for name in PROPERTY_NAMES}
     for sequence, entry in EMOJI_DATA.items():
         if entry.get("status") in (_COMPONENT, _FULLY_QUALIFIED) and entry.get("E", 99) <= V8_EMOJI_VERSION:
@@ -57,10 +56,8 @@ def _slices() -> dict[str, frozenset[str]] | None:
 
 
 def string_property(name: str) -> frozenset[str] | None:
-    """The strings of ``\\p{name}`` (code points), or None when the data is not available."""
+    """The strings of ``\\p{name}`` (code points), or None for a name that is not one of them."""
     slices = _slices()
-    if slices is None:
-        return None
     if name == "RGI_Emoji":
         return frozenset().union(*slices.values())
     return slices.get(name)

@@ -102,7 +102,7 @@ def _compile(pattern: str, flags: str):
         return None
 
 
-def _matches(pattern: str, flags: str, text: str) -> bool:
+def pattern_matches(pattern: str, flags: str, text: str) -> bool:
     from engine.jsregex import RegexTimeout
 
     rx = _compile(pattern, flags)
@@ -116,7 +116,7 @@ def _matches(pattern: str, flags: str, text: str) -> bool:
 
 def matches_every_line(pattern: str, flags: str = "i") -> bool:
     """A catch-all: matches every probe line, the empty one included (``.`` misses only that)."""
-    return all(_matches(pattern, flags, line) for line in ANY_LINES[1:])
+    return all(pattern_matches(pattern, flags, line) for line in ANY_LINES[1:])
 
 
 def assess_filter(f: RtkFilter) -> list[RiskFinding]:
@@ -141,28 +141,28 @@ def assess_filter(f: RtkFilter) -> list[RiskFinding]:
         if rule.unless is None:
             add("medium", "match-output-no-unless", f"matchOutput {rule.pattern!r} has no 'unless' guard: it "
                                                     "fires even when errors are present")
-        elif any(not _matches(rule.unless, "im", line) for line in ERROR_LINES[:3]):
-            missed = [line for line in ERROR_LINES[:3] if not _matches(rule.unless, "im", line)]
+        elif any(not pattern_matches(rule.unless, "im", line) for line in ERROR_LINES[:3]):
+            missed = [line for line in ERROR_LINES[:3] if not pattern_matches(rule.unless, "im", line)]
             add("info", "match-output-weak-unless", f"the 'unless' of {rule.pattern!r} does not catch "
                                                     f"{missed[0]!r}")
     flags = "i"  # drop/include patterns are compiled with `i` (rtk.md §4)
     for pattern in f.strip_patterns:
         if matches_every_line(pattern, flags):
             add("high", "catch-all", f"drop pattern {pattern!r} removes every line")
-    dropped_errors = sorted({line for line in ERROR_LINES for p in f.strip_patterns if _matches(p, flags, line)},
+    dropped_errors = sorted({line for line in ERROR_LINES for p in f.strip_patterns if pattern_matches(p, flags, line)},
                             key=ERROR_LINES.index)
     if dropped_errors:
         add("high", "drops-errors", f"drop patterns remove error-like lines such as {dropped_errors[0]!r}")
     kept_errors: list[str] = []
     if f.keep_patterns:
-        kept = kept_errors = [line for line in ERROR_LINES if any(_matches(p, flags, line) for p in f.keep_patterns)]
+        kept = kept_errors = [line for line in ERROR_LINES if any(pattern_matches(p, flags, line) for p in f.keep_patterns)]
         if not kept:
             add("medium", "keeps-no-errors", "include patterns keep none of the generic error lines (error:, "
                                              "FAILED, Traceback…): check that this tool's own error lines survive")
     for pattern in f.command_patterns:
         if matches_every_line(pattern, "im"):
             add("high", "catch-all-command", f"command pattern {pattern!r} selects this filter for every command")
-        hits = [cmd for cmd in SECURITY_COMMANDS if _matches(pattern, "im", cmd)]
+        hits = [cmd for cmd in SECURITY_COMMANDS if pattern_matches(pattern, "im", cmd)]
         if hits:
             add("high", "security-tool", f"command pattern {pattern!r} also matches security tooling "
                                          f"({', '.join(hits[:3])}): scanner output could be hidden")

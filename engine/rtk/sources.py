@@ -21,7 +21,7 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
 from engine.rtk.hashing import decode_like_node
-from engine.rtk.trust import decide_trust, format_of
+from engine.rtk.trust import decide_trust, format_of, read_file_bytes
 
 SCOPES = ("project", "global", "builtin")
 INVALID_CUSTOM = "Invalid custom RTK filter skipped: "
@@ -314,7 +314,7 @@ def is_loader_diagnostic(diagnostic: Diagnostic) -> bool:
 
 def _read_text(path: Path) -> str:
     """``readFileSync(path, "utf8")``."""
-    return decode_like_node(path.read_bytes())
+    return decode_like_node(read_file_bytes(path))
 
 
 def _node_io_message(exc: OSError, path: Path) -> str:
@@ -324,13 +324,16 @@ def _node_io_message(exc: OSError, path: Path) -> str:
     return f"{code}: {(exc.strerror or 'i/o error').lower()}, open '{path}'"
 
 
-def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute") -> tuple[list, list[Diagnostic]]:
-    """One custom file → (filters, diagnostics); any failure skips the whole file (VT-Q8)."""
+def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute",
+                     data: bytes | None = None) -> tuple[list, list[Diagnostic]]:
+    """One custom file → (filters, diagnostics); any failure skips the whole file (VT-Q8).
+
+    ``data``: the bytes the trust decision was made on; they are what is parsed."""
     from engine.rtk.model import parse_filter_file
 
     fmt = format_of(path)
     try:
-        text = _read_text(path)
+        text = _read_text(path) if data is None else decode_like_node(data)
     except OSError as exc:
         return [], [loader_diagnostic(scope, path, INVALID_CUSTOM + _node_io_message(exc, path))]
     if fmt == "rtk-toml-v1":
@@ -410,14 +413,20 @@ def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, enviro
     notes: list[Diagnostic] = []
     if options.custom_filters_enabled:
         for scope, path in custom_files(project_dir, data_dir):
+            # one read: the bytes whose hash decides trust are the bytes parsed and applied, so a
+            # file swapped between two reads can never run untrusted (issue 23, time of check/use)
+            try:
+                data: bytes | None = read_file_bytes(path)
+            except OSError:
+                data = None  # decide_trust says "unreadable"; load_custom_file reports the error
             if scope == "project":
                 decision = decide_trust(path, trust_option=options.trust_project_filters, environ=environ,
-                                        profile=profile)
+                                        profile=profile, data=data)
                 notes += decision.diagnostics
                 if not decision.trusted:
                     diagnostics.append(loader_diagnostic(scope, path, decision.message or ""))
                     continue
-            loaded, found = load_custom_file(scope, path, profile=profile)
+            loaded, found = load_custom_file(scope, path, profile=profile, data=data)
             filters += loaded
             for diagnostic in found:
                 (diagnostics if is_loader_diagnostic(diagnostic) else notes).append(diagnostic)
@@ -504,8 +513,10 @@ class FilterFile:
 
 
 def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute", source: str = "builtin",
-                     run_toml_tests: bool = False) -> FilterFile:
-    """Read a ``*.json`` or ``*.toml`` filter file; every problem is a located diagnostic."""
+                     run_toml_tests: bool = False, data: bytes | None = None) -> FilterFile:
+    """Read a ``*.json`` or ``*.toml`` filter file; every problem is a located diagnostic.
+
+    ``data``: content already read (a trust snapshot, a git revision); the file is not read then."""
     from engine.diagnostics import position
     from engine.jsondoc import parse_json_text
     from engine.rtk.model import parse_filter_file
@@ -515,7 +526,7 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
     fmt = format_of(file)
     shown = str(file)
     try:
-        text = _read_text(file)
+        text = _read_text(file) if data is None else decode_like_node(data)
     except OSError as exc:
         return FilterFile(file, fmt, "", [], diagnostics=[Diagnostic(
             f"cannot read file: {exc.strerror or exc}", "error", "io", shown, 1, 1, source="rtk")])

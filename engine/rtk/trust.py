@@ -37,6 +37,39 @@ def format_of(filter_path: str | os.PathLike[str]) -> Format:
     return "rtk-toml-v1" if str(filter_path).lower().endswith(".toml") else "omniroute-json"
 
 
+@dataclass(frozen=True)
+class FileSnapshot:
+    """One read of a filter file. The trust decision, the review shown, the filters applied and
+    the hash written all come from these bytes, never from a second read (a file swapped in
+    between would otherwise be applied or trusted unseen)."""
+
+    path: Path
+    data: bytes
+
+    @property
+    def format(self) -> Format:
+        return format_of(self.path)
+
+    @property
+    def text(self) -> str:
+        return decode_like_node(self.data)
+
+    @property
+    def sha256(self) -> str:
+        return raw_sha256(self.data)
+
+
+def snapshot_file(path: str | os.PathLike[str]) -> FileSnapshot:
+    """Read ``path`` once (OSError as is)."""
+    file = Path(path)
+    return FileSnapshot(file, read_file_bytes(file))
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """The one place trust reads a filter file's bytes."""
+    return path.read_bytes()
+
+
 def env_trust_requested(environ: Mapping[str, str] | None = None) -> bool:
     environ = os.environ if environ is None else environ
     return environ.get(ENV_TRUST) == "1"
@@ -124,9 +157,8 @@ def _parse_js_json(text: str) -> object:
     return json.loads(text, parse_constant=_reject_constant)
 
 
-def _hashes(filter_path: Path, profile: str) -> tuple[str, str, bool]:
+def _hashes(data: bytes, profile: str) -> tuple[str, str, bool]:
     """(hash the profile compares, the other tool's hash, valid UTF-8)."""
-    data = filter_path.read_bytes()
     valid = is_valid_utf8(data)
     omni = raw_sha256(data) if valid else text_sha256(decode_like_node(data))
     raw = raw_sha256(data)
@@ -134,8 +166,12 @@ def _hashes(filter_path: Path, profile: str) -> tuple[str, str, bool]:
 
 
 def decide_trust(filter_path: str | os.PathLike[str], *, trust_option: bool = False,
-                 environ: Mapping[str, str] | None = None, profile: str = "omniroute") -> TrustDecision:
-    """OmniRoute's ``isProjectFilterTrusted`` for one file, with the verdict it reports."""
+                 environ: Mapping[str, str] | None = None, profile: str = "omniroute",
+                 data: bytes | None = None) -> TrustDecision:
+    """OmniRoute's ``isProjectFilterTrusted`` for one file, with the verdict it reports.
+
+    ``data`` is the file's content as the caller read it (and will parse and apply); without it
+    the file is read here, for a verdict only."""
     path = Path(filter_path)
     fmt = format_of(path)
     shown = str(path)
@@ -152,13 +188,13 @@ def decide_trust(filter_path: str | os.PathLike[str], *, trust_option: bool = Fa
     else:
         strict_note = None
 
-    decision = _decide_by_hash(path, fmt, profile)
+    decision = _decide_by_hash(path, fmt, profile, data)
     if strict_note:
         decision.diagnostics.insert(0, strict_note)
     return decision
 
 
-def _decide_by_hash(path: Path, fmt: Format, profile: str) -> TrustDecision:
+def _decide_by_hash(path: Path, fmt: Format, profile: str, data: bytes | None) -> TrustDecision:
     shown = str(path)
     trust_path = path.parent / TRUST_FILE
     value, failure, notes = read_trust_file(trust_path, profile)
@@ -181,7 +217,7 @@ def _decide_by_hash(path: Path, fmt: Format, profile: str) -> TrustDecision:
         return TrustDecision(shown, fmt, "untrusted", "no-key", diagnostics=notes)
 
     try:
-        computed, other_tool, valid = _hashes(path, profile)
+        computed, other_tool, valid = _hashes(read_file_bytes(path) if data is None else data, profile)
     except OSError:
         return TrustDecision(shown, fmt, "untrusted", "unreadable", diagnostics=notes)
 
@@ -246,30 +282,63 @@ def project_filter_files(project_dir: str | os.PathLike[str]) -> list[Path]:
     return [p for p in (rtk_dir / "filters.toml", rtk_dir / "filters.json") if p.is_file()]
 
 
-def trust_entries(files: list[Path]) -> dict[str, str]:
-    """key -> hash of the exact bytes on disk; refuses files that are not valid UTF-8 (VT-Q1)."""
+def key_for(path: str | os.PathLike[str]) -> str:
+    return TOML_KEY if format_of(path) == "rtk-toml-v1" else JSON_KEY
+
+
+def trust_entries(snapshots: list[FileSnapshot]) -> dict[str, str]:
+    """key -> hash of exactly these bytes; refuses content that is not valid UTF-8 (VT-Q1)."""
     entries: dict[str, str] = {}
-    for path in files:
-        data = path.read_bytes()
-        if not is_valid_utf8(data):
+    for snap in snapshots:
+        if not is_valid_utf8(snap.data):
             raise TrustWriteError(
-                f"{path}: not valid UTF-8; OmniRoute and rtk would compute different hashes (VT-Q1). "
+                f"{snap.path}: not valid UTF-8; OmniRoute and rtk would compute different hashes (VT-Q1). "
                 "Re-save the file as UTF-8 before trusting it")
-        entries[TOML_KEY if format_of(path) == "rtk-toml-v1" else JSON_KEY] = raw_sha256(data)
+        entries[key_for(snap.path)] = snap.sha256
     return entries
 
 
-def write_trust(project_dir: str | os.PathLike[str], files: list[Path] | None = None) -> TrustWriteResult:
-    """Hash the files as they are on disk and record them in ``.rtk/trust.json`` atomically.
+def snapshot_files(files: list[Path]) -> list[FileSnapshot]:
+    try:
+        return [snapshot_file(f) for f in files]
+    except OSError as exc:
+        raise TrustWriteError(f"{exc.filename or files[0]}: cannot read: {exc.strerror or exc}") from None
+
+
+def _unchanged_since_review(snapshots: list[FileSnapshot]) -> None:
+    """Refuse when a reviewed file no longer holds the reviewed bytes: the hash to record would be
+    of content nobody saw, or would not match what is there."""
+    for snap in snapshots:
+        try:
+            now = read_file_bytes(snap.path)
+        except OSError as exc:
+            raise TrustWriteError(f"{snap.path}: cannot read it again before recording trust: "
+                                  f"{exc.strerror or exc}") from None
+        if now != snap.data:
+            raise TrustWriteError(f"{snap.path} changed after it was reviewed (reviewed sha256 "
+                                  f"{snap.sha256[:16]}…, now {raw_sha256(now)[:16]}…); nothing was written. "
+                                  "Review it again")
+
+
+def write_trust(project_dir: str | os.PathLike[str], files: list[Path] | None = None, *,
+                snapshots: list[FileSnapshot] | None = None, remember: bool = True) -> TrustWriteResult:
+    """Record the hashes of the reviewed bytes (``snapshots``; default: one read of ``files`` now)
+    in ``.rtk/trust.json`` atomically, refusing if a file changed since it was read.
 
     Unrelated keys already in ``trust.json`` are kept; a legacy ``trustedFiltersSha256`` is dropped
-    when ``filtersSha256`` is written (it would never be read again, VT-Q4).
+    when ``filtersSha256`` is written (it would never be read again, VT-Q4). ``remember`` keeps a
+    copy of the trusted content in the user's data folder, so ``trust --diff`` can later show what
+    changed since (engine.rtk.trust_history).
     """
-    files = project_filter_files(project_dir) if files is None else files
-    if not files:
+    if snapshots is None:
+        files = project_filter_files(project_dir) if files is None else files
+        if not files:
+            raise TrustWriteError(f"{Path(project_dir) / '.rtk'}: no filters.json or filters.toml to trust")
+        snapshots = snapshot_files(files)
+    if not snapshots:
         raise TrustWriteError(f"{Path(project_dir) / '.rtk'}: no filters.json or filters.toml to trust")
-    trust_path = files[0].parent / TRUST_FILE
-    entries = trust_entries(files)
+    trust_path = snapshots[0].path.parent / TRUST_FILE
+    entries = trust_entries(snapshots)
     result = TrustWriteResult(str(trust_path), entries)
     existing, failure, _ = read_trust_file(trust_path, profile="strict")
     document: dict = {}
@@ -285,5 +354,13 @@ def write_trust(project_dir: str | os.PathLike[str], files: list[Path] | None = 
     if JSON_KEY in entries and LEGACY_JSON_KEY in document:
         del document[LEGACY_JSON_KEY]
         result.removed.append(LEGACY_JSON_KEY)
+    _unchanged_since_review(snapshots)
     atomic_write_text(trust_path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    if remember:
+        from engine.rtk.trust_history import remember_trusted
+
+        for snap in snapshots:
+            note = remember_trusted(snap)
+            if note is not None:
+                result.diagnostics.append(note)
     return result

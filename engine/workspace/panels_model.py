@@ -318,6 +318,8 @@ class TrustFileView:
     risk_text: str
     high_risks: int
     diagnostics: list[Diagnostic]
+    snapshot: Any = None  # engine.rtk.trust.FileSnapshot: the one read everything here comes from
+    since_trust: Any = None  # engine.rtk.trust_diff.TrustDiff (what changed since the stored trust)
 
     @property
     def short_hash(self) -> str:
@@ -342,10 +344,11 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
     The verdict is what OmniRoute decides from ``trust.json`` alone (the environment override is
     reported separately: the panel is about what the file says, not the shell it runs in).
     """
-    from engine.rtk.hashing import trust_hash_file
+    from engine.rtk.hashing import trust_hash_bytes
     from engine.rtk.risk import risk_summary
     from engine.rtk.sources import read_filter_file
-    from engine.rtk.trust import TRUST_FILE, decide_trust, env_trust_requested
+    from engine.rtk.trust import TRUST_FILE, env_trust_requested, snapshot_file
+    from engine.rtk.trust_diff import diff_since_trust
 
     rtk = project / ".rtk"
     views: list[TrustFileView] = []
@@ -355,38 +358,76 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
         if not path.is_file():
             views.append(TrustFileView(str(path), fmt, False, "missing", "no file", None, None, [], "", 0, []))
             continue
-        decision = decide_trust(path, environ={}, profile=profile)
-        read = read_filter_file(path, profile=profile, source="project")
-        computed = decision.computed
-        if computed is None:
-            try:
-                computed = trust_hash_file(path, profile).sha256
-            except OSError:
-                computed = None
+        try:
+            snap = snapshot_file(path)  # one read: verdict, review, comparison and the hash to write
+        except OSError as exc:
+            views.append(TrustFileView(str(path), fmt, True, "untrusted", "unreadable", None, None, [], "", 0,
+                                       [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", str(path),
+                                                   source="trust")]))
+            continue
+        since = diff_since_trust(snap, profile)
+        decision_notes = _decision_notes(snap, profile)
+        read = read_filter_file(path, profile=profile, source="project", data=snap.data)
+        computed = since.computed or trust_hash_bytes(snap.data, profile).sha256
+        reason = decision_notes[0]
         risk = risk_summary(read.text, read.filters, is_toml=fmt == "rtk-toml-v1")
-        views.append(TrustFileView(str(path), fmt, True, decision.verdict, decision.reason, decision.stored,
+        views.append(TrustFileView(str(path), fmt, True, since.verdict, reason, since.stored,
                                    computed, [f.id for f in read.filters], risk.format(), len(risk.high),
-                                   list(decision.diagnostics) + [d for d in read.diagnostics if d.level == "error"]))
+                                   decision_notes[1] + [d for d in read.diagnostics if d.level == "error"],
+                                   snap, since))
     return TrustOverview(str(project), str(rtk / TRUST_FILE), views,
                          env_trust_requested(environ if environ is not None else os.environ))
 
 
-def trust_confirmation(view: TrustOverview) -> tuple[str, list[Path]]:
-    """Exactly what "Trust" will record: the text for the confirmation and the files it hashes."""
-    from engine.rtk.trust import JSON_KEY, TOML_KEY, trust_entries
+def _decision_notes(snap, profile: str) -> tuple[str, list[Diagnostic]]:
+    from engine.rtk.trust import decide_trust
 
-    files = [Path(f.path) for f in view.present]
-    if not files:
+    decision = decide_trust(snap.path, data=snap.data, environ={}, profile=profile)
+    return decision.reason, list(decision.diagnostics)
+
+
+MAX_CONFIRM_LINES = 14
+
+
+def since_trust_lines(f: TrustFileView) -> list[str]:
+    """What changed since the last trust of one file, in the words the CLI uses."""
+    from engine.rtk.trust_diff import compare_contents
+
+    since = f.since_trust
+    if since is None or f.snapshot is None:
+        return []
+    if since.verdict == "trusted":
+        return [f"{Path(f.path).name}: unchanged since it was trusted"]
+    if since.comparison is not None:
+        return [f"{Path(f.path).name}: {since.message}", *since.comparison.format()]
+    head = since.message if since.verdict == "changed" else "never trusted before: every filter is new"
+    comparison = compare_contents(f.path, None, f.snapshot.data)
+    return [f"{Path(f.path).name}: {head}", *comparison.format()]
+
+
+def trust_confirmation(view: TrustOverview) -> tuple[str, list]:
+    """Exactly what "Trust" will record, as a question with the comparison against the last trust,
+    and the snapshots (the bytes reviewed) whose hashes it writes."""
+    from engine.rtk.trust import key_for, trust_entries
+
+    snapshots = [f.snapshot for f in view.present if f.snapshot is not None]
+    if not snapshots:
         raise ValueError("there is no .rtk/filters.json or .rtk/filters.toml to trust")
-    entries = trust_entries(files)  # raises TrustWriteError for non-UTF-8 bytes (VT-Q1)
-    lines = []
+    entries = trust_entries(snapshots)  # raises TrustWriteError for non-UTF-8 bytes (VT-Q1)
+    parts = []
     for f in view.present:
-        key = TOML_KEY if f.format == "rtk-toml-v1" else JSON_KEY
+        key = key_for(f.path)
         count = len(f.filter_ids)
-        lines.append(f"trust {count} filter{'s' if count != 1 else ''} in {Path(f.path).name}, hash "
-                     f"{entries[key][:4]}… ({key} = {entries[key]})")
-    lines.append(f"written to {view.trust_path}")
-    return "\n".join(lines), files
+        parts.append(f"{count} filter{'s' if count != 1 else ''} in {Path(f.path).name} (hash "
+                     f"{entries[key][:4]}…, {key} = {entries[key]})")
+    lines = [f"Trust {' and '.join(parts)}?", ""]
+    changes = [line for f in view.present for line in since_trust_lines(f)]
+    if len(changes) > MAX_CONFIRM_LINES:
+        changes = [*changes[:MAX_CONFIRM_LINES], f"… {len(changes) - MAX_CONFIRM_LINES} more line(s): see " '"What changed since trust" in the Trust panel']
+    lines += ["Compared with the last trust:", *changes, "",
+              f"Yes records these hashes in {view.trust_path}; if a file changed since this review, nothing is "
+              "written."]
+    return "\n".join(lines), snapshots
 
 
 @dataclass

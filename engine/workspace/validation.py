@@ -17,7 +17,7 @@ from engine.workspace import jsontree
 
 
 def _fallback(path: Path, text: str) -> list[Diagnostic]:
-    """JSON syntax only: used when the shared validator cannot be imported."""
+    """JSON syntax only: shown beside the message when the shared validator itself fails."""
     if path.suffix != ".json":
         return []
     result = jsontree.parse(text)
@@ -36,12 +36,12 @@ def validate_text(path: str | os.PathLike[str], text: str | None = None, *,
             text = p.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             return [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", str(p), 1, 1)]
-    try:
-        from engine.validate import validate_file
-    except ImportError:
-        return _fallback(p, text)
+    from engine.validate import validate_file
+
     try:
         found = validate_file(p, text=text, profile=profile)
+    except ImportError:
+        raise  # a broken installation, not a validator bug: it must not look like a result
     except Exception as exc:  # a validator bug must not take the editor down; say so instead
         return [*_fallback(p, text),
                 Diagnostic(f"validator failed: {type(exc).__name__}: {exc}", "warning", "internal", str(p), 1, 1)]
@@ -75,10 +75,8 @@ def trust_of(path: str | os.PathLike[str], *, buffer_differs: bool = False) -> T
     p = Path(path)
     if p.parent.name != ".rtk" or p.name not in ("filters.json", "filters.toml"):
         return TrustInfo("n/a", "only project filter files (.rtk/filters.json|toml) need trust")
-    try:
-        from engine.rtk.trust import decide_trust
-    except ImportError:
-        return TrustInfo("n/a", "trust checking is not available in this build")
+    from engine.rtk.trust import decide_trust
+
     try:
         decision = decide_trust(p, environ={})
     except Exception as exc:

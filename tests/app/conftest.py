@@ -16,9 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from engine.workspace.templates import new_filter, new_pack, render

@@ -1,4 +1,8 @@
-"""The PyInstaller bundle builds, starts offscreen and opens the (bundled) example workspace."""
+"""The PyInstaller bundle builds, starts offscreen and opens the (bundled) example workspace.
+
+PyInstaller comes with the ``package`` extra, which ``./dev`` installs (so CI runs this): a missing
+PyInstaller fails here instead of skipping.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bundle_starts_offscreen_on_the_example_workspace(tmp_path):
-    pytest.importorskip("PyInstaller")
+    import PyInstaller  # noqa: F401  (the `package` extra: ./dev installs it)
+
     build = subprocess.run([str(ROOT / "packaging" / "build.sh"), os.environ.get("RULEWRIGHT_PYTHON", "")
                             or str(ROOT / ".venv" / "bin" / "python")],
                            capture_output=True, text=True, timeout=900)
@@ -28,6 +33,7 @@ def test_bundle_starts_offscreen_on_the_example_workspace(tmp_path):
                          capture_output=True, text=True, timeout=180, env=env, cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "example-workspace" in run.stdout
+    assert f"workspace {ROOT / 'dist' / 'rulewright'}" in run.stdout  # the bundle's own data, not the checkout's
     bundled_example = ROOT / "resources" / "example-workspace"
     if bundled_example.is_dir() and any(bundled_example.rglob("*.json")):
         assert " 0 files" not in run.stdout
@@ -38,3 +44,5 @@ def test_bundle_starts_offscreen_on_the_example_workspace(tmp_path):
     # the CLI works from the bundle too, and the validation helper answers
     version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=60, env=env)
     assert version.stdout.startswith("rulewright ")
+    verify = subprocess.run([str(exe), "verify"], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert verify.returncode == 0 and "tests passed" in verify.stdout, verify.stdout[-1000:] + verify.stderr[-1000:]

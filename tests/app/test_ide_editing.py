@@ -86,7 +86,6 @@ def test_replacement_map_table_writes_an_object(qtbot, window, workspace):
 
 
 def test_pattern_errors_show_while_typing(qtbot, window, workspace):
-    pytest.importorskip("engine.jsregex")
     tab = open_pack(qtbot, window, workspace)
     pattern = tab.visual.form.fields["/pattern"]
     pattern.edit.moveCursor(QTextCursor.MoveOperation.End)

@@ -166,7 +166,6 @@ def test_broken_file_shows_diagnostics_not_dialogs(qtbot, window, workspace, dia
 
 
 def test_schema_problems_are_underlined_with_tooltips(qtbot, window, workspace):
-    pytest.importorskip("engine.validate")
     tab = open_pack(qtbot, window, workspace)
     tab.edit_field(0, "/context", "everyone", False)
     qtbot.waitUntil(lambda: any("context" in d.message for d in tab.diagnostics), timeout=8000)
@@ -186,7 +185,6 @@ def test_next_diagnostic_walks_the_panel(qtbot, window, workspace):
 
 
 def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):
-    pytest.importorskip("engine.rtk.trust")
     project = workspace / ".rtk" / "filters.json"
     assert window.explorer.badges[project]["trust"] == "✗ untrusted"  # from the workspace scan
     tab = window.open_file(project)

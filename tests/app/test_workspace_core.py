@@ -253,7 +253,8 @@ def test_settings_round_trip_and_sanitising(tmp_path):
 
 
 def test_templates_are_valid_for_the_shared_validator(tmp_path):
-    validate = pytest.importorskip("engine.validate")
+    import engine.validate as validate
+
     pack = tmp_path / "rules" / "en" / "filler.json"
     pack.parent.mkdir(parents=True)
     pack.write_text(render(new_pack("en", "filler")))

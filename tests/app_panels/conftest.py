@@ -31,7 +31,6 @@ def private_dirs(tmp_path, monkeypatch):
 
 @pytest.fixture
 def dialogs(monkeypatch) -> Dialogs:
-    pytest.importorskip("PySide6")
     from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
 
     rec = Dialogs()

@@ -7,9 +7,6 @@ from __future__ import annotations
 import argparse
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtTest import QTest
 
 from app.panel_params import ParamsPanel

@@ -6,9 +6,6 @@ import json
 import threading
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 

@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -51,7 +48,8 @@ def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, d
     computed = raw_sha256((demo / ".rtk" / "filters.json").read_bytes())
     kind, text = dialogs.calls[-1]
     assert kind == "question"
-    assert f"trust 2 filters in filters.json, hash {computed[:4]}…" in text and computed in text
+    assert f"Trust 2 filters in filters.json (hash {computed[:4]}…" in text and computed in text
+    assert "?" in text.splitlines()[0] and "Compared with the last trust:" in text
     dialogs.answers["Trust project filters"] = YES
     with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert panel.trust_clicked()
@@ -59,6 +57,25 @@ def test_trust_asks_with_the_exact_effect_and_writes_trust_json(qtbot, window, d
     assert decide_trust(demo / ".rtk" / "filters.json", environ={}).verdict == "trusted"
     assert panel.verdict.text() == "🔒 trusted"
     assert any("wrote" in m for m in panel.notes.messages())
+
+
+def test_trust_writes_the_hash_shown_or_refuses_when_the_file_changed_meanwhile(qtbot, window, demo, monkeypatch):
+    panel = _panel(qtbot, window)
+    path = demo / ".rtk" / "filters.json"
+    trust_file = demo / ".rtk" / "trust.json"
+    before = trust_file.read_text(encoding="utf-8")
+    asked = []
+
+    def answer_after_an_edit(_parent, title, text, *args, **kwargs):
+        asked.append(text)
+        path.write_bytes(path.read_bytes().replace(b"audit-quiet", b"audit-loud"))  # a racing writer
+        return YES
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(answer_after_an_edit))
+    assert not panel.trust_clicked()
+    assert trust_file.read_text(encoding="utf-8") == before  # nothing written
+    assert "changed after it was reviewed" in panel.notes.messages()[0]
+    assert "What changed since trust" in panel.risk.toPlainText()
 
 
 def test_trust_warns_that_unsaved_edits_are_not_trusted(qtbot, window, demo, dialogs):

@@ -120,12 +120,25 @@ def test_trust_overview_says_changed_and_the_confirmation_names_count_and_hash(d
     assert (json_view.verdict, json_view.reason, json_view.filter_ids) == ("changed", "hash-mismatch",
                                                                                  ["git-log-short", "audit-quiet"])
     assert overview.files[1].verdict == "missing"
-    text, files = pm.trust_confirmation(overview)
-    assert files == [demo / ".rtk" / "filters.json"]
-    assert text.startswith(f"trust 2 filters in filters.json, hash {json_view.computed[:4]}…")
-    write_trust(demo, files)
-    assert decide_trust(files[0], environ={}).verdict == "trusted"
+    text, snapshots = pm.trust_confirmation(overview)
+    assert [s.path for s in snapshots] == [demo / ".rtk" / "filters.json"]
+    assert text.startswith(f"Trust 2 filters in filters.json (hash {json_view.computed[:4]}…")
+    assert text.splitlines()[0].endswith("?") and "Compared with the last trust:" in text
+    write_trust(demo, snapshots=snapshots)
+    assert decide_trust(snapshots[0].path, environ={}).verdict == "trusted"
     assert pm.trust_overview(demo, environ={}).files[0].verdict == "trusted"
+
+
+def test_trust_confirmation_refuses_a_file_changed_after_the_review(demo):
+    from engine.rtk.trust import TrustWriteError
+
+    overview = pm.trust_overview(demo, environ={})
+    _text, snapshots = pm.trust_confirmation(overview)
+    path = demo / ".rtk" / "filters.json"
+    path.write_bytes(path.read_bytes().replace(b"audit-quiet", b"audit-loud"))
+    with pytest.raises(TrustWriteError, match="changed after it was reviewed"):
+        write_trust(demo, snapshots=snapshots)
+    assert decide_trust(path, environ={}).verdict == "changed"
 
 
 def test_trust_confirmation_without_project_filters_is_refused(tmp_path):

@@ -6,9 +6,6 @@ import json
 import time
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox

@@ -67,9 +67,10 @@ def outcome(text: str, profile: str):
        profile=st.sampled_from(("omniroute", "strict")))
 def test_fast_path_equals_the_straightforward_path(words, seps, profile, monkeypatch):
     # the drawn words, cycled with a separator cycle of another length until the text is large
-    pieces, i = [], 0
-    while sum(map(len, pieces)) <= 2 * fastscan.LiteralIndex.MIN_LENGTH:
+    pieces, i, size = [], 0, 0
+    while size <= 2 * fastscan.LiteralIndex.MIN_LENGTH:  # (a running total: summing every time was quadratic)
         pieces.append(words[i % len(words)] + seps[i % len(seps)])
+        size += len(pieces[-1])
         i += 1
     text = "".join(pieces)
     assert len(text) > fastscan.LiteralIndex.MIN_LENGTH  # large enough for every fast path

@@ -98,12 +98,3 @@ def _reference_urls(text):
 def test_url_scanner_equals_its_definition(pieces):
     text = "".join(pieces)
     assert list(scan_urls(text)) == list(_reference_urls(text))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="ab`. ", max_size=40), st.lists(st.text(alphabet="ab`. ", min_size=1, max_size=4), max_size=12))
-def test_in_order_search_answers_plain_containment(text, items):
-    from engine.caveman.validation import _InOrder
-
-    kept = _InOrder(text)
-    assert [item in kept for item in items] == [item in text for item in items]

@@ -31,7 +31,7 @@ def _good_argv(command: str, tmp_path) -> tuple[list[str], str]:
                                                                                     "content": PROSE}]})),
         "verify": (["verify", str(FILTER)], ""),
         "trust": (["trust", str(project), "--check"], ""),
-        "trust-write": (["trust", str(project), "--write"], ""),
+        "trust-write": (["trust", str(project), "--write", "--yes"], ""),
         "export": (["export", str(FILTER), "-o", str(tmp_path / "out.json")], ""),
         "repair": (["repair", "--schema", str(schema)], '{"path": "a"}'),
         "grammar": (["grammar"], "<tool_call>{\"name\": \"read\", \"arguments\": {\"path\": \"a\"}}</tool_call>"),

@@ -71,7 +71,7 @@ def test_trust_write_failure_is_located_not_a_traceback(tmp_path) -> None:
 def test_trust_write_then_check_round_trip(tmp_path) -> None:
     project = _project(tmp_path)
     assert rulewright("trust", str(project), "--check").code == 1
-    written = rulewright("trust", "--write", "--quiet", str(project))
+    written = rulewright("trust", "--write", "--quiet", "--yes", str(project))
     assert written.code == 0, written.err
     checked = rulewright("trust", str(project), "--check", "--json")
     assert checked.code == 0 and checked.json()["trusted"] is True

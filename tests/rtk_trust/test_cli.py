@@ -77,7 +77,10 @@ def test_trust_check_write_cycle(tmp_path, capsys):
     write_json(tmp_path / ".rtk" / "filters.json", [canonical("mine", on_empty="all good")])
     assert main(["trust", str(tmp_path), "--check"]) == 1
     assert "untrusted" in capsys.readouterr().out
-    assert main(["trust", str(tmp_path), "--write"]) == 0
+    assert main(["trust", str(tmp_path), "--write"]) == 2  # no terminal to ask on: --yes needed
+    assert "standard input is not a terminal" in capsys.readouterr().err
+    assert not (tmp_path / ".rtk" / "trust.json").exists()
+    assert main(["trust", str(tmp_path), "--write", "--yes"]) == 0
     out = capsys.readouterr().out
     assert out.index("=== .rtk/filters.json ===") < out.index("Risk summary:") < out.index("Trusted .rtk/filters.json")
     assert "claims success" in out

@@ -1,0 +1,41 @@
+"""Compiled-pattern caches must never hand one rule's regex to another rule.
+
+``RuleRunner`` once keyed its compiled regexes by ``id(rule)`` without keeping the rule alive:
+after a rule was dropped and collected, a new rule could be born at the same address and be
+given the dead rule's regex. The IDE creates rules on the fly in one long-lived process.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from engine.caveman.apply import RuleRunner
+from engine.caveman.packs import Rule
+
+
+def test_a_new_rule_never_gets_a_collected_rules_regex():
+    runner = RuleRunner()
+    wrong = []
+    for i in range(150):
+        word = f"token{i}x"
+        rule = Rule(name=f"r{i}", pattern=rf"\b{word}\b", flags="g", replacement="<hit>")
+        text = f"a {word} b"
+        out = runner.apply(rule, text).after
+        if out != "a <hit> b":
+            wrong.append((i, out))
+        del rule
+        gc.collect()
+    assert wrong == []
+
+
+def test_sticky_rules_keep_their_own_state_per_rule_object():
+    """A ``y`` rule's ``lastIndex`` belongs to its rule object (JSR-Q8): two rule objects with the
+    same pattern do not share it, and a collected one does not pass it on."""
+    runner = RuleRunner()
+    outs = []
+    for _ in range(50):
+        rule = Rule(name="sticky", pattern="ab", flags="y", replacement="X")
+        outs.append(runner.apply(rule, "abab").after)  # a fresh rule: lastIndex 0, first "ab" replaced
+        del rule
+        gc.collect()
+    assert outs == ["Xab"] * 50

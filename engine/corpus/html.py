@@ -35,8 +35,12 @@ def _histogram_svg(histogram: list[dict[str, Any]]) -> str:
         label = "<0" if b["from"] is None else f"{b['from']:g}"
         parts.append(f'<rect x="{x:.1f}" y="{base - h:.1f}" width="{step - 3:.1f}" height="{h:.1f}" fill="#4c78a8">'
                      f'<title>{escape(label)}–{b["to"]:g} %: {b["count"]} samples</title></rect>')
-        parts.append(f'<text x="{x + step / 2 - 3:.1f}" y="{base + 14}" text-anchor="middle">{escape(label)}</text>')
-    parts.append(f'<text x="{WIDTH / 2}" y="{base + 30}" text-anchor="middle">savings % per sample</text></svg>')
+        parts.append(f'<text x="{x + step / 2 - 1.5:.1f}" y="{base + 14}" text-anchor="middle">{escape(label)}</text>')
+        if b["count"]:
+            parts.append(f'<text x="{x + step / 2 - 1.5:.1f}" y="{base - h - 3:.1f}" text-anchor="middle">'
+                         f'{b["count"]:,}</text>')
+    parts.append(f'<text x="{WIDTH / 2}" y="{base + 30}" text-anchor="middle">savings % per sample '
+                 '(each bar: from its label to the next)</text></svg>')
     return "".join(parts)
 
 

@@ -12,18 +12,20 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from app.icons import icon
+from app.layout_report import readable
 from app.theme import tints
+from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyAction, EmptyState
 from engine.diagnostics import Diagnostic, sort_key
 
-ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
+ICONS = {"error": "error", "warning": "warning", "info": "info"}  # level -> app.icons name
 
 
 class DiagnosticsModel(QAbstractTableModel):
@@ -69,7 +71,7 @@ class DiagnosticsModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return ICONS.get(d.level, "")
+                return ""  # the level is the cell's icon (DecorationRole)
             if col == 1:
                 return self._file(d)
             if col == 2:
@@ -77,6 +79,8 @@ class DiagnosticsModel(QAbstractTableModel):
             if col == 3:
                 return d.message
             return d.code
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and d.level in ICONS:
+            return icon(ICONS[d.level])
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f" at {d.pointer}" if d.pointer else ""
             return f"{d.level}{where}: {d.message}" + (f" [{d.code}]" if d.code else "")
@@ -118,12 +122,16 @@ class DiagnosticsPanel(QWidget):
         self.level = QComboBox()
         self.level.addItems(["all levels", "errors", "warnings", "info"])
         self.level.currentIndexChanged.connect(self._refilter)
-        self.search = QLineEdit(placeholderText="Filter diagnostics")
+        self.search = readable(QLineEdit(placeholderText="Filter diagnostics"))
         self.search.textChanged.connect(self._refilter)
-        self.summary = QLabel()
+        self.counts_shown = {level: ElidedLabel(min_chars=2) for level in ICONS}  # icon + count per level
+        for level, label in self.counts_shown.items():
+            label.setIcon(icon(ICONS[level]))
+            label.setToolTip(f"{level}s")
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
-        top.addWidget(self.summary)
+        for label in self.counts_shown.values():
+            top.addWidget(label)
         top.addStretch(1)
         top.addWidget(self.level)
         top.addWidget(self.search)
@@ -175,7 +183,8 @@ class DiagnosticsPanel(QWidget):
     def _refresh(self) -> None:
         self.model.set_diagnostics(self.by_file, self._root)
         c = self.counts()
-        self.summary.setText(f"✖ {c['error']}   ⚠ {c['warning']}   ℹ {c['info']}")
+        for level, label in self.counts_shown.items():
+            label.setText(str(c[level]))
         self._update_empty()
 
     def _update_empty(self, *_args) -> None:

@@ -83,6 +83,7 @@ class DocumentTab(QWidget):
         self.index: ItemIndex | None = None
         self.structure_version = -1  # document version the last structure scan was for
         self.diagnostics: list[Diagnostic] = []
+        self.diagnostics_version = -1  # document version the diagnostics were computed for
         self.trust: TrustInfo | None = None
         self._programmatic = False
         self._ignore_disk_until = 0.0
@@ -163,6 +164,8 @@ class DocumentTab(QWidget):
         visual.duplicateRequested.connect(self.duplicate_item)
         visual.deleteRequested.connect(self.delete_item)
         visual.moveRequested.connect(self.move_item)
+        visual.undo_keys.undo.connect(self.undo_stack.undo)
+        visual.undo_keys.redo.connect(self.undo_stack.redo)
         visual.set_notice("Reading the file…")
         self.visual = visual
         self.views.insertTab(0, visual, "Visual")
@@ -335,8 +338,9 @@ class DocumentTab(QWidget):
 
     @Slot(int, object)
     def _on_validated(self, _job: int, result: tuple[int, list[Diagnostic]]) -> None:
-        _version, diagnostics = result
+        version, diagnostics = result
         self.diagnostics = diagnostics
+        self.diagnostics_version = version
         self._show_marks()
         self.diagnosticsChanged.emit()
         self.statusChanged.emit()

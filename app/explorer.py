@@ -1,7 +1,8 @@
 """The workspace explorer: packs by language and category, filter files, ``.rtk``, with badges.
 
 Badges: ● unsaved, ⚠/✖ diagnostics (count in the tooltip), ✓/✗ test status when part 2 reports
-it, and the trust verdict (✓ trusted, ⚠ changed, ✗ untrusted) for project filter files.
+it, and the trust verdict (🔒 trusted, ⚠ changed, 🔓 untrusted) for project filter files. The
+symbols are the badges' data; the tree draws the worst one as a bundled icon and the words.
 Folders and files can be dropped on it (or on the window) to open them.
 """
 
@@ -10,15 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QIcon
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from app.icons import icon, split_symbol
 from app.theme import tints
 from app.widgets.empty_state import EmptyAction, EmptyState
 from engine.workspace.scan import FileEntry, WorkspaceIndex
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
-TRUST_BADGES = {"trusted": "✓ trusted", "changed": "⚠ changed", "untrusted": "✗ untrusted"}
+ICON_ORDER = ["error", "fail", "warning", "untrusted", "trusted", "ok", "info", "repaired"]  # worst first
+TRUST_BADGES = {"trusted": "🔒 trusted", "changed": "⚠ changed", "untrusted": "🔓 untrusted"}
 
 
 class Explorer(QWidget):
@@ -136,8 +139,14 @@ class Explorer(QWidget):
             return
         badges = self.badges.get(path, {})
         label = item.data(0, Qt.ItemDataRole.UserRole + 2) or path.name
-        marks = [badges[k] for k in ("dirty", "diag", "tests", "trust") if badges.get(k)]
-        item.setText(0, f"{label}  {' '.join(marks)}" if marks else label)
+        # badges keep their symbol as data; the tree shows words and one icon (the worst state),
+        # since a symbol font may be missing (app.icons)
+        shown = [split_symbol(badges[k]) for k in ("dirty", "diag", "tests", "trust") if badges.get(k)]
+        marks = [words or "" for _name, words in shown]
+        item.setText(0, f"{label}  {' '.join(m for m in marks if m)}".rstrip())
+        names = [name for name, _words in shown if name]
+        worst = min(names, key=ICON_ORDER.index) if names else None
+        item.setIcon(0, icon(worst) if worst else QIcon())
         t = tints()
         if badges.get("diag", "").startswith("✖"):
             item.setForeground(0, QBrush(QColor(t.error)))

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -34,8 +33,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.highlight import PatternHighlighter
+from app.icons import icon
+from app.layout_report import readable
 from app.regexcheck import compile_error
 from app.theme import tints
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox
 
 REMOVE = object()  # sentinel: delete the key
 JS_FLAGS = "dgimsuvy"
@@ -64,6 +67,7 @@ class FieldSpec:
     maximum: int = 1_000_000
     help: str = ""
     pattern_flags: str | None = None  # flags used to check patterns ("@flags": the item's flags)
+    placeholder: str = ""  # shown while the field is empty: an example, never data
 
 
 @dataclass
@@ -93,6 +97,8 @@ class FieldWidget(QWidget):
 
 
 def _placeholder(spec: FieldSpec) -> str:
+    if spec.placeholder:
+        return spec.placeholder
     if spec.default is None:
         return "not set" if spec.optional else "required"
     return f"not set — default {spec.default!r}" if not isinstance(spec.default, str) else \
@@ -102,7 +108,7 @@ def _placeholder(spec: FieldSpec) -> str:
 class TextField(FieldWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = QLineEdit()
+        self.edit = readable(QLineEdit())
         self.edit.setPlaceholderText(_placeholder(spec))
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -121,7 +127,7 @@ class TextField(FieldWidget):
 class MultiLineField(FieldWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = QPlainTextEdit()
+        self.edit = readable(QPlainTextEdit())
         self.edit.setPlaceholderText(_placeholder(spec))
         self.edit.setTabChangesFocus(True)
         self.edit.setFixedHeight(QFontMetrics(self.edit.font()).lineSpacing() * 3 + 12)
@@ -174,10 +180,12 @@ class PatternField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.edit = PatternLine()
+        self.edit = readable(PatternLine())
         self.edit.setPlaceholderText(_placeholder(spec))
-        self.error = QLabel()
-        self.error.setWordWrap(True)
+        self.error = ElidedLabel()
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the rows below never jump while a pattern is typed
+        self.error.setSizePolicy(policy)
         self.error.setStyleSheet(f"color: {tints().error};")
         self.error.hide()
         lay = QVBoxLayout(self)
@@ -199,7 +207,8 @@ class PatternField(FieldWidget):
 
     def check(self) -> str | None:
         message = compile_error(self.edit.toPlainText(), self._flags_for_check)
-        self.error.setText(f"⚠ {message}" if message else "")
+        self.error.setText(message or "")
+        self.error.setIcon(icon("error") if message else None)
         self.error.setVisible(bool(message))
         return message
 
@@ -220,8 +229,11 @@ class FlagsField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        box = FlowBox()  # the eight flag toggles wrap instead of widening the form
+        lay = box.flow
+        outer = QHBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(box, 1)
         self.default_box = QCheckBox(f"default ({spec.default})")
         self.default_box.setToolTip("Leave 'flags' out of the rule; OmniRoute then compiles with "
                                     f"'{spec.default}'. Note that any explicit value replaces the default entirely.")
@@ -231,11 +243,9 @@ class FlagsField(FieldWidget):
             box = QToolButton(text=flag)
             box.setCheckable(True)
             box.setToolTip(FLAG_HELP[flag])
-            box.setMinimumWidth(26)
             lay.addWidget(box)
             self.boxes[flag] = box
             box.toggled.connect(self._changed)
-        lay.addStretch(1)
         self.default_box.toggled.connect(self._default_toggled)
         self._echo = False
 
@@ -322,9 +332,8 @@ class IntField(FieldWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.spin)
-        self.note = QLabel()
-        lay.addWidget(self.note)
-        lay.addStretch(1)
+        self.note = ElidedLabel()  # may quote an invalid value of any length
+        lay.addWidget(self.note, 1)
         self.spin.valueChanged.connect(lambda v: self.emit(int(v), True))
 
     def set_value(self, value: Any, present: bool) -> None:
@@ -345,7 +354,7 @@ class ListField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.list = QListWidget()
+        self.list = readable(QListWidget())
         self.list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -419,7 +428,8 @@ class ListField(FieldWidget):
         try:
             for i in range(self.list.count()):
                 item = self.list.item(i)
-                message = compile_error(item.text(), self._flags_for_check)
+                message = compile_error(item.text(), self._flags_for_check) if item.text() else \
+                    "empty: type a pattern (previews leave this row out until then)"
                 item.setToolTip(f"⚠ {message}" if message else "")
                 item.setForeground(error if message else normal)
         finally:
@@ -484,7 +494,7 @@ class TableField(FieldWidget):
         self.is_map = spec.kind == "map"
         columns = spec.columns or (("key", "Key", False), ("value", "Value", False))
         self.columns = columns
-        self.table = QTableWidget(0, len(columns))
+        self.table = readable(QTableWidget(0, len(columns)))
         self.table.setHorizontalHeaderLabels([c[1] for c in columns])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.highlight import LazyHighlighter
+from app.icons import icon
 from app.theme import tints
 
 CHUNK = 32 * 1024
@@ -325,7 +326,8 @@ class FindBar(QWidget):
         lay.addWidget(one)
         lay.addWidget(every)
         lay.addWidget(self.status)
-        close = QToolButton(text="✕")
+        close = QToolButton()
+        close.setIcon(icon("clear"))
         close.setToolTip("Close (Esc)")
         lay.addWidget(close)
         prev_btn.clicked.connect(lambda: self.find(backward=True))

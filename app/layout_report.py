@@ -70,6 +70,13 @@ def readable_min_width(w: QWidget) -> int:
     return chars
 
 
+def readable(widget: QWidget) -> QWidget:
+    """Give ``widget`` its readable minimum width: a form then wraps its label above it, or
+    scrolls, instead of squeezing it to a sliver. Returns the widget."""
+    widget.setMinimumWidth(readable_min_width(widget))
+    return widget
+
+
 def _visible_rect(w: QWidget, window: QWidget) -> QRect:
     """``w``'s rectangle in ``window`` coordinates, clipped by every ancestor up to the window."""
     rect = QRect(w.mapTo(window, w.rect().topLeft()), w.size())

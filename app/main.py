@@ -10,9 +10,9 @@ from pathlib import Path
 
 
 def _parse_size(text: str | None) -> tuple[int, int]:
-    width, sep, height = (text or "1400x900").lower().partition("x")
+    width, sep, height = (text or "1366x768").lower().partition("x")
     if not sep or not width.isdigit() or not height.isdigit() or int(width) < 200 or int(height) < 150:
-        raise ValueError(f"--size must look like 1400x900, not {text!r}")
+        raise ValueError(f"--size must look like 1366x768, not {text!r}")
     return int(width), int(height)
 
 
@@ -145,6 +145,8 @@ def launch(args: argparse.Namespace) -> int:
     docs_mode = bool(screenshot)
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
+    # a preview's screenshot gives the preview the room; an editor's keeps the default layout
+    window.docs_presents_preview = bool(panel_name) and panels.panel(panel_name).area == "right"
     window.resize(*size)
     if docs_mode:
         window.layout().setSizeConstraint(window.layout().SizeConstraint.SetNoConstraint)

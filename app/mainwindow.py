@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMessageBox,
@@ -37,6 +36,7 @@ from app.palette import CommandPalette
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
 from app.watcher import WorkspaceWatcher
+from app.widgets.elided import ElidedLabel
 from app.widgets.start_page import StartPage
 from app.workers import Dispatcher, tune_for_gui
 from engine.diagnostics import Diagnostic
@@ -48,6 +48,8 @@ from engine.workspace.scan import WorkspaceIndex
 from engine.workspace.settings import Settings, recovery_dir
 from engine.workspace.validation import scan_and_validate, validate_many
 from engine.workspace.worker import ping
+
+EXPLORER_SHARE, PREVIEW_SHARE, BOTTOM_SHARE = 16, 32, 25  # default dock sizes, % of the window
 
 
 class NewPackDialog(QDialog):
@@ -123,15 +125,16 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.right_dock)
         self.panel_widgets: dict[str, QWidget] = {}
 
-        # status bar
-        self.status_workspace = QLabel()
-        self.status_file = QLabel()
-        self.status_rules = QLabel()
-        self.status_trust = QLabel()
-        self.status_profile = QLabel()
+        # status bar: every part elides (paths in the middle), so no text can widen the window
+        self.status_workspace = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)
+        self.status_file = ElidedLabel()
+        self.status_rules = ElidedLabel()
+        self.status_trust = ElidedLabel()
+        self.status_profile = ElidedLabel()
         for w in (self.status_file, self.status_rules, self.status_trust, self.status_profile):
             self.statusBar().addPermanentWidget(w)
         self.statusBar().addWidget(self.status_workspace, 1)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideMiddle)
 
         # services
         self.watcher = WorkspaceWatcher(self)
@@ -162,9 +165,11 @@ class MainWindow(QMainWindow):
             clean=[self.actions_["validate"]])
         self.apply_settings()
         self._update_status()
-        self.resize(1400, 900)
-        if not docs_mode:
-            self.restore_window_state()
+        self._fitted = False
+        self._default_state = self.saveState()  # View ▸ Reset Layout returns to this
+        self.resize(self.sizeHint())
+        if docs_mode or not self.restore_window_state():
+            QTimer.singleShot(0, self.apply_default_dock_sizes)  # once the window has its real size
 
     # -- panels ---------------------------------------------------------------------------------------
     def _create_panels(self) -> None:
@@ -217,6 +222,8 @@ class MainWindow(QMainWindow):
         a = self._action
         a("new_pack", "New &Pack…", self.new_pack_dialog, "Ctrl+N", "Create a Caveman rule pack from a template")
         a("new_filter", "New &Filter…", self.new_filter_dialog, "Ctrl+Alt+N", "Create an RTK filter file from a template")
+        a("new_filter_samples", "New Filter from &Samples…", self.new_filter_from_samples, None,
+          "Learn an RTK filter from captured outputs of a command (app/learn_dialog.py)")
         a("open_workspace", "Open &Workspace…", self.open_workspace_dialog, "Ctrl+Shift+O")
         a("open_example", "Open E&xample Workspace", self.open_example_workspace, None,
           "Open (and on first use create) your copy of the bundled example workspace")
@@ -242,15 +249,19 @@ class MainWindow(QMainWindow):
         a("show_json", "Show &JSON", lambda: self._with_tab(lambda t: t.show_json()), "Ctrl+2")
         a("show_diagnostics", "Show &Diagnostics", lambda: self.show_panel("diagnostics"), "Ctrl+Shift+M")
         a("show_explorer", "Show &Explorer", lambda: self.show_panel("explorer"), "Ctrl+Shift+E")
+        a("reset_layout", "&Reset Layout", self.reset_layout, None,
+          "Show every panel again at its default size (the editor gets the most room)")
         a("validate", "&Validate Workspace", lambda: self.rescan(), "Ctrl+Shift+V")
         a("settings", "&Settings…", self.open_settings, SK.Preferences)
         a("palette", "Command &Palette…", self.open_palette, "Ctrl+Shift+P")
         a("about", "&About Rulewright", self.about)
+        a("reset_example", "Reset E&xample Workspace…", self.reset_example_workspace, None,
+          "Replace your copy of the example workspace with a fresh one (your edits are kept aside)")
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
-        for key in ("new_pack", "new_filter", None, "open_workspace", "open_example", "open_file", "quick_open"):
+        for key in ("new_pack", "new_filter", "new_filter_samples", None, "open_workspace", "open_example", "open_file", "quick_open"):
             m.addSeparator() if key is None else m.addAction(self.actions_[key])
         self.recent_menu = m.addMenu("Recent &Workspaces")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -266,12 +277,17 @@ class MainWindow(QMainWindow):
             if name not in ("diagnostics", "explorer"):
                 self._action(f"panel:{name}", f"Show {spec.title}", lambda n=name: self.show_panel(n))
                 m.addAction(self.actions_[f"panel:{name}"])
+        m.addSeparator()
+        for dock in (self.explorer_dock, self.right_dock):
+            m.addAction(dock.toggleViewAction())  # collapse and restore a dock
+        m.addAction(self.actions_["reset_layout"])
         m = mb.addMenu("&Run")
         m.addAction(self.actions_["validate"])
         m = mb.addMenu("&Tools")
         m.addAction(self.actions_["palette"])
         m.addAction(self.actions_["settings"])
         m = mb.addMenu("&Help")
+        m.addAction(self.actions_["reset_example"])
         m.addAction(self.actions_["about"])
 
     def _fill_recent(self) -> None:
@@ -624,27 +640,69 @@ class MainWindow(QMainWindow):
             if problem:
                 QMessageBox.warning(self, "New pack", f"'{value}': {problem}")
                 return None
+        from engine.caveman.scaffold import render_pack, scaffold_pack
+
         path = templates.pack_path(self.workspace, language, category)
-        return self._create(path, templates.render(templates.new_pack(language, category)))
+        return self._create(path, render_pack(scaffold_pack(language, category)))
 
     def new_filter_dialog(self) -> None:
-        ident, ok = QInputDialog.getText(self, "New RTK filter", "Filter id (also the file name):", text="my-tool")
-        if ok:
-            self.new_filter(ident.strip())
+        from app.new_files import NewFilterDialog
 
-    def new_filter(self, ident: str) -> DocumentTab | None:
+        dialog = NewFilterDialog(self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.new_filter(*dialog.values())
+
+    def new_filter_from_samples(self):
+        from app.learn_dialog import open_learn_dialog
+
+        self.learn_dialog = open_learn_dialog(self)
+        return self.learn_dialog
+
+    def new_filter(self, ident: str, command: str, sample: str | None = None) -> DocumentTab | None:
+        """A filter file for ``command`` (engine.rtk.scaffold); a sample becomes its first test and
+        the RTK preview's sample."""
+        from engine.rtk.scaffold import ScaffoldError, render_filter, scaffold_filter
+
         if self.workspace is None:
             return None
-        problem = templates.check_file_name(ident)
-        if problem:
-            QMessageBox.warning(self, "New filter", f"'{ident}': {problem}")
+        try:
+            value = scaffold_filter(ident, command, sample)
+        except ScaffoldError as exc:
+            QMessageBox.warning(self, "New filter", str(exc))
             return None
-        value = templates.new_filter(set())
-        value["id"] = ident
-        value["label"] = ident
-        value["match"]["commands"] = [f"^{ident}\\b"]
-        value["tests"][0]["command"] = ident
-        return self._create(templates.filter_path(self.workspace, ident), templates.render(value))
+        tab = self._create(templates.filter_path(self.workspace, ident), render_filter(value))
+        preview = self.panel_widgets.get("rtk-preview")
+        if tab is not None and preview is not None and hasattr(preview, "load_command_sample"):
+            preview.load_command_sample(command, sample or "")
+        return tab
+
+    def reset_example_workspace(self) -> None:
+        """Help ▸ Reset Example Workspace: says which of the user's edits it moves aside, asks, then
+        puts a fresh copy in place (the old one is kept in a folder next to it, never deleted)."""
+        from engine.workspace.example import example_changes, reset_example_workspace, user_example_workspace
+
+        target = user_example_workspace()
+        open_here = self.workspace is not None and target.exists() and _same(self.workspace, target)
+        if open_here and not self.close_all_tabs():
+            return
+        changes = example_changes()
+        listed = "\n".join(f"• {rel} ({how})" for rel, how in changes[:15])
+        more = f"\n… and {len(changes) - 15} more" if len(changes) > 15 else ""
+        body = (f"Your edits of the example workspace:\n\n{listed}{more}\n\nThey are moved to a folder next to "
+                "it (nothing is deleted), and a fresh copy of the example takes its place."
+                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy.")
+        answer = QMessageBox.question(self, "Reset Example Workspace", body,
+                                      QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Reset:
+            return
+        backup = reset_example_workspace()
+        if backup is not None:
+            self.log(f"Reset the example workspace; your previous copy is in {backup}")
+            self.statusBar().showMessage(f"Example workspace reset; your previous copy is in {backup.name}", 10000)
+        if open_here or self.workspace is None:
+            self.workspace = None
+            self.open_workspace(target, restore=False)
 
     def _create(self, path: Path, text: str) -> DocumentTab | None:
         if path.exists():
@@ -769,25 +827,89 @@ class MainWindow(QMainWindow):
                 shutdown()
         if not self.docs_mode:
             self.settings.open_files = [str(t.path) for t in self.document_tabs() if t.path is not None]
-            geometry = bytes(self.saveGeometry().toBase64()).decode()
-            state = bytes(self.saveState().toBase64()).decode()
-            self.settings.window_state = f"{geometry};{state}"
+            self.save_window_state()
             self.settings.save()
         self.watcher.stop()
         event.accept()
 
     def restore_window_state(self) -> bool:
-        """Geometry and dock layout of the last session (docs mode always uses the defaults)."""
+        """Geometry and dock layout of the last session, clamped to the screen it opens on
+        (docs mode always uses the defaults)."""
         geometry, _, state = self.settings.window_state.partition(";")
         if not geometry:
             return False
         ok = self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         if state:
             ok = self.restoreState(QByteArray.fromBase64(state.encode())) and ok
+        self.fit_to_screen()
         return ok
 
+    def save_window_state(self) -> None:
+        geometry = bytes(self.saveGeometry().toBase64()).decode()
+        state = bytes(self.saveState().toBase64()).decode()
+        self.settings.window_state = f"{geometry};{state}"
+
+    def fit_to_screen(self) -> None:
+        """Shrink and move the window (frame included) into its screen's available area."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None or self.isMaximized() or self.isFullScreen():
+            return
+        available = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), available.width() - extra_w)
+        height = min(self.height(), available.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        x = min(max(frame.x(), available.x()), available.right() + 1 - (width + extra_w))
+        y = min(max(frame.y(), available.y()), available.bottom() + 1 - (height + extra_h))
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
+    def apply_default_dock_sizes(self) -> None:
+        """The editor gets about half the width; the explorer a sixth, the preview a third, the
+        bottom panels a quarter of the height. Shares, not pixels: right at every screen size."""
+        width, height = self.width(), self.height()
+        docks, sizes = [], []
+        if self.explorer_dock.isVisible():
+            docks.append(self.explorer_dock)
+            sizes.append(width * EXPLORER_SHARE // 100)
+        if self.right_dock.isVisible():
+            docks.append(self.right_dock)
+            sizes.append(width * PREVIEW_SHARE // 100)
+        if docks:
+            self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
+        if self.bottom_dock.isVisible():
+            self.resizeDocks([self.bottom_dock], [height * BOTTOM_SHARE // 100], Qt.Orientation.Vertical)
+
+    def reset_layout(self) -> None:
+        """View ▸ Reset Layout: every dock back in its place and shown, at the default sizes."""
+        self.restoreState(self._default_state)
+        for dock in (self.explorer_dock, self.bottom_dock, self.right_dock):
+            dock.setFloating(False)
+            dock.show()
+        self.right_dock.setVisible(self.right.count() > 0)
+        self.fit_to_screen()
+        self.apply_default_dock_sizes()
+        for tab in self.document_tabs():
+            if tab.visual is not None:
+                tab.visual.reset_layout()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self.docs_mode and not self._fitted:  # the frame is known once shown
+            self._fitted = True
+            self.fit_to_screen()
+
     def sizeHint(self) -> QSize:
-        return QSize(1400, 900)
+        """1400×900 where it fits; on a smaller screen its whole available area (frame included)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        wanted = QSize(1400, 900)
+        if screen is None:
+            return wanted
+        available = screen.availableGeometry().size()
+        frame = self.frameGeometry().size() - self.size() if self.isVisible() else QSize(0, 0)
+        return wanted.boundedTo(available - frame)
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -10,10 +10,11 @@ everything (``engine.workspace.previews``), this module only draws it.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
-    QLabel,
+    QProgressBar,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -36,7 +37,10 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.theme import tints
+from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.charts import Bar, BarChart
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -45,6 +49,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
+from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour
 from app.workers import Dispatcher
 from engine.paths import builtin_rules_dir
@@ -53,12 +58,15 @@ from engine.workspace.previews import (
     INTENSITIES,
     PROFILES,
     ROLES,
+    STAGED_MIN,
     CavemanPreview,
     CavemanRequest,
     PackOverride,
+    PreviewCancelled,
     Sample,
     Span,
     caveman_samples,
+    run_caveman_output,
     run_caveman_preview,
     sample_file_name,
     workspace_samples_dir,
@@ -69,6 +77,8 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
+PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
+INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
 
 
 def protected_legend() -> str:
@@ -83,10 +93,37 @@ def _rule_name(value: object) -> str | None:
     return value["name"] if isinstance(value, dict) and isinstance(value.get("name"), str) else None
 
 
+class _ProgressRelay(QObject):
+    """Carries an explanation's progress from its worker thread to the GUI (queued signal)."""
+
+    changed = Signal(int, int, str)  # explanation number, percent done, stage
+
+
+class _Explanation:
+    """One explanation run's progress callback: reports each new percent through the relay and
+    stops the run (``PreviewCancelled``) once its event is set — a newer text, or Cancel."""
+
+    def __init__(self, number: int, relay: _ProgressRelay) -> None:
+        self.number, self.relay = number, relay
+        self.cancelled = threading.Event()
+        self._percent = -1
+
+    def __call__(self, fraction: float, stage: str) -> None:  # worker thread
+        if self.cancelled.is_set():
+            raise PreviewCancelled("the explanation was cancelled")
+        percent = int(fraction * 100)
+        if percent != self._percent:
+            self._percent = percent
+            self.relay.changed.emit(self.number, percent, stage)
+
+
 class CavemanPreviewPanel(QWidget):
-    """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
+    """See the module docstring. ``resultShown(preview)`` fires after a (full) result is drawn;
+    ``firstShown(preview)`` after the first, partial result of a large text, whose explanation
+    (rules, word diff, quirks) then streams in with a progress bar and a Cancel button."""
 
     resultShown = Signal(object)
+    firstShown = Signal(object)
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -118,7 +155,6 @@ class CavemanPreviewPanel(QWidget):
         self.open_button.clicked.connect(self.open_sample_dialog)
         self.language = option_combo([settings.language if settings else "en"], settings.language if settings else "en",
                                      "Language pack to run (OmniRoute's config.language)")
-        self.language.setEditable(True)
         self.intensity = option_combo(INTENSITIES, settings.intensity if settings else "full",
                                       "Intensity: rules with a higher minIntensity are skipped")
         self.role = option_combo(ROLES, "user", "Message role: rules whose context is another role are skipped")
@@ -147,25 +183,24 @@ class CavemanPreviewPanel(QWidget):
         self.output = SpanTextView(placeholder="The compressed text appears here.")
         self.output.spanClicked.connect(self._span_clicked)
         self.input.spanClicked.connect(self._span_clicked)
-        texts = QSplitter(Qt.Orientation.Horizontal)
+        texts = AdaptiveSplitter(INPUT_BESIDE_OUTPUT_CHARS)  # input above output when the dock is narrow
         for title, view in (("Input", self.input), ("Output", self.output)):
             box = QWidget()
             lay = QVBoxLayout(box)
             lay.setContentsMargins(0, 0, 0, 0)
             lay.setSpacing(2)
-            label = QLabel(f"<b>{title}</b>")
+            label = ElidedLabel(f"<b>{title}</b>")
             lay.addWidget(label)
             lay.addWidget(view, 1)
             texts.addWidget(box)
         self.input_label = texts.widget(0).layout().itemAt(0).widget()
-        self.legend = QLabel(protected_legend())
+        self.legend = ElidedLabel(protected_legend())
         self.legend.setToolTip("Protected regions are left as written; hover one to see its kind")
         texts.widget(0).layout().addWidget(self.legend)
         self.output_label = texts.widget(1).layout().itemAt(0).widget()
 
         # -- results
-        self.summary = QLabel("Pick a sample or type some text to see what the pack does to it.")
-        self.summary.setWordWrap(True)
+        self.summary = ElidedLabel("Pick a sample or type some text to see what the pack does to it.")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner = Banner()
         self.rules = QTreeWidget()
@@ -205,47 +240,60 @@ class CavemanPreviewPanel(QWidget):
         self.details.addTab(charts, "Savings")
         self.details.addTab(self.notes, "Notes")
 
-        top = QVBoxLayout()
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Sample"))
-        row1.addWidget(self.sample_combo, 1)
-        row1.addWidget(self.open_button)
-        row1.addWidget(self.save_button)
-        row2 = QHBoxLayout()
+        # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
+        top = FlowBox()
+        top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
+        top.addWidget(self.open_button)
+        top.addWidget(self.save_button)
         for label, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
                              ("Profile", self.profile)):
-            row2.addWidget(QLabel(label))
-            row2.addWidget(combo)
-        row2.addStretch(1)
-        row3 = QHBoxLayout()
-        row3.addWidget(self.whole_button)
-        row3.addWidget(self.rule_button)
-        self.scope_label = QLabel("")
-        row3.addWidget(self.scope_label, 1)
+            top.addWidget(labelled(label, combo))
+        top.addWidget(self.whole_button)
+        top.addWidget(self.rule_button)
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
         self.refresh_button.clicked.connect(lambda: self.schedule(immediate=True))
-        row3.addWidget(self.refresh_button)
-        for row in (row1, row2, row3):
-            top.addLayout(row)
-
+        self.explain_progress = QProgressBar()
+        self.explain_progress.setRange(0, 100)
+        self.explain_progress.setMaximumWidth(160)
+        self.explain_progress.setFormat("explaining %p%")
+        self.explain_progress.setToolTip("The rules' matches, the word diff and the quirks of this large text are "
+                                         "being worked out; the output shown is already final")
+        self.cancel_button = QToolButton(text="Cancel")
+        self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
+        self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        for widget in (self.explain_progress, self.cancel_button):
+            widget.hide()
+            top.addWidget(widget)
+        top.addWidget(self.refresh_button)
+        self.scope_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)  # names a rule and a folder
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(texts)
         split.addWidget(self.details)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addLayout(top)
+        lay.addWidget(top)
+        lay.addWidget(self.scope_label)
         lay.addWidget(self.banner)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
 
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
-        self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
+        self.dispatcher.finished.connect(lambda _job, result: self._first_done(result))
         self.dispatcher.failed.connect(lambda _job, message: self._show_failure(message))
         self.dispatcher.busyChanged.connect(self._busy)
+        # the explanation of a large text, after its first result (see run_caveman_output)
+        self.explainer = Dispatcher(self)
+        self.explainer.finished.connect(lambda _job, result: self._explained(result))
+        self.explainer.failed.connect(lambda _job, message: self._explain_failed(message))
+        self._relay = _ProgressRelay(self)
+        self._relay.changed.connect(self._explain_progress)
+        self._explanation: _Explanation | None = None
+        self._explanations = 0
+        self._input_length = 0
 
         self._docs_timer = QTimer(self)
         self._docs_timer.setSingleShot(True)
@@ -344,7 +392,10 @@ class CavemanPreviewPanel(QWidget):
     def _set_rule(self, name: str | None, *, switch: bool = False) -> None:
         self.rule_name = name
         self.rule_button.setEnabled(name is not None)
-        self.rule_button.setText(f"This rule only: {name}" if name else "This rule only")
+        # the button keeps its text (a name in it widened the dock under the mouse); the name is in
+        # its tooltip and in the scope line below the controls
+        self.rule_button.setToolTip(f"Run only rule {name}" if name else
+                                    "Run only the rule selected in the pack's visual editor or in the list below")
         if name is None:
             self.whole_button.setChecked(True)
         elif switch:
@@ -381,7 +432,9 @@ class CavemanPreviewPanel(QWidget):
 
     def load_sample_file(self, path: Path, *, keep_combo: bool = False) -> bool:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            text = read_input_bytes(path).decode("utf-8", errors="replace")
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False
@@ -427,7 +480,9 @@ class CavemanPreviewPanel(QWidget):
             self.input.clear_spans()  # stale until the next result
         if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.toPlainText():
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
-        self.schedule()
+        # a paste (a large change at once) runs without the pause that gathers keystrokes
+        length, self._input_length = self._input_length, self.input.document().characterCount()
+        self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
 
     def request(self) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None
@@ -438,15 +493,64 @@ class CavemanPreviewPanel(QWidget):
     def schedule(self, immediate: bool = False) -> int:
         """Queue a run (debounced; the newest request wins). Docs mode runs it in the GUI thread
         on the next event-loop turn so screenshots show a finished result."""
+        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
+        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
+        self.scope_label.setToolTip(self.pack_root or "")
         if self.window_ is not None:
             self.timeout_ms = self.window_.settings.regex_timeout_ms
             if self.window_.docs_mode:
                 self._docs_timer.start()
                 return 0
-        scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
-        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
-        self.scope_label.setToolTip(self.pack_root or "")
-        return self.dispatcher.request(run_caveman_preview, self.request(), immediate=immediate)
+        self.cancel_explanation()
+        req = self.request()
+        # a large text: its output first (the plain compress path), then its explanation
+        run = run_caveman_output if len(req.text) >= STAGED_MIN else run_caveman_preview
+        return self.dispatcher.request(run, req, immediate=immediate)
+
+    def _first_done(self, preview: CavemanPreview) -> None:
+        self.show_result(preview)
+        if preview.partial and not preview.error:
+            self._explain(preview)
+
+    def _explain(self, first: CavemanPreview) -> None:
+        """Start explaining the text of ``first`` (a partial result) in the background."""
+        req = self.request()
+        if req.text != first.input:
+            return  # the text changed meanwhile: a newer run is on its way
+        self._explanations += 1
+        self._explanation = _Explanation(self._explanations, self._relay)
+        self.explain_progress.setValue(0)
+        self.explain_progress.show()
+        self.cancel_button.show()
+        self.explainer.request(run_caveman_preview, req, self._explanation, immediate=True)
+
+    def cancel_explanation(self, *, by_user: bool = False) -> None:
+        """Stop the explanation in flight (a newer text, or the Cancel button)."""
+        running, self._explanation = self._explanation, None
+        if running is not None:
+            running.cancelled.set()
+        self.explain_progress.hide()
+        self.cancel_button.hide()
+        if by_user and running is not None and self.preview is not None and self.preview.partial:
+            self.summary.setText(self.summary.text().replace(" · explaining…", "") + " · explanation cancelled")
+
+    def _explain_progress(self, number: int, percent: int, stage: str) -> None:
+        if self._explanation is not None and number == self._explanation.number:
+            self.explain_progress.setValue(percent)
+            self.explain_progress.setToolTip(f"explaining: {stage}")
+
+    def _explained(self, preview: CavemanPreview) -> None:
+        self._explanation = None
+        self.explain_progress.hide()
+        self.cancel_button.hide()
+        if preview.input == self.input.toPlainText():
+            self.show_result(preview)
+
+    def _explain_failed(self, message: str) -> None:
+        if message.startswith(PreviewCancelled.__name__):
+            return  # stopped on purpose: the first result stays
+        self.cancel_explanation()
+        self._show_failure(message)
 
     def set_debounce(self, ms: int) -> None:
         """How long typing must pause before a run starts (benchmarks measure with 0)."""
@@ -494,8 +598,12 @@ class CavemanPreviewPanel(QWidget):
             self.banner.show_message("; ".join(f"rule {h.name} timed out after {h.timeout_ms} ms" for h in timeouts)
                                      + (" — skipped, the rest of the pack ran" if timeouts else ""), "error")
         fired = sum(1 for h in preview.rules if h.changed)
-        self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the text "
-                             f"· {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
+        if preview.partial:
+            self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.protected)} protected region(s) "
+                                 f"· {preview.seconds * 1000:.0f} ms · explaining…")
+        else:
+            self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the "
+                                 f"text · {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
         self.output.set_text(preview.output)
         if preview.input == self.input.toPlainText():
@@ -513,7 +621,7 @@ class CavemanPreviewPanel(QWidget):
         count = len(preview.notes)
         self.details.setTabText(2, f"Notes ({count})" if count else "Notes")
         self._highlight_rule(self.rule_name)
-        self.resultShown.emit(preview)
+        (self.firstShown if preview.partial else self.resultShown).emit(preview)
 
     def _fill_languages(self, preview: CavemanPreview) -> None:
         current = self.language.currentText()

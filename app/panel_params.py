@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import (
     Badge,
@@ -77,19 +79,26 @@ class ParamsPanel(QWidget):
         self.search.setPlaceholderText("Filter the report (e.g. thinking, webSearch, anthropic)")
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._apply_filter)
+        self.convert = QPushButton("Convert to payload")
+        self.convert.setToolTip("Replace the pasted request with the Cherry Studio payload it maps to, to edit "
+                                "what the request could not say (undoable with Ctrl+Z)")
+        self.convert.clicked.connect(self.convert_request)
+        self.convert.hide()
         bar = QHBoxLayout()
         bar.addWidget(self.template)
         bar.addWidget(self.profile)
         bar.addStretch(1)
         bar.addWidget(self.search, 1)
 
-        self.payload = json_pane("The payload: {provider, model, assistant, request, …} — or pick a template")
+        self.payload = json_pane("The payload: {provider, model, assistant, request, …} — pick a template, or paste "
+                                 "an OpenAI Chat Completions, OpenAI Responses or Anthropic Messages request body")
         self.payload.textChanged.connect(self.schedule)
 
         self.status = Badge("—", "muted")
         self.headline = QLabel("")
         self.headline.setWordWrap(True)
         self.tree = QTreeWidget()
+        self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗ drawn as icons
         self.tree.setHeaderLabels(["Item", "Value", "Why / effect"])
         self.tree.setColumnWidth(0, 200)
         self.tree.setColumnWidth(1, 170)
@@ -102,6 +111,7 @@ class ParamsPanel(QWidget):
         head = QHBoxLayout()
         head.addWidget(self.status)
         head.addWidget(self.headline, 1)
+        head.addWidget(self.convert)
         rl.addLayout(head)
         report_split = QSplitter(Qt.Orientation.Vertical)
         self.stale = LastGoodNote(report_split)
@@ -142,9 +152,37 @@ class ParamsPanel(QWidget):
         return self.worker.request(run_params_view, self.payload.toPlainText(), self.profile.currentData())
 
     # -- results -------------------------------------------------------------------------------------------
+    @Slot()
+    def convert_request(self) -> bool:
+        """Put the payload the pasted request maps to in the pane (one undoable edit)."""
+        imported = self.view.imported if self.view is not None else None
+        if imported is None:
+            return False
+        set_pane_text(self.payload, pretty(imported.payload))
+        return True
+
+    def _imported_section(self, imported) -> None:
+        """What the pasted request became: mapped fields, fields it could not map, defaults supplied."""
+        t = tints()
+        sec = self._section("imported", f"Imported {imported.title} request",
+                            f"{len(imported.mapped)} mapped · {len(imported.unmapped)} not mapped",
+                            "the report below is for the payload this request maps to", {"imported"})
+        for title, rows, colour in (("Mapped", imported.mapped, t.string), ("Not mapped", imported.unmapped, t.warning),
+                                    ("Defaults supplied", imported.assumed, t.punct)):
+            group = QTreeWidgetItem([f"{title} ({len(rows)})", "", ""])
+            group.setForeground(0, QColor(colour))
+            sec.addChild(group)
+            for key, why in rows:
+                item = QTreeWidgetItem([key, "", why])
+                item.setToolTip(2, why)
+                group.addChild(item)
+            group.setExpanded(True)
+        sec.setExpanded(True)
+
     @Slot(int, object)
     def _on_result(self, _job: int, view: ParamsView) -> None:
         self.view = view
+        self.convert.setVisible(view.imported is not None)
         if view.errors:
             show_pane_error(self.payload, view.errors[0])
         else:
@@ -161,11 +199,13 @@ class ParamsPanel(QWidget):
         sdk = report.get("sdkConfig", {})
         applied = sum(1 for f in view.feature_rows if f["applied"])
         self.status.set(f"✓ {sdk.get('providerId')} · {sdk.get('modelId')}", "ok")
-        self.headline.setText(f"{applied}/{len(view.feature_rows)} features apply · {len(report.get('plugins', []))} "
+        self.headline.setText((f"{view.imported.summary()} · " if view.imported is not None else "") + f"{applied}/{len(view.feature_rows)} features apply · {len(report.get('plugins', []))} "
                               f"plugin(s) · {len(report.get('tools', {}).get('active', []))} active tool(s) · "
                               f"profile {report.get('profile')}")
         expanded = self._expanded_sections()
         self.tree.clear()
+        if view.imported is not None:
+            self._imported_section(view.imported)
         self._fill(view, expanded)
         expand_marked(self.tree)
         for key in expanded:

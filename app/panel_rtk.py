@@ -16,15 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -35,9 +35,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.layout_report import readable
 from app.panels import register_panel
 from app.theme import tints
 from app.widgets.charts import Bar, FunnelChart
+from app.widgets.elided import ElidedLabel
+from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -46,6 +49,7 @@ from app.widgets.previewkit import (
     option_combo,
     present_for_docs,
 )
+from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import SpanTextView
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
@@ -70,7 +74,13 @@ DEBOUNCE_MS = 150
 FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
-MAX_FILE_BYTES = 64 * 1024 * 1024
+OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5
+    ("enableRenderers", "Renderers (diff, green tests, plan, JSON table)", False),
+    ("applyToCodeBlocks", "Strip fenced code blocks", False),
+    ("stripCodeComments", "… and their JS/TS comments", False),
+    ("preserveDocstrings", "… but keep /** doc comments", True),
+    ("enableGrouping", "Group similar lines", False),
+)
 
 
 class RtkPreviewPanel(QWidget):
@@ -118,6 +128,7 @@ class RtkPreviewPanel(QWidget):
         self.filter_button.setToolTip("Run the open filter file's selected filter alone (its stages only)")
         self.filter_button.setEnabled(False)
         self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
+        self.stages_button, self.stage_options = self._opt_in_stages()
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
         self.refresh_button.setShortcut("Ctrl+Return")
@@ -130,14 +141,11 @@ class RtkPreviewPanel(QWidget):
         self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The filtered output appears here.")
         self.output.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
-        self.detected = QLabel()
-        self.detected.setWordWrap(True)
+        self.detected = ElidedLabel()
         self.detected.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.chosen = QLabel()
-        self.chosen.setWordWrap(True)
+        self.chosen = ElidedLabel()
         self.chosen.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = QLabel("Paste command output to see what RTK keeps.")
-        self.summary.setWordWrap(True)
+        self.summary = ElidedLabel("Paste command output to see what RTK keeps.")
         self.banner = Banner()
         self.stages = QTreeWidget()
         self.stages.setHeaderLabels(list(STAGE_COLUMNS))
@@ -158,21 +166,17 @@ class RtkPreviewPanel(QWidget):
         self.details.addTab(self.stages, "Stages")
         self.details.addTab(self.notes, "Notes")
 
-        row1 = QHBoxLayout()
-        row1.addWidget(QLabel("Command"))
-        row1.addWidget(self.command, 1)
-        row2 = QHBoxLayout()
-        row2.addWidget(QLabel("Sample"))
-        row2.addWidget(self.sample_combo, 1)
-        row2.addWidget(self.load_button)
-        row3 = QHBoxLayout()
+        # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
+        top = FlowBox()
+        top.addWidget(labelled("Command", readable(self.command), stretch=1))
+        top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
+        top.addWidget(self.load_button)
         for label, combo in (("Intensity", self.intensity), ("Profile", self.profile)):
-            row3.addWidget(QLabel(label))
-            row3.addWidget(combo)
-        row3.addWidget(self.engine_button)
-        row3.addWidget(self.filter_button)
-        row3.addStretch(1)
-        row3.addWidget(self.refresh_button)
+            top.addWidget(labelled(label, combo))
+        top.addWidget(self.engine_button)
+        top.addWidget(self.filter_button)
+        top.addWidget(self.stages_button)
+        top.addWidget(self.refresh_button)
         split = QSplitter(Qt.Orientation.Vertical)
         self.input_box = self._titled("Input", self.input)
         split.addWidget(self.input_box)
@@ -182,10 +186,9 @@ class RtkPreviewPanel(QWidget):
         split.setStretchFactor(1, 0)
         split.setStretchFactor(2, 3)
 
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
-        for row in (row1, row2, row3):
-            lay.addLayout(row)
+        lay.addWidget(top)
         lay.addWidget(self.banner)
         lay.addWidget(self.detected)
         lay.addWidget(self.chosen)
@@ -209,7 +212,30 @@ class RtkPreviewPanel(QWidget):
         if window is not None:
             self.hook = ActiveTabHook(window, self._on_active_tab, self._on_tab_edited, self._on_item_selected)
             window.workspaceScanned.connect(self.refresh_context)
+        from app.learn_dialog import install_preview_actions
+
+        install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
+
+    def _opt_in_stages(self) -> tuple[QToolButton, dict[str, QAction]]:
+        """A menu of OmniRoute's opt-in engine steps; each one shows up in the funnel when on."""
+        button = QToolButton(text="Stages")
+        button.setToolTip("OmniRoute's opt-in engine steps: renderers, code-block stripping, grouping")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        actions: dict[str, QAction] = {}
+        for key, text, checked in OPT_IN_STAGES:
+            action = menu.addAction(text)
+            action.setCheckable(True)
+            action.setChecked(checked)
+            action.toggled.connect(lambda _on: self.schedule(immediate=True))
+            actions[key] = action
+        button.setMenu(menu)
+        return button, actions
+
+    def stage_config(self) -> dict[str, bool]:
+        """The opt-in RtkConfig keys the menu sets (``preserveDocstrings`` defaults to on)."""
+        return {key: action.isChecked() for key, action in self.stage_options.items()}
 
     @staticmethod
     def _titled(title: str, view: QWidget) -> QWidget:
@@ -217,7 +243,7 @@ class RtkPreviewPanel(QWidget):
         lay = QVBoxLayout(box)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
-        lay.addWidget(QLabel(f"<b>{title}</b>"))
+        lay.addWidget(ElidedLabel(f"<b>{title}</b>"))
         lay.addWidget(view, 1)
         return box
 
@@ -259,7 +285,9 @@ class RtkPreviewPanel(QWidget):
                 selected = value["id"]
         self.active = FilterBuffer(str(tab.path), tab.text, selected)
         self.filter_button.setEnabled(True)
-        self.filter_button.setText(f"This filter only: {selected}" if selected else "This filter only")
+        # the button keeps its text (a name in it widened the dock under the mouse); the id is in its tooltip
+        self.filter_button.setToolTip(f"Run filter {selected} alone (its stages only)" if selected else
+                                      "Run the open filter file's selected filter alone (its stages only)")
         return True
 
     def _on_active_tab(self, tab: DocumentTab | None) -> None:
@@ -290,12 +318,15 @@ class RtkPreviewPanel(QWidget):
             self.load_file(Path(name))
 
     def load_file(self, path: Path, *, keep_combo: bool = False) -> bool:
+        from engine.fsutil import InputRefused, read_input_bytes
+
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                self.banner.show_message(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                                         "load a part of it", "warning")
-                return False
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            # the one bounded reader: the input limit for every command and the IDE; a FIFO or
+            # device is refused unopened instead of blocking the GUI thread
+            text = read_input_bytes(path).decode("utf-8", errors="replace")
+        except InputRefused as exc:
+            self.banner.show_message(f"{path.name}: {exc.strerror}", "warning")
+            return False
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False
@@ -312,6 +343,16 @@ class RtkPreviewPanel(QWidget):
     def set_output(self, text: str) -> None:
         self.input.setPlainText(text)
 
+    def load_command_sample(self, command: str, sample: str) -> None:
+        """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""
+        self.command.blockSignals(True)
+        self.command.setText(command)
+        self.command.blockSignals(False)
+        if sample:
+            self.set_output(sample)
+            self.sample_combo.setCurrentIndex(0)
+        self.schedule(immediate=True)
+
     def _input_edited(self) -> None:
         self.schedule()
 
@@ -321,7 +362,8 @@ class RtkPreviewPanel(QWidget):
         return RtkRequest(self.input.toPlainText(), self.command.text().strip(), self.profile.currentText(),
                           self.intensity.currentText(), self._builtin_dir(),
                           str(ws) if ws is not None else None, self.active,
-                          "filter" if self.filter_button.isChecked() and self.active is not None else "engine")
+                          "filter" if self.filter_button.isChecked() and self.active is not None else "engine",
+                          self.stage_config())
 
     def _builtin_dir(self) -> str | None:
         """The bundled filters folder, looked up once: resolving it (realpath, a syscall per path

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import offer_action, register_panel, window_menu
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label, scanned_entries
 from app.playground.jobs import panel_jobs
@@ -41,6 +42,7 @@ from app.theme import mono_font, tints
 from app.undo import SpliceCommand
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
+from app.widgets.scrollbody import scroll_body
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panels_model import (
@@ -180,6 +182,7 @@ class TestsPanel(QWidget):
             bar.addWidget(w)
 
         self.tree = QTreeWidget()
+        self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗/⚠ drawn as icons
         self.tree.setHeaderLabels(["Test", "Result", "Activation", "Savings"])
         self.tree.setColumnWidth(0, 300)
         self.tree.setColumnWidth(1, 70)
@@ -206,7 +209,7 @@ class TestsPanel(QWidget):
         split.addWidget(detail)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 4)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(split, 1)

@@ -32,18 +32,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate
 from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.empty_state import EmptyState
+from app.widgets.previewkit import ActiveTabHook
+from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
     ExportCandidate,
     TrustOverview,
     export_candidates,
-    export_selection,
     filter_files_of,
+    plan_selection,
     since_trust_lines,
     trust_confirmation,
     trust_overview,
@@ -103,6 +106,7 @@ class TrustPanel(QWidget):
         head.addWidget(refresh)
         head.addWidget(self.trust_button)
         self.files = QTreeWidget()
+        self.files.setItemDelegate(SymbolIconDelegate(self.files))  # verdict symbols drawn as icons
         self.files.setHeaderLabels(["File", "Verdict", "Why", "Filters", "Stored hash", "Computed hash"])
         self.files.setRootIsDecorated(False)
         for col, width in enumerate((90, 160, 220, 50, 150, 150)):
@@ -130,13 +134,18 @@ class TrustPanel(QWidget):
         self.format.addItem("RTK TOML v1 (.rtk/filters.toml)", "toml")
         self.format.setToolTip("OmniRoute's JSON filter array, or RTK TOML v1 (lossy: dropped fields are listed)")
         self.with_trust = QCheckBox("and trust it")
-        self.with_trust.setToolTip("Write trust.json for the exported file in the same step")
+        self.with_trust.setToolTip("Write trust.json for the exported file in the same step (only for the "
+                                   "project's .rtk/filters.json or .rtk/filters.toml)")
+        self.replace_file = QCheckBox("replace the file")
+        self.replace_file.setToolTip("Replace an existing file as a whole. Unchecked, the export merges: filters "
+                                     "with the same id are replaced, the others kept as they are")
         self.export_button = QPushButton("Export…")
         self.export_button.clicked.connect(self.export_clicked)
         self.selection_label = QLabel("")
         ex_bar = QHBoxLayout()
         ex_bar.addWidget(self.format)
         ex_bar.addWidget(self.with_trust)
+        ex_bar.addWidget(self.replace_file)
         ex_bar.addStretch(1)
         ex_bar.addWidget(self.selection_label)
         ex_bar.addWidget(self.export_button)
@@ -153,7 +162,7 @@ class TrustPanel(QWidget):
         split.addWidget(export_box)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
         compact(self)
@@ -162,6 +171,8 @@ class TrustPanel(QWidget):
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
+        self._watched_tabs: set[int] = set()
+        self._edits = ActiveTabHook(window, self._watch_tab, lambda _tab: None, lambda *_a: None)
         self.no_workspace = EmptyState.over(self.risk)
         self.no_filters = EmptyState.over(self.export_tree)
         self._update_buttons()
@@ -312,15 +323,45 @@ class TrustPanel(QWidget):
                 parent.setFlags(parent.flags() | Qt.ItemFlag.ItemIsAutoTristate | Qt.ItemFlag.ItemIsUserCheckable)
                 self.export_tree.addTopLevelItem(parent)
                 files[c.file] = parent
-            item = QTreeWidgetItem([c.filter_id, Path(c.file).name])
+            item = QTreeWidgetItem([c.filter_id + (" ⚠ tests" if c.problem else ""), Path(c.file).name])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setData(0, CANDIDATE_ROLE, c)
-            on = (c.file, c.filter_id) in checked or (first and Path(c.file).parent.name != ".rtk")
+            if c.problem:
+                item.setToolTip(0, f"{c.problem}: never pre-selected; exporting it asks a second time")
+                item.setForeground(0, QColor(tints().warning))
+            # a filter whose tests fail is never pre-selected (it stays chosen once the user chose it)
+            on = (c.file, c.filter_id) in checked or (first and Path(c.file).parent.name != ".rtk"
+                                                       and not c.problem)
             item.setCheckState(0, Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             parent.addChild(item)
         self.export_tree.expandAll()
         self.export_tree.blockSignals(False)
+        self._mark_unsaved()
         self._on_check_changed()
+
+    def _watch_tab(self, tab) -> None:
+        """Each open file's saved/unsaved state marks its entry in the export list."""
+        key = id(tab)
+        if tab is not None and key not in self._watched_tabs:
+            self._watched_tabs.add(key)
+            tab.dirtyChanged.connect(self._mark_unsaved)
+            tab.destroyed.connect(lambda _o=None: self._watched_tabs.discard(key))
+
+    def _mark_unsaved(self, *_args) -> None:
+        """Files with unsaved edits say so: the list (and the export) are of the files on disk."""
+        root = self.window_.workspace
+        for i in range(self.export_tree.topLevelItemCount()):
+            parent = self.export_tree.topLevelItem(i)
+            if parent.childCount() == 0:
+                continue
+            file = parent.child(0).data(0, CANDIDATE_ROLE).file
+            rel = str(Path(file).relative_to(root)) if root and Path(file).is_relative_to(root) else file
+            tab = self.window_.tab_for(Path(file))
+            dirty = tab is not None and tab.is_dirty()
+            parent.setText(0, f"{rel} — unsaved edits" if dirty else rel)
+            parent.setToolTip(0, f"{file} has unsaved edits: this list and the export are of the file on disk; "
+                                 "save to include your edits" if dirty else file)
+            parent.setForeground(0, QColor(tints().warning) if dirty else self.export_tree.palette().text())
 
     # -- selection ----------------------------------------------------------------------------------------
     def selected(self) -> list[ExportCandidate]:
@@ -412,34 +453,61 @@ class TrustPanel(QWidget):
         return self.export_to(Path(name))
 
     def export_to(self, target: Path) -> bool:
-        from engine.rtk.export import ExportError
+        """One question with the whole plan (added, replaced, kept, removed); a second, explicit one
+        only when an exported filter fails its tests or is not selected by its test command."""
+        from engine.rtk.export import ExportError, execute_export
+        from engine.rtk.export_plan import trust_target_problem
         from engine.rtk.trust import TrustWriteError
 
         chosen = self.selected()
         fmt = self.format.currentData()
-        if target.exists():
-            answer = QMessageBox.question(self, "Replace file",
-                                          f"{target} exists. Replace it with {len(chosen)} exported filter(s)?",
-                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                          QMessageBox.StandardButton.Cancel)
-            if answer != QMessageBox.StandardButton.Yes:
-                return False
+        profile = self.window_.settings.default_profile
         tab = self.window_.tab_for(target)
         if tab is not None and tab.is_dirty():
             self._note_error(f"{target.name} has unsaved edits in the editor; save or revert them before exporting "
                              "over it")
             return False
+        with_trust = self.with_trust.isChecked()
+        if with_trust and (problem := trust_target_problem(target)):
+            self._note_error(problem, "RTK-EXPORT")
+            return False
+        try:
+            plan = plan_selection(chosen, self.candidates, target, fmt=fmt, profile=profile,
+                                  replace=self.replace_file.isChecked())
+        except ExportError as exc:
+            self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
+            return False
+        lines = [line for line in plan.lines() if not line.lstrip().startswith("failing:")]
+        question = "\n".join([*lines, ""] + ([f"{len(plan.failing)} test problem(s) — asked next."]
+                                            if plan.failing else [])
+                             + [f"Export {len(plan.exported)} filter(s)" + (" and trust the result" if with_trust
+                                                                             else "") + "?"])
+        if plan.mode != "create":  # a new file: choosing its name was the confirmation
+            answer = QMessageBox.question(self, "Export filters", question,
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        if plan.failing:
+            failing = "\n".join(f"{f.filter_id}: {f.reason}" for f in plan.failing)
+            answer = QMessageBox.question(self, "Export filters whose tests fail?",
+                                          f"{failing}\n\nThese filters do not do what their tests say (or their "
+                                          "test commands select another filter). Export them anyway?",
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            result = export_selection(chosen, self.candidates, target, fmt=fmt, with_trust=self.with_trust.isChecked(),
-                                      profile=self.window_.settings.default_profile)
+            result = execute_export(plan, with_trust=with_trust, allow_failing=True, profile=profile)
         except ExportError as exc:
             self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
             return False
         except (TrustWriteError, OSError) as exc:
             self._note_error(str(exc), "RTK-EXPORT")
             return False
-        summary = Diagnostic(f"exported {len(result.filter_ids)} filter(s) to {result.path}"
+        summary = Diagnostic(f"exported {len(result.filter_ids)} filter(s) to {result.path} "
+                             f"({plan.file_count} in the file)"
                              + (" and trusted it" if result.trust is not None else ""), "info", "RTK-EXPORT",
                              path=result.path, source="export")
         self.notes.set_notes([summary, *result.diagnostics])

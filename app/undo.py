@@ -11,7 +11,9 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoCommand
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
 from engine.workspace.document import minimal_splice
 from engine.workspace.jsonedit import Splice
@@ -95,3 +97,41 @@ class SplicesCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.target.apply_splices([inverse for _forward, inverse in reversed(self.steps)], "undo")
+
+
+def _is_redo(event: QKeyEvent) -> bool:
+    return event.matches(QKeySequence.StandardKey.Redo) or (
+        event.key() == Qt.Key.Key_Z
+        and event.modifiers() == (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier))
+
+
+class UndoKeys(QObject):
+    """Sends Undo/Redo key presses in form fields to the document's stack.
+
+    A line edit or text edit keeps its own undo history: Ctrl+Z there would change the field
+    without the document (the field then shows a value the document does not have) or push the
+    change back as a new edit. Installed on a form's inputs, this filter takes the shortcut from
+    them and emits ``undo``/``redo`` instead, so one history holds every edit in every view.
+    """
+
+    undo = Signal()
+    redo = Signal()
+
+    def watch(self, widget: QWidget) -> None:
+        for child in [widget, *widget.findChildren(QWidget)]:
+            if isinstance(child, (QLineEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)):
+                child.installEventFilter(self)
+                if isinstance(child, QPlainTextEdit):
+                    child.setUndoRedoEnabled(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) or not isinstance(event, QKeyEvent):
+            return False
+        undo = event.matches(QKeySequence.StandardKey.Undo)
+        if not undo and not _is_redo(event):
+            return False
+        event.accept()  # ShortcutOverride: the key comes to this widget (and so to us), not to a window action
+        if kind == QEvent.Type.KeyPress:
+            (self.undo if undo else self.redo).emit()
+        return True

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListView,
     QScrollArea,
-    QSplitter,
     QToolButton,
     QToolTip,
     QVBoxLayout,
@@ -37,6 +36,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
+from app.icons import icon
+from app.undo import UndoKeys
+from app.widgets.adaptive import AdaptiveSplitter
+from app.widgets.elided import ElidedLabel
 from engine.workspace.jsontree import resolve_value
 from engine.workspace.kinds import FileKind, item_label, item_title
 from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATEGORIES, RULE_CONTEXTS
@@ -44,7 +47,8 @@ from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATE
 CAVEMAN_RULE = [
     Section("Rule", [
         FieldSpec("/name", "Name", "text", optional=False, help="stable rule name (skipRules uses it)"),
-        FieldSpec("/pattern", "Pattern", "pattern", optional=False, pattern_flags="@flags"),
+        FieldSpec("/pattern", "Pattern", "pattern", optional=False, pattern_flags="@flags",
+                  placeholder="a JavaScript regex, e.g. \\bbasically\\s+"),
         FieldSpec("/flags", "Flags", "flags", default="gi"),
         FieldSpec("/replacement", "Replacement", "text",
                   help="JS replacement template ($1, $<name>, $&); with replacementMap: inserted verbatim on a miss (CAV-Q5)"),
@@ -53,7 +57,8 @@ CAVEMAN_RULE = [
         FieldSpec("/context", "Context", "enum", default="all", options=RULE_CONTEXTS),
         FieldSpec("/category", "Category", "enum", default="filler", options=RULE_CATEGORIES),
         FieldSpec("/minIntensity", "Min. intensity", "enum", default="lite", options=INTENSITIES),
-        FieldSpec("/description", "Description", "multiline"),
+        FieldSpec("/description", "Description", "multiline",
+                  placeholder="Describe what this rule removes and why it is safe."),
     ]),
 ]
 
@@ -136,6 +141,16 @@ def sections_for(kind: FileKind, item: Any) -> list[Section]:
     if isinstance(item, dict) and "commandTypes" in item and "match" not in item:
         return RTK_LEGACY_FILTER
     return RTK_FILTER
+
+
+LIST_CHARS = 30  # the rule list's share when beside the form, in average characters
+LIST_BESIDE_FORM_CHARS = 80
+
+
+def _responsive(form: QFormLayout) -> None:
+    """Labels beside their fields while both fit, above them when the form is narrow."""
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
 
 
 class ItemListModel(QStringListModel):
@@ -223,8 +238,9 @@ class ItemForm(QScrollArea):
 
     edited = Signal(str, object, bool)  # relative pointer, value (or REMOVE), mergeable
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, undo_keys: UndoKeys | None = None) -> None:
         super().__init__(parent)
+        self.undo_keys = undo_keys
         self.setWidgetResizable(True)
         self.fields: dict[str, FieldWidget] = {}
         self._sections: list[Section] | None = None
@@ -254,7 +270,7 @@ class ItemForm(QScrollArea):
         for section in sections:
             box = QGroupBox(section.title)
             form = QFormLayout(box)
-            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+            _responsive(form)
             for spec in section.fields:
                 widget = make_field(spec)
                 label = QLabel(spec.label + ("" if spec.optional else " *"))
@@ -264,12 +280,15 @@ class ItemForm(QScrollArea):
                 row = QHBoxLayout()
                 row.addWidget(widget, 1)
                 if spec.optional and spec.kind not in ("flags", "enum"):
-                    reset = QToolButton(text="✕")
+                    reset = QToolButton()
+                    reset.setIcon(icon("clear"))
                     reset.setToolTip(f"Remove '{spec.pointer[1:]}' from the item (use the default)")
                     reset.setAutoRaise(True)
                     reset.clicked.connect(lambda _=False, p=spec.pointer, w=widget: self._remove(p, w))
                     row.addWidget(reset)
                 form.addRow(label, row)
+                if self.undo_keys is not None:
+                    self.undo_keys.watch(widget)
                 widget.edited.connect(lambda value, merge, p=spec.pointer: self._on_edit(p, value, merge))
                 self.fields[spec.pointer] = widget
             outer.addWidget(box)
@@ -323,14 +342,17 @@ class VisualEditor(QWidget):
         # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
         self._labels: dict[int, tuple[Any, str, str]] = {}
         self.single = False
+        self.undo_keys = UndoKeys(self)  # Ctrl+Z in a field undoes the document (DocumentTab connects it)
         self.header = QGroupBox("Pack")
         header_form = QFormLayout(self.header)
+        _responsive(header_form)
         self.header_fields: dict[str, FieldWidget] = {}
         for spec in PACK_HEADER:
             widget = make_field(spec)
             widget.setToolTip(spec.help)
             widget.edited.connect(lambda value, _m, p=spec.pointer: self.headerEdited.emit(p, value))
             header_form.addRow(spec.label, widget)
+            self.undo_keys.watch(widget)
             self.header_fields[spec.pointer] = widget
 
         self.model = ItemListModel(self)
@@ -361,8 +383,7 @@ class VisualEditor(QWidget):
             bar.addWidget(b)
             self.buttons[key] = b
         bar.addStretch(1)
-        self.count_label = QLabel()
-        bar.addWidget(self.count_label)
+        self.count_label = ElidedLabel(min_chars=3)  # under the list: the buttons keep the bar's width
         self.buttons["add"].clicked.connect(lambda: self.addRequested.emit(self.current() + 1))
         self.buttons["duplicate"].clicked.connect(self._duplicate)
         self.buttons["delete"].clicked.connect(self._delete)
@@ -379,15 +400,19 @@ class VisualEditor(QWidget):
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addLayout(bar)
         left_lay.addWidget(self.list, 1)
+        left_lay.addWidget(self.count_label)
 
-        self.form = ItemForm()
+        self.form = ItemForm(undo_keys=self.undo_keys)
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        # list and form side by side from ~75 characters of width (a 22-character list beside a
+        # form whose fields keep their readable minimum), else the list above the form
+        self.splitter = AdaptiveSplitter(LIST_BESIDE_FORM_CHARS)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.form)
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([260, 640])
+        self.splitter.setStretchFactor(0, 0)  # the form gets what the window gains
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.list.setMinimumWidth(self.fontMetrics().averageCharWidth() * 12)
         self.notice = QLabel()
         self.notice.setWordWrap(True)
         self.notice.hide()
@@ -396,6 +421,13 @@ class VisualEditor(QWidget):
         lay.addWidget(self.notice)
         lay.addWidget(self.header)
         lay.addWidget(self.splitter, 1)
+        self.reset_layout()
+
+    def reset_layout(self) -> None:
+        """The list/form split as on opening (View ▸ Reset Layout)."""
+        chars = self.fontMetrics().averageCharWidth()
+        if self.splitter.orientation() == Qt.Orientation.Horizontal:
+            self.splitter.setSizes([chars * LIST_CHARS, max(self.splitter.width() - chars * LIST_CHARS, 1)])
 
     # -- state from the document --------------------------------------------------------------------
     def set_notice(self, text: str) -> None:

@@ -1,30 +1,66 @@
-"""Caveman throughput on synthetic English prose (10 KB, 1 MB, 8 MB) at ``full``, and on 1 MB of
-mixed prose (code, links, emoji) for information.
+"""Caveman throughput, growth and memory on three corpora, beside OmniRoute's own time.
 
-    python bench/bench_caveman.py [RULES_DIR]
+    python bench/bench_caveman.py [--rules DIR] [--quick] [--no-reference]
 
-RULES_DIR defaults to OmniRoute's packs in ../shared/reference/omniroute/rules (read only, when
-present); without it the benchmark says so and exits 0. The prose is generated here from a
-seeded vocabulary (no reference text is used). Targets: ≤ 100 ms per MB, and linear
-(8 MB ≤ 9 × the 1 MB time). OmniRoute itself needs about 5 s per MB (its placeholder restore is
-quadratic).
+Corpora (all generated here from seeded sources; no reference text is used):
+  * ``prose``  — synthetic English prose (mostly plain sentences);
+  * ``mixed``  — the same prose with inline code, links, calls, constants, versions, paths, emoji;
+  * ``agent``  — coding-agent sessions (``bench.agent_corpus``): prose with fenced code, stack
+    traces, diffs, logs, JSON, shell, URLs, CRLF.
+Each is run at 1, 4 and 16 MB (``--quick``: 1 and 4 MB), each size in a fresh interpreter that
+reports its best CPU and wall time (in-process: ``Compressor.compress_body`` of one user message,
+English packs at ``full``) and its peak RSS above the baseline it had before reading the text.
+The reference (``bench.reference``: OmniRoute's engine in node, its own in-process wall time) runs
+on the very same 1 MB file in the same run. Then ``rulewright compress`` (the CLI, a new process)
+on 4 MB of conformance-derived text (the corpus's English texts concatenated; skipped without
+``../shared``): wall time and peak RSS of the whole process.
+
+Targets (exit 1 when one is missed): ≤ 100 ms/MB (CPU) at 1 MB on every corpus; 16 MB ≤ 17 × the
+1 MB time; ≥ 30 × faster than the reference at 1 MB (its wall against ours); peak ≤ 60 MB per MB
+of input above the baseline; the CLI on 4 MB ≤ 1 s wall and ≤ 400 MB peak RSS. The machine may
+be shared: CPU time is the steadier figure, and the load average is printed before and after.
+
+RULES_DIR defaults to OmniRoute's packs in shared/reference/omniroute/rules beside the checkout or a
+folder above it (read only); without
+them the benchmark says so and exits 0.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-DEFAULT_RULES = ROOT.parent / "shared" / "reference" / "omniroute" / "rules"
-OUR_RULES = ROOT / "rules"
-REFERENCE_MS_PER_MB = 5000.0
+from bench import reference  # noqa: E402
+from bench.agent_corpus import sessions  # noqa: E402
+
+
+def _shared(relative: str) -> Path:
+    """``shared/<relative>`` beside this checkout or any folder above it (a worktree sits deeper)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / relative).exists():
+            return folder / "shared" / relative
+    return ROOT.parent / "shared" / relative
+
+
+DEFAULT_RULES = _shared("reference/omniroute/rules")
+CONFORMANCE = _shared("conformance/cases/caveman.jsonl")
+MB = 1_000_000
 TARGET_MS_PER_MB = 100.0
+TARGET_GROWTH = 17.0
+TARGET_RATIO = 30.0
+TARGET_MB_PER_MB = 60.0
+TARGET_CLI_SECONDS = 1.0
+TARGET_CLI_MB = 400.0
 
 _SUBJECTS = ("the service", "our build", "a worker", "the parser", "this module", "the cache", "an index",
              "the scheduler", "my script", "the request handler", "the database layer", "a client")
@@ -92,6 +128,105 @@ def mixed_prose(size: int, seed: int = 11) -> str:
     return "\n\n".join(paragraphs)[:size]
 
 
+CORPORA = {"prose": prose, "mixed": mixed_prose, "agent": sessions}
+
+
+def conformance_text(size: int) -> str | None:
+    """The English texts of the conformance corpus, concatenated (blank line between) to ``size``
+    bytes; None when ``../shared`` is absent."""
+    if not CONFORMANCE.is_file():
+        return None
+    texts = []
+    for line in CONFORMANCE.read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        if case.get("language") == "en" and isinstance(case.get("text"), str):
+            texts.append(case["text"])
+    out, total, i = [], 0, 0
+    while texts and total < size:
+        out.append(texts[i % len(texts)])
+        total += len(out[-1].encode("utf-8")) + 2
+        i += 1
+    return "\n\n".join(out)
+
+
+# ---------------------------------------------------------------- one measurement, in a child
+
+
+def _status_kb(field: str) -> int | None:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def _reset_peak() -> bool:
+    """Reset the kernel's peak-RSS mark (Linux ``clear_refs`` 5) so it measures from now."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def child(path: str, profile: str, repeats: int, rules: str) -> None:
+    """Measure one file: print ``{"cpu_ms", "wall_ms", "peak_mb", "out_ratio"}`` as JSON."""
+    from engine.caveman import Compressor, PackSource
+
+    packs = PackSource.from_dir(Path(rules))
+    config = {"enabled": True, "minMessageLength": 0, "intensity": "full", "compressRoles": ["user"]}
+
+    def once(text: str):
+        return Compressor(packs, config, profile=profile).compress_body({"messages": [{"role": "user",
+                                                                                       "content": text}]})
+
+    once(prose(20_000) + mixed_prose(20_000) + sessions(20_000))  # packs loaded, regexes translated
+    base = _status_kb("VmRSS")
+    resettable = _reset_peak()
+    text = Path(path).read_text(encoding="utf-8")
+    best_cpu = best_wall = float("inf")
+    out = ""
+    fallback = False
+    for _ in range(repeats):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        result = once(text)
+        best_wall = min(best_wall, time.perf_counter() - started)
+        best_cpu = min(best_cpu, time.process_time() - started_cpu)
+        out = result.body["messages"][0]["content"]
+        fallback = bool(result.stats.get("fallbackApplied"))
+    peak = _status_kb("VmHWM")
+    peak_mb = None if base is None or peak is None or not resettable else (peak - base) / 1000
+    print(json.dumps({"cpu_ms": best_cpu * 1000, "wall_ms": best_wall * 1000, "peak_mb": peak_mb,
+                      "out_ratio": len(out) / max(1, len(text)), "fallback": fallback}))
+
+
+def measure(path: Path, profile: str, repeats: int, rules: Path) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--child", str(path), profile, str(repeats), str(rules)],
+                          capture_output=True, text=True, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"measurement of {path.name} failed: {done.stderr.strip()[-400:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cli_run(path: Path, rules: Path) -> tuple[float, float, float]:
+    """``rulewright compress`` on ``path`` in a new process: (wall s, user+sys CPU s, peak RSS MB)."""
+    exe = Path(sys.executable).with_name("rulewright")
+    argv = [str(exe)] if exe.is_file() else [sys.executable, "-m", "engine.cli"]
+    argv += ["compress", "--rules", str(rules), "--intensity", "full", "--min-length", "0", str(path)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"rulewright compress exited {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+# ---------------------------------------------------------------- the report
+
+
 def _load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -100,58 +235,78 @@ def _load() -> str:
 
 
 def main(argv: list[str]) -> int:
-    rules = Path(argv[0]) if argv else DEFAULT_RULES
-    if not (rules / "en").is_dir():
-        print(f"skipped: no English pack at {rules} (pass a rules folder laid out <lang>/<category>.json)")
+    if argv[:1] == ["--child"]:
+        child(argv[1], argv[2], int(argv[3]), argv[4])
         return 0
-    from engine.caveman import Compressor, PackSource
-
-    source = PackSource.from_dir(rules)
-    source.rules_for("en")
-    config = {"enabled": True, "minMessageLength": 0, "intensity": "full", "compressRoles": ["user"]}
-
-    def timed(text: str, repeat: int, packs: PackSource = source, cfg: dict = config) -> tuple[float, float, str]:
-        """Best wall time and best CPU time (the CPU time is steadier on a busy machine). Best of
-        ``repeat`` runs: the first run at a new size also pays the page faults of the process's
-        heap growing to hold its strings (~18 k more on 8 MB, ~10 % of that run)."""
-        best, best_cpu, out = float("inf"), float("inf"), ""
-        for _ in range(repeat):
-            started, started_cpu = time.perf_counter(), time.process_time()
-            result = Compressor(packs, cfg).compress_body({"messages": [{"role": "user", "content": text}]})
-            best = min(best, time.perf_counter() - started)
-            best_cpu = min(best_cpu, time.process_time() - started_cpu)
-            out = result.body["messages"][0]["content"]
-        return best, best_cpu, out
-
-    timed(prose(10_000), 1)  # warm the regex translation caches
-    print(f"load average before: {_load()}  (CPU time is inflated on a busy machine)")
-    figures = {}
-    for label, size, repeat in (("10 KB", 10_000, 20), ("1 MB", 1_000_000, 3), ("8 MB", 8_000_000, 3)):
-        text = prose(size)
-        seconds, cpu, out = timed(text, repeat)
-        mb = len(text.encode("utf-8")) / 1_000_000
-        figures[label] = cpu
-        print(f"{label:>5}: wall {seconds * 1000:9.1f} ms  cpu {cpu * 1000:9.1f} ms  {cpu * 1000 / mb:7.1f} ms/MB (cpu)  "
-              f"output {len(out) / len(text):.3f} of input  "
-              f"{REFERENCE_MS_PER_MB / (cpu * 1000 / mb):6.1f}x faster than OmniRoute (~5 s/MB)")
-    text = mixed_prose(1_000_000)
-    _seconds, cpu, out = timed(text, 3)
-    mb = len(text.encode("utf-8")) / 1_000_000
-    print(f"mixed 1 MB (code, links, emoji; no target): cpu {cpu * 1000:7.1f} ms  {cpu * 1000 / mb:7.1f} ms/MB (cpu)  "
-          f"output {len(out) / len(text):.3f} of input")
-    text = prose(1_000_000)
-    _seconds, cpu, out = timed(text, 3, PackSource.from_dir(OUR_RULES), {**config, "language": "en"})
-    print(f"our English pack (rules/en) on the same 1 MB (no target): cpu {cpu * 1000:7.1f} ms/MB  "
-          f"output {len(out) / len(text):.3f} of input")
-    one, eight = figures["1 MB"], figures["8 MB"]
-    per_mb = one * 1000
-    linear = eight / one
-    print(f"1 MB: {per_mb:.1f} ms/MB (target <= {TARGET_MS_PER_MB:.0f})  "
-          f"8 MB / 1 MB time ratio: {linear:.2f} (target <= 9)")
-    print(f"load average after: {_load()}")
-    ok = per_mb <= TARGET_MS_PER_MB and linear <= 9
-    print("targets met" if ok else "targets NOT met")
-    return 0 if ok else 1
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rules", type=Path, default=DEFAULT_RULES)
+    ap.add_argument("--quick", action="store_true", help="1 and 4 MB only (growth then 4 MB / 1 MB, target 4.25)")
+    ap.add_argument("--no-reference", action="store_true", help="do not run OmniRoute's engine")
+    ap.add_argument("--corpus", action="append", choices=sorted(CORPORA), help="only these corpora")
+    args = ap.parse_args(argv)
+    if not (args.rules / "en").is_dir():
+        print(f"skipped: no English pack at {args.rules} (pass --rules, a folder laid out <lang>/<category>.json)")
+        return 0
+    sizes = (1, 4) if args.quick else (1, 4, 16)
+    growth_target = TARGET_GROWTH * sizes[-1] / 16
+    print(f"load average before: {_load()}  (a busy machine inflates wall time most, CPU time less)")
+    missed: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-caveman-") as tmp:
+        for name in args.corpus or list(CORPORA):
+            make = CORPORA[name]
+            cpu_at: dict[tuple[str, int], float] = {}
+            print(f"\n[{name}]")
+            for size in sizes:
+                text = make(size * MB)
+                path = Path(tmp) / f"{name}-{size}mb.txt"
+                path.write_text(text, encoding="utf-8")
+                mb = path.stat().st_size / MB
+                for profile in ("omniroute", "strict") if size in (1, sizes[-1]) else ("omniroute",):
+                    m = measure(path, profile, 3 if size == 1 else 1, args.rules)
+                    cpu_at[(profile, size)] = m["cpu_ms"]
+                    peak = "n/a" if m["peak_mb"] is None else f"{m['peak_mb']:.0f} MB ({m['peak_mb'] / mb:.1f} MB/MB)"
+                    print(f"  {size:>2} MB {profile:9}: cpu {m['cpu_ms']:8.1f} ms ({m['cpu_ms'] / mb:6.1f} ms/MB)  "
+                          f"wall {m['wall_ms']:8.1f} ms  peak above baseline {peak}  output "
+                          f"{m['out_ratio']:.3f} of input{'  (part fell back)' if m['fallback'] else ''}")
+                    if m["peak_mb"] is not None and m["peak_mb"] / mb > TARGET_MB_PER_MB:
+                        missed.append(f"{name} {size} MB {profile}: {m['peak_mb'] / mb:.1f} MB/MB > {TARGET_MB_PER_MB:.0f}")
+                    if size == 1:
+                        if m["cpu_ms"] / mb > TARGET_MS_PER_MB:
+                            missed.append(f"{name} 1 MB {profile}: {m['cpu_ms'] / mb:.1f} ms/MB > {TARGET_MS_PER_MB:.0f}")
+                        if profile == "omniroute" and not args.no_reference:
+                            ref = reference.run("caveman", path, repeats=1)
+                            print(f"        {ref.describe()}")
+                            if ref.ran:
+                                ratio = ref.best_ms / m["wall_ms"]
+                                print(f"        side by side at 1 MB: {ratio:.1f}x faster (its wall / our wall), "
+                                      f"{ref.best_ms / m['cpu_ms']:.1f}x (its wall / our CPU)")
+                                if ratio < TARGET_RATIO:
+                                    missed.append(f"{name} 1 MB: {ratio:.1f}x faster than OmniRoute < {TARGET_RATIO:.0f}x")
+            for profile in ("omniroute", "strict"):
+                growth = cpu_at[(profile, sizes[-1])] / cpu_at[(profile, 1)]
+                print(f"  growth {sizes[-1]} MB / 1 MB ({profile}, CPU): {growth:.2f} (target <= {growth_target:.2f})")
+                if growth > growth_target:
+                    missed.append(f"{name} growth {profile}: {growth:.2f} > {growth_target:.2f}")
+        text = conformance_text(4 * MB)
+        print("\n[conformance-derived text, `rulewright compress --intensity full --min-length 0`, 4 MB]")
+        if text is None:
+            print(f"  skipped: {CONFORMANCE} absent")
+        else:
+            path = Path(tmp) / "conformance-4mb.txt"
+            path.write_text(text, encoding="utf-8")
+            wall, cpu, rss = cli_run(path, args.rules)
+            print(f"  wall {wall:.2f} s  cpu {cpu:.2f} s  peak RSS {rss:.0f} MB  "
+                  f"(targets <= {TARGET_CLI_SECONDS:.0f} s wall, <= {TARGET_CLI_MB:.0f} MB)")
+            if wall > TARGET_CLI_SECONDS:
+                missed.append(f"CLI 4 MB: {wall:.2f} s wall > {TARGET_CLI_SECONDS:.0f} s")
+            if rss > TARGET_CLI_MB:
+                missed.append(f"CLI 4 MB: {rss:.0f} MB peak RSS > {TARGET_CLI_MB:.0f} MB")
+    print(f"\nload average after: {_load()}")
+    if missed:
+        print("targets NOT met:\n  " + "\n  ".join(missed))
+        return 1
+    print("targets met")
+    return 0
 
 
 if __name__ == "__main__":

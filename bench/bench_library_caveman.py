@@ -74,10 +74,10 @@ def main(argv: list[str]) -> int:
     only = {lang for a in argv if a.startswith("--only=") for lang in a[len("--only="):].split(",")}
     reference = Path(args[0]) if args else DEFAULT_REFERENCE
     if not (reference / "en").is_dir():
-        print(f"skipped: no reference packs at {reference} (pass OmniRoute's rules folder)")
+        print(f"reference not run: no reference packs at {reference} (pass OmniRoute's rules folder)")
         return 0
     if not CASES.is_file():
-        print(f"skipped: no conformance prose at {CASES}")
+        print(f"reference not run: no conformance prose at {CASES}")
         return 0
     from engine.caveman import PackSource
 

@@ -136,7 +136,7 @@ def main(argv: list[str]) -> int:
     reference = Path(args[0]) if args else DEFAULT_REFERENCE
     samples_dir, reference_filters = reference / "fixtures" / "rtk", reference / "filters"
     if not samples_dir.is_dir() or not reference_filters.is_dir():
-        print(f"reference not found at {reference} (need fixtures/rtk/ and filters/): skipped")
+        print(f"reference not run: nothing at {reference} (need fixtures/rtk/ and filters/)")
         return 0
     ours, our_problems = load_filter_dir(OUR_FILTERS)
     theirs, _ = load_filter_dir(reference_filters)

@@ -41,6 +41,7 @@ class ReferenceRun:
     median_ms: float | None = None
     repeats: int = 0
     reason: str | None = None
+    cpu_ms: float | None = None  # mean CPU of one call (``cpu=True``): node's CPU, start-up subtracted
 
     @property
     def ran(self) -> bool:
@@ -59,11 +60,18 @@ class ReferenceRun:
             return None
         return self.best_ms / our_ms
 
+    @property
+    def cpu_ms_per_mb(self) -> float | None:
+        if self.cpu_ms is None or not self.bytes:
+            return None
+        return self.cpu_ms * MB / self.bytes
+
     def describe(self) -> str:
         if not self.ran:
             return f"reference not run: {self.reason}"
+        cpu = f", CPU {self.cpu_ms_per_mb:.1f} ms/MB" if self.cpu_ms is not None else ""
         return (f"reference {self.ms_per_mb:.1f} ms/MB (OmniRoute {self.kind} engine in node, wall, "
-                f"best {self.best_ms:.1f} ms of {self.repeats}, median {self.median_ms:.1f} ms)")
+                f"best {self.best_ms:.1f} ms of {self.repeats}, median {self.median_ms:.1f} ms{cpu})")
 
 
 def find_script() -> Path | None:
@@ -94,6 +102,32 @@ def _node() -> tuple[str | None, str | None]:
     return node, None
 
 
+def data_dir(name: str) -> Path | None:
+    """The reference's own ``filters``/``rules`` folder (what ``bench.mjs`` loads), or ``None``."""
+    script = find_script()
+    folder = script.parent.parent / name if script is not None else None
+    return folder if folder is not None and folder.is_dir() else None
+
+
+SIDE_BY_SIDE = "vs reference:"  # `python -m bench` repeats every line starting so in its summary
+
+
+def side_by_side(what: str, our_ms: float, ref: ReferenceRun, *, our_cpu_ms: float | None = None) -> str:
+    """One summary line: ours and the reference's time on the same input in the same run, and the
+    ratios (wall: best call of each, in-process; CPU when both were measured)."""
+    ours = f"ours {our_ms * MB / ref.bytes:.1f} ms/MB wall" if ref.bytes else f"ours {our_ms:.1f} ms wall"
+    if our_cpu_ms is not None and ref.bytes:
+        ours += f", {our_cpu_ms * MB / ref.bytes:.1f} CPU"
+    if not ref.ran:
+        return f"{SIDE_BY_SIDE} {what}: {ours}; reference not run: {ref.reason}"
+    theirs = f"OmniRoute {ref.ms_per_mb:.1f} ms/MB wall"
+    ratios = f"{ref.ratio(our_ms):.2f}x wall"
+    if ref.cpu_ms is not None and our_cpu_ms:
+        theirs += f", {ref.cpu_ms_per_mb:.1f} CPU"
+        ratios += f", {ref.cpu_ms / our_cpu_ms:.2f}x CPU"
+    return f"{SIDE_BY_SIDE} {what}: {ours}; {theirs} -> ours faster by {ratios} (same input, same run)"
+
+
 def unavailable() -> str | None:
     """Why the reference cannot run here, or ``None`` when it can."""
     if find_script() is None:
@@ -101,11 +135,34 @@ def unavailable() -> str | None:
     return _node()[1]
 
 
+def _node_run(argv: list[str], timeout: float) -> tuple[subprocess.CompletedProcess, float]:
+    """Run node; (the completed process, its CPU seconds: user + system, its threads included)."""
+    before = os.times()
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return done, cpu
+
+
+def _startup_cpu(node: str, script: Path, kind: str, timeout: float) -> float:
+    """CPU seconds of a reference run that does no work (one call on an empty file)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="rulewright-ref-") as folder:
+        empty = Path(folder) / "empty.txt"
+        empty.write_text("", encoding="utf-8")
+        return _node_run([node, str(script), kind, str(empty), "1"], timeout)[1]
+
+
 def run(kind: str, path: Path | str, *, repeats: int = 3, command: str | None = None,
-        timeout: float = 900.0) -> ReferenceRun:
+        timeout: float = 900.0, cpu: bool = False) -> ReferenceRun:
     """Time the reference's ``kind`` engine (``caveman`` or ``rtk``) on the file at ``path``.
 
     ``command`` is the RTK command line the output came from (filter choice), as ours gets it.
+    ``cpu``: also its mean CPU time per call: node's CPU time (user + system, all its threads) for
+    the ``repeats`` calls, less that of a run on an empty file (start-up, loading the packs or
+    filters), divided by ``repeats``. On a busy machine wall time counts the waits for a CPU —
+    the longer the call, the more of them — so CPU time is the fairer comparison there.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -120,7 +177,9 @@ def run(kind: str, path: Path | str, *, repeats: int = 3, command: str | None = 
     if command:
         argv.append(command)
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+        done, cpu_n = _node_run(argv, timeout)
+        if cpu and done.returncode == 0:
+            cpu_start = _startup_cpu(node, script, kind, timeout)
     except subprocess.TimeoutExpired:
         return ReferenceRun(kind, size, reason=f"reference timed out after {timeout:.0f} s")
     if done.returncode != 0:
@@ -129,14 +188,15 @@ def run(kind: str, path: Path | str, *, repeats: int = 3, command: str | None = 
     try:
         found = json.loads(done.stdout.strip().splitlines()[-1])
         return ReferenceRun(kind, int(found["bytes"]), float(found["best_ms"]), float(found["median_ms"]),
-                            max(1, repeats))
+                            max(1, repeats),
+                            cpu_ms=max(0.0, cpu_n - cpu_start) * 1000 / max(1, repeats) if cpu else None)
     except (IndexError, KeyError, TypeError, ValueError):
         return ReferenceRun(kind, size, reason=f"reference printed no timing: {done.stdout[:200]!r}")
 
 
 def run_text(kind: str, text: str, folder: Path, *, repeats: int = 3, command: str | None = None,
-             timeout: float = 900.0) -> ReferenceRun:
+             timeout: float = 900.0, cpu: bool = False) -> ReferenceRun:
     """``run()`` on ``text`` written (UTF-8) to a file in ``folder`` — the same text ours gets."""
     path = Path(folder) / f"reference-input-{kind}.txt"
     path.write_text(text, encoding="utf-8")
-    return run(kind, path, repeats=repeats, command=command, timeout=timeout)
+    return run(kind, path, repeats=repeats, command=command, timeout=timeout, cpu=cpu)

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic, position, sort_key
+from engine.fsutil import missing_reason
 from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
+from engine.rtk.empty_patterns import empty_pattern_diagnostics
 from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "samples", ".rulewright"}
@@ -91,6 +93,8 @@ def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
 
     engine = [_zod_in_place(d) for d in check_filter_file(value, profile=profile)]
     out = _prefer_engine_wording(schema, engine)
+    flagged = {d.pointer for d in out}
+    out += [d for d in empty_pattern_diagnostics(value) if d.pointer not in flagged]
     if isinstance(value, list):
         out += _duplicate_names(value, "id", "", "filter id")
     return out
@@ -215,8 +219,9 @@ def iter_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
 def validate_paths(paths: Iterable[str | os.PathLike[str]], *, profile: str = "omniroute") -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for file in iter_files(paths):
-        if not file.exists():
-            out.append(Diagnostic("no such file or folder", "error", "io", str(file), 1, 1))
+        missing = missing_reason(file)
+        if missing is not None:
+            out.append(Diagnostic(missing, "error", "symlink-loop" if "loop" in missing else "io", str(file), 1, 1))
             continue
         out.extend(validate_file(file, profile=profile))
     return out

@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.icons import SymbolIconDelegate, icon, split_symbol
 from app.jsonview import JsonEditor, Mark
 from app.theme import mono_font, tints
+from app.widgets.elided import ElidedLabel
 from engine.diagnostics import Diagnostic
 from engine.workspace.diffrows import DiffRow
 from engine.workspace.panels_model import PaneError
@@ -106,14 +108,19 @@ def compact(widget: QWidget, combo_chars: int = 10, min_width: int = 360) -> Non
     widget.setMinimumWidth(min(widget.minimumSizeHint().width(), min_width))
 
 
-class Badge(QLabel):
-    """A coloured pill: symbol + word (colour is never the only signal)."""
+class Badge(ElidedLabel):
+    """A coloured pill: icon + word (colour is never the only signal). ``text()`` keeps the symbol
+    it was given (``"✓ valid"``); the pill draws that symbol's bundled icon (``app.icons``)."""
 
     LEVELS = ("ok", "warn", "bad", "info", "muted")
 
     def __init__(self, text: str = "", level: str = "muted") -> None:
-        super().__init__()
+        super().__init__(min_chars=4)
+        self._badge = ""
         self.set(text, level)
+
+    def text(self) -> str:
+        return self._badge
 
     def set(self, text: str, level: str = "muted") -> None:
         t = tints()
@@ -121,7 +128,10 @@ class Badge(QLabel):
         bg = {"ok": t.inserted, "warn": "#5a4a1e" if t.dark else "#fff4d6", "bad": t.removed,
               "info": "#1e3a5a" if t.dark else "#e3f0ff", "muted": t.current_line}[level]
         self.level = level
-        self.setText(text)
+        self._badge = text
+        name, words = split_symbol(text)
+        super().setText(words)
+        self.setIcon(icon(name) if name else None)
         self.setStyleSheet(f"QLabel {{ color: {fg}; background: {bg}; border-radius: 8px; padding: 2px 8px;"
                            " font-weight: 600; }")
 
@@ -217,6 +227,7 @@ class NotesList(QTreeWidget):
         self.setRootIsDecorated(False)
         self.setColumnWidth(0, 28)
         self.setColumnWidth(1, 520)
+        self.setItemDelegate(SymbolIconDelegate(self))  # the level symbol drawn as its icon
         self.setAlternatingRowColors(True)
         self.setWordWrap(True)
 

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QListWidgetItem, QSizePolicy, QWidget
+from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QSizePolicy, QWidget
 
+from app.icons import SymbolIconDelegate
 from app.theme import tints
+from app.widgets.elided import ElidedLabel
 from engine.workspace.previews import Note
 
 if TYPE_CHECKING:
@@ -28,12 +30,12 @@ def option_combo(values: Sequence[str], current: str, tip: str) -> QComboBox:
     return combo
 
 
-class Banner(QLabel):
-    """A one-line (wrapping) message above the result: the verdict that matters most."""
+class Banner(ElidedLabel):
+    """A one-line message above the result: the verdict that matters most (elided; the whole
+    message in its tooltip)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWordWrap(True)
+        super().__init__(parent=parent)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.hide()
@@ -58,6 +60,7 @@ class NotesList(QListWidget):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setAlternatingRowColors(True)
+        self.setItemDelegate(SymbolIconDelegate(self))  # the level symbol drawn as its icon
         self.itemActivated.connect(lambda item: self.noteActivated.emit(item.data(Qt.ItemDataRole.UserRole)))
 
     def set_notes(self, notes: Sequence[Note], empty: str = "No quirks or problems for this text.") -> None:
@@ -136,6 +139,9 @@ def present_for_docs(window: MainWindow) -> None:
     """Docs-mode screenshots of a preview: the preview dock gets the room (about half the width,
     the bottom panels shrunk to their minimum) so input, output and the lists are readable. Only
     in docs mode; an interactive window keeps the layout the user made."""
+
+    if not getattr(window, "docs_presents_preview", False):
+        return  # a screenshot of the editor (``--open``) keeps the default layout: editor first
 
     def apply() -> None:
         explorer = window.explorer_dock.width() if window.explorer_dock.isVisible() else 0

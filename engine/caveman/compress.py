@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +34,10 @@ from engine.caveman.quirks import check_profile
 from engine.caveman.validation import validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.gcpause import gc_paused
-from engine.jsregex import JSSyntaxError, RegexTimeout
-from engine.jsvalues import from_utf16_units, js_trim, json_stringify, math_round, to_utf16_units, utf16_len
+from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
+from engine.jsregex.budget import total_budget
+from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
+from engine.o200k import estimate_body_tokens
 
 TEXT_PART_TYPES = (None, "text", "input_text")
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
@@ -138,7 +141,7 @@ class Compressor:
     def __init__(self, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
                  profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
                  timeout: float | None = None, record: bool = False, only_rule: str | None = None,
-                 diagnose: bool = True) -> None:
+                 diagnose: bool = True, progress: Callable[[float, str], None] | None = None) -> None:
         self.packs = packs
         self.config = config if isinstance(config, CavemanConfig) else CavemanConfig.from_dict(config)
         self.profile = check_profile(profile)
@@ -148,11 +151,15 @@ class Compressor:
         self.record = record
         self.only_rule = only_rule
         self.diagnose = diagnose
+        # progress(fraction of a part done, stage): called between stages and rules (an explanation
+        # of a large paste streams its progress to the IDE; the callback may raise to cancel)
+        self.progress = progress
         # the explanation records texts as they are; the plain path chains rules on UTF-16 units
         self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
         self.pattern_warnings: list[str] = []
         self.timed_out: dict[int, Rule] = {}  # id → the rule itself (kept alive: the id stays its own)
+        self.notes: list[Diagnostic] = []  # body-level quirk notes of the current run (CAV-Q24)
 
     # ------------------------------------------------------------ body level
 
@@ -167,11 +174,19 @@ class Compressor:
                 self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
 
     def compress_body(self, body: Any) -> CompressResult:
+        # one total regex deadline for the whole body (issue 23): per-call budgets alone add up
+        # (100 catastrophic rules × 250 ms); once spent, each remaining rule is skipped with its
+        # CAV-timeout diagnostic and the text it would have changed is kept
+        with total_budget(what="the Caveman rules on this body"):
+            return self._compress_body(body)
+
+    def _compress_body(self, body: Any) -> CompressResult:
         started = time.perf_counter()
         messages = body.get("messages") if isinstance(body, dict) else None
         if not self.config.enabled or not isinstance(messages, list) or not messages:
             return self._disabled(body)
         self.compile_patterns()
+        self.notes = []
         original_tokens = compressed_tokens = 0
         outcomes: list[PartOutcome] = []
         new_messages = []
@@ -198,7 +213,7 @@ class Compressor:
                 changed = False
                 for pi, part in enumerate(content):
                     if isinstance(part, dict) and isinstance(part.get("text"), str) \
-                            and part.get("type") in TEXT_PART_TYPES:
+                            and (part.get("type") in TEXT_PART_TYPES or self._output_text(part, role, mi, pi)):
                         outcome = self.compress_part(part["text"], role, mi, pi)
                         outcomes.append(outcome)
                         if outcome.text != part["text"]:
@@ -209,11 +224,22 @@ class Compressor:
             compressed_tokens += estimate_tokens(content_string(new_msg["content"]))
             new_messages.append(new_msg)
         stats, diags = self._stats(outcomes, original_tokens, compressed_tokens, started)
+        diags = [*self.notes, *diags]
         return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
                               stats, diags, outcomes)
 
+    def _output_text(self, part: dict, role: str, mi: int, pi: int) -> bool:
+        """CAV-Q24: a Responses assistant's ``output_text`` part is never compressed (``strict`` does)."""
+        if part.get("type") != "output_text" or not part["text"]:
+            return False
+        if self.strict:
+            return True
+        self.notes.append(Diagnostic(f"message {mi} part {pi} is an `output_text` part: counted, never compressed",
+                                     "info", "CAV-Q24", source="caveman"))
+        return False
+
     def _disabled(self, body: Any) -> CompressResult:
-        tokens = math.ceil(utf16_len(json_stringify(body) or "") / 4)
+        tokens = estimate_body_tokens(body)  # o200k for Codex bodies (§13.2)
         stats = {"originalTokens": tokens, "compressedTokens": tokens, "savingsPercent": 0,
                  "techniquesUsed": [], "mode": "standard", "timestamp": int(time.time() * 1000)}
         diags = [Diagnostic("compression did not run (disabled or no messages); OmniRoute measures tokens "
@@ -301,6 +327,7 @@ class Compressor:
         else:
             o.extraction = Extraction(text, text, [], choose_seed(text))
         ex = o.extraction
+        self._tick(0.2, "protected regions")
         for quirk, message, block in ex.notes:
             span = [block.start, block.end] if block else None
             self._diag(o, quirk, message, "info", **({"span": span} if span else {}))
@@ -315,6 +342,7 @@ class Compressor:
         # 6. rules
         work = self._run_rules(o, ex.text)
         o.after_rules = work
+        self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
         if self.diagnose and not self.strict and "\r\n" in work and cleanup(work) != cleanup(work, crlf=True):
             self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
@@ -329,9 +357,15 @@ class Compressor:
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
                 restored = cleanup_restored(restored, spans)
         o.restored = restored
+        self._tick(0.8, "validation")
         # 9. validation and fallback
         self._validate(o, restored)
+        self._tick(1.0, "validation")
         return o
+
+    def _tick(self, fraction: float, stage: str) -> None:
+        if self.progress is not None:
+            self.progress(fraction, stage)
 
     def _select(self, o: PartOutcome, role: str) -> Selection:
         file_rules = self.packs.rules_for(o.language)
@@ -362,7 +396,10 @@ class Compressor:
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
             absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
             prefilter = Prefilter(original, absent, LiteralIndex.KEY)
-        for rule in o.selection.rules:
+        count = len(o.selection.rules)
+        for done, rule in enumerate(o.selection.rules):
+            if self.progress is not None:
+                self.progress(0.2 + 0.5 * done / max(1, count), f"rule {rule.name}")
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
@@ -386,6 +423,16 @@ class Compressor:
                 continue
             try:
                 run = self.runner.apply(rule, text, record=self.record)
+            except JSUnsupportedError as exc:
+                # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
+                # limits: 32,000 groups, nesting, length): the rule is skipped, said once
+                self.timed_out.add(id(rule))
+                o.diagnostics.append(Diagnostic(
+                    f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
+                    data={"rule": rule.name, "messageIndex": o.message_index}))
+                if self.record:
+                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
+                continue
             except RegexTimeout as exc:
                 self.timed_out[id(rule)] = rule
                 diag = timeout_diagnostic(rule, exc, _where(o))

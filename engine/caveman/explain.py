@@ -9,6 +9,7 @@ runs one rule alone through the same flow.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import repeat
 from typing import Any
@@ -139,11 +140,13 @@ def _placeholder_map(ex: Extraction) -> EditMap:
     return EditMap(sorted((b.start, b.end, len(b.placeholder)) for b in ex.blocks))
 
 
-def _explain_rules(o: PartOutcome) -> list[RuleExplanation]:
+def _explain_rules(o: PartOutcome, progress: Callable[[float, str], None] | None = None) -> list[RuleExplanation]:
     out: list[RuleExplanation] = []
     history: list[EditMap] = []
     to_input = _placeholder_map(o.extraction)
-    for run in o.runs:
+    for k, run in enumerate(o.runs):
+        if progress is not None:
+            progress(k / max(1, len(o.runs)), f"mapping rule {run.rule.name}")
         starts = [m.start for m in run.matches]
         ends = [m.end for m in run.matches]
         for edits in (*reversed(history), to_input):
@@ -161,8 +164,10 @@ def _explain_rules(o: PartOutcome) -> list[RuleExplanation]:
 
 def explain(text: str, packs: PackSource, options: CavemanConfig | dict[str, Any] | None = None,
             only_rule: str | None = None, *, role: str = "user", profile: str = "omniroute",
-            fallback_rules: list[Rule] | None = None, timeout: float | None = None) -> Explanation:
-    """Run ``text`` as one ``role`` message and explain every step (``only_rule``: that rule alone)."""
+            fallback_rules: list[Rule] | None = None, timeout: float | None = None,
+            progress: Callable[[float, str], None] | None = None) -> Explanation:
+    """Run ``text`` as one ``role`` message and explain every step (``only_rule``: that rule alone).
+    ``progress(fraction, stage)`` is called along the way (it may raise to cancel the run)."""
     if isinstance(options, CavemanConfig):
         config = options
     else:
@@ -171,8 +176,9 @@ def explain(text: str, packs: PackSource, options: CavemanConfig | dict[str, Any
         config = CavemanConfig.from_dict(data)
     if role not in config.compress_roles:
         config = CavemanConfig.from_dict({**config.to_dict(), "compressRoles": [*config.compress_roles, role]})
+    run_progress = None if progress is None else (lambda f, stage: progress(0.85 * f, stage))
     compressor = Compressor(packs, config, profile=profile, fallback_rules=fallback_rules, timeout=timeout,
-                            record=True, only_rule=only_rule)
+                            record=True, only_rule=only_rule, progress=run_progress)
     result = compressor.compress_body({"messages": [{"role": role, "content": text}]})
     output = result.body["messages"][0]["content"]
     o = result.parts[0] if result.parts else PartOutcome(0, None, role, text, text, gated="short")
@@ -182,7 +188,8 @@ def explain(text: str, packs: PackSource, options: CavemanConfig | dict[str, Any
     return Explanation(
         input=text, output=output, profile=profile, role=role, intensity=config.intensity,
         language=o.language, gated=o.gated, protected=regions, placeholder_text=ex.text if ex else text,
-        rules=_explain_rules(o) if ex else [], rules_applied=result.rules_applied,
+        rules=_explain_rules(o, None if progress is None else (lambda f, stage: progress(0.85 + 0.15 * f, stage)))
+        if ex else [], rules_applied=result.rules_applied,
         tokens_before=estimate_tokens(text), tokens_after=estimate_tokens(output),
         fallback_applied=bool(result.stats.get("fallbackApplied")),
         validation_errors=list(result.stats.get("validationErrors", [])),

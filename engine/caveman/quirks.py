@@ -24,6 +24,13 @@ QUIRKS: dict[str, str] = {
     "CAV-Q15": "disabled path measures tokens over the JSON body",
     "CAV-Q16": "frontmatter search starts at offset 4",
     "CAV-Q17": "default preservePatterns use ^ without m",
+    "CAV-Q18": "restore rebuilds every exposed Responses tool item; an object output comes back as JSON text",
+    "CAV-Q19": "custom_tool_call_output JSON strings are re-serialised on restore",
+    "CAV-Q20": "a Responses message item whose text sits in `output` gets a new `content` key on restore",
+    "CAV-Q21": "adapting a Responses or Kiro body overwrites a non-array `messages` key; restore deletes it",
+    "CAV-Q22": "Kiro bodies expose only tool results, as role `tool`",
+    "CAV-Q23": "a `conversationState` record hides `input`, even when it holds no tool results",
+    "CAV-Q24": "only untyped, `text` and `input_text` parts are compressed (Responses `output_text` is not)",
 }
 
 PROFILES = ("omniroute", "strict")

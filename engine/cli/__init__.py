@@ -39,7 +39,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 
-def _build_parser(command: str | None) -> argparse.ArgumentParser:
+def _requests_from_stdin(parser: argparse.ArgumentParser) -> None:
+    """With ``--jsonl`` every request comes from stdin: the command line's required operands
+    (``validate PATH...``, ``trust --check|--write``, ``export FILE...``) are not asked for."""
+    for action in parser._actions:
+        action.required = False
+        if not action.option_strings and action.nargs == "+":
+            action.nargs = "*"
+    for group in parser._mutually_exclusive_groups:
+        group.required = False
+
+
+def _build_parser(command: str | None, batch: bool = False) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulewright",
         description="Author, preview, test and trust the rules that shrink what coding agents send to LLMs.",
@@ -52,6 +63,8 @@ def _build_parser(command: str | None) -> argparse.ArgumentParser:
             module = importlib.import_module(module_name)
             module.configure(sub_parser)
             if hasattr(module, "handle_request"):
+                if batch:
+                    _requests_from_stdin(sub_parser)
                 sub_parser.add_argument(
                     "--jsonl", action="store_true",
                     help="batch mode: one JSON request per stdin line, one JSON response per stdout line",
@@ -81,12 +94,17 @@ def _main(argv: list[str] | None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     if command not in COMMANDS:
         command = None
-    parser = _build_parser(command)
+    parser = _build_parser(command, batch="--jsonl" in argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(COMMANDS[args.command][0])
+    for stream in (sys.stdout, sys.stderr):
+        # a lone surrogate (JavaScript strings hold them; so do diagnostics quoting them) is
+        # printed as its \udXXX escape instead of ending the command with UnicodeEncodeError
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

@@ -31,15 +31,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--auto-detect", action="store_true", help="detect the language of each part")
     parser.add_argument("--intensity", choices=INTENSITIES, default="full",
                         help="which rules run: lite, full (default) or ultra")
-    parser.add_argument("--role", choices=("user", "assistant", "system"), default="user",
+    parser.add_argument("--role", choices=("user", "assistant", "system", "tool"), default="user",
                         help="role of the message (plain text input)")
     parser.add_argument("--profile", choices=PROFILES, default="omniroute",
                         help="omniroute reproduces the reference and its quirks (default); strict fixes them")
     parser.add_argument("--min-length", type=_length, default=50, metavar="N",
                         help="skip texts shorter than N UTF-16 units (OmniRoute's default: 50)")
     parser.add_argument("--skip-rule", action="append", default=[], metavar="NAME", help="do not run this rule")
-    parser.add_argument("--messages", action="store_true",
-                        help="input and output are a chat body {\"messages\": [...]} (compressRoles = --role)")
+    parser.add_argument("--messages", "--body", dest="messages", action="store_true",
+                        help="input and output are a whole request body: chat {\"messages\"}, OpenAI Responses "
+                        "{\"input\"} or Kiro {\"conversationState\"}, adapted as OmniRoute does (compressRoles = --role)")
     parser.add_argument("--json", action="store_true", help="print the result object instead of the text")
     parser.epilog = ("The compressed text goes to stdout, diagnostics to stderr. "
                      "Exit status: 0 done, 1 bad input or rules, 2 usage error.")
@@ -114,6 +115,7 @@ def _config(language, intensity, role, min_length, overrides=None, skip=()) -> d
 _REQUEST_FIELDS: dict[str, tuple[tuple[type, ...], str]] = {
     "text": ((str,), "a string"),
     "messages": ((list,), "an array"),
+    "body": ((dict, list, str, int, float, bool, type(None)), "a request body"),
     "packs": ((list, dict), "an array or an object"),
     "rules": ((str,), "a folder path string"),
     "fallbackRules": ((str,), "a file path string"),
@@ -146,6 +148,8 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     if profile not in PROFILES:
         return {"error": f"unknown profile {json.dumps(profile)} (expected one of {', '.join(PROFILES)})"}
     compressor = Compressor(source, config, profile=profile, fallback_rules=fallback)
+    if "body" in request:
+        return compress_request_body(compressor, request["body"], profile)
     if "messages" in request:
         body = {"messages": request["messages"]}
         return _response(compressor.compress_body(body), messages_mode=True)
@@ -154,6 +158,20 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": 'request needs "text" (a string) or "messages" (an array)'}
     return _response(compressor.compress_body({"messages": [{"role": role, "content": text}]}),
                      messages_mode=False)
+
+
+def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]:
+    """A whole request body through the shared adapter (chat, Responses ``input``, Kiro), as
+    OmniRoute's Caveman step runs it (``caveman.md`` §2.3)."""
+    from engine.bodies import adapt_body
+
+    adapted = adapt_body(body, profile=profile)
+    result = compressor.compress_body(adapted.body)
+    response = _response(result, messages_mode=True)
+    del response["messages"]
+    response["body"] = adapted.restore(result.body) if adapted.adapted else result.body
+    response["diagnostics"] = [d.to_dict() for d in adapted.diagnostics] + response["diagnostics"]
+    return response
 
 
 # ---------------------------------------------------------------- the command
@@ -221,17 +239,21 @@ def run(args: argparse.Namespace) -> int:
         try:
             body = json.loads(text)
         except json.JSONDecodeError as exc:
-            print(f"{shown}:{exc.lineno}:{exc.colno}: error: not a JSON chat body: {exc.msg}", file=sys.stderr)
+            print(f"{shown}:{exc.lineno}:{exc.colno}: error: not a JSON request body: {exc.msg}", file=sys.stderr)
             return 1
         if isinstance(body, list):
             body = {"messages": body}
         if not isinstance(body, dict):
-            print(f"{shown}:1:1: error: a chat body is an object with \"messages\"", file=sys.stderr)
+            print(f"{shown}:1:1: error: a request body is an object (\"messages\", \"input\" or \"conversationState\")", file=sys.stderr)
             return 1
     else:
         body = {"messages": [{"role": args.role, "content": text}]}
+    from engine.bodies import adapt_body
+
+    adapted = adapt_body(body, profile=args.profile) if args.messages else None
     try:
-        result = Compressor(source, config, profile=args.profile, fallback_rules=fallback).compress_body(body)
+        result = Compressor(source, config, profile=args.profile, fallback_rules=fallback).compress_body(
+            adapted.body if adapted is not None else body)
     except PackError as exc:
         print(f"{rules_dir}:1:1: error: {exc}", file=sys.stderr)
         return 1
@@ -239,13 +261,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"{rules_dir}:1:1: warning: no rule packs found; nothing was rewritten", file=sys.stderr)
     for name in _unknown_rule_names(args.skip_rule, source, fallback):
         print(f"rulewright compress: warning: --skip-rule {name}: no loaded rule has this name", file=sys.stderr)
-    for d in result.diagnostics:
+    notes = (adapted.diagnostics if adapted is not None else []) + result.diagnostics
+    for d in notes:
         print(d.with_location(path=d.path or shown).format(), file=sys.stderr)
+    out_body = adapted.restore(result.body) if adapted is not None and adapted.adapted else result.body
     if args.json:
         response = _response(result, messages_mode=args.messages)
+        if adapted is not None and adapted.adapted:
+            del response["messages"]
+            response["body"] = out_body
         sys.stdout.write(dumps_json(response, indent=2) + "\n")
     elif args.messages:
-        sys.stdout.write(dumps_json(result.body, indent=2) + "\n")
+        sys.stdout.write(dumps_json(out_body, indent=2) + "\n")
     else:
         out = printable(result.body["messages"][0]["content"])
         sys.stdout.write(out if out.endswith("\n") else out + "\n")

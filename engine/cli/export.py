@@ -1,5 +1,10 @@
 """``rulewright export FILTER_FILE... -o PATH``: one ``.rtk/filters.json`` (or TOML) from filter files.
 
+Onto an existing file the export merges (same id replaced in place, the others kept byte for
+byte) unless ``--replace``; the plan — added, replaced, unchanged, kept, removed — is printed
+before anything is written (``--dry-run`` stops there). Filters whose tests fail, or whose test
+commands do not select them, are exported only with ``--allow-failing``.
+
 ``--install-global`` instead installs the TOML export as OmniRoute's global
 ``DATA_DIR/rtk/filters.toml`` (private modes, ``.bak`` of a replaced file; ``--overwrite`` needed).
 """
@@ -26,10 +31,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="--install-global: replace an existing file")
     parser.add_argument("--toml", action="store_true", help="write RTK TOML v1 instead of JSON (lossy, warned)")
     parser.add_argument("--with-trust", action="store_true",
-                        help="also write trust.json beside the output, from the bytes just written")
+                        help="also trust the result (the bytes just written); only for a project's "
+                             ".rtk/filters.json or .rtk/filters.toml")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace an existing output as a whole (default: merge into it; filters with the "
+                             "same id are replaced, the others kept)")
+    parser.add_argument("--allow-failing", action="store_true",
+                        help="export filters whose tests fail or whose test commands do not select them")
+    parser.add_argument("--dry-run", action="store_true", help="print what would be added, replaced and removed; "
+                                                               "write nothing")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
                         help="omniroute reproduces the reference and its quirks (default); strict fixes them")
-    parser.epilog = "-o PATH is required unless --install-global. Exit status: 0 written, 1 problems, 2 usage error."
+    parser.epilog = ("-o PATH is required unless --install-global. Exit status: 0 written (or --dry-run planned), "
+                     "1 problems (a failing filter without --allow-failing, an output that is not a filter file "
+                     "without --replace), 2 usage error.")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -40,6 +55,8 @@ def _conflict(args: argparse.Namespace) -> str | None:
             return "-o/--output and --install-global are alternatives; give one"
         if args.with_trust:
             return "--with-trust applies to -o (the global filters.toml needs no trust.json)"
+        if args.replace or args.dry_run:
+            return "--replace and --dry-run apply to -o (--install-global replaces with --overwrite)"
         return None
     if not args.output:
         return "-o/--output is required (or use --install-global)"
@@ -54,10 +71,87 @@ def _conflict(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _is_path_list(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
+
+
+_REQUEST_FIELDS = {
+    "files": (_is_path_list, "a non-empty array of filter file paths"),
+    "output": ((str,), "a path string"),
+    "toml": ((bool,), "true or false"),
+    "withTrust": ((bool,), "true or false"),
+    "installGlobal": ((bool,), "true or false"),
+    "dataDir": ((str,), "a folder path string"),
+    "overwrite": ((bool,), "true or false"),
+    "replace": ((bool,), "true or false"),
+    "allowFailing": ((bool,), "true or false"),
+    "dryRun": ((bool,), "true or false"),
+    "profile": (lambda v: v in ("omniroute", "strict"), '"omniroute" or "strict"'),
+}
+
+
+def handle_request(request: dict) -> dict:
+    """``{"files", "output"?, "toml"?, "withTrust"?, "installGlobal"?, "dataDir"?, "overwrite"?,
+    "replace"?, "allowFailing"?, "dryRun"?, "profile"?}`` → what ``--json`` prints; a refused export
+    answers ``{"error", "diagnostics"}`` (with the ``plan`` when one was made)."""
+    import tempfile
+
+    from engine.cli.common import request_problem
+    from engine.rtk.export import (
+        ExportError,
+        InstallError,
+        execute_export,
+        export_toml,
+        install_global_toml,
+        plan_export,
+    )
+    from engine.rtk.sources import default_data_dir
+    from engine.rtk.trust import TrustWriteError
+
+    problem = request_problem(request, _REQUEST_FIELDS)
+    if problem:
+        return {"error": problem}
+    if "files" not in request:
+        return {"error": 'request needs "files" (an array of filter file paths)'}
+    args = argparse.Namespace(files=request["files"], output=request.get("output"),
+                              install_global=request.get("installGlobal", False), data_dir=request.get("dataDir"),
+                              overwrite=request.get("overwrite", False), toml=request.get("toml", False),
+                              with_trust=request.get("withTrust", False), profile=request.get("profile", "omniroute"),
+                              replace=request.get("replace", False), dry_run=request.get("dryRun", False))
+    allow_failing = request.get("allowFailing", False)
+    problem = _conflict(args)
+    if problem:
+        return {"error": problem.replace("-o/--output", '"output"').replace("--install-global", '"installGlobal"')}
+    try:
+        if not args.install_global:
+            target = Path(args.output)
+            if target.exists() and not (target.is_file() or target.is_dir()):
+                return {"error": f"{args.output}: not a regular file or folder (a device or pipe)"}
+            plan = plan_export(args.files, args.output, toml=args.toml, replace=args.replace, profile=args.profile)
+            if args.dry_run:
+                return {"dryRun": True, "plan": plan.to_dict(), "diagnostics": [d.to_dict() for d in plan.notes]}
+            try:
+                return execute_export(plan, with_trust=args.with_trust, allow_failing=allow_failing,
+                                      profile=args.profile).to_dict()
+            except ExportError as exc:
+                return {"error": str(exc), "diagnostics": [d.to_dict() for d in exc.diagnostics],
+                        "plan": plan.to_dict()}
+        with tempfile.TemporaryDirectory() as scratch:
+            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile,
+                                   allow_failing=allow_failing)
+            content = Path(exported.path).read_text(encoding="utf-8")
+        data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+        return install_global_toml(content, data_dir, overwrite=args.overwrite, profile=args.profile).to_dict()
+    except ExportError as exc:
+        return {"error": str(exc), "diagnostics": [d.to_dict() for d in exc.diagnostics]}
+    except (InstallError, TrustWriteError) as exc:
+        return {"error": str(exc)}
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from engine.rtk.export import ExportError, export_json, export_toml
+    from engine.rtk.export import ExportError, execute_export, plan_export
     from engine.rtk.trust import TrustWriteError
 
     problem = _conflict(args)
@@ -75,9 +169,17 @@ def run(args: argparse.Namespace) -> int:
     if args.output.endswith(("/", os.sep)):
         # "-o build/" means a folder even before it exists (it used to become a file named "build")
         Path(args.output).mkdir(parents=True, exist_ok=True)
-    exporter = export_toml if args.toml else export_json
     try:
-        result = exporter(args.files, args.output, with_trust=args.with_trust, profile=args.profile)
+        plan = plan_export(args.files, args.output, toml=args.toml, replace=args.replace, profile=args.profile)
+        if not args.json:
+            print("\n".join(plan.lines()))
+        if args.dry_run:
+            if args.json:
+                print(json.dumps({"dryRun": True, "plan": plan.to_dict(),
+                                  "diagnostics": [d.to_dict() for d in plan.notes]}, indent=2, ensure_ascii=False))
+            return 1 if plan.failing and not args.allow_failing else 0
+        result = execute_export(plan, with_trust=args.with_trust, allow_failing=args.allow_failing,
+                                profile=args.profile)
     except ExportError as exc:
         for d in exc.diagnostics:
             print(d.format(), file=sys.stderr)
@@ -97,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for d in result.diagnostics:
             print(d.format(), file=sys.stderr)
-        print(f"wrote {result.path}: {len(result.filter_ids)} filter(s)")
+        held = result.plan.file_count if result.plan is not None else len(result.filter_ids)
+        print(f"wrote {result.path}: {len(result.filter_ids)} filter(s) exported, {held} in the file")
         if result.test_outcomes:
             passed = sum(1 for o in result.test_outcomes if o.passed)
             print(f"inline tests after export: {passed}/{len(result.test_outcomes)} pass (OmniRoute semantics)")
@@ -123,7 +226,8 @@ def _install(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     with tempfile.TemporaryDirectory() as scratch:
         try:
-            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile)
+            exported = export_toml(args.files, Path(scratch) / "filters.toml", profile=args.profile,
+                                   allow_failing=args.allow_failing)
         except ExportError as exc:
             for d in exc.diagnostics:
                 print(d.format(), file=sys.stderr)

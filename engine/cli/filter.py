@@ -32,8 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", default="-", help="command output to filter (default: stdin)")
     parser.add_argument("--command", dest="shell_command", metavar="CMD",
                         help="the command line that produced the output")
-    parser.add_argument("--stage", choices=("engine", "filter"), default="engine",
-                        help="engine: the whole RTK engine (default); filter: one filter's pipeline only")
+    parser.add_argument("--stage", choices=("engine", "filter", "body"), default="engine",
+                        help="engine: the whole RTK engine (default); filter: one filter's pipeline only; body: "
+                        "the input is a whole request body (chat, OpenAI Responses or Kiro) and its tool results "
+                        "are filtered as OmniRoute's applyRtkCompression does")
     parser.add_argument("--builtin", metavar="DIR", help="folder of built-in filter JSON files")
     parser.add_argument("--project", metavar="DIR", help="project folder (its .rtk/filters.json|toml)")
     parser.add_argument("--data-dir", metavar="DIR", help="OmniRoute DATA_DIR (global <DIR>/rtk/filters.*)")
@@ -145,7 +147,34 @@ def run_engine_stage(output: str, command: str | None, *, builtin: str | None = 
 # ----------------------------------------------------------------------------- batch
 
 
+def run_body_stage(body: Any, *, builtin: str | None = None, project: str | None = None,
+                   data_dir: str | None = None, config: dict | None = None,
+                   profile: str = "omniroute") -> dict[str, Any]:
+    """``applyRtkCompression`` on a whole request body (chat, Responses or Kiro; ``rtk.md`` §8)."""
+    from engine.rtk.messages import apply_rtk_compression
+
+    filters, diagnostics = _collect(builtin, project, data_dir, {"enabled": True, **(config or {})}, profile)
+    result = apply_rtk_compression(body, config, filters=filters, profile=profile)
+    stats = result.stats or {}
+    return {
+        "body": result.body, "compressed": result.compressed,
+        "rulesApplied": stats.get("rulesApplied") or [], "techniquesUsed": stats.get("techniquesUsed") or [],
+        "originalTokens": stats.get("originalTokens"), "compressedTokens": stats.get("compressedTokens"),
+        "results": result.results,
+        "diagnostics": diagnostics + [_diagnostic_dict(d) for d in result.diagnostics],
+    }
+
+
 def handle_request(request: dict) -> dict:
+    if request.get("stage") == "body":
+        config = request.get("config")
+        if config is not None and not isinstance(config, dict):
+            raise ValueError('"config" must be an object')
+        if "body" not in request:
+            raise ValueError('stage "body" needs a "body" (a request body)')
+        return run_body_stage(request["body"], builtin=request.get("builtin"), project=request.get("project"),
+                              data_dir=request.get("dataDir"), config=config,
+                              profile=request.get("profile", "omniroute"))
     output = request.get("output")
     if not isinstance(output, str):
         raise ValueError('"output" must be a string')
@@ -160,7 +189,7 @@ def handle_request(request: dict) -> dict:
         return run_filter_stage(output, request["filter"], profile=profile, filter_id=request.get("filterId"),
                                 trace=bool(request.get("trace")))
     if stage != "engine":
-        raise ValueError(f'unknown stage {stage!r} (expected "engine" or "filter")')
+        raise ValueError(f'unknown stage {stage!r} (expected "engine", "filter" or "body")')
     config = request.get("config")
     if config is not None and not isinstance(config, dict):
         raise ValueError('"config" must be an object')
@@ -208,6 +237,8 @@ def run(args: argparse.Namespace) -> int:
         filter_obj = _load_filter_file(args.filter_file, args.profile)
         if filter_obj is None:
             return EXIT_PROBLEMS
+    if args.stage == "body":
+        return _run_body(output, _shown, args, config)
     if args.stage == "filter":
         if filter_obj is None:
             print("error: --stage filter needs --filter FILE", file=sys.stderr)
@@ -243,6 +274,24 @@ def run(args: argparse.Namespace) -> int:
         for d in response.get("diagnostics", []):
             if d.get("level") in ("error", "warning"):
                 print(f"{d.get('file') or '<rtk>'}: {d['level']}: {d['message']}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_body(text: str, shown: str, args: argparse.Namespace, config: dict | None) -> int:
+    """``--stage body``: print the rewritten body (or the whole response with ``--json``)."""
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"{shown}:{exc.lineno}:{exc.colno}: error: not a JSON request body: {exc.msg}", file=sys.stderr)
+        return EXIT_PROBLEMS
+    response = run_body_stage(body, builtin=args.builtin, project=args.project, data_dir=args.data_dir,
+                              config=config, profile=args.profile)
+    shown_body = response if args.json else response["body"]
+    sys.stdout.write(_printable(json.dumps(shown_body, ensure_ascii=False, indent=2)) + "\n")
+    if not args.json:
+        for d in response.get("diagnostics", []):
+            print(f"{shown}: {d.get('level', 'info')}: {d.get('message')}"
+                  + (f" [{d['code']}]" if d.get("code") else ""), file=sys.stderr)
     return EXIT_OK
 
 

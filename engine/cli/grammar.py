@@ -66,35 +66,9 @@ def _strict(request_or_profile: Any) -> bool:
     return is_strict(profile or "pi-repair-layer")
 
 
-def _message_from_request(request: dict[str, Any]) -> dict[str, Any]:
-    """The assistant message a handler request describes (spec §10.1)."""
-    if "content" in request:
-        content = request["content"]
-    else:
-        content = [{"type": "text", "text": request.get("text", "")}]
-        for call in request.get("existingToolCalls") or []:
-            content.append({"type": "toolCall", "id": call.get("id"), "name": call.get("name"),
-                            "arguments": call.get("arguments")})
-    message: dict[str, Any] = {"role": request.get("role", "assistant"), "content": content}
-    message.update(request.get("messageExtra") or {})
-    if "stopReason" in request:
-        message["stopReason"] = request["stopReason"]
-    return message
-
-
-def _none_or_list_of(kind: type):
-    return lambda value: value is None or (isinstance(value, list) and all(isinstance(v, kind) for v in value))
-
-
-# request key -> what it accepts, in the order the request is checked (engine.cli.common.request_problem)
-_REQUEST_FIELDS = {
-    **{key: ((str,), "a string") for key in ("text", "api", "stopReason", "role", "policy", "grammarMode",
-                                             "unknownToolText", "unknownGrammarText", "profile")},
-    "modelId": ((str, type(None)), "a string or null"),
-    **{key: (_none_or_list_of(str), "an array of strings") for key in ("knownTools", "allowedTools", "grammars")},
-    **{key: (_none_or_list_of(dict), "an array of objects") for key in ("existingToolCalls", "content")},
-    **{key: (lambda value: value is None or isinstance(value, dict), "an object") for key in ("settings", "messageExtra")},
-}
+# request key -> what it accepts. Only the request's own switches are checked: every scenario field
+# is read the way the reference reads it, whatever its type (engine.grammar.request).
+_REQUEST_FIELDS = {"api": ((str, type(None)), "a string"), "profile": ((str,), "a string")}
 
 
 def _finite(record: dict[str, Any]) -> dict[str, Any]:
@@ -113,7 +87,9 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
         parse_tool_grammar_leaks,
         recover_grammar_leaks,
     )
-    from engine.grammar.settings import settings_file_from_request
+    from engine.grammar.request import api_message as request_api_message
+    from engine.grammar.request import grammar_list, model_id_of, require_known, scenario, tool_list
+    from engine.jsvalues import js_string
 
     problem = request_problem(request, _REQUEST_FIELDS)
     if problem:
@@ -122,22 +98,22 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     api = request.get("api")
     text = request.get("text", "")
     if api == "modelLeaksGrammar":
-        return {"matches": model_leaks_grammar(request.get("modelId"), strict=strict)}
+        return {"matches": model_leaks_grammar(model_id_of(request.get("modelId")), strict=strict)}
     if api == "parseToolGrammarLeaks":
-        return _finite({"calls": parse_tool_grammar_leaks(text, request.get("grammars"), strict=strict)})
+        return _finite({"calls": parse_tool_grammar_leaks(text if isinstance(text, str) else "",
+                                                          grammar_list(request.get("grammars")), strict=strict)})
     if api == "recoverGrammarLeaks":
-        message: dict[str, Any] = {"role": request.get("role") or "assistant",
-                                   "content": [{"type": "text", "text": text}]}
-        if "stopReason" in request:
-            message["stopReason"] = request["stopReason"]
+        message = request_api_message(request)
         snapshot = copy.deepcopy(message)
+        mode = request.get("grammarMode", "strip")
         result = recover_grammar_leaks(
             message,
-            mode=request.get("grammarMode", "strip"),
-            known_tools=request.get("knownTools") or [],
-            grammars=request.get("grammars"),
-            require_known_tool=request.get("requireKnownTool", True),
-            unknown_tool_text=request.get("unknownToolText", "preserve"),
+            mode=mode if isinstance(mode, str) else js_string(mode),
+            known_tools=tool_list(request.get("knownTools")),
+            grammars=grammar_list(request.get("grammars")),
+            require_known_tool=require_known(request.get("requireKnownTool")),
+            unknown_tool_text=request.get("unknownToolText") if request.get("unknownToolText") == "strip"
+            else "preserve",
             now_ms=now_ms(),
             strict=strict,
         )
@@ -145,10 +121,9 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     if api is not None:
         raise ValueError(f"unknown api {api!r}")
 
-    active = None if request.get("getActiveTools") == "throws" else list(request.get("knownTools") or [])
-    state = HookState(migrate(settings_file_from_request(request)), request.get("modelId"), active,
-                      now_ms(), strict)
-    return _finite(message_end(_message_from_request(request), state))
+    scene = scenario(request)
+    state = HookState(migrate(scene.stored_settings), scene.model_id, scene.active_tools, now_ms(), strict)
+    return _finite(message_end(scene.message, state))
 
 
 def run(args: argparse.Namespace) -> int:

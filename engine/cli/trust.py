@@ -63,14 +63,59 @@ def run(args: argparse.Namespace) -> int:
     return _diff(project, args) if args.diff else _write(project, args)
 
 
-def _check(project, args) -> int:
-    import json
-
+def _decisions(project, profile: str) -> tuple[list, list, bool]:
+    """(filter files, their trust decisions, every file trusted)."""
     from engine.rtk.trust import decide_trust, project_filter_files
 
     files = project_filter_files(project)
-    decisions = [decide_trust(f, profile=args.profile) for f in files]
-    ok = bool(decisions) and all(d.trusted for d in decisions)
+    decisions = [decide_trust(f, profile=profile) for f in files]
+    return files, decisions, bool(decisions) and all(d.trusted for d in decisions)
+
+
+def _project_problem(project) -> str | None:
+    """Why ``project`` cannot be checked or trusted (said before anything is read), or None."""
+    if not project.is_dir():
+        return "no such folder" if not project.exists() else "not a folder (give the project folder that holds .rtk/)"
+    odd = [name for name in ("filters.json", "filters.toml", "trust.json")
+           if (project / ".rtk" / name).exists() and not (project / ".rtk" / name).is_file()]
+    if odd:  # reading a pipe standing as one of these files would block for ever
+        return f".rtk/{odd[0]}: not a regular file (a folder, device or pipe)"
+    return None
+
+
+_REQUEST_FIELDS = {
+    "project": ((str,), "a folder path string"),
+    "mode": (lambda v: v == "check", '"check" (writing trust asks first: use `rulewright trust --write`)'),
+    "profile": (lambda v: v in ("omniroute", "strict"), '"omniroute" or "strict"'),
+}
+
+
+def handle_request(request: dict) -> dict:
+    """``{"project", "mode"?: "check", "profile"?}`` → what ``--check --json`` prints.
+
+    Only checking: ``--write`` shows the files and asks before trusting, which a batch cannot do.
+    """
+    from pathlib import Path
+
+    from engine.cli.common import request_problem
+
+    problem = request_problem(request, _REQUEST_FIELDS)
+    if problem:
+        return {"error": problem}
+    if "project" not in request:
+        return {"error": 'request needs "project" (the folder that holds .rtk/)'}
+    project = Path(request["project"])
+    problem = _project_problem(project)
+    if problem:
+        return {"error": f"{project}: {problem}"}
+    _, decisions, ok = _decisions(project, request.get("profile", "omniroute"))
+    return {"project": str(project), "trusted": ok, "files": [d.to_dict() for d in decisions]}
+
+
+def _check(project, args) -> int:
+    import json
+
+    files, decisions, ok = _decisions(project, args.profile)
     if args.json:
         print(json.dumps({"project": str(project), "trusted": ok,
                           "files": [d.to_dict() for d in decisions]}, indent=2, ensure_ascii=False))

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from engine.rtk.sources import filter_files_in, read_filter_file
+    from engine.rtk.sources import filter_files_in
     from engine.rtk.verify import verify_filters
 
     scopes = bool(args.project or args.data_dir)
@@ -81,15 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print(f"{', '.join(paths)}:1:1: error: no filter files (*.json, *.toml) to verify", file=sys.stderr)
         return 1
-    filters, problems, comparisons = [], [], []
-    for file in files:
-        read = read_filter_file(file, profile=args.profile)
-        problems += [d for d in read.diagnostics if d.level == "error"]
-        filters += read.filters
-        if args.rtk and read.toml is not None:
-            from engine.rtk.toml_io import compare_semantics
-
-            comparisons += [(str(file), c) for c in compare_semantics(read.toml, args.profile)]
+    filters, problems, comparisons = _read(files, args.profile, args.rtk)
     for d in problems:
         print(d.format(), file=sys.stderr)
     result = verify_filters(filters, require_all=args.require_all, profile=args.profile,
@@ -108,6 +100,90 @@ def run(args: argparse.Namespace) -> int:
     if problems or not result.passed:
         return 1
     return 0
+
+
+def _read(files, profile: str, rtk: bool) -> tuple[list, list, list]:
+    """(filters, load errors, rtk-semantics comparisons) of filter files."""
+    from engine.rtk.sources import read_filter_file
+
+    filters, problems, comparisons = [], [], []
+    for file in files:
+        read = read_filter_file(file, profile=profile)
+        problems += [d for d in read.diagnostics if d.level == "error"]
+        filters += read.filters
+        if rtk and read.toml is not None:
+            from engine.rtk.toml_io import compare_semantics
+
+            comparisons += [(str(file), c) for c in compare_semantics(read.toml, profile)]
+    return filters, problems, comparisons
+
+
+def _is_path_list(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
+
+
+_REQUEST_FIELDS = {
+    "paths": (_is_path_list, "a non-empty array of path strings"),
+    "requireAll": ((bool,), "true or false"),
+    "profile": ((str,), "a string"),
+    "activation": ((bool,), "true or false"),
+    "engine": ((bool,), "true or false"),
+    "rtk": ((bool,), "true or false"),
+    "project": ((str,), "a folder path string"),
+    "dataDir": ((str,), "a folder path string"),
+    "builtin": ((str,), "a folder path string"),
+    "trustProject": ((bool,), "true or false"),
+}
+
+
+def handle_request(request: dict) -> dict:
+    """``{"paths"?, "requireAll"?, "profile"?, "activation"?, "engine"?, "rtk"?}`` — or, for the
+    all-scopes gate, ``{"project"?, "dataDir"?, "builtin"?, "trustProject"?}`` — → what ``--json``
+    prints, with ``"passed"`` (the exit status's verdict: load errors count as a failure)."""
+    import json
+    from pathlib import Path
+
+    from engine.cli.common import request_problem
+    from engine.rtk.sources import filter_files_in
+    from engine.rtk.verify import run_rtk_filter_tests, verify_filters
+
+    problem = request_problem(request, _REQUEST_FIELDS)
+    if problem:
+        return {"error": problem}
+    profile = request.get("profile", "omniroute")
+    if profile not in ("omniroute", "strict"):
+        return {"error": f"unknown profile {json.dumps(profile)} (expected one of omniroute, strict)"}
+    scopes = "project" in request or "dataDir" in request
+    if scopes:
+        if any(key in request for key in ("paths", "rtk", "engine", "activation")):
+            return {"error": '"paths", "rtk", "engine" and "activation" do not apply to the all-scopes gate'}
+        for key in ("project", "builtin"):
+            if key in request and not Path(request[key]).is_dir():
+                return {"error": f'"{key}": no such folder: {request[key]}'}
+        result = run_rtk_filter_tests(builtin_dir=request.get("builtin") or _default_paths()[0],
+                                      project_dir=request.get("project"), data_dir=request.get("dataDir"),
+                                      require_all=request.get("requireAll", False),
+                                      trust_project_filters=request.get("trustProject", False), profile=profile)
+        return result.to_dict()
+    if "builtin" in request or "trustProject" in request:
+        return {"error": '"builtin" and "trustProject" apply to the all-scopes gate (add "project" or "dataDir")'}
+    paths = request.get("paths") or _default_paths()
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        return {"error": f"no such file or folder: {missing[0]}"}
+    files = filter_files_in(paths)
+    if not files:
+        return {"error": f"no filter files (*.json, *.toml) to verify in {', '.join(paths)}"}
+    filters, problems, comparisons = _read(files, profile, request.get("rtk", False))
+    result = verify_filters(filters, require_all=request.get("requireAll", False), profile=profile,
+                            check_activation=request.get("activation", True), check_engine=request.get("engine", False))
+    out = result.to_dict()
+    out["passed"] = bool(result.passed and not problems)
+    out["files"] = [str(f) for f in files]
+    out["errors"] = [d.to_dict() for d in problems]
+    if request.get("rtk"):
+        out["rtkSemantics"] = [{"file": f, **c.to_dict()} for f, c in comparisons]
+    return out
 
 
 def _usage(message: str) -> int:

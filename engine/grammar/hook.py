@@ -17,7 +17,13 @@ from engine.grammar.candidates import QuirkHit
 from engine.grammar.detect import detect
 from engine.grammar.model_gate import model_leaks_grammar
 from engine.grammar.quirks import STRICT_FIXED
-from engine.grammar.recover import is_tool_call_part, part_text, recover_grammar_leaks
+from engine.grammar.recover import (
+    ABSENT,
+    is_tool_call_part,
+    part_text,
+    recover_grammar_leaks,
+    stop_reason_label,
+)
 from engine.grammar.reporting import CandidateReport, quirk_diagnostic
 from engine.grammar.settings import GrammarSettings
 
@@ -61,8 +67,17 @@ class HookState:
     strict: bool = False
 
 
-def _unique(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))
+def _unique(items: list[Any]) -> list[Any]:
+    """``[...new Set(items)]``: repeated strings/numbers collapse, every object or array stays."""
+    seen: set[Any] = set()
+    out = []
+    for item in items:
+        key = (type(item).__name__, item) if isinstance(item, str | int | float | bool) or item is None else None
+        if key is None or key not in seen:
+            out.append(item)
+            if key is not None:
+                seen.add(key)
+    return out
 
 
 def known_tool_set(state: HookState) -> tuple[list[str], list[Diagnostic]]:
@@ -116,7 +131,7 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
     else:
         gate_note = []
     known_list, diagnostics = known_tool_set(state)
-    known = set(known_list)
+    known = {t for t in known_list if isinstance(t, str)}  # only a string can equal a tool name
     diagnostics = gate_note + diagnostics
     scans = _scan_parts(message, strict=strict)
 
@@ -264,7 +279,7 @@ def _reasons_not_promoted(skipped_by, mode: str, result, message: dict[str, Any]
         reasons.append("unknown-tool")
     if not eligible and any(c.known and not c.arguments for c in calls):
         reasons.append("empty-arguments")
-    stop = message.get("stopReason")
+    stop = message.get("stopReason", ABSENT)
     if stop != "stop":
-        reasons.append("stop-reason-absent" if stop is None else f"stop-reason-{stop}")
+        reasons.append(stop_reason_label(stop))
     return reasons

@@ -133,7 +133,7 @@ def recover_grammar_leaks(
     content = message.get("content")
     if mode == "off" or message.get("role") != "assistant" or not isinstance(content, list):
         return _unchanged(message)
-    known = set(known_tools)
+    known = {t for t in known_tools if isinstance(t, str)}  # only a string can equal a tool name
     grammar_list = list(grammars) if grammars is not None else None
 
     def allowed(name: str) -> bool:
@@ -160,7 +160,7 @@ def recover_grammar_leaks(
 
     existing = [pt for pt in content if is_tool_call_part(pt)]
     odd_existing = [pt for pt in content if is_tool_call_part(pt, strict=True) and not is_tool_call_part(pt)]
-    stop_reason = message.get("stopReason")
+    stop_reason = message.get("stopReason", ABSENT)
 
     def eligible(cand: Candidate) -> bool:
         return not cand.strip_only and allowed(cand.name) and bool(cand.arguments)
@@ -271,6 +271,16 @@ def _count(cands: list[Candidate], strict: bool) -> list[Any]:
     return sorted({c.range for c in cands})
 
 
+ABSENT = object()  # a message without a `stopReason` key
+
+
+def stop_reason_label(stop_reason: Any) -> str:
+    """``stop-reason-${String(value)}`` (``null``, ``5`` …), or ``stop-reason-absent`` without one."""
+    from engine.jsvalues import js_string
+
+    return "stop-reason-absent" if stop_reason is ABSENT else f"stop-reason-{js_string(stop_reason)}"
+
+
 def _not_promoted_reason(cand: Candidate, allowed, existing_blocks: bool, stop_reason: Any, will_promote: bool) -> str:
     if not allowed(cand.name):
         return "unknown-tool"
@@ -279,7 +289,7 @@ def _not_promoted_reason(cand: Candidate, allowed, existing_blocks: bool, stop_r
     if existing_blocks:
         return "existing-tool-call"
     if stop_reason != "stop":
-        return f"stop-reason-{stop_reason}" if stop_reason is not None else "stop-reason-absent"
+        return stop_reason_label(stop_reason)
     return "not-promoted"
 
 

@@ -123,8 +123,9 @@ def decision_notes(parts: list[PartScan], reports: dict[int, CandidateReport], m
                         "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))
                 elif report.known and stop_reason != "stop":
+                    from engine.grammar.recover import stop_reason_label  # (recover imports this module)
                     diagnostics.append(quirk_diagnostic(QuirkHit(
-                        "GRM-Q17", f"stop reason {stop_reason!r} blocked promotion, yet the `{cand.name}` call was stripped"),
+                        "GRM-Q17", f"{stop_reason_label(stop_reason)} blocked promotion, yet the `{cand.name}` call was stripped"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))
             if report.stripped and report.known and not cand.arguments and mode == "strip":
                 diagnostics.append(quirk_diagnostic(QuirkHit(

@@ -48,7 +48,7 @@ def settings_file_from_request(request: dict[str, Any]) -> dict[str, Any] | None
     """What ``settings.json`` holds for a conformance scenario (spec §10.1); None = no usable file."""
     if request.get("settingsFile") in ("missing", "corrupt"):
         return None
-    if "settings" in request:
+    if request.get("settings") is not None:  # `settings ?? <the request's own keys>`
         return request["settings"]
     stored: dict[str, Any] = {}
     if "policy" in request:

@@ -17,13 +17,16 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
 from engine.jsvalues import math_round
+from engine.rtk.codestrip import strip_code_blocks
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
+from engine.rtk.grouping import group_similar_lines, grouping_threshold
 from engine.rtk.memo import active_memo
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import LineScanner, compile_list
 from engine.rtk.priority import DEFAULT_PRIORITY as DEFAULT_PRIORITY  # (re-exported: the previews use it)
 from engine.rtk.priority import default_priority_lines
+from engine.rtk.renderers import UNSET, js_truthy, render
 from engine.rtk.select import Selection, select_filter
 from engine.rtk.stages import apply_line_filter, describe_truncation
 from engine.rtk.tokens import estimate_tokens
@@ -53,6 +56,13 @@ class RtkConfig:
     trust_project_filters: bool = False
     raw_output_retention: str = "never"
     raw_output_max_bytes: int = 1048576
+    # Opt-in stages (§7.3–7.5): raw JSON values, read with JavaScript semantics where they are used.
+    enable_renderers: Any = False
+    renderers: Any = UNSET
+    strip_code_comments: Any = False
+    preserve_docstrings: Any = True
+    enable_grouping: Any = False
+    grouping_threshold: Any = UNSET
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any] | None) -> RtkConfig:
@@ -78,6 +88,9 @@ class RtkConfig:
         if raw.get("rawOutputRetention") in ("never", "failures", "always"):
             cfg.raw_output_retention = raw["rawOutputRetention"]
         cfg.raw_output_max_bytes = _floored(raw.get("rawOutputMaxBytes"), 1024, 1048576)
+        for key, attr in _RAW_KEYS:
+            if key in raw:
+                setattr(cfg, attr, raw[key])
         return cfg
 
     def to_dict(self) -> dict[str, Any]:
@@ -91,7 +104,14 @@ class RtkConfig:
             "customFiltersEnabled": self.custom_filters_enabled,
             "trustProjectFilters": self.trust_project_filters,
             "rawOutputRetention": self.raw_output_retention, "rawOutputMaxBytes": self.raw_output_max_bytes,
+            **{key: getattr(self, attr) for key, attr in _RAW_KEYS if getattr(self, attr) is not UNSET},
         }
+
+
+# Config keys kept as given (the reference does not normalise them; RTK-Q19, RTK-Q26).
+_RAW_KEYS = (("enableRenderers", "enable_renderers"), ("renderers", "renderers"),
+             ("stripCodeComments", "strip_code_comments"), ("preserveDocstrings", "preserve_docstrings"),
+             ("enableGrouping", "enable_grouping"), ("groupingThreshold", "grouping_threshold"))
 
 
 def _strings(value: Any) -> list[str]:
@@ -225,12 +245,14 @@ def process_rtk_text(
                                          note="document read: no filter and no final cap" if document_read
                                          else "filters skipped for this tool")
 
+    result = _render_step(result, detection.type, cfg, profile, techniques, rules, diagnostics, trace)
+    result = _code_strip_step(result, cfg, profile, techniques, rules, diagnostics, trace)
+
     # Engine dedup (runs even for document reads: RTK-Q9).
     if document_read and profile == "strict":
         pass  # RTK-Q9 fix
     else:
-        if result is not text:
-            lines = split_lines(result)
+        lines = split_lines(result) if result is not text else lines
         dedup = deduplicate_lines(lines, cfg.deduplicate_threshold, profile=profile)
         if dedup.collapsed > 0:
             if document_read:
@@ -254,6 +276,8 @@ def process_rtk_text(
             techniques.append("rtk-dedup")
             rules.append("rtk:dedup")
 
+    result = _grouping_step(result, cfg, profile, document_read, techniques, rules, diagnostics, trace)
+
     if not document_read:
         result = _final_cap(result, cfg, extra_priority, profile, techniques, rules, diagnostics, trace,
                             known_priority)
@@ -262,6 +286,87 @@ def process_rtk_text(
     return RtkResult(result, compressed_tokens < original_tokens, original_tokens, compressed_tokens,
                      _unique(techniques), _unique(rules), detection, chosen, selection, document_read,
                      diagnostics, trace)
+
+
+def _render_step(result: str, detected: str, cfg: RtkConfig, profile: str, techniques: list[str], rules: list[str],
+                 diagnostics: list[Diagnostic], trace: Trace | None) -> str:
+    """Step 5 (§7.3): the renderer of the original detection type, when ``enableRenderers``."""
+    if not js_truthy(cfg.enable_renderers):
+        return result
+    rendering = render(result, detected, cfg.enable_renderers, cfg.renderers, profile=profile)
+    diagnostics.extend(rendering.diagnostics)
+    if trace is not None and rendering.considered:
+        step = trace.step(f"rtk:render:{rendering.considered}", len(split_lines(result)))
+        step.lines_out = len(split_lines(rendering.text))
+        step.note = f"rendered as {rendering.renderer}" if rendering.renderer else rendering.skipped
+        if rendering.renderer:
+            step.tag = f"rtk:render:{rendering.renderer}"
+    if rendering.renderer is None:
+        return result
+    techniques.append(f"rtk-render:{rendering.renderer}")
+    rules.append(f"rtk:render:{rendering.renderer}")
+    return rendering.text
+
+
+def _code_strip_step(result: str, cfg: RtkConfig, profile: str, techniques: list[str], rules: list[str],
+                     diagnostics: list[Diagnostic], trace: Trace | None) -> str:
+    """Step 6 (§7.4): fenced code blocks lose blank lines, trailing blanks and (js/ts) comments."""
+    if not js_truthy(cfg.apply_to_code_blocks):
+        return result
+    stripped = strip_code_blocks(result, strip_comments=cfg.strip_code_comments,
+                                 preserve_docstrings=cfg.preserve_docstrings, profile=profile)
+    diagnostics.extend(stripped.diagnostics)
+    if trace is not None:
+        step = trace.step("rtk:code-strip", len(split_lines(result)))
+        step.lines_out = len(split_lines(stripped.text))
+        removed = sum(b.comments_removed for b in stripped.blocks)
+        step.note = (f"{len(stripped.blocks)} code block(s) rewritten, {removed} comment(s) removed"
+                     if stripped.changed else "no code block changed")
+        if stripped.changed:
+            step.tag = "rtk:code-strip"
+    if not stripped.changed:
+        return result
+    techniques.append("rtk-code-strip")
+    rules.append("rtk:code-strip")
+    return stripped.text
+
+
+def _grouping_step(result: str, cfg: RtkConfig, profile: str, document_read: bool, techniques: list[str],
+                   rules: list[str], diagnostics: list[Diagnostic], trace: Trace | None) -> str:
+    """Step 8 (§7.5): runs of similar lines fold into their first line, when ``enableGrouping``."""
+    if not js_truthy(cfg.enable_grouping):
+        return result
+    if document_read and profile == "strict":
+        return result  # RTK-Q18 fix
+    raw = cfg.grouping_threshold
+    threshold = grouping_threshold(raw, absent=raw is UNSET, profile=profile)
+    grouping = group_similar_lines(result, threshold, profile=profile)
+    diagnostics.extend(grouping.diagnostics)
+    if profile != "strict" and raw is not UNSET and raw is not None:
+        normalised = grouping_threshold(raw, profile="strict")
+        if normalised != threshold and group_similar_lines(result, normalised).grouped != grouping.grouped:
+            diagnostics.append(Diagnostic(
+                f"groupingThreshold {raw!r} was read as {threshold} (JavaScript conversion, no normalisation)",
+                "info", "RTK-Q19", source="rtk"))
+    if trace is not None:
+        lines = split_lines(result)
+        step = trace.step("rtk:grouping", len(lines))
+        step.note = f"threshold {threshold}: {len(grouping.runs)} run(s) grouped"
+        for start, length in grouping.runs:
+            step.markers.append(f"[rtk:grouped \u00d7{length}]")
+            for i in range(start + 1, start + length):
+                step.add(LineEvent(i, "collapsed", lines[i]))
+        step.lines_out = len(split_lines(grouping.text))
+        if grouping.grouped:
+            step.tag = "rtk:grouping"
+    if grouping.grouped == 0:
+        return result
+    if document_read:
+        diagnostics.append(Diagnostic("a document read was grouped (the bypass does not cover grouping)", "info",
+                                      "RTK-Q18", source="rtk"))
+    techniques.append("rtk-grouping")
+    rules.append("rtk:grouping")
+    return grouping.text
 
 
 def _final_cap(result: str, cfg: RtkConfig, extra_priority: tuple[str, ...], profile: str, techniques: list[str],

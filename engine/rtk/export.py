@@ -1,10 +1,19 @@
 """Exporting chosen filter files as one ``.rtk/filters.json`` (optionally trusted) or as RTK TOML v1.
 
-JSON export keeps every filter and its tests, writes keys in the schema's order with
-``JSON.stringify(…, null, 2)`` formatting (stable diffs), fills an omitted ``rules``/``preserve``
-with ``{}`` so OmniRoute does not crash on it (RTK-Q1), and can write ``trust.json`` in the same
-step from the bytes just written. TOML export (§6.4) is lossy: every dropped field is reported,
-and the result is re-parsed and its inline tests re-run under OmniRoute semantics.
+Nothing is lost silently. Writing onto an existing file *merges* by default — a filter with the
+same id is replaced in place, the others are kept in their order, and a kept or unchanged filter
+keeps its text byte for byte — or replaces the file only when asked (``replace=True``). Every
+export is first a plan (``plan_export``) that says what will be added, replaced, kept and
+removed, and which exported filters fail their tests or are not selected by their test
+commands; such filters are written only with ``allow_failing``. The plan is executed only if
+the target still holds the bytes it was planned on.
+
+JSON export keeps every filter and its tests, writes new filters' keys in the schema's order
+with ``JSON.stringify(…, null, 2)`` formatting (stable diffs), fills an omitted
+``rules``/``preserve`` with ``{}`` so OmniRoute does not crash on it (RTK-Q1), and can write
+``trust.json`` in the same step from exactly the bytes written — only for a project's
+``.rtk/filters.json|toml``. TOML export (§6.4) is lossy: every dropped field is reported, and the
+result is re-parsed and its inline tests re-run under OmniRoute semantics.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.fsutil import atomic_write_text
+from engine.fsutil import atomic_write_bytes
 from engine.jsvalues import json_stringify
 from engine.rtk.patterns import has_top_level_alternation
 from engine.rtk.sources import FilterFile, read_filter_file
@@ -50,12 +59,15 @@ class ExportResult:
     filter_ids: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     trust: Any = None  # TrustWriteResult
+    plan: Any = None  # engine.rtk.export_plan.ExportPlan: what was added, replaced, kept, removed
     test_outcomes: list = field(default_factory=list)  # TOML: inline tests re-run after export
     semantics: list = field(default_factory=list)  # TOML: each test under OmniRoute vs rtk semantics
 
     def to_dict(self) -> dict:
         out = {"path": self.path, "format": self.format, "filters": self.filter_ids,
                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+        if self.plan is not None:
+            out["plan"] = self.plan.to_dict()
         if self.trust is not None:
             out["trust"] = self.trust.to_dict()
         if self.test_outcomes:
@@ -188,24 +200,69 @@ def _target(output: str | os.PathLike[str], name: str) -> Path:
     return out / name if out.is_dir() else out
 
 
-def export_json(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
-                with_trust: bool = False, profile: str = "omniroute") -> ExportResult:
-    """Write the chosen filters as one filters.json (array); optionally trust it right away."""
-    target = _target(output, "filters.json")
-    objects, notes = collect_json_objects([Path(f) for f in files], profile)
-    if not objects:
-        raise ExportError("no filters to export")
-    atomic_write_text(target, render_filters_json(objects))
-    result = ExportResult(str(target), "omniroute-json", [o["id"] for o in objects], notes)
-    _check_written(result, target, profile)
+def plan_export(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *, toml: bool = False,
+                replace: bool = False, profile: str = "omniroute"):
+    """Read the chosen files and plan the write (``engine.rtk.export_plan``); nothing is written."""
+    from engine.rtk.export_plan import PlanError, check_exported, plan_json, plan_toml
+
+    try:
+        if toml:
+            target = _target(output, "filters.toml")
+            tables, tests, notes = _collect_toml([Path(f) for f in files], profile)
+            plan = plan_toml(tables, tests, target, replace=replace,
+                             header="RTK TOML v1, exported by Rulewright")
+        else:
+            target = _target(output, "filters.json")
+            objects, notes = collect_json_objects([Path(f) for f in files], profile)
+            if not objects:
+                raise ExportError("no filters to export")
+            plan = plan_json(objects, target, replace=replace)
+    except PlanError as exc:
+        raise ExportError(str(exc)) from None
+    plan.notes = notes + plan.notes
+    check_exported(plan, profile)
+    return plan
+
+
+def execute_export(plan, *, with_trust: bool = False, allow_failing: bool = False,
+                   profile: str = "omniroute") -> ExportResult:
+    """Write what ``plan`` says — refused when an exported filter fails its tests (unless
+    ``allow_failing``), when ``with_trust`` names a file that is not a project's own filter file,
+    or when the target changed since it was planned."""
+    from engine.rtk.export_plan import trust_target_problem, unchanged_since_plan
+
+    target = plan.target
+    if plan.failing and not allow_failing:
+        raise ExportError(f"{len(plan.failing)} exported filter test problem(s): "
+                          + "; ".join(f"{f.filter_id}: {f.reason}" for f in plan.failing)
+                          + " — fix them, or export anyway with --allow-failing")
+    if with_trust and (problem := trust_target_problem(target)):
+        raise ExportError(problem)
+    if not unchanged_since_plan(plan):
+        raise ExportError(f"{target} changed since the export was planned; nothing was written. Export again")
+    data = plan.text.encode("utf-8", "surrogatepass")
+    atomic_write_bytes(target, data)
+    result = ExportResult(str(target), plan.format, list(plan.exported), list(plan.notes), plan=plan)
+    _check_written(result, target, profile, data)
     if with_trust:
-        result.trust = _trust(target, result)
+        from engine.rtk.trust import FileSnapshot, write_trust
+
+        result.trust = write_trust(target.parent.parent, snapshots=[FileSnapshot(target, data)])
     return result
 
 
-def _check_written(result: ExportResult, target: Path, profile: str) -> None:
-    """Re-read what was written: it must load as OmniRoute would load it."""
-    read = read_filter_file(target, profile=profile, run_toml_tests=True)
+def export_json(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+                with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
+                allow_failing: bool = False) -> ExportResult:
+    """Write the chosen filters as one filters.json (array), merged into an existing file unless
+    ``replace``; optionally trust exactly the bytes written."""
+    plan = plan_export(files, output, replace=replace, profile=profile)
+    return execute_export(plan, with_trust=with_trust, allow_failing=allow_failing, profile=profile)
+
+
+def _check_written(result: ExportResult, target: Path, profile: str, data: bytes) -> None:
+    """Re-read what was written (the bytes, not the file again): it must load as OmniRoute would."""
+    read = read_filter_file(target, profile=profile, run_toml_tests=True, data=data)
     result.diagnostics += [d for d in read.diagnostics if d.level == "error"]
     if read.toml is not None:
         from engine.rtk.toml_io import compare_semantics
@@ -221,16 +278,6 @@ def _check_written(result: ExportResult, target: Path, profile: str) -> None:
                 result.diagnostics.append(_warn(str(target), c.filter_id, f"inline test '{c.test_name}' gives a "
                                                 "different result in rtk" + (f" ({c.note})" if c.note else ""),
                                                 level="info"))
-
-
-def _trust(target: Path, result: ExportResult):
-    from engine.rtk.trust import write_trust
-
-    if target.parent.name != ".rtk" or target.name not in ("filters.json", "filters.toml"):
-        result.diagnostics.append(Diagnostic(
-            "OmniRoute only reads .rtk/filters.json|toml with .rtk/trust.json beside it; the trust entry is "
-            "written next to the exported file anyway", "warning", "RTK-EXPORT", path=str(target), source="export"))
-    return write_trust(target.parent.parent, files=[target])
 
 
 # ---------------------------------------------------------------- JSON -> TOML
@@ -322,9 +369,8 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     return table, tests, notes
 
 
-def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
-                with_trust: bool = False, profile: str = "omniroute") -> ExportResult:
-    target = _target(output, "filters.toml")
+def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, dict], dict[str, list[TomlTest]],
+                                                           list[Diagnostic]]:
     tables: dict[str, dict] = {}
     tests: dict[str, list[TomlTest]] = {}
     notes: list[Diagnostic] = []
@@ -334,7 +380,7 @@ def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
             raise ExportError(f"filter id '{name}' appears twice; a TOML document can define it once")
         tables[name], tests[name] = table, filter_tests
 
-    for read in _read_all([Path(f) for f in files], profile):
+    for read in _read_all(files, profile):
         notes += [d for d in read.diagnostics if d.level != "error"]
         if read.toml is not None:  # TOML stays TOML: nothing is lost
             for name, table in read.toml.tables.items():
@@ -346,14 +392,20 @@ def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
             notes += found
     if not tables:
         raise ExportError("no filters to export")
-    text = dump_rtk_toml(tables, tests, header_comment="RTK TOML v1, exported by Rulewright")
-    parse_rtk_toml(text, run_tests=False)  # refuse to write a document OmniRoute would reject
-    atomic_write_text(target, text)
-    result = ExportResult(str(target), "rtk-toml-v1", list(tables), notes)
-    _check_written(result, target, profile)
-    if with_trust:
-        result.trust = _trust(target, result)
-    return result
+    from engine.rtk.toml_io import TomlFilterError
+
+    try:
+        parse_rtk_toml(dump_rtk_toml(tables, tests), run_tests=False)  # refuse a document OmniRoute would reject
+    except TomlFilterError as exc:
+        raise ExportError(f"the TOML document would be rejected by OmniRoute: {exc}") from None
+    return tables, tests, notes
+
+
+def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+                with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
+                allow_failing: bool = False) -> ExportResult:
+    plan = plan_export(files, output, toml=True, replace=replace, profile=profile)
+    return execute_export(plan, with_trust=with_trust, allow_failing=allow_failing, profile=profile)
 
 
 # ---------------------------------------------------------------- global TOML install (§6.4)
@@ -377,8 +429,11 @@ class InstallError(Exception):
 def install_global_toml(content: str, data_dir: str | os.PathLike[str], *, overwrite: bool = False,
                         profile: str = "omniroute") -> InstallResult:
     """OmniRoute's ``installGlobalRtkTomlV1``: validate, then write ``DATA_DIR/rtk/filters.toml``
-    privately (folder 0700, file 0600), backing up a replaced file as ``filters.toml.bak``."""
-    import shutil
+    privately (folder 0700, file 0600), backing up a replaced file as ``filters.toml.bak``.
+
+    Nothing is written through a symbolic link Rulewright did not create: a linked ``rtk``
+    folder, ``filters.toml`` or ``filters.toml.bak`` is refused (the reference would copy into, or
+    chmod, whatever the link points at). Modes are set on our own descriptors, never by path."""
     import uuid
 
     from engine.rtk.toml_io import TESTS_FAILED, TomlFilterError
@@ -390,26 +445,37 @@ def install_global_toml(content: str, data_dir: str | os.PathLike[str], *, overw
     if not parsed.passed:
         raise InstallError(TESTS_FAILED)
     folder = Path(data_dir) / "rtk"
+    target, backup = folder / "filters.toml", folder / "filters.toml.bak"
+    for path in (folder, target, backup):
+        if path.is_symlink():
+            raise InstallError(f"{path} is a symbolic link; refusing to write through it (remove the link, or "
+                               "choose another DATA_DIR)")
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    target = folder / "filters.toml"
     backup_created = False
     if target.exists():
         if not overwrite:
             raise InstallError("filters.toml already exists; confirm overwrite to replace it")
-        backup = folder / "filters.toml.bak"
-        shutil.copyfile(target, backup)
-        os.chmod(backup, 0o600)
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            old = fh.read()
+        _write_private(folder, backup, old, uuid.uuid4())
         backup_created = True
-    tmp = folder / f"filters.toml.{os.getpid()}.{uuid.uuid4()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    _write_private(folder, target, content.encode("utf-8", "replace"), uuid.uuid4())
+    return InstallResult("rtk/filters.toml", str(target), backup_created, parsed)
+
+
+def _write_private(folder: Path, target: Path, data: bytes, token) -> None:
+    """A new 0600 file (O_EXCL: never an existing file or link), renamed over ``target`` — which
+    replaces a link itself, never what it points at."""
+    tmp = folder / f"{target.name}.{os.getpid()}.{token}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(content.encode("utf-8", "replace"))
+            os.fchmod(fh.fileno(), 0o600)  # the umask can only narrow 0600; say it anyway
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    os.chmod(target, 0o600)
-    return InstallResult("rtk/filters.toml", str(target), backup_created, parsed)

@@ -18,10 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.bodies import adapt_body
 from engine.diagnostics import Diagnostic
+from engine.o200k import estimate_body_tokens
 from engine.rtk.engine import RtkConfig, RtkResult, process_rtk_text
 from engine.rtk.model import RtkFilter
-from engine.rtk.tokens import estimate_tokens
 
 SHELL_WORDS = ("bash", "shell", "terminal", "run_command", "execute_command", "exec", "command")
 # ASCII \b around the shell words, as the reference tests the lower-cased tool name (RTK-Q11).
@@ -152,13 +153,24 @@ def apply_rtk_compression(
     """RTK over every eligible message of ``body`` (a new body; the input is not modified)."""
     started = time.perf_counter()
     cfg, notes = resolve_config(config, step_config, profile=profile)
-    messages = body.get("messages") if isinstance(body, dict) else None
-    if not cfg.enabled or not isinstance(messages, list) or not messages:
+    if not cfg.enabled:
         return BodyResult(body, False, None, diagnostics=notes)
+    adapted = adapt_body(body, profile=profile)  # Responses `input` and Kiro bodies (§8.6)
+    work = adapted.body
+    messages = work.get("messages") if isinstance(work, dict) else None
+    if not isinstance(messages, list) or not messages:
+        return BodyResult(body, False, None, diagnostics=notes)
+    notes = notes + adapted.diagnostics
 
-    out_body = copy.deepcopy(body)
+    out_body = copy.deepcopy(work)
     out_messages = out_body["messages"]
     index = _tool_index(messages)
+    if profile == "strict":
+        index.update({k: v for k, v in adapted.tool_calls.items() if k not in index})  # RTK-Q35 fix
+    elif adapted.adapted and any(isinstance(m, dict) and m.get("role") == "tool" for m in messages):
+        notes.append(Diagnostic(
+            f"{adapted.shape} tool outputs carry no tool id: each runs with the command detected from its text and "
+            "with filters on, whatever tool produced it", "info", "RTK-Q35", source="rtk"))
     state = _BodyState(cfg, filters, profile, notes)
     code_blocks_only = cfg.apply_to_code_blocks and not cfg.apply_to_tool_results \
         and not cfg.apply_to_assistant_messages
@@ -188,14 +200,18 @@ def apply_rtk_compression(
 
     techniques = list(dict.fromkeys(state.techniques))
     rules = list(dict.fromkeys(state.rules))
-    before, after = estimate_tokens(body), estimate_tokens(out_body)
+    before, after = estimate_body_tokens(work), estimate_body_tokens(out_body)
     stats = {
         "engine": "rtk", "originalTokens": before, "compressedTokens": after,
         "savingsPercent": round((before - after) / before * 100, 2) if before else 0,
         "techniquesUsed": techniques, "rulesApplied": rules or None,
         "durationMs": round((time.perf_counter() - started) * 1000, 3),
     }
-    return BodyResult(out_body if state.changed else body, after < before, stats, state.results, state.diagnostics)
+    if adapted.adapted:
+        result_body = adapted.restore(out_body)  # every exposed item is rebuilt (CAV-Q18, CAV-Q19)
+    else:
+        result_body = out_body if state.changed else body
+    return BodyResult(result_body, after < before, stats, state.results, state.diagnostics)
 
 
 class _BodyState:
@@ -223,10 +239,10 @@ class _BodyState:
                    "rulesApplied": result.rules_applied, "toolName": meta.tool_name, "command": meta.command,
                    "skipFilters": meta.skip_filters}
         self.results.append(summary)
+        self.techniques.extend(result.techniques_used)  # every call counts, replaced or not (§8.5)
+        self.rules.extend(result.rules_applied)
         if not result.compressed:
             return None
-        self.techniques.extend(result.techniques_used)
-        self.rules.extend(result.rules_applied)
         self.changed = True
         return result.text
 

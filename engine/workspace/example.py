@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from engine.paths import example_workspace_dir
@@ -32,3 +33,43 @@ def ensure_example_workspace(source: Path | None = None) -> Path:
             else:
                 shutil.copy2(item, dest)
     return target
+
+
+def example_changes(source: Path | None = None) -> list[tuple[str, str]]:
+    """What the user changed in their copy, against the bundle: ``(relative path, how)`` with how
+    one of ``changed``, ``added`` (only in the copy) or ``deleted`` (only in the bundle)."""
+    target = user_example_workspace()
+    src = source if source is not None else example_workspace_dir()
+
+    def files(root: Path) -> dict[str, Path]:
+        if not root.is_dir():
+            return {}
+        return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+
+    mine, bundled = files(target), files(src)
+    out = []
+    for rel in sorted(mine.keys() | bundled.keys()):
+        if rel not in bundled:
+            out.append((rel, "added"))
+        elif rel not in mine:
+            out.append((rel, "deleted"))
+        elif mine[rel].read_bytes() != bundled[rel].read_bytes():
+            out.append((rel, "changed"))
+    return out
+
+
+def reset_example_workspace(source: Path | None = None) -> Path | None:
+    """Put a fresh copy of the bundled example in place; returns where the old copy was moved
+    (nothing is deleted: the user's edits stay in that folder), or None when there was none."""
+    target = user_example_workspace()
+    backup = None
+    if target.exists():
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        backup = target.with_name(f"{target.name}.before-reset-{stamp}")
+        n = 2
+        while backup.exists():
+            backup = target.with_name(f"{target.name}.before-reset-{stamp}-{n}")
+            n += 1
+        target.rename(backup)
+    ensure_example_workspace(source)
+    return backup

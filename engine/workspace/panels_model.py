@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_bytes
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.diffrows import DiffRow, side_by_side
 from engine.workspace.kinds import FileKind, classify
@@ -129,8 +130,7 @@ def filter_files_of(root: Path, entries: list[tuple[Path, FileKind]] | None = No
 def _is_rtk_toml(path: Path) -> bool:
     """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return "[filters." in handle.read(256 * 1024)
+        return "[filters." in read_input_bytes(path).decode("utf-8", "replace")
     except OSError:
         return False
 
@@ -436,6 +436,23 @@ class ExportCandidate:
     format: str
     filter_id: str
     index: int  # position of the filter in its file
+    problem: str | None = None  # a failing test or a test command that selects another filter
+
+
+def _test_problems(filters: list) -> dict[str, str]:
+    """filter id -> its first test problem (failing, or its command selects another filter)."""
+    from engine.rtk.verify import verify_filters
+
+    out: dict[str, str] = {}
+    for o in verify_filters(filters, selection_pool=filters, check_activation=True).outcomes:
+        if o.filter_id in out:
+            continue
+        if not o.passed:
+            out[o.filter_id] = f"test '{o.test_name}' fails"
+        elif o.activation is not None and not o.activation.passed:
+            out[o.filter_id] = (f"test '{o.test_name}': command {o.activation.command!r} selects "
+                                + (f"'{o.activation.selected_id}'" if o.activation.selected_id else "no filter"))
+    return out
 
 
 def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[list[ExportCandidate], list[Diagnostic]]:
@@ -447,23 +464,29 @@ def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[li
     for path in files:
         read = read_filter_file(path, profile=profile)
         problems += [d for d in read.diagnostics if d.level == "error"]
-        out += [ExportCandidate(str(path), read.format, f.id, i) for i, f in enumerate(read.filters)]
+        failing = _test_problems(read.filters)
+        out += [ExportCandidate(str(path), read.format, f.id, i, failing.get(f.id)) for i, f in enumerate(read.filters)]
     return out, problems
 
 
 def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
-                     fmt: str, with_trust: bool = False, profile: str = "omniroute"):
-    """Export the chosen filters; whole files go in as they are (lossless), partial ones as objects.
+                     fmt: str, with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
+                     allow_failing: bool = False):
+    """Plan and write in one step (``plan_selection`` then ``execute_export``)."""
+    from engine.rtk.export import execute_export
 
-    Returns ``engine.rtk.export.ExportResult``; raises ``ExportError``.
+    plan = plan_selection(chosen, all_candidates, output, fmt=fmt, profile=profile, replace=replace)
+    return execute_export(plan, with_trust=with_trust, allow_failing=allow_failing, profile=profile)
+
+
+def plan_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
+                   fmt: str, profile: str = "omniroute", replace: bool = False):
+    """What exporting the chosen filters to ``output`` will add, replace, keep and remove; whole
+    files go in as they are (lossless), partial ones as objects.
+
+    Returns ``engine.rtk.export_plan.ExportPlan``; raises ``ExportError``.
     """
-    from engine.rtk.export import (
-        ExportError,
-        collect_json_objects,
-        export_json,
-        export_toml,
-        render_filters_json,
-    )
+    from engine.rtk.export import ExportError, collect_json_objects, plan_export, render_filters_json
 
     if not chosen:
         raise ExportError("no filters selected")
@@ -474,7 +497,6 @@ def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportC
     for file, ids in by_file.items():
         everything = {c.filter_id for c in all_candidates if c.file == file}
         (whole if ids >= everything else partial).append(file)
-    exporter = export_toml if fmt == "toml" else export_json
     with tempfile.TemporaryDirectory(prefix="rulewright-export-") as tmp:
         inputs: list[str] = list(whole)
         for n, file in enumerate(partial):
@@ -485,7 +507,7 @@ def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportC
             inputs.append(str(part))
         order = {f: i for i, f in enumerate(by_file)}
         inputs.sort(key=lambda p: order.get(p, len(order)))
-        return exporter(inputs, output, with_trust=with_trust, profile=profile)
+        return plan_export(inputs, output, toml=fmt == "toml", replace=replace, profile=profile)
 
 
 # ============================================================================ JSON panes
@@ -561,8 +583,8 @@ def load_repair_samples(folder: Path) -> list[RepairSample]:
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_input_bytes(path))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(data, dict) and "schema" in data and "args" in data:
             out.append(RepairSample(path.stem, str(data.get("title") or path.stem), str(data.get("description") or ""),
@@ -743,8 +765,8 @@ def load_params_templates(folder: Path) -> list[ParamsTemplate]:
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_input_bytes(path))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(data, dict):
             data.pop("$schema", None)
@@ -759,6 +781,7 @@ class ParamsView:
     schema_findings: list[dict[str, Any]] = field(default_factory=list)  # with line/column in the pane
     feature_rows: list[dict[str, Any]] = field(default_factory=list)
     plugin_rows: list[dict[str, Any]] = field(default_factory=list)
+    imported: Any = None  # engine.params.request_import.ImportResult when the pane held a request body
 
     @property
     def ok(self) -> bool:
@@ -768,19 +791,24 @@ class ParamsView:
 def run_params_view(payload_text: str, profile: str = "cherry-studio") -> ParamsView:
     """Build the report and flatten its ``explain`` into the features table and plugin list."""
     from engine.params import ParamsError, build_params_report
+    from engine.params.request_import import detect_format, import_request
 
     payload, error = parse_pane(payload_text, "payload")
     if error is not None:
         return ParamsView([error])
     if payload is None:
         return ParamsView([PaneError("payload", "empty: pick a template or paste a payload", 1, 1)])
+    imported = None
+    if detect_format(payload) is not None:  # a pasted provider request: map it to the payload first
+        imported = import_request(payload)
+        payload = imported.payload
     try:
         report = build_params_report(payload, profile=profile)
     except ParamsError as exc:
-        line, column = _pointer_position(payload_text, getattr(exc, "pointer", None))
-        return ParamsView([PaneError("payload", str(exc), line, column)])
-    view = ParamsView([], report)
-    if profile != "strict":  # strict reports them itself, as diagnostics of the report
+        line, column = _pointer_position(payload_text, getattr(exc, "pointer", None)) if imported is None else (1, 1)
+        return ParamsView([PaneError("payload", str(exc), line, column)], imported=imported)
+    view = ParamsView([], report, imported=imported)
+    if profile != "strict" and imported is None:  # strict reports them itself, as diagnostics of the report
         from engine.schemas import validate_against
 
         for finding in validate_against("params-payload", payload, code_prefix="schema"):
@@ -814,7 +842,7 @@ def _pointer_position(text: str, pointer: str | None) -> tuple[int, int]:
 def classify_path(path: Path) -> FileKind:
     """Kind of a file on disk (used to offer 'add test' only on filter files)."""
     try:
-        value = json.loads(path.read_text(encoding="utf-8").lstrip("\ufeff"))
+        value = json.loads(read_input_bytes(path).decode("utf-8").lstrip("\ufeff"))
         return classify(path, value, True)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return classify(path, None, False)

@@ -16,13 +16,15 @@ import difflib
 import json
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.jsvalues import utf16_len
+from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
 
 # ---------------------------------------------------------------- UTF-16 offsets
@@ -140,20 +142,27 @@ def _align(a_seg: list[str], b_seg: list[str]) -> list[tuple[int | None, int | N
     return out
 
 
-def word_diff(a: str, b: str) -> list[DiffOp]:
+def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = None) -> list[DiffOp]:
     """A readable word-level diff of ``a`` → ``b``.
 
     Sentence-like segments are aligned first (few, distinctive tokens); each changed block of
     segments is then diffed word by word, segment against segment when both sides have as many
     (the usual case: rules rewrite within sentences), else as one block. A flat word diff of a
-    10 KB text takes seconds in ``difflib``; this takes milliseconds.
+    10 KB text takes seconds in ``difflib``; this takes milliseconds. ``progress(fraction,
+    stage)`` is called along the way (it may raise to cancel).
     """
+    if a == b:  # (a part that fell back: nothing to align)
+        return [DiffOp("equal", 0, utf16_len(a), 0, utf16_len(b))] if a else []
     a_seg, a_off = _segments(a)
     b_seg, b_off = _segments(b)
     raw: list[tuple[str, int, int, int, int]] = []
     prev_i = prev_j = -1  # last aligned segment of the block (for where gaps sit)
     matcher = difflib.SequenceMatcher(None, a_seg, b_seg, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    opcodes = matcher.get_opcodes()
+    step = max(1, len(opcodes) // 50)
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if progress is not None and k % step == 0:
+            progress(k / len(opcodes), "word diff")
         if tag in ("equal", "delete", "insert"):
             raw.append((tag, a_off[i1], a_off[i2], b_off[j1], b_off[j2]))
         elif i2 - i1 == j2 - j1:
@@ -291,6 +300,9 @@ class CavemanPreview:
     languages: list[str]
     error: str = ""
     seconds: float = 0.0
+    # the first result of a large text: output, tokens, protected regions and the verdict only;
+    # the explanation (rules with their matches, word diff, quirks) follows (run_caveman_preview)
+    partial: bool = False
 
     @property
     def saved_tokens(self) -> int:
@@ -310,6 +322,22 @@ class CavemanPreview:
         return list(hit.spans) if hit else []
 
 
+def without_unfinished_rules(pack: Any) -> tuple[Any, list[str]]:
+    """A pack without the rules whose pattern is still empty (a rule just added), and their names.
+
+    OmniRoute refuses a whole pack with an empty pattern; the preview runs the rest of the open
+    pack instead, and says which rules it left out (the validator flags them where they are).
+    """
+    if not isinstance(pack, dict) or not isinstance(pack.get("rules"), list):
+        return pack, []
+    rules = pack["rules"]
+    unfinished = [r for r in rules if isinstance(r, dict) and r.get("pattern") == ""]
+    if not unfinished:
+        return pack, []
+    names = [r.get("name") if isinstance(r.get("name"), str) else "(unnamed)" for r in unfinished]
+    return {**pack, "rules": [r for r in rules if not (isinstance(r, dict) and r.get("pattern") == "")]}, names
+
+
 def pack_source(root: str | None, override: PackOverride | None):
     """The packs the preview runs: ``root`` on disk with the open buffer in place of its file."""
     from engine.caveman import PackSource
@@ -318,7 +346,7 @@ def pack_source(root: str | None, override: PackOverride | None):
     source = _packs_on_disk(root) if root else PackSource()
     if override is not None:
         try:
-            obj: Any = json.loads(override.text)
+            obj: Any = without_unfinished_rules(json.loads(override.text))[0]
         except json.JSONDecodeError as exc:
             obj = PackError(f"{override.language}/{override.base}.json (unsaved): {exc.msg} at line {exc.lineno}")
         files = list(source.files.get(override.language, []))
@@ -439,23 +467,144 @@ def _timeout_ms(notes: Iterable[Note], rule: str, default: int) -> int:
     return default
 
 
-def run_caveman_preview(req: CavemanRequest) -> CavemanPreview:
-    """Explain ``req.text`` with the pack(s) and reshape the explanation for drawing."""
+class PreviewCancelled(Exception):
+    """Raised by a progress callback to stop an explanation that is no longer wanted."""
+
+
+STAGED_MIN = 50_000  # texts at least this long get a first result before their explanation
+
+
+def _broken_pack(req: CavemanRequest, exc: Exception, started: float) -> CavemanPreview:
+    from engine.caveman import estimate_tokens
+
+    tokens = estimate_tokens(req.text)
+    return CavemanPreview(req.text, req.text, req.language, req.intensity, req.role, req.profile,
+                          req.only_rule, tokens, tokens, [], [], [], [], [], [], [],
+                          True, [], error=str(exc), seconds=time.perf_counter() - started)
+
+
+def _explain_config(req: CavemanRequest) -> dict[str, Any]:
+    """The configuration ``explain`` builds for one ``req.role`` message (the first result must
+    compress exactly as the explanation will)."""
+    return {"enabled": True, "minMessageLength": 0, "compressRoles": [req.role], "intensity": req.intensity,
+            "language": req.language}
+
+
+def request_body_of(text: str) -> dict[str, Any] | None:
+    """The pasted text as a whole request body (chat ``messages``, Responses ``input`` or Kiro
+    ``conversationState``), or ``None`` for prose."""
+    stripped = text.lstrip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("messages"), list) or isinstance(value.get("conversationState"), dict) \
+            or isinstance(value.get("input"), list | str):
+        return value
+    return None
+
+
+def run_caveman_body(req: CavemanRequest, body: dict[str, Any]) -> CavemanPreview:
+    """A pasted request body through OmniRoute's body adapter and ``cavemanCompress`` (``caveman.md``
+    §2.3): the rewritten body, the adapter's quirks and the rules that fired (no per-match view)."""
+    from engine.bodies import adapt_body
+    from engine.caveman import Compressor, PackError
+
+    started = time.perf_counter()
+    try:
+        source = pack_source(req.pack_root, req.override)
+        languages = source.languages()
+        adapted = adapt_body(body, profile=req.profile)
+        compressor = Compressor(source, _explain_config(req), profile=req.profile, only_rule=req.only_rule,
+                                timeout=req.timeout_ms / 1000 if req.timeout_ms else None)
+        result = compressor.compress_body(adapted.body)
+    except (PackError, OSError) as exc:
+        return _broken_pack(req, exc, started)
+    out_body = adapted.restore(result.body) if adapted.adapted else result.body
+    output = json.dumps(out_body, ensure_ascii=False, indent=2 if "\n" in req.text.strip() else None)
+    exposed = len(adapted.body.get("messages") or []) if isinstance(adapted.body, dict) else 0
+    shape = {"responses": "OpenAI Responses", "kiro": "Kiro", "chat": "chat"}.get(adapted.shape, "")
+    notes = [Note("body", "info", f"{shape} request body: {exposed} message(s) for Caveman (role "
+                  f"{req.role!r} is compressed)" if shape else "no messages in this body: it is sent as it is")]
+    notes.extend(Note(d.code or "CAV", d.level, d.message) for d in [*adapted.diagnostics, *result.diagnostics])
+    stats = result.stats
+    hits = [RuleHit(name, "", "", 0, True, True, "", 0, [], status="fired in the body")
+            for name in stats.get("rulesApplied", [])]
+    diff = word_diff(req.text, output)
+    return CavemanPreview(req.text, output, req.language, req.intensity, req.role, req.profile, req.only_rule,
+                          stats["originalTokens"], stats["compressedTokens"], diff, *_attribute(diff, []), [], hits,
+                          [], notes, bool(stats.get("fallbackApplied")), languages,
+                          seconds=time.perf_counter() - started)
+
+
+def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
+    """The first result for a large text: the plain compress path (no per-match recording, no
+    quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
+    and whether it would be sent uncompressed at once; ``partial`` is set, and the explanation
+    (``run_caveman_preview``) follows."""
+    from types import SimpleNamespace
+
+    from engine.caveman import Compressor, PackError, estimate_tokens
+
+    body = request_body_of(req.text)
+    if body is not None:
+        return run_caveman_body(req, body)
+    started = time.perf_counter()
+    try:
+        source = pack_source(req.pack_root, req.override)
+        languages = source.languages()
+        compressor = Compressor(source, _explain_config(req), profile=req.profile, only_rule=req.only_rule,
+                                timeout=req.timeout_ms / 1000 if req.timeout_ms else None, diagnose=False)
+        result = compressor.compress_body({"messages": [{"role": req.role, "content": req.text}]})
+    except (PackError, OSError) as exc:
+        return _broken_pack(req, exc, started)
+    output = result.body["messages"][0]["content"]
+    part = result.parts[0] if result.parts else None
+    blocks = part.extraction.blocks if part is not None and part.extraction is not None else []
+    protected = [Span(b.start, b.end, "protected", f"protected {b.kind}: left as written", label=b.kind)
+                 for b in blocks]
+    verdict = SimpleNamespace(
+        gated=part.gated if part is not None else "short", fallback_applied=bool(result.stats.get("fallbackApplied")),
+        validation_errors=list(result.stats.get("validationErrors", [])),
+        validation_warnings=list(result.stats.get("validationWarnings", [])),
+        diagnostics=[d.to_dict() for d in result.diagnostics], rules=part.selection.rules if part and part.selection
+        else [], language=part.language if part is not None else req.language, intensity=req.intensity, role=req.role)
+    notes, uncompressed = caveman_notes(verdict, req.profile)
+    return CavemanPreview(req.text, output, verdict.language, req.intensity, req.role, req.profile, req.only_rule,
+                          estimate_tokens(req.text), estimate_tokens(output), [], [], [], protected, [], [], notes,
+                          uncompressed, languages, seconds=time.perf_counter() - started, partial=True)
+
+
+def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], None] | None = None) -> CavemanPreview:
+    """Explain ``req.text`` with the pack(s) and reshape the explanation for drawing.
+    ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop)."""
     from engine.caveman import PackError, estimate_tokens, explain
 
+    body = request_body_of(req.text)
+    if body is not None:
+        return run_caveman_body(req, body)
     started = time.perf_counter()
     try:
         source = pack_source(req.pack_root, req.override)
         languages = source.languages()
         ex = explain(req.text, source, {"language": req.language, "intensity": req.intensity},
                      only_rule=req.only_rule, role=req.role, profile=req.profile,
-                     timeout=req.timeout_ms / 1000 if req.timeout_ms else None)
+                     timeout=req.timeout_ms / 1000 if req.timeout_ms else None,
+                     progress=None if progress is None else (lambda f, stage: progress(0.6 * f, stage)))
     except (PackError, OSError) as exc:  # a broken pack: the loader's message, shown in place of a result
-        tokens = estimate_tokens(req.text)
-        return CavemanPreview(req.text, req.text, req.language, req.intensity, req.role, req.profile,
-                              req.only_rule, tokens, tokens, [], [], [], [], [], [], [],
-                              True, [], error=str(exc), seconds=time.perf_counter() - started)
+        return _broken_pack(req, exc, started)
     notes, uncompressed = caveman_notes(ex, req.profile)
+    if req.override is not None:
+        try:
+            unfinished = without_unfinished_rules(json.loads(req.override.text))[1]
+        except json.JSONDecodeError:
+            unfinished = []
+        notes[:0] = [Note("CAV-pattern", "warning", f"rule {name} has no pattern yet: left out of the preview",
+                          name) for name in unfinished]
     protected = [Span(r.start, r.end, "protected", f"protected {r.kind}: left as written", label=r.kind)
                  for r in ex.protected]
     hits: list[RuleHit] = []
@@ -480,7 +629,9 @@ def run_caveman_preview(req: CavemanRequest) -> CavemanPreview:
         hits.append(hit)
         if saved:
             category_saved[r.category] = category_saved.get(r.category, 0) + saved
-    diff = word_diff(ex.input, ex.output)
+    diff = word_diff(ex.input, ex.output, None if progress is None else (lambda f, stage: progress(0.6 + 0.38 * f, stage)))
+    if progress is not None:
+        progress(0.98, "attributing changes")
     input_spans, output_spans = _attribute(diff, hits)
     return CavemanPreview(
         ex.input, ex.output, ex.language, ex.intensity, ex.role, ex.profile, req.only_rule, ex.tokens_before,
@@ -630,6 +781,7 @@ class RtkRequest:
     project_dir: str | None = None
     active: FilterBuffer | None = None
     scope: str = "engine"  # engine: every filter competes | filter: run the active filter alone
+    options: dict[str, Any] = field(default_factory=dict)  # opt-in RtkConfig keys (renderers, code strip, grouping)
 
 
 @dataclass
@@ -710,7 +862,13 @@ def parse_filter_buffer(buf: FilterBuffer, profile: str) -> tuple[list, list[Dia
     except json.JSONDecodeError as exc:
         return [], [Diagnostic(f"the open file is not valid JSON: {exc.msg}", "error", "json-syntax", buf.path,
                                exc.lineno, exc.colno, source="json")]
-    return parse_filter_file(value, profile=profile, source="project", path=buf.path)
+    # rows the author added and has not typed yet are left out: an empty drop pattern would
+    # drop every line (the validator flags them: RTK-empty-pattern)
+    value, skipped = without_empty_patterns(value)
+    filters, found = parse_filter_file(value, profile=profile, source="project", path=buf.path)
+    return filters, [*found, *(Diagnostic(f"{p}: {describe(p)} — left out of the preview until it has one",
+                                          "info", "RTK-empty-pattern", buf.path, pointer=p, source="preview")
+                               for p in skipped)]
 
 
 _CRITERIA_WORDS = {
@@ -801,9 +959,13 @@ def _rtk_notes(diags: Iterable[Any]) -> list[Note]:
 
 
 def _buffer_notes(found: Iterable[Diagnostic]) -> list[Note]:
-    """Errors of the open filter file, one per schema issue (the reference's zod dump is long)."""
+    """Errors of the open filter file, one per schema issue (the reference's zod dump is long),
+    and the empty patterns the preview left out."""
     notes = []
     for d in found:
+        if d.code == "RTK-empty-pattern":
+            notes.append(Note(d.code, "warning", f"open filter file: {d.message}"))
+            continue
         if d.level != "error":
             continue
         issues = (d.data or {}).get("issues")
@@ -887,7 +1049,7 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     filters = sort_filters([*active, *others], profile=req.profile)
     notes.extend(_rtk_notes(d for d in project_diags))
     del builtin_diags  # load problems of built-ins are the validator's to report
-    config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity})
+    config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity, **req.options})
     with using_memo(_RTK_MEMO):  # reruns on the same output reuse detection and the filter-choice searches
         result = process_rtk_text(req.output, req.command or None, config, filters, profile=req.profile,
                                   trace=trace)

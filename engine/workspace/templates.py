@@ -1,4 +1,4 @@
-"""Starting points for new packs, rules and filters: valid, minimal, and safe to run.
+"""Starting points for new rules and filters in the editor: minimal, and nothing a placeholder.
 
 A new filter carries ``rules`` and ``preserve`` objects even when empty: OmniRoute fails to load a
 canonical filter without them (RTK-Q1).
@@ -31,23 +31,36 @@ def unique_name(base: str, taken: set[str]) -> str:
 
 
 def new_rule(taken_names: set[str], category: str = "filler") -> dict[str, Any]:
-    return {
-        "name": unique_name("new_rule", taken_names),
-        "pattern": "\\bbasically\\s+",
-        "replacement": "",
-        "flags": "gi",
-        "context": "all",
-        "category": category if category in RULE_CATEGORIES else "filler",
-        "minIntensity": "lite",
-        "description": "Describe what this rule removes and why it is safe.",
-    }
+    """A rule just added: a unique name and the keys the format requires, nothing else.
+
+    The pattern stays empty until the author types one (the form shows an example as placeholder
+    text; previews leave the rule out and the validator flags it meanwhile). Flags, context and
+    intensity are left out so the engine's defaults apply; the category is written only when it
+    is not the default (it follows the rule the author added it after).
+    """
+    rule: dict[str, Any] = {"name": unique_name("new_rule", taken_names), "pattern": "", "replacement": ""}
+    if category in RULE_CATEGORIES and category != "filler":
+        rule["category"] = category
+    return rule
 
 
-def new_pack(language: str, category: str) -> dict[str, Any]:
-    return {"language": language, "category": category, "rules": [new_rule(set(), category)]}
+def example_pack(language: str, category: str) -> dict[str, Any]:
+    """A small complete pack (tests, demos): one real rule with every field written."""
+    return {"language": language, "category": category, "rules": [{
+        "name": "basically", "pattern": "\\bbasically\\s+", "replacement": "", "flags": "gi", "context": "all",
+        "category": category if category in RULE_CATEGORIES else "filler", "minIntensity": "lite",
+        "description": "Drops the filler word 'basically'."}]}
 
 
 def new_filter(taken_ids: set[str], category: str = "generic") -> dict[str, Any]:
+    """A filter added to a filter list: a unique id, no commands and every line stage empty.
+
+    The filter changes nothing until the author fills it in (the validator says that it matches
+    no command yet), so nothing of a template's choosing ends up in the data. A filter *file* for
+    a command starts from ``engine.rtk.scaffold`` instead. ``rules`` and ``preserve`` and their
+    pattern lists are written even when empty (RTK-Q1: OmniRoute fails to load a canonical filter
+    without them).
+    """
     ident = unique_name("new-filter", taken_ids)
     return {
         "id": ident,
@@ -55,13 +68,13 @@ def new_filter(taken_ids: set[str], category: str = "generic") -> dict[str, Any]
         "description": "",
         "category": category if category in FILTER_CATEGORIES else "generic",
         "priority": 50,
-        "match": {"commands": ["^mytool\\b"], "patterns": [], "outputTypes": []},
+        "match": {"commands": [], "patterns": [], "outputTypes": []},
         "rules": {
             "stripAnsi": True,
             "replace": [],
             "matchOutput": [],
             "includePatterns": [],
-            "dropPatterns": ["^\\s*$"],
+            "dropPatterns": [],
             "collapsePatterns": [],
             "deduplicate": False,
             "truncateLineAt": 0,
@@ -71,9 +84,19 @@ def new_filter(taken_ids: set[str], category: str = "generic") -> dict[str, Any]
             "onEmpty": "",
             "filterStderr": False,
         },
-        "preserve": {"errorPatterns": ["\\berror\\b"], "summaryPatterns": []},
-        "tests": [{"name": "drops blank lines", "command": "mytool", "input": "a\n\nb", "expected": "a\nb"}],
+        "preserve": {"errorPatterns": [], "summaryPatterns": []},
+        "tests": [],
     }
+
+
+def example_filter(taken_ids: set[str], category: str = "generic") -> dict[str, Any]:
+    """A small complete filter with one passing test (tests, demos)."""
+    value = new_filter(taken_ids, category)
+    value["match"]["commands"] = ["^mytool\\b"]
+    value["rules"]["dropPatterns"] = ["^\\s*$"]
+    value["preserve"]["errorPatterns"] = ["\\berror\\b"]
+    value["tests"] = [{"name": "drops blank lines", "command": "mytool", "input": "a\n\nb", "expected": "a\nb"}]
+    return value
 
 
 def render(value: Any) -> str:

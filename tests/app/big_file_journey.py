@@ -14,7 +14,7 @@ from pathlib import Path
 from ide_helpers import wait_settled
 
 from engine.workspace.jsonedit import Style, dumps
-from engine.workspace.templates import new_filter
+from engine.workspace.templates import example_filter
 
 
 def big_filters(target_bytes: int) -> str:
@@ -25,7 +25,7 @@ def big_filters(target_bytes: int) -> str:
     while len(text) < target_bytes:
         chunk = []
         for _ in range(200):
-            f = new_filter(set())
+            f = example_filter(set())
             f["id"] = f"tool-{i}"
             f["label"] = f"Tool {i} output"
             f["match"]["commands"] = [f"^tool{i}\\b", f"\\btool-{i}\\s+run"]

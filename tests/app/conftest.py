@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
-from engine.workspace.templates import new_filter, new_pack, render
+from engine.workspace.templates import example_filter, example_pack, render
 
 
 @dataclass
@@ -40,7 +40,8 @@ class DialogRecorder:
 
     def exec_dialog(self, dialog, *args):
         self.calls.append(("exec", type(dialog).__name__))
-        return self.answers.get(type(dialog).__name__, QDialog.DialogCode.Rejected)
+        answer = self.answers.get(type(dialog).__name__, QDialog.DialogCode.Rejected)
+        return answer(dialog) if callable(answer) else answer  # a callable fills the dialog in first
 
     def modal(self) -> list[tuple[str, str]]:
         return list(self.calls)
@@ -98,9 +99,9 @@ def workspace(tmp_path) -> Path:
     (root / "filters").mkdir()
     (root / ".rtk").mkdir()
     (root / "rules" / "en" / "filler.json").write_text(PACK_TEXT, encoding="utf-8")
-    (root / "rules" / "de" / "filler.json").write_text(render(new_pack("de", "filler")), encoding="utf-8")
-    (root / "filters" / "mytool.json").write_text(render(new_filter(set())), encoding="utf-8")
-    (root / ".rtk" / "filters.json").write_text(render([new_filter(set())]), encoding="utf-8")
+    (root / "rules" / "de" / "filler.json").write_text(render(example_pack("de", "filler")), encoding="utf-8")
+    (root / "filters" / "mytool.json").write_text(render(example_filter(set())), encoding="utf-8")
+    (root / ".rtk" / "filters.json").write_text(render([example_filter(set())]), encoding="utf-8")
     return root
 
 

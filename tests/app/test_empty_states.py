@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.widgets.empty_state import EmptyState, action_label
-from engine.workspace.templates import new_filter, render
+from engine.workspace.templates import example_filter, render
 
 
 @pytest.fixture
@@ -104,7 +104,7 @@ def test_explorer_without_workspace_offers_open_and_example(qtbot, bare_window, 
 
     root = tmp_path / "ws2"
     (root / "filters").mkdir(parents=True)
-    (root / "filters" / "tool.json").write_text(render(new_filter(set())), encoding="utf-8")
+    (root / "filters" / "tool.json").write_text(render(example_filter(set())), encoding="utf-8")
     bare_window.open_workspace(root, restore=False)
     qtbot.waitUntil(lambda: bare_window.index is not None, timeout=10000)
     assert not shown(state)
@@ -222,7 +222,7 @@ def test_tests_panel_failures_only_with_none_failing_offers_show_all(qtbot, wind
 def test_tests_panel_filters_without_tests_explain_how_to_add_one(qtbot, tmp_path, window_on):
     root = tmp_path / "untested"
     (root / "filters").mkdir(parents=True)
-    value = new_filter(set())
+    value = example_filter(set())
     value["tests"] = []
     (root / "filters" / "tool.json").write_text(render(value), encoding="utf-8")
     win = window_on(root)

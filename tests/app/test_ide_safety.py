@@ -186,7 +186,7 @@ def test_next_diagnostic_walks_the_panel(qtbot, window, workspace):
 
 def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):
     project = workspace / ".rtk" / "filters.json"
-    assert window.explorer.badges[project]["trust"] == "✗ untrusted"  # from the workspace scan
+    assert window.explorer.badges[project]["trust"] == "🔓 untrusted"  # from the workspace scan
     tab = window.open_file(project)
     wait_settled(qtbot, tab)
     qtbot.waitUntil(lambda: tab.trust is not None and tab.trust.verdict == "untrusted", timeout=5000)
@@ -196,7 +196,7 @@ def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):
     digest = hashlib.sha256((workspace / ".rtk" / "filters.json").read_bytes()).hexdigest()
     (workspace / ".rtk" / "trust.json").write_text(json.dumps({"filtersSha256": digest}))
     qtbot.waitUntil(lambda: tab.trust.verdict == "trusted", timeout=8000)
-    qtbot.waitUntil(lambda: window.explorer.badges[project].get("trust") == "✓ trusted", timeout=8000)
+    qtbot.waitUntil(lambda: window.explorer.badges[project].get("trust") == "🔒 trusted", timeout=8000)
     tab.edit_field(0, "/label", "edited", False)
     # shown as soon as the buffer differs, before any save or reload (verify-trust §4.4)
     qtbot.waitUntil(lambda: tab.trust.verdict == "changed", timeout=5000)

@@ -36,7 +36,9 @@ def test_this_rule_only_follows_a_renamed_rule(qtbot, window, workspace):
     qtbot.waitUntil(lambda: panel.preview.only_rule == "basically_renamed", timeout=10000)
     assert [h.name for h in panel.preview.rules] == ["basically_renamed"]
     assert "1 of 1 rules changed" in panel.summary.text()
-    assert panel.rule_button.text().endswith("basically_renamed")
+    # the button keeps its width (fixed text); the rule it runs is named in its tooltip and the scope line
+    assert panel.rule_button.toolTip().endswith("basically_renamed")
+    assert "rule basically_renamed" in panel.scope_label.text()
     tab.undo_stack.undo()  # the rename undone: the scope follows the rule back to its old name
     qtbot.waitUntil(lambda: panel.preview.only_rule == "basically", timeout=10000)
 
@@ -107,3 +109,51 @@ def test_repair_playground_marks_the_last_good_result_while_the_input_is_invalid
     repair = panel.repair
     _playground_invalid_marks_last_result(qtbot, repair.schema, lambda: repair.view is not None and repair.view.ok,
                                           repair.stale, repair.changes, '{"type": ')
+
+
+def test_ctrl_z_in_a_form_field_undoes_the_document_not_the_field(qtbot, window, workspace):
+    """A field's own undo history would change the field without the document (or push a new edit
+    instead of undoing): Ctrl+Z in a field goes to the document's stack, like everywhere else."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    tab = open_pack(qtbot, window, workspace)
+    tab.visual.select(0)
+    category = tab.visual.header_fields["/category"].edit
+    tab.show_json()
+    _type_in_json(tab, '"category": "filler"', '"category": "verbose"')
+    tab.show_visual()
+    qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)
+    pattern = tab.visual.form.fields["/pattern"].edit
+    pattern.setFocus()
+    QTest.keyClick(pattern, Qt.Key.Key_End)
+    QTest.keyClicks(pattern, "x")
+    assert json.loads(tab.text)["rules"][0]["pattern"].endswith("x")
+    depth = tab.undo_stack.index()
+    QTest.keyClick(pattern, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert tab.undo_stack.index() == depth - 1  # an undo, not a new edit
+    assert not json.loads(tab.text)["rules"][0]["pattern"].endswith("x")
+    assert not pattern.toPlainText().endswith("x")
+    QTest.keyClick(pattern, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # next: the JSON edit
+    qtbot.waitUntil(lambda: category.text() == "filler", timeout=5000)
+    assert json.loads(tab.text)["category"] == "filler"
+    name = tab.visual.form.fields["/name"].edit
+    QTest.keyClick(name, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)
+
+
+def test_export_list_says_when_a_file_has_unsaved_edits(qtbot, window, workspace):
+    panel = window.show_panel("trust")
+    path = workspace / "filters" / "mytool.json"
+
+    def label() -> str:
+        items = [panel.export_tree.topLevelItem(i) for i in range(panel.export_tree.topLevelItemCount())]
+        return next((i.text(0) for i in items if i.text(0).startswith("filters/mytool.json")), "")
+
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)
+    tab = window.open_file(path)
+    wait_settled(qtbot, tab)
+    tab.edit_field(0, "/label", "Renamed in the buffer", True)
+    assert label() == "filters/mytool.json — unsaved edits"
+    assert tab.save()
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)

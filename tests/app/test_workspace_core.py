@@ -17,7 +17,7 @@ from engine.workspace.kinds import FileKind, classify
 from engine.workspace.regexsyntax import tokenize
 from engine.workspace.scan import scan_workspace
 from engine.workspace.settings import Settings
-from engine.workspace.templates import new_filter, new_pack, render
+from engine.workspace.templates import example_filter, example_pack, render
 
 PACK = """{
   "language": "en",
@@ -210,13 +210,13 @@ def test_classification():
     assert classify("rules/en/a.json", json.loads(PACK)) == FileKind.CAVEMAN_PACK
     assert classify("x/.rtk/filters.json", None, False) == FileKind.RTK_FILTERS
     assert classify("x/.rtk/trust.json", None, False) == FileKind.TRUST
-    assert classify("filters/a.json", new_filter(set())) == FileKind.RTK_FILTER
-    assert classify("a.json", [new_filter(set())]) == FileKind.RTK_FILTERS
+    assert classify("filters/a.json", example_filter(set())) == FileKind.RTK_FILTER
+    assert classify("a.json", [example_filter(set())]) == FileKind.RTK_FILTERS
 
 
 def test_scan_groups_packs_by_language(tmp_path):
     (tmp_path / "rules" / "en").mkdir(parents=True)
-    (tmp_path / "rules" / "en" / "filler.json").write_text(render(new_pack("en", "filler")))
+    (tmp_path / "rules" / "en" / "filler.json").write_text(render(example_pack("en", "filler")))
     (tmp_path / "rules" / "en" / "broken.json").write_text("{")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "x.json").write_text("{}")
@@ -257,10 +257,10 @@ def test_templates_are_valid_for_the_shared_validator(tmp_path):
 
     pack = tmp_path / "rules" / "en" / "filler.json"
     pack.parent.mkdir(parents=True)
-    pack.write_text(render(new_pack("en", "filler")))
+    pack.write_text(render(example_pack("en", "filler")))
     flt = tmp_path / "filters" / "x.json"
     flt.parent.mkdir()
-    flt.write_text(render(new_filter(set())))
+    flt.write_text(render(example_filter(set())))
     problems = [d for d in validate.validate_paths([tmp_path]) if d.level == "error"]
     assert problems == []
 
@@ -283,7 +283,7 @@ def test_regex_tokens_use_utf16_offsets():
                           st.integers(0, 6), st.integers(0, 6)), max_size=12))
 def test_item_index_stays_equal_to_a_fresh_parse(ops):
     """Structural edits re-read only what they touched; the result must equal a full re-parse."""
-    doc = Document("/ws/.rtk/filters.json", render([new_filter({"a"}), new_filter({"b"})]))
+    doc = Document("/ws/.rtk/filters.json", render([example_filter({"a"}), example_filter({"b"})]))
     index, _ = ItemIndex.scan(FileKind.RTK_FILTERS, doc.text)
     style = jsonedit.Style.detect(doc.text)
     for op, a, b in ops:

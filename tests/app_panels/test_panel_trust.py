@@ -92,20 +92,60 @@ def test_export_chosen_filters_to_rtk_filters_json_and_trust_it(qtbot, window, d
     panel = _panel(qtbot, window)
     by_id = {c.filter_id: c for c in panel.candidates}
     assert set(by_id) == {"audit-quiet", "git-log-short", "make-quiet", "npm-install", "pytest-quiet"}
-    # project filters start unchecked (they are the export target), the others checked
-    assert {c.filter_id for c in panel.selected()} == {"make-quiet", "npm-install", "pytest-quiet"}
-    panel.set_selected({(by_id[i].file, i) for i in ("pytest-quiet", "make-quiet")})
+    # project filters start unchecked (they are the export target), and so do filters whose tests fail
+    # (pytest-quiet) or whose test command selects no filter (npm-install)
+    assert {c.filter_id for c in panel.selected()} == {"make-quiet"}
+    assert "fails" in by_id["pytest-quiet"].problem and "selects no filter" in by_id["npm-install"].problem
+    panel.set_selected({(by_id[i].file, i) for i in ("git-log-short", "make-quiet")})
     assert panel.selection_label.text() == "2 filter(s) selected"
     panel.with_trust.setChecked(True)
     target = demo / ".rtk" / "filters.json"
-    assert not panel.export_to(target)  # "Replace file?" answered Cancel
-    dialogs.answers["Replace file"] = YES
+    before = target.read_bytes()
+    assert not panel.export_to(target)  # the one question, answered Cancel
+    assert target.read_bytes() == before
+    kind, text = dialogs.calls[-1]
+    assert kind == "question" and "merge into the existing file" in text
+    assert "add: make-quiet" in text and "keep (not exported): audit-quiet" in text
+    assert "unchanged: git-log-short" in text
+    assert text.rstrip().endswith("Export 2 filter(s) and trust the result?")
+    dialogs.answers["Export filters"] = YES
+    calls = len(dialogs.calls)
     with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert panel.export_to(target)
-    assert [f["id"] for f in json.loads(target.read_text(encoding="utf-8"))] == ["make-quiet", "pytest-quiet"]
+    assert len(dialogs.calls) == calls + 1  # one confirmation, not two
+    assert [f["id"] for f in json.loads(target.read_text(encoding="utf-8"))] == [
+        "git-log-short", "audit-quiet", "make-quiet"]
+    assert target.read_bytes().startswith(before[:before.rindex(b"}")])  # the kept filters, byte for byte
     assert decide_trust(target, environ={}).verdict == "trusted"
     assert panel.notes.messages()[0].startswith("exported 2 filter(s)")
     assert panel.verdict.text() == "🔒 trusted"
+
+
+def test_replacing_the_file_says_which_filters_are_removed(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    panel.set_selected({(by_id["make-quiet"].file, "make-quiet")})
+    panel.replace_file.setChecked(True)
+    dialogs.answers["Export filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.export_to(demo / ".rtk" / "filters.json")
+    assert "REMOVE: git-log-short, audit-quiet" in dialogs.calls[-1][1]
+    assert [f["id"] for f in json.loads((demo / ".rtk" / "filters.json").read_text())] == ["make-quiet"]
+
+
+def test_a_filter_whose_test_fails_is_not_preselected_and_needs_a_second_yes(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    assert "pytest-quiet" not in {c.filter_id for c in panel.selected()}
+    panel.set_selected({(by_id["pytest-quiet"].file, "pytest-quiet")})
+    target = demo / "out.json"  # a new file: only the question about the failing test
+    assert not panel.export_to(target)  # which defaults to Cancel
+    assert dialogs.calls[-1][1].startswith("Export filters whose tests fail?: pytest-quiet: test")
+    assert not target.exists()
+    dialogs.answers["Export filters whose tests fail?"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.export_to(target)
+    assert [f["id"] for f in json.loads(target.read_text())] == ["pytest-quiet"]
 
 
 def test_export_as_toml_through_the_button(qtbot, window, demo, dialogs):
@@ -128,7 +168,7 @@ def test_export_refuses_to_overwrite_unsaved_edits(qtbot, window, demo, dialogs)
     qtbot.waitUntil(tab.is_settled, timeout=10000)
     tab.editor.textCursor().insertText(" ")
     before = target.read_text(encoding="utf-8")
-    dialogs.answers["Replace file"] = YES
+    dialogs.answers["Export filters"] = YES
     assert not panel.export_to(target)
     assert target.read_text(encoding="utf-8") == before
     assert "unsaved edits" in panel.notes.messages()[0]

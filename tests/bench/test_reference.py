@@ -34,9 +34,10 @@ def test_unknown_kind_is_refused(tmp_path):
 
 @pytest.mark.skipif(reference.unavailable() is not None, reason=f"{reference.unavailable()}")
 def test_reference_measures_the_given_file(tmp_path):
-    run = reference.run_text("rtk", "line one\nline two\n" * 200, tmp_path, repeats=2, command="pytest")
+    run = reference.run_text("rtk", "line one\nline two\n" * 200, tmp_path, repeats=2, command="pytest", cpu=True)
     assert run.ran, run.reason
     assert run.bytes == len("line one\nline two\n" * 200)
     assert 0 < run.best_ms <= run.median_ms
     assert run.ms_per_mb == pytest.approx(run.best_ms * 1e6 / run.bytes)
+    assert run.cpu_ms is not None and run.cpu_ms >= 0
     assert "ms/MB" in run.describe()

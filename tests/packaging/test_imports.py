@@ -55,6 +55,7 @@ sys.meta_path.insert(0, _Blocked())
     ("regex", ["validate", "{pack}"], ""),                  # the pattern check needs it
     ("jsonschema", ["validate", "{pack}"], ""),             # the schema check needs it
     ("ahocorasick_rs", ["compress"], "Hello there, I would really like to say this.\n"),
+    ("regex", ["validate", "--jsonl"], '{{"path": "{pack}"}}\n'),  # batch mode: not an {"error"} answer
 ])
 def test_an_unimportable_dependency_is_one_line_and_exit_2(tmp_path, blocked, argv, stdin):
     pack = tmp_path / "pack.json"

@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from engine.jsregex import RegexTimeout
 from engine.jsregex.backtracking import linear_attempts
 from engine.rtk.learn import keep
 from engine.rtk.learn.normalise import (
@@ -72,18 +73,45 @@ class Proposal:
 
 def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     out: list[SampleLine] = []
+    seen: dict[str, tuple] = {}  # logs repeat lines: read each distinct one once
     for s, lines in enumerate(samples):
         tail = keep.tail_indexes(lines)
         for i, text in enumerate(lines):
-            tokens = tuple(tokenize(text))
-            hard = keep.hard_protected(text)
-            soft = not hard and bool(text.strip()) and (keep.outcome_like(text) or i in tail)
-            out.append(SampleLine(s, i, text, tokens, template(list(tokens)), hard, soft))
+            known = seen.get(text)
+            if known is None:
+                tokens = tuple(tokenize(text))
+                known = seen[text] = (tokens, template(list(tokens)), keep.hard_protected(text),
+                                      bool(text.strip()) and keep.outcome_like(text))
+            tokens, tpl, hard, outcome = known
+            soft = not hard and bool(text.strip()) and (outcome or i in tail)
+            out.append(SampleLine(s, i, text, tokens, tpl, hard, soft))
     return out
 
 
+_SCANNERS: dict[int, tuple[list[SampleLine], object]] = {}
+
+
 def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
-    return [ln for ln in lines if search(pattern, "i", ln.text)]
+    """The lines ``pattern`` (flag ``i``, as drop patterns run) matches. Many lines go through
+    the engine's ``LineScanner`` (a few scans of the joined lines instead of a call per line; the
+    same lists are asked about again and again, so their scanner is kept for the next pattern)."""
+    from engine.rtk.patterns import LineScanner, compile_list
+
+    if len(lines) < LineScanner.min_scan_lines:
+        return [ln for ln in lines if search(pattern, "i", ln.text)]
+    compiled, _ = compile_list([pattern], "i")
+    if not compiled:
+        return []
+    cached = _SCANNERS.get(id(lines))
+    if cached is None or cached[0] is not lines:
+        if len(_SCANNERS) >= 16:
+            _SCANNERS.clear()
+        cached = (lines, LineScanner([ln.text for ln in lines]))
+        _SCANNERS[id(lines)] = cached
+    try:
+        return [lines[i] for i in cached[1].hits(compiled[0])]
+    except RegexTimeout:
+        return [ln for ln in lines if search(pattern, "i", ln.text)]
 
 
 def needed_samples(n: int) -> int:
@@ -103,7 +131,8 @@ def discover_noise(lines: list[SampleLine], n_samples: int) -> tuple[list[Propos
             protected |= {(ln.sample, ln.index) for ln in members if ln.soft}
     guard = [ln for ln in lines if (ln.sample, ln.index) in protected]
     proposals: list[Proposal] = []
-    blanks = [ln for ln in lines if ln.blank and ln.index < _last_index(lines, ln.sample)]
+    last = _last_indexes(lines)
+    blanks = [ln for ln in lines if ln.blank and ln.index < last.get(ln.sample, -1)]
     if blanks:
         proposals.append(Proposal("rules.dropPatterns", BLANK_PATTERN,
                                   f"blank lines ({len(blanks)} in {len({ln.sample for ln in blanks})} sample(s))",
@@ -167,8 +196,13 @@ def _units(members: list[SampleLine], protected: set[tuple[int, int]],
     return out
 
 
-def _last_index(lines: list[SampleLine], sample: int) -> int:
-    return max((ln.index for ln in lines if ln.sample == sample and not ln.blank), default=-1)
+def _last_indexes(lines: list[SampleLine]) -> dict[int, int]:
+    """Per sample, the index of its last non-blank line (blank lines after it are the end)."""
+    out: dict[int, int] = {}
+    for ln in lines:
+        if not ln.blank:
+            out[ln.sample] = max(out.get(ln.sample, -1), ln.index)
+    return out
 
 
 def _max_in_one(members: list[SampleLine]) -> int:
@@ -188,10 +222,14 @@ def _noise_reason(unit: list[SampleLine], n_samples: int) -> str | None:
     return None
 
 
-def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool]:
-    """The unit's common template (differing values and words become ``var``), the blank
-    positions that are one space in every line, and whether every line has exactly this length."""
+def _generalised(unit: list[SampleLine], loose: bool = False) -> tuple[Template, dict[int, str], bool]:
+    """The unit's common template (differing values and words become ``var``; with ``loose``,
+    every word after the leading one too), the blank positions that are one space in every
+    line, and whether every line has exactly this length."""
     tpls = [ln.tpl for ln in unit]
+    if loose:
+        tpls = [tuple(("var", "") if k == "word" and i >= head_length(t) else (k, x) for i, (k, x) in enumerate(t))
+                for t in tpls]
     length = min(len(t) for t in tpls)
     out: list[tuple[str, str]] = []
     spaces: dict[int, str] = {}
@@ -210,10 +248,11 @@ def _generalised(unit: list[SampleLine]) -> tuple[Template, dict[int, str], bool
     return tuple(out), spaces, whole
 
 
-def unit_pattern(unit: list[SampleLine], guard: list[SampleLine]) -> str | None:
+def unit_pattern(unit: list[SampleLine], guard: list[SampleLine], *, loose: bool = False) -> str | None:
     """The shortest cut of the unit's template that says what the line is and matches no
-    protected line (and every line of the unit), proved linear."""
-    tpl, spaces, whole = _generalised(unit)
+    protected line (and every line of the unit), proved linear. ``loose``: words after the
+    leading one are values too (lines picked by hand stand for a kind, not for themselves)."""
+    tpl, spaces, whole = _generalised(unit, loose)
     if not tpl:
         return None
     head = head_length(tpl)

@@ -57,7 +57,8 @@ def collapse_proposals(lines: list[SampleLine], dropped: list[str], guard: list[
         spread = [key for key, n in repeats.items() if n >= 2 and not _adjacent(members, key)]
         if not spread:
             continue
-        pattern = unit_pattern(members, [g for g in guard if g not in members])
+        own = {id(m) for m in members}
+        pattern = unit_pattern(members, [g for g in guard if id(g) not in own])
         if pattern is None or pattern in dropped_set:
             continue
         from engine.rtk.learn.regexes import search

@@ -1,0 +1,85 @@
+"""Dialogs that start new work from what the author has: a filter from its command (and a pasted
+sample output), and a fresh copy of the example workspace (after showing what it replaces).
+
+The engine builds the data (``engine.rtk.scaffold``, ``engine.workspace.example``); these only ask.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
+
+from app.theme import mono_font
+from engine.rtk.scaffold import ID_PATTERN, ScaffoldError, command_pattern, command_words
+
+
+def suggested_id(command: str) -> str:
+    """``terraform plan -out x`` → ``terraform-plan`` (empty when the command has no words yet)."""
+    try:
+        program, sub = command_words(command)
+    except ScaffoldError:
+        return ""
+    ident = "-".join(w for w in (program.rsplit("/", 1)[-1], sub) if w).lower()
+    return ident if ID_PATTERN.match(ident) else ""
+
+
+class NewFilterDialog(QDialog):
+    """Command first: the id and the command pattern follow it; a pasted output becomes the
+    preview's sample and the filter's first test."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New RTK filter")
+        form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.command = QLineEdit()
+        self.command.setObjectName("newFilterCommand")
+        self.command.setPlaceholderText("the command whose output it filters, e.g. terraform plan")
+        self.ident = QLineEdit()
+        self.ident.setObjectName("newFilterId")
+        self.ident.setPlaceholderText("filter id (also the file name), from the command")
+        self.pattern = QLabel()
+        self.pattern.setWordWrap(True)
+        self.sample = QPlainTextEdit()
+        self.sample.setObjectName("newFilterSample")
+        self.sample.setFont(mono_font())
+        self.sample.setPlaceholderText("Optional: paste a real output of the command. It becomes the preview's "
+                                       "sample and the filter's first test.")
+        form.addRow("Command", self.command)
+        form.addRow("Matches", self.pattern)
+        form.addRow("Filter id", self.ident)
+        form.addRow("Sample output", self.sample)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self._id_edited = False
+        self.ident.textEdited.connect(lambda _t: setattr(self, "_id_edited", True))
+        self.command.textChanged.connect(self._command_changed)
+        self.ident.textChanged.connect(lambda _t: self._update_ok())
+        self._command_changed("")
+
+    def _command_changed(self, command: str) -> None:
+        if not self._id_edited:
+            self.ident.setText(suggested_id(command))
+        try:
+            self.pattern.setText(f"<code>{command_pattern(command)}</code> (match.commands)")
+        except ScaffoldError:
+            self.pattern.setText("<i>type the command first</i>")
+        self._update_ok()
+
+    def _update_ok(self) -> None:
+        ok = bool(suggested_id(self.command.text())) and bool(ID_PATTERN.match(self.ident.text()))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def values(self) -> tuple[str, str, str | None]:
+        """(filter id, command, sample or None)."""
+        sample = self.sample.toPlainText()
+        return self.ident.text().strip(), self.command.text().strip(), sample if sample.strip() else None

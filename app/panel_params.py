@@ -148,7 +148,12 @@ class ParamsPanel(QWidget):
 
     @Slot()
     def schedule(self) -> int:
-        return self.worker.request(run_params_view, self.payload.toPlainText(), self.profile.currentData())
+        text = self.payload.toPlainText()
+        name = self.template.currentData()
+        template = next((t for t in self.templates if t.name == name), None)
+        if template is not None and text != pretty(template.payload):
+            self.template.setCurrentIndex(0)  # edited or replaced: no longer that template
+        return self.worker.request(run_params_view, text, self.profile.currentData())
 
     # -- results -------------------------------------------------------------------------------------------
     @Slot()

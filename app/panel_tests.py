@@ -356,6 +356,9 @@ class TestsPanel(QWidget):
         self.outdated = True
         self._update_buttons()  # accepting an outdated row could write an old actual output
         self.summary.set(f"outdated · {self.result.summary()}", "muted")
+        index = self.window_.bottom.indexOf(self)
+        if index >= 0:
+            self.window_.bottom.setTabText(index, "Tests (outdated)")  # not the old counts
         self.summary.setToolTip("A filter file changed since this run; "
                                 + ("re-running…" if self.auto.isChecked() else "F5 runs the tests again"))
         if self.auto.isChecked() and self._may_autorun():

@@ -35,6 +35,7 @@ from app.explorer import TRUST_BADGES, Explorer
 from app.palette import CommandPalette
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
+from app.visual import VisualEditor
 from app.watcher import WorkspaceWatcher
 from app.widgets.elided import ElidedLabel
 from app.widgets.start_page import StartPage
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         self._fitted = False
         self._default_state = self.saveState()  # View ▸ Reset Layout returns to this
         self.resize(self.sizeHint())
+        VisualEditor.remembered_list_width = None  # this window's settings say (restore_window_state)
         if docs_mode or not self.restore_window_state():
             QTimer.singleShot(0, self.apply_default_dock_sizes)  # once the window has its real size
 
@@ -835,19 +837,23 @@ class MainWindow(QMainWindow):
     def restore_window_state(self) -> bool:
         """Geometry and dock layout of the last session, clamped to the screen it opens on
         (docs mode always uses the defaults)."""
-        geometry, _, state = self.settings.window_state.partition(";")
+        geometry, _, rest = self.settings.window_state.partition(";")
+        state, _, list_width = rest.partition(";")
         if not geometry:
             return False
         ok = self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         if state:
             ok = self.restoreState(QByteArray.fromBase64(state.encode())) and ok
+        if list_width.isdigit():
+            VisualEditor.remembered_list_width = int(list_width)
         self.fit_to_screen()
         return ok
 
     def save_window_state(self) -> None:
+        """Geometry, docks (``saveState``) and the rule list's width, in the user's settings."""
         geometry = bytes(self.saveGeometry().toBase64()).decode()
         state = bytes(self.saveState().toBase64()).decode()
-        self.settings.window_state = f"{geometry};{state}"
+        self.settings.window_state = f"{geometry};{state};{VisualEditor.remembered_list_width or ''}"
 
     def fit_to_screen(self) -> None:
         """Shrink and move the window (frame included) into its screen's available area."""

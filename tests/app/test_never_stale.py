@@ -157,3 +157,23 @@ def test_export_list_says_when_a_file_has_unsaved_edits(qtbot, window, workspace
     assert label() == "filters/mytool.json — unsaved edits"
     assert tab.save()
     qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)
+
+
+def test_playground_sample_and_template_labels_let_go_once_the_input_is_edited(qtbot, window):
+    params = window.panel_widgets["params"]
+    assert params.template.currentIndex() > 0  # a template is loaded at start
+    params.payload.setPlainText(params.payload.toPlainText().replace('"Playground assistant"', '"Mine"'))
+    assert params.template.currentIndex() == 0
+    params.load_template(params.templates[0].name)
+    assert params.template.currentData() == params.templates[0].name
+
+    repair = window.panel_widgets["repair"].repair
+    title = repair.sample.currentText()
+    assert repair.sample.currentIndex() > 0 and title in repair.description.text()
+    repair.args.setPlainText(repair.args.toPlainText() + " ")
+    assert repair.sample.currentIndex() == 0 and "edited from the sample" in repair.description.text()
+
+    grammar = window.panel_widgets["repair"].grammar
+    assert grammar.sample.currentIndex() > 0
+    grammar.text.setPlainText(grammar.text.toPlainText() + "!")
+    assert grammar.sample.currentIndex() == 0

@@ -178,6 +178,7 @@ class CavemanPreviewPanel(QWidget):
         # -- text views
         self.input = SpanTextView(read_only=False,
                                   placeholder="Paste or type a message here, or pick a sample above.")
+        self.input.setAccessibleName("Caveman sample text")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_sample_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The compressed text appears here.")

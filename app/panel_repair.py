@@ -54,6 +54,7 @@ from app.playground.common import (
 from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
 from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
+from app.widgets.elided import ElidedLabel
 from app.workers import Dispatcher
 from engine.paths import resources_dir
 from engine.workspace.panels_model import (
@@ -142,8 +143,7 @@ class RepairTab(QWidget):
         ll.addWidget(inputs, 1)
 
         self.outcome = Badge("—", "muted")
-        self.outcome_detail = QLabel("")
-        self.outcome_detail.setWordWrap(True)
+        self.outcome_detail = ElidedLabel()  # errors can be long: one line, the full text in its tooltip
         self.changes = QTextEdit()
         self.changes.setReadOnly(True)
         self.diff = DiffView()

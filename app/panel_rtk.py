@@ -137,6 +137,7 @@ class RtkPreviewPanel(QWidget):
         # -- views
         self.input = SpanTextView(read_only=False, placeholder="Paste command output here, or drop a .log file.")
         self.input.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
+        self.input.setAccessibleName("Command output")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The filtered output appears here.")

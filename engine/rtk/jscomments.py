@@ -245,6 +245,7 @@ class _Container:
     conditionals: int = 0  # pending `?` of conditional expressions at this level
     decl: bool = False  # a const/let/var/type declaration runs at this level
     body_next: str = ""  # "class", "interface" or "enum": the next `{` is that body
+    type_alias: bool = False  # a `type X =` declaration runs at this level (its `=` opens a type)
     member_init: bool = False  # in a class body: a property initializer runs (calls are calls again)
     open_index: int = -1  # the token index of this `(`
 
@@ -274,7 +275,8 @@ def _find_jsx(tokens: list[Token], operand_before: list[bool]) -> list[int]:
 def _generic_close(tokens: list[Token], k: int) -> int | None:
     """Index of the `>` closing type arguments opened by ``tokens[k]`` (a `<`), if they look like types."""
     depth = 0
-    allowed_punct = {"<", ">", ",", ".", "[", "]", "|", "&", "{", "}", ":", ";", "(", ")", "=>", "?", "...", "-"}
+    allowed_punct = {"<", ">", ",", ".", "[", "]", "|", "&", "{", "}", ":", ";", "(", ")", "=>", "?", "...", "-",
+                     "="}  # `=`: a type parameter's default
     for j in range(k, min(len(tokens), k + 200)):
         t = tokens[j]
         if t.kind == "punct":
@@ -311,7 +313,7 @@ def classify(tokens: list[Token]) -> list[int]:
         if prev.value in (")", "]"):
             return False
         if prev.value == "}":
-            return prev_closed in ("block", "body")
+            return prev_closed in ("block", "body", "doblock")
         if prev.value in ("++", "--"):
             return flags[len_before - 1] & END == 0
         return not (prev.value == ">" and len_before - 1 in generic_closes)
@@ -334,11 +336,17 @@ def classify(tokens: list[Token]) -> list[int]:
         elif t.kind == "hash":
             f = 0
         elif t.kind == "name":
-            if v in _CONTEXTUAL_DECLARATIONS and (nxt is None or nxt.line_before):
+            if v == "while" and prev is not None and prev.value == "}" and prev_closed == "doblock":
+                f = 0  # the `while` of a do-while is no node
+            elif v == "export" and nxt is not None and nxt.value in ("{", "*"):
+                f = START  # an export declaration's keyword, not a modifier
+            elif v == "const" and prev is not None and prev.value == "as":
+                f = BOTH  # `as const`: a type reference
+            elif v in _CONTEXTUAL_DECLARATIONS and (nxt is None or nxt.line_before):
                 f = BOTH  # `type`/`interface`… followed by a line break is a plain name
             elif v in _STATEMENT_KEYWORDS and not (prev is not None and prev.value == "."):
                 after_modifier = prev is not None and prev.kind == "name" and prev.value in _MODIFIERS \
-                    and not (prev.value == "async" and t.line_before)
+                    and not (prev.value in ("async", *_CONTEXTUAL_DECLARATIONS) and t.line_before)
                 f = 0 if (after_modifier and v not in ("const", "let", "var")) or _after_decorator(tokens, k, opened) \
                     else START  # the declaration started at its modifiers (a variable list is its own node)
                 if v in ("return", "break", "continue", "throw") and (
@@ -346,14 +354,17 @@ def classify(tokens: list[Token]) -> list[int]:
                     f |= END  # the statement ends at the keyword (ASI)
                 if v in ("const", "let", "var") or (v == "type" and nxt is not None and nxt.kind == "name"):
                     top.decl = True
+                    top.type_alias = v == "type"
                 if v in ("class", "interface", "enum"):
                     top.body_next = v
                 if v == "type" and (nxt is None or nxt.kind != "name"):
                     f = BOTH  # `type` used as a name
             elif prev is not None and prev.value == ".":
                 f = BOTH
-            elif v == "void" and prev is not None and prev.value == ":" and top.kind != "object":
+            elif v == "void" and (top.type_ctx or (prev is not None and prev.value == ":" and top.kind != "object")):
                 f = BOTH  # the `void` type
+            elif v == "yield" and (nxt is None or nxt.line_before):
+                f = BOTH  # a bare `yield` ends where the line does
             elif v in _PREFIX_KEYWORDS:
                 f = START
             elif v in ("as", "satisfies") and t.line_before:
@@ -362,10 +373,12 @@ def classify(tokens: list[Token]) -> list[int]:
                 f = 0
                 if v in ("as", "satisfies"):
                     top.type_ctx = True
-            elif v in ("constructor", "get", "set") and top.kind == "body" and nxt is not None \
+            elif v in ("constructor", "get", "set") and top.kind in ("body", "object") and nxt is not None \
                     and (nxt.value == "(" if v == "constructor" else nxt.kind in ("name", "str", "num")
                          or nxt.value == "["):
                 f = START  # a member keyword, not a name node
+            elif v == "extends" and (top.type_ctx or top.kind in ("generic", "typelit")):
+                f = 0  # a constraint or a conditional type, not a heritage clause
             elif v in _START_KEYWORDS:
                 f = START
             elif v in ("in", "instanceof", "of"):
@@ -397,7 +410,10 @@ def classify(tokens: list[Token]) -> list[int]:
             elif v == "?":
                 f = BOTH
                 if nxt is None or nxt.value not in (":", ")", ",", "=", ";"):
-                    top.conditionals += 1
+                    if top.type_ctx or top.kind in ("generic", "typelit", "typeparen"):
+                        f = 0  # a conditional type's `?` and `:` are no nodes
+                    else:
+                        top.conditionals += 1
             elif v == ":":
                 if top.conditionals > 0:
                     top.conditionals -= 1
@@ -407,24 +423,28 @@ def classify(tokens: list[Token]) -> list[int]:
                     if top.kind != "object" and not (prev is not None and prev.value in ("case", "default")):
                         top.type_ctx = True
             elif v == "=":
-                initializer = top.decl or top.kind in ("body", "params") or (top.kind == "typelit")
+                initializer = top.decl or top.kind in ("body", "params", "typelit", "generic")
                 if top.kind == "body":
                     top.member_init = True
                 f = 0 if initializer else BOTH
-                top.type_ctx = v == "=" and prev is not None and tokens[k - 2].value == "type" \
-                    if k >= 2 else False
+                top.type_ctx = top.type_alias  # a type alias's right-hand side is a type
+                top.type_alias = False
             elif v == "=>":
-                f = 0 if top.type_ctx and top.kind == "typeparen" else BOTH
-                if top.kind != "typeparen":
-                    top.type_ctx = False
+                f = 0 if (top.type_ctx and top.kind == "typeparen") or (
+                    prev is not None and prev.value == ")" and prev_closed == "typeparen") else BOTH
+                if f == BOTH:
+                    top.type_ctx = False  # an arrow function's body follows its return type
             elif v in ("|", "&"):
-                f = 0 if top.type_ctx or top.kind in ("generic", "typeparen", "typelit") else BOTH
+                in_type = top.type_ctx or top.kind in ("generic", "typeparen", "typelit")
+                f = (START if operand else 0) if in_type else BOTH  # a leading `|` starts its union type
             elif v == "!" or v in ("++", "--"):
                 f = START if operand or t.line_before else END  # no postfix form after a line break
             elif v in ("+", "-", "~"):
                 f = START if operand else BOTH
             elif v == "@":
                 f = START
+            elif v == "*" and prev is not None and prev.value in ("export", "import"):
+                f = 0  # `export *` / `import * as`
             elif v == "<":
                 close = _generic_close(tokens, k)
                 if close is not None and ((prev is not None and (prev.kind == "name" or prev.value == "."))
@@ -478,7 +498,8 @@ def classify(tokens: list[Token]) -> list[int]:
                     f = END
                 prev_closed = closing.kind
             elif v == "[":
-                kind = "array" if operand or (top.type_ctx and t.line_before) else "index"
+                kind = "array" if (operand and not (prev is not None and prev.value == "?.")) or (
+                    top.type_ctx and t.line_before) else "index"
                 f = START if kind == "array" else 0
                 stack.append(_Container("[", kind, type_ctx=top.type_ctx and kind == "array"))
             elif v == "]":
@@ -496,7 +517,7 @@ def classify(tokens: list[Token]) -> list[int]:
                         and not (prev.kind == "name" and prev.value in ("else", "do", "try", "finally")):
                     kind, f = "object", START
                 else:
-                    kind, f = "block", START
+                    kind, f = ("doblock" if prev is not None and prev.value == "do" else "block"), START
                 if top.type_ctx and kind in ("block",):
                     top.type_ctx = False
                 stack.append(_Container("{", kind))

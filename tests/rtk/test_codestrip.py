@@ -147,6 +147,13 @@ def test_removal_only_cuts_whole_comments(pieces, keep_docs, profile):
      "@Dec({ a: 1 })\n// X\nclass K { @In()  name = 1; }\n"),
     ("class K { m(v: T): void /* X */ {} }\n", "class K { m(v: T): void  {} }\n"),
     ("let v = <const T,>(x: T) => x; // X\n", "let v = <const T,>(x: T) => x; \n"),  # not JSX
+    ("do {\n  n--;\n}\n// X\nwhile (n > 0);\n", "do {\n  n--;\n}\n// X\nwhile (n > 0);\n"),
+    ("export * /* X */ from './x';\n", "export * /* X */ from './x';\n"),
+    ("type U =\n// X\n  | 'a'\n  | 'b';\n", "type U =\n\n  | 'a'\n  | 'b';\n"),  # a leading `|` starts the union
+    ("type C<T> = T extends string ? /* X */ 's' : 'n';\n", "type C<T> = T extends string ? /* X */ 's' : 'n';\n"),
+    ("class G<T extends object = /* X */ {}> {}\n", "class G<T extends object = /* X */ {}> {}\n"),
+    ("function* g() { yield // X\n}\n", "function* g() { yield \n}\n"),
+    ("const c = a?.\n// X\n[d];\n", "const c = a?.\n// X\n[d];\n"),
 ])
 def test_comment_attachment_matches_typescript(code, expected):
     assert strip(code, keep_docstrings=False) == expected

@@ -70,6 +70,8 @@ class DiagnosticsModel(QAbstractTableModel):
         d = self.rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return ""  # the level is the cell's icon (DecorationRole)
             if col == 1:
                 return self._file(d)
             if col == 2:

@@ -183,6 +183,9 @@ class PatternField(FieldWidget):
         self.edit = readable(PatternLine())
         self.edit.setPlaceholderText(_placeholder(spec))
         self.error = ElidedLabel()
+        policy = self.error.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)  # the rows below never jump while a pattern is typed
+        self.error.setSizePolicy(policy)
         self.error.setStyleSheet(f"color: {tints().error};")
         self.error.hide()
         lay = QVBoxLayout(self)

@@ -438,14 +438,17 @@ class LinesLikeDialog(QDialog):
         self.found = found
         lay = QVBoxLayout(self)
         if found.proposal is None:
-            lay.addWidget(QLabel(f"No pattern: {found.why_not}"))
+            reason = QLabel(f"No pattern: {found.why_not}")
+            reason.setWordWrap(True)
+            lay.addWidget(reason)
         else:
             p = found.proposal
             pattern = QLineEdit(p.pattern)
             pattern.setReadOnly(True)
             pattern.setFont(mono_font())
-            lay.addWidget(QLabel(f"<b>{FIELD_NAMES.get(p.field, p.field)}</b> pattern for filter "
-                                 f"<b>{_html(filter_id)}</b>:"))
+            title = QLabel(f"<b>{FIELD_NAMES.get(p.field, p.field)}</b> pattern for filter <b>{_html(filter_id)}</b>:")
+            title.setWordWrap(True)
+            lay.addWidget(title)
             lay.addWidget(pattern)
             lay.addWidget(QLabel(f"Matches {len(found.current)} line(s) of this sample and {len(found.others)} of "
                                  "the workspace's other samples:"))
@@ -484,18 +487,23 @@ def selected_lines(view: QPlainTextEdit) -> list[str]:
     return [doc.findBlockByNumber(i).text() for i in range(first, last + 1)]
 
 
-def _other_samples(panel: RtkPreviewPanel) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _other_sample_files(panel: RtkPreviewPanel) -> list[tuple[str, str]]:
     current = panel.sample_combo.currentData()
-    for sample in getattr(panel, "_samples", []):
-        if sample.path == current:
-            continue
+    return [(sample.name, sample.path) for sample in getattr(panel, "_samples", []) if sample.path != current]
+
+
+def _lines_like_job(lines: list[str], text: str, kind: str, files: list[tuple[str, str]], drops: list[str]):
+    """Worker: read the workspace's other samples and generalise the selected lines."""
+    from engine.rtk.learn.lines_like import lines_like
+
+    others: dict[str, str] = {}
+    for name, path in files:
         try:
-            if Path(sample.path).stat().st_size <= MAX_SAMPLE_BYTES:
-                out[sample.name] = Path(sample.path).read_bytes().decode("utf-8", errors="replace")
+            if Path(path).stat().st_size <= MAX_SAMPLE_BYTES:
+                others[name] = Path(path).read_bytes().decode("utf-8", errors="replace")
         except OSError:
             continue
-    return out
+    return lines_like(lines, text, kind, others=others, drop_patterns=drops)
 
 
 def target_of(panel: RtkPreviewPanel):
@@ -519,23 +527,36 @@ def target_of(panel: RtkPreviewPanel):
 
 
 def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True) -> bool:
-    """Propose a pattern for the selected input lines and, once confirmed, add it (undoable)."""
-    from app.undo import SpliceCommand
-    from engine.rtk.learn.lines_like import lines_like
+    """Propose a pattern for the selected input lines (in a worker); once it arrives and is
+    confirmed, add it to the open filter as one undoable edit (``_offer``). False when there is
+    nothing to do it for."""
     from engine.workspace import jsonedit
-    from engine.workspace.learn_edits import add_pattern_splice, pattern_list
+    from engine.workspace.learn_edits import pattern_list
 
     target, why = target_of(panel)
     if target is None:
         panel.banner.show_message(f"Lines like these: {why}", "warning")
         return False
     tab, filter_id = target
-    lines = selected_lines(panel.input)
     try:
         drops = pattern_list(tab.text, filter_id, "rules.dropPatterns")
     except jsonedit.EditError:
         drops = []
-    found = lines_like(lines, panel.input.toPlainText(), kind, others=_other_samples(panel), drop_patterns=drops)
+    panel.lines_like_pending = (tab, filter_id, kind, confirm)
+    panel.lines_like_jobs.request(_lines_like_job, selected_lines(panel.input), panel.input.toPlainText(), kind,
+                                  _other_sample_files(panel), drops, immediate=True)
+    return True
+
+
+def _offer(panel: RtkPreviewPanel, found) -> bool:
+    from app.undo import SpliceCommand
+    from engine.workspace import jsonedit
+    from engine.workspace.learn_edits import add_pattern_splice
+
+    if getattr(panel, "lines_like_pending", None) is None:
+        return False
+    tab, filter_id, kind, confirm = panel.lines_like_pending
+    panel.lines_like_pending = None
     dialog = LinesLikeDialog(kind, found, filter_id, panel)
     panel.last_lines_like = dialog
     if found.proposal is None:
@@ -554,7 +575,9 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     inverse = tab.apply_splice(splice, "learn")
     tab.undo_stack.push(SpliceCommand(tab, splice, inverse, label, None, already_applied=True))
     if panel.window_ is not None:
-        panel.window_.statusBar().showMessage(f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it)", 6000)
+        panel.window_.statusBar().showMessage(
+            f"Added {found.proposal.pattern} to {filter_id} (Ctrl+Z undoes it); tests whose expected output "
+            "changes now fail in the Tests panel until you accept the new output", 8000)
     panel.schedule(immediate=True)
     return True
 
@@ -568,6 +591,11 @@ def install_preview_actions(panel: RtkPreviewPanel) -> None:
     keep_.setToolTip("Add a priority pattern so lines like the selected ones are never cut")
     keep_.triggered.connect(lambda: lines_like_action(panel, "keep"))
     panel.lines_like_actions = (drop, keep_)
+    panel.lines_like_pending = None
+    panel.lines_like_jobs = Dispatcher(panel)
+    panel.lines_like_jobs.finished.connect(lambda _job, found: _offer(panel, found))
+    panel.lines_like_jobs.failed.connect(lambda _job, message: panel.banner.show_message(
+        f"Lines like these failed: {message.splitlines()[0]}", "error"))
     panel.input.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def menu(pos) -> None:

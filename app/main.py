@@ -10,9 +10,9 @@ from pathlib import Path
 
 
 def _parse_size(text: str | None) -> tuple[int, int]:
-    width, sep, height = (text or "1400x900").lower().partition("x")
+    width, sep, height = (text or "1366x768").lower().partition("x")
     if not sep or not width.isdigit() or not height.isdigit() or int(width) < 200 or int(height) < 150:
-        raise ValueError(f"--size must look like 1400x900, not {text!r}")
+        raise ValueError(f"--size must look like 1366x768, not {text!r}")
     return int(width), int(height)
 
 

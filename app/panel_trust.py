@@ -38,6 +38,7 @@ from app.playground.common import Badge, NotesList, compact, docs_focus, scanned
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.empty_state import EmptyState
+from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
 from engine.workspace.panels_model import (
@@ -170,6 +171,8 @@ class TrustPanel(QWidget):
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
+        self._watched_tabs: set[int] = set()
+        self._edits = ActiveTabHook(window, self._watch_tab, lambda _tab: None, lambda *_a: None)
         self.no_workspace = EmptyState.over(self.risk)
         self.no_filters = EmptyState.over(self.export_tree)
         self._update_buttons()
@@ -333,7 +336,32 @@ class TrustPanel(QWidget):
             parent.addChild(item)
         self.export_tree.expandAll()
         self.export_tree.blockSignals(False)
+        self._mark_unsaved()
         self._on_check_changed()
+
+    def _watch_tab(self, tab) -> None:
+        """Each open file's saved/unsaved state marks its entry in the export list."""
+        key = id(tab)
+        if tab is not None and key not in self._watched_tabs:
+            self._watched_tabs.add(key)
+            tab.dirtyChanged.connect(self._mark_unsaved)
+            tab.destroyed.connect(lambda _o=None: self._watched_tabs.discard(key))
+
+    def _mark_unsaved(self, *_args) -> None:
+        """Files with unsaved edits say so: the list (and the export) are of the files on disk."""
+        root = self.window_.workspace
+        for i in range(self.export_tree.topLevelItemCount()):
+            parent = self.export_tree.topLevelItem(i)
+            if parent.childCount() == 0:
+                continue
+            file = parent.child(0).data(0, CANDIDATE_ROLE).file
+            rel = str(Path(file).relative_to(root)) if root and Path(file).is_relative_to(root) else file
+            tab = self.window_.tab_for(Path(file))
+            dirty = tab is not None and tab.is_dirty()
+            parent.setText(0, f"{rel} — unsaved edits" if dirty else rel)
+            parent.setToolTip(0, f"{file} has unsaved edits: this list and the export are of the file on disk; "
+                                 "save to include your edits" if dirty else file)
+            parent.setForeground(0, QColor(tints().warning) if dirty else self.export_tree.palette().text())
 
     # -- selection ----------------------------------------------------------------------------------------
     def selected(self) -> list[ExportCandidate]:

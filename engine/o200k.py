@@ -40,12 +40,19 @@ class TokenizerUnavailable(RuntimeError):
     """The o200k ranks could not be loaded (package missing or file damaged)."""
 
 
+RANKS_FILE = "o200k_base.tiktoken.gz"
+
+
 def ranks_path() -> Path:
-    """Where the bundled ranks file lives (without importing ``bpe_openai``'s native module)."""
+    """Where the ranks file lives: the desktop bundle's copy (``engine/_data``, see
+    packaging/build.sh), else the ``bpe-openai`` wheel's (its native module is never imported)."""
+    bundled = Path(__file__).resolve().parent / "_data" / RANKS_FILE
+    if bundled.is_file():
+        return bundled
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
         raise TokenizerUnavailable("the o200k ranks need the `bpe-openai` package (it ships o200k_base.tiktoken)")
-    return Path(next(iter(spec.submodule_search_locations))) / "data" / "o200k_base.tiktoken.gz"
+    return Path(next(iter(spec.submodule_search_locations))) / "data" / RANKS_FILE
 
 
 def parse_ranks(raw: bytes) -> dict[bytes, int]:

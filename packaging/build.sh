@@ -10,6 +10,8 @@ if ! "$python" -c "import PyInstaller" 2>/dev/null; then
     echo "packaging/build.sh: PyInstaller is not installed; run: $python -m pip install 'rulewright[package]'" >&2
     exit 2
 fi
+# the o200k ranks (Codex token counts, engine/o200k.py) from the bpe-openai wheel, without its native module
+ranks="$("$python" -c 'from engine.o200k import ranks_path; print(ranks_path())')"
 "$python" -m PyInstaller --noconfirm --clean --onedir --windowed --name rulewright \
     --distpath "$root/dist" --workpath "$root/build/pyinstaller" --specpath "$root/build" \
     --paths "$root" \
@@ -17,6 +19,7 @@ fi
     --add-data "$root/resources:engine/_data/resources" \
     --add-data "$root/rules:engine/_data/rules" \
     --add-data "$root/filters:engine/_data/filters" \
+    --add-data "$ranks:engine/_data" --hidden-import tiktoken --exclude-module bpe_openai \
     --icon "$root/resources/icons/rulewright.png" \
     --exclude-module tkinter --exclude-module pytest --exclude-module hypothesis \
     "$here/rulewright_main.py"

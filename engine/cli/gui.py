@@ -10,7 +10,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="workspace folder, or a file to open (default: the last or the example workspace)")
     parser.add_argument("--screenshot", metavar="PNG", help="render the window offscreen, save it as PNG, exit")
     parser.add_argument("--panel", metavar="NAME", help="panel to bring to the front (e.g. diagnostics)")
-    parser.add_argument("--size", default="1400x900", metavar="WxH", help="window size (default 1400x900)")
+    parser.add_argument("--size", default="1366x768", metavar="WxH", help="window (and offscreen screen) size (default 1366x768)")
     parser.add_argument("--tour-step", metavar="N", help="show the first-run tour at step N (docs mode: photograph it)")
     parser.add_argument("--open", metavar="FILE", help="docs mode: file to open, relative to the workspace")
     parser.add_argument("--select", metavar="NAME", help="docs mode: rule name or filter id to select in that file")

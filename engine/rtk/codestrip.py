@@ -136,17 +136,15 @@ def strip_code_blocks(text: str, *, strip_comments: Any = False, preserve_docstr
         return f"```{label}\n{result}\n```"
 
     out = _FENCE.replace(text, replace)
-    if blocks and any(_fence_mispaired(text)):
+    if blocks and _fence_mispaired(text):
         diagnostics.append(_diag("RTK-Q28", "code fences were paired by one regex, not by lines (info string, "
                                  "``~~~``, 4-backtick or inline fences): prose and code may have swapped roles"))
     return CodeStripResult(out, blocks, diagnostics)
 
 
-_OTHER_LANGUAGE = re.compile(r"^\s*(?:def |fn |func |package |public class |#include|use )|:\s*$", re.MULTILINE)
-
-
 def _looks_like_other_language(code: str) -> bool:
-    return _OTHER_LANGUAGE.search(code) is not None
+    """RTK-Q30: a test that comes after JavaScript's (Python, Rust, Go, Java, Ruby) matches too."""
+    return any(p.search(code) for _name, patterns in _DETECTORS[2:] for p in patterns)
 
 
 _LINE_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})([^\n]*)$")
@@ -181,11 +179,12 @@ def _fence_lines(text: str) -> list[tuple[int, int, str, str, int, int]]:
     return found
 
 
-def _fence_mispaired(text: str):
-    regex_blocks = [(m.index, m.group(2)) for m in _FENCE.match_all(text)]
-    line_blocks = [(b[0], b[3]) for b in _fence_lines(text)]
-    yield len(regex_blocks) != len(line_blocks) or any(
-        a[1].rstrip("\n") != b[1].rstrip("\n") for a, b in zip(regex_blocks, line_blocks, strict=False))
+def _fence_mispaired(text: str) -> bool:
+    """RTK-Q28: the regex pairs fences differently from a line-based (CommonMark) scan."""
+    regex_blocks = [m.group(2) for m in _FENCE.match_all(text)]
+    line_blocks = [b[3] for b in _fence_lines(text)]
+    return len(regex_blocks) != len(line_blocks) or any(
+        a.rstrip("\r\n") != b.rstrip("\r\n") for a, b in zip(regex_blocks, line_blocks, strict=False))
 
 
 def _strict(text: str, remove: bool, keep_docs: bool) -> CodeStripResult:

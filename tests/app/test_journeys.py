@@ -75,7 +75,7 @@ def rtk_current(window: MainWindow, tab) -> bool:
             and panel.active.text == tab.text and panel.preview.output == panel.input.toPlainText())
 
 
-def tests_current(window: MainWindow) -> bool:
+def panel_tests_current(window: MainWindow) -> bool:
     panel = window.panel_widgets["tests"]
     return (panel.result is not None and not panel.runner.busy and not panel._autorun.isActive()
             and not panel.outdated)
@@ -269,13 +269,13 @@ def test_journey_filter_for_a_new_command(qtbot, ide, dialogs, monkeypatch):
     wait_settled(qtbot, tab, timeout=TIMEOUT)
     qtbot.waitUntil(lambda: tab.index is not None and not tab.visual.settling, timeout=TIMEOUT)
     settle(qtbot, window, "create the filter from a pasted sample", lambda: rtk_current(window, tab),
-           lambda: tests_current(window) and _test_row(tests, "sample") is not None)
+           lambda: panel_tests_current(window) and _test_row(tests, "sample") is not None)
     assert rtk.input.toPlainText() == SAMPLE and rtk.command.text() == "terraform plan"
     assert json.loads(tab.text)["match"]["commands"] == ["^terraform\\s+plan\\b"]
     assert _test_row(tests, "sample").text(1) == "✓ pass"
 
     _add_drop_pattern(qtbot, tab, "^Refreshing state")
-    settle(qtbot, window, "add a drop pattern", lambda: rtk_current(window, tab), lambda: tests_current(window))
+    settle(qtbot, window, "add a drop pattern", lambda: rtk_current(window, tab), lambda: panel_tests_current(window))
     assert json.loads(tab.text)["rules"]["dropPatterns"] == ["^Refreshing state"]
     assert "Refreshing" not in rtk.preview.text
     assert _test_row(tests, "sample").text(1) == "✗ fail"  # the sample's expected predates the pattern
@@ -287,26 +287,26 @@ def test_journey_filter_for_a_new_command(qtbot, ide, dialogs, monkeypatch):
     dialogs.answers["AddTestDialog"] = fill_add_test
     click(tests.add_button)
     settle(qtbot, window, "add a test from the preview", lambda: rtk_current(window, tab),
-           lambda: tests_current(window) and _test_row(tests, "plan without refresh noise") is not None)
+           lambda: panel_tests_current(window) and _test_row(tests, "plan without refresh noise") is not None)
     assert _test_row(tests, "plan without refresh noise").text(1) == "✓ pass"
 
     _add_drop_pattern(qtbot, tab, "^\\s*$")  # breaks it: blank lines go too now
-    settle(qtbot, window, "break the test", lambda: rtk_current(window, tab), lambda: tests_current(window))
+    settle(qtbot, window, "break the test", lambda: rtk_current(window, tab), lambda: panel_tests_current(window))
     failing = _test_row(tests, "plan without refresh noise")
     assert failing.text(1) == "✗ fail"
 
     click_tree_item(tests.tree, failing)
     assert tests.accept_button.isEnabled()
     click(tests.accept_button)
-    settle(qtbot, window, "accept actual", lambda: rtk_current(window, tab), lambda: tests_current(window))
+    settle(qtbot, window, "accept actual", lambda: rtk_current(window, tab), lambda: panel_tests_current(window))
     assert _test_row(tests, "plan without refresh noise").text(1) == "✓ pass"
 
     trigger(window, "undo")
     assert tests.outdated or tests._autorun.isActive() or tests.runner.busy  # never "pass" while outdated
-    settle(qtbot, window, "undo accept actual", lambda: rtk_current(window, tab), lambda: tests_current(window))
+    settle(qtbot, window, "undo accept actual", lambda: rtk_current(window, tab), lambda: panel_tests_current(window))
     assert _test_row(tests, "plan without refresh noise").text(1) == "✗ fail"
     trigger(window, "redo")
-    settle(qtbot, window, "redo accept actual", lambda: rtk_current(window, tab), lambda: tests_current(window))
+    settle(qtbot, window, "redo accept actual", lambda: rtk_current(window, tab), lambda: panel_tests_current(window))
     assert _test_row(tests, "plan without refresh noise").text(1) == "✓ pass"
 
     # export (with trust) from the Trust panel

@@ -113,7 +113,8 @@ def test_drop_lines_like_these_adds_one_undoable_pattern_to_the_open_filter(qtbo
         return QDialog.DialogCode.Accepted
 
     dialogs.answers["LinesLikeDialog"] = accept
-    assert lines_like_action(preview, "drop")
+    with qtbot.waitSignal(preview.lines_like_jobs.finished, timeout=30000):
+        assert lines_like_action(preview, "drop")
     assert seen["lines"][:2] == ["this sample:2: fetch GET 200 https://r.test/zod 31ms",
                                  "this sample:3: fetch GET 200 https://r.test/vue 12ms"]
     pattern = preview.last_lines_like.found.proposal.pattern
@@ -129,7 +130,9 @@ def test_drop_lines_like_these_refuses_an_error_line(qtbot, window, demo, dialog
     before = tab.text
     preview.input.setPlainText("npm notice a\nnpm ERR! code E404\n")
     _select_lines(preview.input, 1, 1)
-    assert not lines_like_action(preview, "drop", confirm=False)
+    with qtbot.waitSignal(preview.lines_like_jobs.finished, timeout=30000):
+        assert lines_like_action(preview, "drop", confirm=False)
+    assert preview.last_lines_like.found.proposal is None
     assert "must not be dropped" in preview.last_lines_like.found.why_not
     assert tab.text == before
 
@@ -140,6 +143,17 @@ def test_keep_lines_like_these_adds_a_priority_pattern(qtbot, window, demo, dial
     qtbot.waitUntil(tab.is_settled, timeout=10000)
     preview.input.setPlainText("npm notice a\nadded 9 packages in 3s\n")
     _select_lines(preview.input, 1, 1)
-    assert lines_like_action(preview, "keep", confirm=False)
+    with qtbot.waitSignal(preview.lines_like_jobs.finished, timeout=30000):
+        assert lines_like_action(preview, "keep", confirm=False)
     preserve = json.loads(tab.text)["preserve"]
     assert any(p.startswith("^added") for p in preserve.get("summaryPatterns", []))
+
+
+def test_lines_like_needs_an_open_json_filter(qtbot, window):
+    preview = window.panel_widgets["rtk-preview"]
+    preview.input.setPlainText("fetch GET 200 https://r.test/zod 31ms\n")
+    for tab in list(window.document_tabs()):
+        window.close_tab(window.tabs.indexOf(tab))
+    assert not lines_like_action(preview, "drop")
+    drop, keep = preview.lines_like_actions
+    assert drop.text() == "Drop Lines Like These" and keep.text() == "Keep Lines Like These"

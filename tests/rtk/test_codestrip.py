@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.rtk.codestrip import detect_language, strip_code_blocks
 from engine.rtk.engine import process_rtk_text
@@ -103,3 +105,27 @@ def test_engine_step_tags_and_trace_note():
     assert "rtk-code-strip" in result.techniques_used and "// x" not in result.text
     step = next(s for s in trace.steps if s.stage == "rtk:code-strip")
     assert "1 comment(s) removed" in step.note
+
+
+_PIECES = ["const a = 1;", "f(x, y)", "// note", "/* block */", "/** doc */", "\n", "  ", "{", "}", "return b",
+           '"s // t"', "`t ${x} u`", "x = y / 2", "/re+/g.test(s)", "if (a)", "=>", "a ? b : c", "[1, 2]"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=25), st.booleans(), st.sampled_from(["omniroute", "strict"]))
+def test_removal_only_cuts_whole_comments(pieces, keep_docs, profile):
+    code = " ".join(pieces)
+    out = remove_comments(code, keep_docstrings=keep_docs, profile=profile)
+    # the result is the code with some of the scanner's comment spans cut out, nothing else
+    from engine.rtk.jscomments import _Scanner
+
+    comments = _Scanner(code).run().comments
+    rebuilt, pos = [], 0
+    kept = out.text
+    for c in comments:
+        rebuilt.append(code[pos:c.start])
+        pos = c.end
+    rebuilt.append(code[pos:])
+    assert sum(map(len, rebuilt)) <= len(kept) <= len(code)
+    assert out.removed <= out.found == len(comments)
+    if profile == "strict" and not out.jsx and not keep_docs:
+        assert kept == "".join(rebuilt)

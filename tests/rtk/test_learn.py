@@ -150,3 +150,14 @@ def test_cli_usage_errors():
     assert _cli("learn", "--command", "x").returncode == 2
     done = _cli("learn", "/nonexistent/file.txt", "--command", "cargo build")
     assert done.returncode == 1 and "Traceback" not in done.stderr
+
+
+def test_coloured_and_crlf_outputs_are_learned_on_their_text():
+    runs = ["\x1b[32m   Compiling\x1b[0m a v1.0.0\r\n\x1b[32m   Compiling\x1b[0m b v2.0.0\r\n"
+            "\x1b[32m   Compiling\x1b[0m c v3.0.0\r\n\x1b[31merror\x1b[0m: could not compile `c`\r\n",
+            "\x1b[32m   Compiling\x1b[0m d v1.0.0\r\n\x1b[32m    Finished\x1b[0m `dev` profile in 1.2s\r\n"]
+    result = learn_filter(runs, "cargo build")
+    assert result.proof.passed and result.filter["rules"]["stripAnsi"] is True
+    flt, _ = parse_filter(result.filter)
+    out = apply_line_filter(runs[0], flt).text
+    assert "Compiling" not in out and "error: could not compile `c`" in out

@@ -231,10 +231,10 @@ class LearnDialog(QDialog):
 
     def load_file(self, path: Path) -> bool:
         try:
-            if path.stat().st_size > MAX_SAMPLE_BYTES:
-                self.proof.setText(f"{path.name} is larger than {MAX_SAMPLE_BYTES // (1024 * 1024)} MB")
-                return False
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            # the one bounded reader: a FIFO or device is refused unopened (never blocks the GUI)
+            text = read_input_bytes(path, max_bytes=MAX_SAMPLE_BYTES).decode("utf-8", errors="replace")
         except OSError as exc:
             self.proof.setText(f"Cannot read {path}: {exc.strerror or exc}")
             return False
@@ -499,8 +499,9 @@ def _lines_like_job(lines: list[str], text: str, kind: str, files: list[tuple[st
     others: dict[str, str] = {}
     for name, path in files:
         try:
-            if Path(path).stat().st_size <= MAX_SAMPLE_BYTES:
-                others[name] = Path(path).read_bytes().decode("utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            others[name] = read_input_bytes(path, max_bytes=MAX_SAMPLE_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
     return lines_like(lines, text, kind, others=others, drop_patterns=drops)

@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
+PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
 INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
 
 
@@ -177,6 +178,7 @@ class CavemanPreviewPanel(QWidget):
         # -- text views
         self.input = SpanTextView(read_only=False,
                                   placeholder="Paste or type a message here, or pick a sample above.")
+        self.input.setAccessibleName("Caveman sample text")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_sample_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The compressed text appears here.")
@@ -292,6 +294,7 @@ class CavemanPreviewPanel(QWidget):
         self._relay.changed.connect(self._explain_progress)
         self._explanation: _Explanation | None = None
         self._explanations = 0
+        self._input_length = 0
 
         self._docs_timer = QTimer(self)
         self._docs_timer.setSingleShot(True)
@@ -430,7 +433,9 @@ class CavemanPreviewPanel(QWidget):
 
     def load_sample_file(self, path: Path, *, keep_combo: bool = False) -> bool:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            from engine.fsutil import read_input_bytes
+
+            text = read_input_bytes(path).decode("utf-8", errors="replace")
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False
@@ -476,7 +481,9 @@ class CavemanPreviewPanel(QWidget):
             self.input.clear_spans()  # stale until the next result
         if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.toPlainText():
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
-        self.schedule()
+        # a paste (a large change at once) runs without the pause that gathers keystrokes
+        length, self._input_length = self._input_length, self.input.document().characterCount()
+        self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
 
     def request(self) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None

@@ -74,7 +74,6 @@ DEBOUNCE_MS = 150
 FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
-MAX_FILE_BYTES = 64 * 1024 * 1024
 OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5
     ("enableRenderers", "Renderers (diff, green tests, plan, JSON table)", False),
     ("applyToCodeBlocks", "Strip fenced code blocks", False),
@@ -138,6 +137,7 @@ class RtkPreviewPanel(QWidget):
         # -- views
         self.input = SpanTextView(read_only=False, placeholder="Paste command output here, or drop a .log file.")
         self.input.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
+        self.input.setAccessibleName("Command output")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The filtered output appears here.")
@@ -319,12 +319,15 @@ class RtkPreviewPanel(QWidget):
             self.load_file(Path(name))
 
     def load_file(self, path: Path, *, keep_combo: bool = False) -> bool:
+        from engine.fsutil import InputRefused, read_input_bytes
+
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                self.banner.show_message(f"{path.name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                                         "load a part of it", "warning")
-                return False
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            # the one bounded reader: the input limit for every command and the IDE; a FIFO or
+            # device is refused unopened instead of blocking the GUI thread
+            text = read_input_bytes(path).decode("utf-8", errors="replace")
+        except InputRefused as exc:
+            self.banner.show_message(f"{path.name}: {exc.strerror}", "warning")
+            return False
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+MAX_SHOWN_MESSAGE = 2000  # characters of a message ``format`` prints
+
 Level = Literal["error", "warning", "info"]
 LEVELS: tuple[Level, ...] = ("error", "warning", "info")
 
@@ -39,7 +41,10 @@ class Diagnostic:
             if self.column is not None:
                 where += f":{self.column}"
         code = f" [{self.code}]" if self.code else ""
-        return f"{where}: {self.level}: {self.message}{code}"
+        message = self.message
+        if len(message) > MAX_SHOWN_MESSAGE:  # a message quoting a multi-megabyte pattern is cut
+            message = f"{message[:MAX_SHOWN_MESSAGE]}… ({len(message) - MAX_SHOWN_MESSAGE} more characters)"
+        return f"{where}: {self.level}: {message}{code}"
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if v is not None and v != {}}

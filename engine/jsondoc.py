@@ -11,24 +11,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic, position
+from engine.fsutil import InputRefused, limit_words, max_input_bytes, read_input_bytes
 
-
-def _max_file_bytes() -> int:
-    """``RULEWRIGHT_MAX_FILE_MB`` (default 16); a value that is not a positive number is ignored."""
-    try:
-        megabytes = float(os.environ.get("RULEWRIGHT_MAX_FILE_MB", "16"))
-    except ValueError:
-        megabytes = 16.0
-    if not megabytes > 0 or megabytes == float("inf"):
-        megabytes = 16.0
-    return int(megabytes * 1024 * 1024)
-
-
-MAX_FILE_BYTES = _max_file_bytes()
 MAX_DEPTH = 256
 
 
@@ -60,7 +47,26 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _depth_exceeds(text: str, limit: int) -> int | None:
+def _js_int(digits: str) -> int | float:
+    """An integer literal as JSON.parse reads it: beyond Python's int-string limit (4,300 digits)
+    it can only be a double anyway (``1e400`` → ``inf``, as JavaScript's Infinity)."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
+def loads_js(text: str, **kwargs: Any) -> Any:
+    """``json.loads`` that reads numbers as JSON.parse does and never raises anything but
+    ``json.JSONDecodeError`` (a ``ValueError`` with ``lineno``/``colno``) for bad text: a
+    5,000-digit integer is a double, nesting too deep for Python's parser is an error at the
+    offset where it gets too deep (found only after the parse failed: no cost on good text)."""
+    kwargs.setdefault("parse_int", _js_int)
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        at = depth_exceeds(text, MAX_DEPTH) or 0
+        raise json.JSONDecodeError(f"nesting deeper than {MAX_DEPTH} levels", text, at) from None
+
+
+def depth_exceeds(text: str, limit: int) -> int | None:
     """Offset where bracket nesting first exceeds ``limit`` (strings skipped), else None."""
     depth = 0
     in_string = False
@@ -92,6 +98,16 @@ class JsonDocument:
     ok: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _map: dict | None = field(default=None, repr=False)
+    _lines: Any = field(default=None, repr=False)
+
+    def position(self, index: int) -> tuple[int, int]:
+        """1-based (line, UTF-16 column) of code-point ``index``: O(log n) over a line index built
+        once, so locating thousands of diagnostics stays linear in the text (issue 23 #8)."""
+        if self._lines is None:
+            from engine.workspace.jsontree import LineIndex
+
+            self._lines = LineIndex(self.text)
+        return self._lines.position(index)
 
     # -- locating ---------------------------------------------------------------------------
     def _source_map(self) -> dict:
@@ -128,8 +144,8 @@ class JsonDocument:
         if diagnostic.line is None:
             span = self.span(diagnostic.pointer or "", key=key or bool(diagnostic.data.get("at_key")))
             if span is not None:
-                changes["line"], changes["column"] = position(self.text, span[0])
-                changes["end_line"], changes["end_column"] = position(self.text, span[1])
+                changes["line"], changes["column"] = self.position(span[0])
+                changes["end_line"], changes["end_column"] = self.position(span[1])
             else:
                 changes["line"], changes["column"] = 1, 1
         return diagnostic.with_location(**changes) if changes else diagnostic
@@ -150,14 +166,14 @@ def parse_json_text(text: str, path: str | None = None) -> JsonDocument:
     if not body.strip():
         doc.diagnostics.append(doc.error_at(len(text), "empty file: expected a JSON value", "json-empty"))
         return doc
-    too_deep = _depth_exceeds(body, MAX_DEPTH)
+    too_deep = depth_exceeds(body, MAX_DEPTH)
     if too_deep is not None:
         doc.diagnostics.append(doc.error_at(
             too_deep + doc._offset_shift(), f"nesting deeper than {MAX_DEPTH} levels", "json-depth"))
         return doc
     duplicates = _DuplicateKeys()
     try:
-        doc.value = json.loads(body, object_pairs_hook=duplicates, parse_constant=_reject_constant)
+        doc.value = loads_js(body, object_pairs_hook=duplicates, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         doc.diagnostics.append(doc.error_at(exc.pos + doc._offset_shift(), f"JSON syntax error: {exc.msg}", "json-syntax"))
         return doc
@@ -181,7 +197,7 @@ def _locate_duplicate(doc: JsonDocument, key: str) -> list[Diagnostic]:
         pointer=p, source="json", data={"at_key": True})) for p in pointers[:1]]
 
 
-def read_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> JsonDocument:
+def read_json_file(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> JsonDocument:
     """Read and parse a JSON file; every way a file can be bad becomes a diagnostic."""
     text, problems = read_text_file(path, max_bytes=max_bytes)
     if text is None:
@@ -193,38 +209,36 @@ def read_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BY
     return doc
 
 
-def read_text_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
+def read_text_file(path: str | os.PathLike[str], *, max_bytes: int | None = None
                    ) -> tuple[str | None, list[Diagnostic]]:
-    """Read a text file as UTF-8. Returns (text or None, diagnostics)."""
+    """Read a text file as UTF-8 through the bounded reader. Returns (text or None, diagnostics)."""
     shown = str(path)
-    p = Path(path)
     try:
-        size = p.stat().st_size
+        data = read_input_bytes(path, max_bytes=max_bytes)
     except OSError as exc:
-        return None, [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", shown, 1, 1)]
-    if p.is_dir():
-        return None, [Diagnostic("is a folder, not a file", "error", "io", shown, 1, 1)]
-    if size > max_bytes:
-        return None, [Diagnostic(
-            f"file is {size / 1048576:.1f} MB; Rulewright reads files up to {max_bytes / 1048576:.0f} MB "
-            "(set RULEWRIGHT_MAX_FILE_MB to change)", "error", "file-too-large", shown, 1, 1)]
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        return None, [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", shown, 1, 1)]
+        return None, [refusal_diagnostic(exc, shown)]
     return decode_text(data, shown, max_bytes=max_bytes)
 
 
-def decode_text(data: bytes, shown: str, *, max_bytes: int = MAX_FILE_BYTES) -> tuple[str | None, list[Diagnostic]]:
+def refusal_diagnostic(exc: OSError, shown: str) -> Diagnostic:
+    """A file that could not be read (missing, a FIFO, too large, a symlink loop) at ``shown:1:1``."""
+    code = exc.code if isinstance(exc, InputRefused) else "io"
+    message = exc.strerror or str(exc)
+    if code in ("io", "symlink-loop") and not message.startswith("is a folder"):
+        message = f"cannot read: {message}"
+    return Diagnostic(message, "error", code, shown, 1, 1)
+
+
+def decode_text(data: bytes, shown: str, *, max_bytes: int | None = None) -> tuple[str | None, list[Diagnostic]]:
     """Decode bytes read from a file or standard input as UTF-8, as ``read_text_file`` does.
 
     Binary data (a NUL byte) and oversized input give ``None``; invalid UTF-8 is decoded with
     U+FFFD replacements (what OmniRoute reads) and reported as an error.
     """
-    if len(data) > max_bytes:
-        return None, [Diagnostic(
-            f"input is {len(data) / 1048576:.1f} MB; Rulewright reads files up to {max_bytes / 1048576:.0f} MB "
-            "(set RULEWRIGHT_MAX_FILE_MB to change)", "error", "file-too-large", shown, 1, 1)]
+    limit = max_input_bytes() if max_bytes is None else max_bytes
+    if len(data) > limit:
+        return None, [Diagnostic(f"input is {len(data) / 1048576:.1f} MB; {limit_words(limit)}",
+                                 "error", "file-too-large", shown, 1, 1)]
     nul = data.find(b"\x00")
     if nul >= 0:
         line, column = position(data[:nul].decode("utf-8", "replace"), nul)

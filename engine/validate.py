@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic, position, sort_key
+from engine.fsutil import missing_reason
 from engine.jsondoc import JsonDocument, parse_json_text, read_json_file, read_text_file
 from engine.rtk.empty_patterns import empty_pattern_diagnostics
 from engine.schemas import SCHEMA_FILES, filter_branch, validate_against
@@ -218,8 +219,9 @@ def iter_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
 def validate_paths(paths: Iterable[str | os.PathLike[str]], *, profile: str = "omniroute") -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for file in iter_files(paths):
-        if not file.exists():
-            out.append(Diagnostic("no such file or folder", "error", "io", str(file), 1, 1))
+        missing = missing_reason(file)
+        if missing is not None:
+            out.append(Diagnostic(missing, "error", "symlink-loop" if "loop" in missing else "io", str(file), 1, 1))
             continue
         out.extend(validate_file(file, profile=profile))
     return out

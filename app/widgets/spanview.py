@@ -12,13 +12,14 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from app.theme import mono_font, tints
 from engine.workspace.previews import Span
 
+SPAN_WINDOW = 8000  # characters before and after the visible text whose spans are drawn
 LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, "inserted": 2, "changed": 2,
           "match": 3}
 
@@ -93,7 +94,12 @@ class SpanTextView(QPlainTextEdit):
         self._spans: list[Span] = []
         self._starts: list[int] = []
         self._layers: dict[str, list[Span]] = {}
-        self._selections: dict[str, list[QTextEdit.ExtraSelection]] = {}
+        # per layer: (spans sorted by start, their starts, the longest span's length)
+        self._sorted: dict[str, tuple[list[Span], list[int], int]] = {}
+        # per layer: (window it was built for, its selections there)
+        self._selections: dict[str, tuple[tuple[int, int], list[QTextEdit.ExtraSelection]]] = {}
+        self._window = (0, -1)  # the text range whose spans are drawn now
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self._draw())
         self.setMouseTracking(True)
 
     # -- content ---------------------------------------------------------------------------------
@@ -105,7 +111,11 @@ class SpanTextView(QPlainTextEdit):
         bar = self.verticalScrollBar()
         value = bar.value()
         self._layers.clear()
+        self._sorted.clear()
         self._selections.clear()
+        # (the old selections' cursors would follow the replacement: with tens of thousands of
+        # them, replacing a 1 MB text took minutes)
+        self.setExtraSelections([])
         self.setPlainText(text)
         self._apply()
         bar.setValue(min(value, bar.maximum()))
@@ -117,13 +127,16 @@ class SpanTextView(QPlainTextEdit):
         if spans == self._layers.get(name, []):
             return  # unchanged (protected regions of the same text, say): keep its selections
         self._layers[name] = spans
-        self._selections[name] = self._build(spans)
+        ordered = sorted(spans, key=lambda s: s.start)
+        self._sorted[name] = (ordered, [s.start for s in ordered], max((s.end - s.start for s in spans), default=0))
+        self._selections.pop(name, None)
         self._apply()
 
     def clear_spans(self) -> None:
         if not self._layers:
             return
         self._layers.clear()
+        self._sorted.clear()
         self._selections.clear()
         self._apply()
 
@@ -154,14 +167,46 @@ class SpanTextView(QPlainTextEdit):
         return out
 
     def _apply(self) -> None:
+        self._spans = sorted((s for layer in self._layers.values() for s in layer), key=lambda s: s.start)
+        self._starts = [s.start for s in self._spans]
+        self._draw(force=True)
+
+    def _visible(self) -> tuple[int, int]:
+        """The text range on screen (positions of the first and last visible characters)."""
+        first = self.firstVisibleBlock().position() if self.firstVisibleBlock().isValid() else 0
+        viewport = self.viewport()
+        last = self.cursorForPosition(QPoint(viewport.width() - 1, viewport.height() - 1)).position()
+        return first, max(first, last)
+
+    def _draw(self, *, force: bool = False) -> None:
+        """Draw the spans near the visible text only: a selection's cursor follows every edit
+        and every selection is walked at each paint, so tens of thousands of them (the word
+        diff of a 1 MB paste) made typing and replacing the text take seconds to minutes.
+        Scrolling out of the drawn range draws the spans of the new one."""
+        lo, hi = self._visible()
+        if not force and self._window[0] <= lo and hi <= self._window[1]:
+            return
+        window = (max(0, lo - SPAN_WINDOW), hi + SPAN_WINDOW)
+        self._window = window
+
         def rank(name: str) -> int:
             spans = self._layers.get(name) or []
             return LAYERS.get(spans[0].kind, 1) if spans else 0
 
-        order = sorted(self._selections, key=rank)
-        self.setExtraSelections([sel for name in order for sel in self._selections[name]])
-        self._spans = sorted((s for layer in self._layers.values() for s in layer), key=lambda s: s.start)
-        self._starts = [s.start for s in self._spans]
+        selections = []
+        for name in sorted(self._layers, key=rank):
+            built = self._selections.get(name)
+            if built is None or built[0] != window:
+                ordered, starts, longest = self._sorted.get(name, ([], [], 0))
+                first = bisect.bisect_left(starts, window[0] - longest)
+                near = [s for s in ordered[first:bisect.bisect_left(starts, window[1])] if s.end > window[0]]
+                built = self._selections[name] = (window, self._build(near))
+            selections.extend(built[1])
+        self.setExtraSelections(selections)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._draw()
 
     def spans_at(self, pos: int) -> list[Span]:
         hi = bisect.bisect_right(self._starts, pos)

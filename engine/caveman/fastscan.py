@@ -983,6 +983,7 @@ class FastRegex:
         if keep_units:
             values = _as_units(values) if isinstance(values, str) else [_as_units(v) for v in values]
         starts, ends = zip(*spans)  # (callers return early when there is no span)
+        _within_output_cap(self.rx, units, spans, values)
         cuts = (0, *ends), (*starts, len(units))  # the gaps' starts and ends
         gaps = list(map(units.__getitem__, map(slice, *cuts)))
         if isinstance(values, str):
@@ -1046,6 +1047,11 @@ class FastRegex:
             return _as_units(result) if keep_units else result
         if not spans:
             return text
+        if isinstance(repl, str) and "$" in repl and len(repl) > 64:
+            # a long template (``$&`` × 100,000) expands through the regex layer, which stops at
+            # its output cap before building the text (engine.jsregex.budget)
+            result = self.rx.replace(text, repl, timeout)
+            return _as_units(result) if keep_units else result
         if isinstance(repl, str) and "$" in repl:
             from engine.caveman.apply import expand_template
 
@@ -1178,3 +1184,15 @@ def digit_run_candidates(text: str) -> list[int] | None:
             if len(starts) > limit:
                 return None
     return sorted(starts)
+
+
+def _within_output_cap(rx: JSRegExp, units: str, spans: list[tuple[int, int]], values: str | list[str]) -> None:
+    """Refuse a result longer than the regex layer's output cap before joining it (the values
+    of a replacement map are shared strings: summing their lengths costs no memory)."""
+    from engine.jsregex.budget import ReplacementTooLarge, output_cap
+
+    added = len(values) * len(spans) if isinstance(values, str) else sum(map(len, values))
+    removed = sum(end - start for start, end in spans)
+    cap = output_cap(len(units))
+    if len(units) - removed + added > cap:
+        raise ReplacementTooLarge(rx.source, rx.flags, cap)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_text
 from engine.jsvalues import JS_WHITESPACE, js_sort_key, js_trim
 
 CONTEXTS = ("all", "user", "system", "assistant")
@@ -139,6 +140,7 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
     """
     diags = [Diagnostic(msg, "error", "CAV-pack", pointer=ptr, source="caveman")
              for ptr, msg in validate_rule_pack(obj)]
+    diags += _unsupported_patterns(obj, {d.pointer for d in diags})
     if with_schema and isinstance(obj, dict):
         from engine.schemas import validate_against
 
@@ -154,6 +156,32 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
                     f"rules[{i}] uses 'y' without 'g': OmniRoute keeps its lastIndex across messages",
                     "warning", "JSR-Q8", pointer=f"/rules/{i}/flags", source="caveman"))
     return diags
+
+
+def _unsupported_patterns(obj: Any, taken: set[str | None]) -> list[Diagnostic]:
+    """Rules whose pattern is valid JavaScript but will not run here (over the regex layer's
+    compile limits — 32,000 capture groups, deep nesting, huge length, unrolled counts — or
+    JSR-Q12): OmniRoute loads them, Rulewright skips them at run time; ``validate`` says so."""
+    from engine.jsregex import JSSyntaxError
+    from engine.jsregex.translate import translate
+
+    rules = obj.get("rules") if isinstance(obj, dict) else None
+    out: list[Diagnostic] = []
+    for i, rule in enumerate(rules if isinstance(rules, list) else []):
+        pattern = rule.get("pattern") if isinstance(rule, dict) else None
+        flags = rule.get("flags", "gi") if isinstance(rule, dict) else "gi"
+        if not isinstance(pattern, str) or f"/rules/{i}/pattern" in taken:
+            continue
+        try:
+            reason = translate(pattern, flags if isinstance(flags, str) else "gi").unsupported
+        except JSSyntaxError:
+            continue
+        if reason:
+            name = rule.get("name") if isinstance(rule.get("name"), str) else f"rules[{i}]"
+            out.append(Diagnostic(f"rule {name}: the pattern cannot run in Rulewright ({reason}); "
+                                  "it would be skipped with a diagnostic", "error", "CAV-unsupported",
+                                  pointer=f"/rules/{i}/pattern", source="caveman"))
+    return out
 
 
 # ---------------------------------------------------------------- building rules
@@ -180,7 +208,7 @@ def rules_from_pack(pack: dict[str, Any], source: str) -> list[Rule]:
 
 def load_fallback_rules(path: str | os.PathLike[str]) -> list[Rule]:
     """The reference's built-in English list, supplied by the user as data (spec §4.1)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = json.loads(read_input_text(path))
     rules = data["rules"] if isinstance(data, dict) else data
     out = []
     for i, raw in enumerate(rules):
@@ -256,8 +284,8 @@ class PackSource:
                 loaded: list[tuple[str, Any]] = []
                 for path in entries:
                     try:
-                        obj: Any = json.loads(path.read_text(encoding="utf-8"))
-                    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+                        obj: Any = json.loads(read_input_text(path))
+                    except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8/JSON, huge ints
                         obj = PackError(f"{path}: {exc}")
                     loaded.append((path.name[: -len(".json")], obj))
                 files[lang_dir.name] = loaded

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "repair": ("engine.cli.repair", "run the tool-argument repair pipeline"),
     "grammar": ("engine.cli.grammar", "find and promote tool calls a model printed as text"),
     "params": ("engine.cli.params", "build AI request params as Cherry Studio would"),
+    "eval": ("engine.cli.eval", "run packs and filters over a whole corpus: savings, losses, A/B"),
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -99,6 +100,11 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     module = importlib.import_module(COMMANDS[args.command][0])
+    for stream in (sys.stdout, sys.stderr):
+        # a lone surrogate (JavaScript strings hold them; so do diagnostics quoting them) is
+        # printed as its \udXXX escape instead of ending the command with UnicodeEncodeError
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if getattr(args, "jsonl", False):
         from engine.cli.batch import run_jsonl
 

@@ -65,7 +65,7 @@ def read_input(name: str | None, command: str) -> tuple[str | None, str, int]:
     yields the replaced text (what OmniRoute would see) with exit code 1 so callers can go on
     and still fail.
     """
-    from engine.jsondoc import decode_text, read_text_file
+    from engine.jsondoc import decode_text, read_text_file, refusal_diagnostic
 
     if name in (None, "-"):
         stdin = sys.stdin
@@ -74,9 +74,9 @@ def read_input(name: str | None, command: str) -> tuple[str | None, str, int]:
             return None, STDIN_NAME, EXIT_USAGE
         shown = STDIN_NAME
         try:
-            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode("utf-8", "surrogateescape")
+            data = read_stdin_bytes(stdin, shown)
         except OSError as exc:
-            print(f"{shown}:1:1: error: cannot read: {exc.strerror or exc}", file=sys.stderr)
+            print(refusal_diagnostic(exc, shown).format(), file=sys.stderr)
             return None, shown, EXIT_PROBLEMS
         text, problems = decode_text(data, shown)
     else:
@@ -86,6 +86,22 @@ def read_input(name: str | None, command: str) -> tuple[str | None, str, int]:
         print(diagnostic.format(), file=sys.stderr)
     failed = any(d.level == "error" for d in problems)
     return text, shown, EXIT_PROBLEMS if failed else EXIT_OK
+
+
+def read_stdin_bytes(stdin, shown: str = STDIN_NAME) -> bytes:
+    """Standard input's bytes, at most the input limit (endless input is refused, not swallowed)."""
+    from engine.fsutil import read_stream_bytes
+
+    if hasattr(stdin, "buffer"):
+        return read_stream_bytes(stdin.buffer, shown)
+    # a text stream (tests, embedding): bounded the same way, in characters
+    from engine.fsutil import max_input_bytes, too_large
+
+    limit = max_input_bytes()
+    text = stdin.read(limit + 1)
+    if len(text) > limit:
+        raise too_large(shown, limit)
+    return text.encode("utf-8", "surrogateescape")
 
 
 def _is_terminal(stream) -> bool:

@@ -62,7 +62,9 @@ def _hash_stdin(profile: str):
     if sys.stdin is None or sys.stdin.isatty():
         usage_error("hash", "no input: give a FILE, or pipe the file to standard input")
         return None
-    return trust_hash_bytes(sys.stdin.buffer.read(), profile, path="<stdin>")
+    from engine.cli.common import read_stdin_bytes
+
+    return trust_hash_bytes(read_stdin_bytes(sys.stdin), profile, path="<stdin>")
 
 
 def handle_request(request: dict) -> dict:

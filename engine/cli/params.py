@@ -34,44 +34,43 @@ def handle_request(request: dict) -> dict:
         return {"error": exc.message, "pointer": exc.pointer}
 
 
-def _location(text: str, pointer: str) -> tuple[int, int] | None:
-    import json_source_map
+def _locator(text: str):
+    """``pointer -> (line, column) or None`` over one source map of ``text``, computed once on
+    the first question (a map per warning made thousands of warnings quadratic: issue 23 #8)."""
+    from engine.jsondoc import JsonDocument
 
-    try:
-        entries = json_source_map.calculate(text)
-    except Exception:
-        return None
-    while pointer is not None:
-        entry = entries.get(pointer)
-        if entry is not None:
-            return entry.value_start.line + 1, entry.value_start.column + 1
-        if not pointer:
-            return None
-        pointer = pointer.rsplit("/", 1)[0]
-    return None
+    doc = JsonDocument(text=text, ok=True)
+
+    def locate(pointer: str | None) -> tuple[int, int] | None:
+        span = doc.span(pointer or "")
+        return None if span is None else doc.position(span[0])
+
+    return locate
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.cli.common import dumps_json, printable, read_input
+    from engine.jsondoc import loads_js
     from engine.params import ParamsError, build_params_report
 
     text, name, status = read_input(args.file, "params")
     if text is None or status:
         return status or 1
     try:
-        payload = json.loads(text)
+        payload = loads_js(text)
     except json.JSONDecodeError as exc:
         print(f"{name}:{exc.lineno}:{exc.colno}: error: not JSON: {exc.msg}", file=sys.stderr)
         return 1
+    locate = _locator(text)
     try:
         report = build_params_report(payload, profile=args.profile)
     except ParamsError as exc:
-        where = _location(text, exc.pointer)
+        where = locate(exc.pointer)
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: error: {exc.pointer or '/'}: {exc.message}", file=sys.stderr)
         return 1
     for finding in (_schema_findings(payload) if args.profile != "strict" else []):
-        where = _location(text, finding.pointer or "")
+        where = locate(finding.pointer)
         prefix = f"{name}:{where[0]}:{where[1]}" if where else name
         print(f"{prefix}: warning: {finding.message} (the reference schema would reject this; "
               f"the pipeline uses it as given) [{finding.code}]", file=sys.stderr)

@@ -43,8 +43,9 @@ def _seconds(value: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.cli.batch import clip
     from engine.cli.common import dumps_json, printable, read_input, usage_error
-    from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
+    from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout, compile_js
 
     if args.pattern is None:
         return usage_error("regex", "the following arguments are required: PATTERN (or use --jsonl)")
@@ -62,11 +63,9 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(printable(result))
             return status
         matches = _all_matches(args.pattern, args.flags, text, timeout)
-    except JSSyntaxError as exc:
-        print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
-        return 1
-    except RegexTimeout as exc:
-        print(f"<pattern>:1:1: error: {exc}", file=sys.stderr)
+    except (JSSyntaxError, JSUnsupportedError, RegexTimeout) as exc:
+        # the message quotes the pattern: a multi-megabyte one is cut, not echoed whole
+        print(f"<pattern>:1:1: error: {clip(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(dumps_json({"matches": [match_to_json(m) for m in matches]}))

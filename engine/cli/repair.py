@@ -50,7 +50,9 @@ def _read_text(path: str | None, what: str) -> tuple[str, str]:
 
 def _parse_json(text: str, shown: str, what: str, hint: str = "") -> Any:
     try:
-        return json.loads(text)
+        from engine.jsondoc import loads_js
+
+        return loads_js(text)
     except json.JSONDecodeError as exc:
         verb = "are" if what == "arguments" else "is"
         print(f"{shown}:{exc.lineno}:{exc.colno}: error: {what} {verb} not JSON: {exc.msg}{hint}", file=sys.stderr)

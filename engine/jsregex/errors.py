@@ -17,10 +17,18 @@ class RegexTimeout(TimeoutError):
     """A regex call ran past its time budget (OmniRoute would stall on such a pattern)."""
 
     def __init__(self, source: str, flags: str, timeout: float) -> None:
+        from .budget import exhausted_words
+
         self.source = source
         self.flags = flags
         self.timeout = timeout
-        super().__init__(f"regex /{source}/{flags} timed out after {round(timeout * 1000)} ms")
+        shown = source if len(source) <= 200 else source[:200] + "…"  # never echo a huge pattern whole
+        # a call stopped because the run's total budget (engine.jsregex.budget) was spent says so
+        self.total = exhausted_words()
+        if self.total is not None:
+            super().__init__(f"regex /{shown}/{flags} was stopped: {self.total}")
+        else:
+            super().__init__(f"regex /{shown}/{flags} timed out after {round(timeout * 1000)} ms")
 
 
 class JSUnsupportedError(ValueError):

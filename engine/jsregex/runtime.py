@@ -18,6 +18,8 @@ from typing import Any
 import regex
 
 from ..jsvalues import from_utf16_units, to_utf16_units
+from .budget import ReplacementTooLarge, check_total, output_cap
+from .budget import clip as budget_clip
 from .errors import JSUnsupportedError, RegexTimeout
 from .translate import Translation
 from .unicode_data import canon_table
@@ -34,7 +36,8 @@ def set_default_timeout(seconds: float | None) -> None:
 
 
 def get_default_timeout() -> float | None:
-    return _DEFAULT_TIMEOUT
+    """The per-call budget, cut to what an enclosing ``budget.total_budget`` has left."""
+    return budget_clip(_DEFAULT_TIMEOUT)
 
 
 class JSMatch:
@@ -178,14 +181,18 @@ class JSRegExp:
 
     def _deadline(self, timeout: float | None) -> float | None:
         if self._t.unsupported:
-            raise JSUnsupportedError(f"/{self._t.source}/{self._t.flags}: unsupported in Rulewright: "
+            source = self._t.source if len(self._t.source) <= 200 else self._t.source[:200] + "…"
+            raise JSUnsupportedError(f"/{source}/{self._t.flags}: unsupported in Rulewright: "
                                      f"{self._t.unsupported}")
         _ = self._t.compiled, self._t.compiled_lf  # compile (once, cached) outside the time budget
-        budget = timeout if timeout is not None else self.timeout if self.timeout is not None else _DEFAULT_TIMEOUT
+        check_total(self._t.source, self._t.flags)
+        budget = budget_clip(timeout if timeout is not None else self.timeout if self.timeout is not None
+                             else _DEFAULT_TIMEOUT)
         return None if budget is None else time.monotonic() + budget
 
     def _budget(self, timeout: float | None) -> float:
-        budget = timeout if timeout is not None else self.timeout if self.timeout is not None else _DEFAULT_TIMEOUT
+        budget = budget_clip(timeout if timeout is not None else self.timeout if self.timeout is not None
+                             else _DEFAULT_TIMEOUT)
         return budget or 0.0
 
     def _subject(self, s: str) -> _Subject:
@@ -337,7 +344,9 @@ class JSRegExp:
         if isinstance(repl, str) and self._can_sub(flags):
             template = repl if repl.isascii() else to_utf16_units(repl)
             converted = _sub_template(template, self._t.group_count, tuple(self._t.name_index.items()))
-            if converted is not None:
+            # regex.sub builds its output in C, out of reach of the cap: only when the cap cannot
+            # be reached (each unit of the subject yields at most the template's length)
+            if converted is not None and len(subj.units) * (1 + len(template)) <= output_cap(len(subj.units)):
                 self.last_index = 0
                 try:
                     if deadline is None:
@@ -363,12 +372,18 @@ class JSRegExp:
         units = subj.units
         pieces: list[str] = []
         position = 0
+        cap = output_cap(len(units))
+        size = 0
         if callable(repl):
             for m in found:
                 start, end = m.span()
                 pieces.append(units[position:start])
                 value = repl(self._to_match(m, subj))
-                pieces.append(value if isinstance(value, str) else str(value))
+                value = value if isinstance(value, str) else str(value)
+                pieces.append(value)
+                size += start - position + len(value)
+                if size > cap:
+                    raise ReplacementTooLarge(self._t.source, self._t.flags, cap)
                 position = end
         else:
             template = repl if repl.isascii() else to_utf16_units(repl)
@@ -376,7 +391,11 @@ class JSRegExp:
             for m in found:
                 start, end = m.span()
                 pieces.append(units[position:start])
-                pieces.append(template if simple else self._expand(template, m, subj))
+                value = template if simple else self._expand(template, m, subj, cap - size)
+                pieces.append(value)
+                size += start - position + len(value)
+                if size > cap:
+                    raise ReplacementTooLarge(self._t.source, self._t.flags, cap)
                 position = end
         pieces.append(units[position:])
         out = "".join(pieces)
@@ -386,8 +405,11 @@ class JSRegExp:
         """`regex.sub` gives JS's answer: global, not sticky, no empty matches, subject not folded."""
         return "g" in flags and "y" not in flags and not self._t.nullable and not self._t.ignore_case
 
-    def _expand(self, template: str, m: regex.Match[str], subj: _Subject) -> str:
-        """GetSubstitution (spec §11) on working units; JSR-Q9 fallbacks included."""
+    def _expand(self, template: str, m: regex.Match[str], subj: _Subject, room: int | None = None) -> str:
+        """GetSubstitution (spec §11) on working units; JSR-Q9 fallbacks included. ``room``: the
+        most it may produce (``ReplacementTooLarge`` beyond: ``$&`` × 100,000 stops early)."""
+        if room is not None and len(template) > 64:
+            return self._expand_within(template, m, subj, room)
         units = subj.units
         start, end = m.span()
         count = self._t.group_count
@@ -448,6 +470,28 @@ class JSRegExp:
             else:
                 out.append("$")
                 i = j + 1
+        return "".join(out)
+
+    def _expand_within(self, template: str, m: regex.Match[str], subj: _Subject, room: int) -> str:
+        """``_expand`` of a long template in pieces, stopping once ``room`` is used up."""
+        out: list[str] = []
+        size = 0
+        step = 4096
+        i = 0
+        while i < len(template):
+            j = min(len(template), i + step)
+            while j < len(template) and template[j - 1] in "$<0123456789":
+                j += 1  # never cut a $-pattern in two
+            if template.rfind("$<", i, j) > template.rfind(">", i, j):
+                close = template.find(">", j)
+                j = len(template) if close < 0 else close + 1
+            piece = self._expand(template[i:j], m, subj)
+            size += len(piece)
+            if size > room:
+                cap = output_cap(len(subj.units))
+                raise ReplacementTooLarge(self._t.source, self._t.flags, cap)
+            out.append(piece)
+            i = j
         return "".join(out)
 
     def split(self, s: str, limit: int | None = None, timeout: float | None = None) -> list[str | None]:

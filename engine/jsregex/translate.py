@@ -23,6 +23,13 @@ from .parser import ParseError, parse
 FLAG_ORDER = "dgimsuvy"
 CACHE_SIZE = 4096
 MAX_EXPANSION = 400_000  # unrolled nodes `regex` may build for minimum counts (~100 MB)
+# Compile cost limits (issue 23): `regex` compiles in time that grows with these, outside any
+# per-call budget — 32,000 capture groups take ~2 s a compile, 20,000 nested groups ~6 s.
+# V8 accepts more; rules and filters need far less. Beyond them a pattern is "unsupported"
+# (JSR-Q12's path: a diagnostic naming the rule, the text kept), never compiled.
+MAX_SOURCE_UNITS = 100_000  # pattern length, UTF-16 units (refused before parsing)
+MAX_NESTING = 5_000  # nested groups/classes (refused before parsing; 5,000 levels compile in ~0.4 s, 20,000 in ~6 s)
+MAX_GROUPS = 2_500  # capture groups (2,500 compile in ~0.1 s; 32,000 in ~2 s, and every match pays for each)
 
 
 def expansion(node: Node) -> int:
@@ -144,8 +151,62 @@ def _translate(source: str, flags: str) -> Translation:
         return _translate_nested(source, flags)
 
 
+def compile_cost_refusal(source: str, vmode: bool = False) -> str | None:
+    """Why ``source`` is too costly to parse at all (length, nesting), in words; else None."""
+    if len(source) > MAX_SOURCE_UNITS:  # code points ≤ UTF-16 units: a cheap first test
+        return f"the pattern is {len(source):,} characters long; Rulewright compiles patterns up to {MAX_SOURCE_UNITS:,}"
+    if _nesting_depth(source) <= MAX_NESTING:  # an upper bound: most patterns stop here
+        return None
+    depth = _syntax_depth(source, vmode)
+    if depth > MAX_NESTING:
+        return f"groups or classes nested {depth:,} deep; Rulewright compiles up to {MAX_NESTING} levels"
+    return None
+
+
+def _syntax_depth(source: str, vmode: bool) -> int:
+    """Nesting of groups and (v mode) classes; brackets inside a class are text except in v mode."""
+    depth = deepest = 0
+    in_class = 0
+    escaped = False
+    for ch in source:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            if ch == "]":
+                in_class -= 1
+                depth -= 1
+            elif ch == "[" and vmode:
+                in_class += 1
+                depth += 1
+                deepest = max(deepest, depth)
+        elif ch == "[":
+            in_class = 1
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == ")":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _refused(source: str, ordered: str, reason: str) -> Translation:
+    """A translation that never matches and whose every call raises ``JSUnsupportedError``."""
+    unicode = "u" in ordered or "v" in ordered
+    return Translation(source=source, flags=ordered, emitted="(?!)", emitted_lf=None, group_count=0,
+                       group_names=(), name_index={}, marker_groups=frozenset(), group_slots=(),
+                       unicode=unicode, ignore_case="i" in ordered, quirks=(), unsupported=reason,
+                       clamped=False, too_large=True, loop_checks=0, nullable=False, v8_atom=False)
+
+
 def _translate_nested(source: str, flags: str) -> Translation:
     ordered = canonical_flags(flags)
+    refusal = compile_cost_refusal(source, "v" in ordered)
+    if refusal is not None:
+        return _refused(source, ordered, refusal)
     unicode = "u" in ordered or "v" in ordered
     units = from_utf16_units(source) if unicode else to_utf16_units(source)
     try:
@@ -157,11 +218,12 @@ def _translate_nested(source: str, flags: str) -> Translation:
     emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
     unsupported = parsed.unsupported
-    too_large = expansion(parsed.root) > MAX_EXPANSION
+    too_large = expansion(parsed.root) > MAX_EXPANSION or parsed.group_count > MAX_GROUPS
     if too_large:
         # `regex` unrolls minimum repeat counts in memory (≈250 bytes each); V8 uses counters.
         unsupported = (f"nested repeat counts need more than {MAX_EXPANSION:,} unrolled repetitions "
-                       "(would exhaust memory)")
+                       "(would exhaust memory)") if parsed.group_count <= MAX_GROUPS else \
+            f"{parsed.group_count:,} capture groups; Rulewright compiles patterns with up to {MAX_GROUPS:,}"
         emitted = "(?!)"
         emitter.line_anchors = False
     emitted_lf = None

@@ -392,7 +392,12 @@ def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, dict], dic
             notes += found
     if not tables:
         raise ExportError("no filters to export")
-    parse_rtk_toml(dump_rtk_toml(tables, tests), run_tests=False)  # refuse a document OmniRoute would reject
+    from engine.rtk.toml_io import TomlFilterError
+
+    try:
+        parse_rtk_toml(dump_rtk_toml(tables, tests), run_tests=False)  # refuse a document OmniRoute would reject
+    except TomlFilterError as exc:
+        raise ExportError(f"the TOML document would be rejected by OmniRoute: {exc}") from None
     return tables, tests, notes
 
 

@@ -76,8 +76,10 @@ class ExportPlan:
 # ---------------------------------------------------------------- reading the target
 
 def read_target(target: Path) -> bytes | None:
+    from engine.fsutil import read_input_bytes
+
     try:
-        return target.read_bytes()
+        return read_input_bytes(target)
     except FileNotFoundError:
         return None
 

@@ -75,6 +75,7 @@ def trust_hash_bytes(data: bytes, profile: str = "omniroute", path: str | None =
 
 
 def trust_hash_file(path: str | os.PathLike[str], profile: str = "omniroute") -> TrustHash:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    from engine.fsutil import read_input_bytes
+
+    data = read_input_bytes(path)
     return trust_hash_bytes(data, profile, path=os.fspath(path))

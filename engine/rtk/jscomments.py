@@ -61,7 +61,6 @@ class Comment:
 class Scan:
     tokens: list[Token] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)
-    jsx: list[tuple[int, int]] = field(default_factory=list)  # JSX spans (start, end)
 
 
 @dataclass

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_text
 from engine.jsvalues import js_sort_key
 from engine.rtk import zodlike as z
 
@@ -533,8 +534,8 @@ def load_filter_dir(
                    key=lambda p: js_sort_key(p.name))
     for file in files:
         try:
-            document = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            document = json.loads(read_input_text(file))
+        except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8/JSON, huge ints
             line = getattr(exc, "lineno", None)
             column = getattr(exc, "colno", None)
             message = getattr(exc, "msg", None) or str(exc)

@@ -251,8 +251,13 @@ def _reject_constant(name: str) -> Any:
 
 def js_json_parse(text: str) -> Any:
     """``JSON.parse(text)``: the value, or ``V8JsonError`` with Node 20's exact message."""
+    from engine.jsondoc import loads_js
+
     _V8JsonScanner(text).scan()
-    return json.loads(text, parse_constant=_reject_constant)
+    try:
+        return loads_js(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:  # only nesting too deep for Python's parser gets here
+        raise V8JsonError(f"{exc.msg} in JSON at position {exc.pos}", exc.pos) from None
 
 
 # ---------------------------------------------------------------- loading
@@ -606,11 +611,13 @@ def _signature(paths: list[Path]) -> tuple:
     """What the files look like now: (path, mtime_ns, size, sha256) for each that exists."""
     import hashlib
 
+    from engine.fsutil import read_input_bytes
+
     out = []
     for path in paths:
         try:
             stat = path.stat()
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_input_bytes(path)).hexdigest()
         except OSError:
             continue
         out.append((str(path), stat.st_mtime_ns, stat.st_size, digest))

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout
+from engine.jsregex.budget import total_budget
 from engine.jsvalues import js_trim
 from engine.rtk.ansi import strip_csi_lines
 from engine.rtk.dedup import deduplicate_lines, split_lines
@@ -214,10 +215,16 @@ def apply_line_filter(
     if lines is not None and line_heads is not None:
         run.headed = (lines, line_heads)
     try:
-        return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines, lines)
+        # one total regex deadline for the whole filter run (engine.jsregex.budget): per-line
+        # budgets alone add up (0.17 s a line × 400 lines)
+        with total_budget(what=f"filter {flt.id!r}"):
+            return _pipeline(text, run, flt.max_lines if max_lines is None else max_lines, lines)
     except RegexTimeout as exc:
+        shown = exc.source if len(exc.source) <= 200 else exc.source[:200] + "…"
+        plain = getattr(exc, "total", None) is None and type(exc) is RegexTimeout
+        why = f"ran out of time ({exc.timeout}s)" if plain else f"was stopped: {exc}"
         run.diagnostics.append(Diagnostic(
-            f"pattern {exc.source!r} of filter {flt.id!r} ran out of time ({exc.timeout}s); output kept whole",
+            f"pattern {shown!r} of filter {flt.id!r} {why}; output kept whole",
             "error", "RTK-TIMEOUT", path=flt.path, source="rtk", data={"filterId": flt.id}))
         return FilterResult(text, 0, bool(flt.keep_patterns), [], run.diagnostics, timed_out=True)
 

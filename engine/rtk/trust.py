@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.diagnostics import Diagnostic
-from engine.fsutil import atomic_write_text
+from engine.fsutil import atomic_write_text, read_input_bytes
 from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
 
 Verdict = Literal["trusted", "untrusted", "changed"]
@@ -66,8 +66,9 @@ def snapshot_file(path: str | os.PathLike[str]) -> FileSnapshot:
 
 
 def read_file_bytes(path: Path) -> bytes:
-    """The one place trust reads a filter file's bytes."""
-    return path.read_bytes()
+    """The one place trust reads a filter file's bytes: through the bounded reader (a FIFO,
+    device or ``/dev/zero`` symlink is refused at once, more than the input limit is never read)."""
+    return read_input_bytes(path)
 
 
 def env_trust_requested(environ: Mapping[str, str] | None = None) -> bool:
@@ -124,7 +125,7 @@ def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[objec
     """Parse ``trust.json`` as ``JSON.parse(readFileSync(p, "utf8"))``: (value, failure reason, notes)."""
     notes: list[Diagnostic] = []
     try:
-        data = trust_path.read_bytes()
+        data = read_input_bytes(trust_path)
     except FileNotFoundError:
         return None, "no-trust-file", notes
     except OSError:
@@ -154,7 +155,9 @@ def _reject_constant(name: str) -> object:
 
 def _parse_js_json(text: str) -> object:
     """JSON.parse acceptance: no NaN/Infinity, no BOM (json.loads rejects a leading U+FEFF too)."""
-    return json.loads(text, parse_constant=_reject_constant)
+    from engine.jsondoc import loads_js
+
+    return loads_js(text, parse_constant=_reject_constant)
 
 
 def _hashes(data: bytes, profile: str) -> tuple[str, str, bool]:

@@ -82,7 +82,9 @@ def find_in_snapshots(path: str | os.PathLike[str], stored: str) -> TrustedConte
         return None
     candidate = snapshots_dir() / f"{digest}{_suffix(path)}"
     try:
-        data = candidate.read_bytes()
+        from engine.fsutil import read_input_bytes
+
+        data = read_input_bytes(candidate)
     except OSError:
         return None
     if not hashes_to(data, digest):  # a damaged or tampered copy proves nothing

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.fsutil import atomic_write_bytes
+from engine.fsutil import atomic_write_bytes, read_input_bytes
 from engine.workspace import jsontree
 from engine.workspace.jsonedit import Splice
 from engine.workspace.kinds import FileKind, classify
@@ -129,7 +129,7 @@ class Document:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Document:
         p = Path(path)
-        data = p.read_bytes()
+        data = read_input_bytes(p)
         text, newline, lossy = decode(data)
         doc = cls(p, text, newline=newline, disk=DiskState.of_bytes(data, p), lossy=lossy)
         doc._kind = quick_kind(p, text)
@@ -159,7 +159,7 @@ class Document:
         if self.path is None:
             return None
         try:
-            data = self.path.read_bytes()
+            data = read_input_bytes(self.path)
         except OSError:
             return None
         text, _newline, _lossy = decode(data)
@@ -167,16 +167,12 @@ class Document:
 
     def changed_on_disk(self) -> bool:
         """True when the bytes on disk differ from what we loaded or saved (not just the mtime)."""
+        # size and mtime alone miss ``cp -p`` / ``rsync -t`` (same size, mtime carried over): the
+        # content hash decides, always
         if self.path is None or self.disk is None:
             return False
         try:
-            st = self.path.stat()
-        except OSError:
-            return True
-        if st.st_size == self.disk.size and st.st_mtime_ns == self.disk.mtime_ns:
-            return False
-        try:
-            return hashlib.sha256(self.path.read_bytes()).hexdigest() != self.disk.sha256
+            return hashlib.sha256(read_input_bytes(self.path)).hexdigest() != self.disk.sha256
         except OSError:
             return True
 
@@ -184,7 +180,7 @@ class Document:
         """Replace the text with the disk's (the caller has made sure nothing unsaved is lost)."""
         if self.path is None:
             return
-        data = self.path.read_bytes()
+        data = read_input_bytes(self.path)
         text, newline, lossy = decode(data)
         self.newline, self.lossy = newline, lossy
         self.disk = DiskState.of_bytes(data, self.path)

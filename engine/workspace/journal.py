@@ -15,7 +15,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from engine.fsutil import atomic_write_text
+from engine.fsutil import atomic_write_text, max_input_bytes, read_input_bytes
 
 FORMAT = 1
 
@@ -36,7 +36,7 @@ class JournalEntry:
     def disk_changed(self) -> bool:
         """Has the file on disk changed since the buffer was loaded?"""
         try:
-            current = sha256_bytes(Path(self.path).read_bytes())
+            current = sha256_bytes(read_input_bytes(self.path))
         except OSError:
             return self.base_sha256 is not None
         return current != self.base_sha256
@@ -74,10 +74,11 @@ class RecoveryJournal:
         wanted = os.fspath(workspace) if workspace else None
         for file in sorted(self.folder.glob("*.json")):
             try:
-                raw = json.loads(file.read_text(encoding="utf-8"))
+                # an entry holds a buffer of up to the input limit, ``\uXXXX``-escaped (≤ 6 bytes a char)
+                raw = json.loads(read_input_bytes(file, max_bytes=8 * max_input_bytes()))
                 entry = JournalEntry(**{k: raw[k] for k in ("path", "text", "base_sha256", "workspace",
                                                             "written_at", "format") if k in raw})
-            except (OSError, ValueError, TypeError, KeyError):
+            except (OSError, ValueError, TypeError, KeyError, RecursionError):
                 continue
             if entry.format != FORMAT:
                 continue

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import read_input_bytes
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.diffrows import DiffRow, side_by_side
 from engine.workspace.kinds import FileKind, classify
@@ -129,8 +130,7 @@ def filter_files_of(root: Path, entries: list[tuple[Path, FileKind]] | None = No
 def _is_rtk_toml(path: Path) -> bool:
     """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return "[filters." in handle.read(256 * 1024)
+        return "[filters." in read_input_bytes(path).decode("utf-8", "replace")
     except OSError:
         return False
 
@@ -583,8 +583,8 @@ def load_repair_samples(folder: Path) -> list[RepairSample]:
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_input_bytes(path))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(data, dict) and "schema" in data and "args" in data:
             out.append(RepairSample(path.stem, str(data.get("title") or path.stem), str(data.get("description") or ""),
@@ -765,8 +765,8 @@ def load_params_templates(folder: Path) -> list[ParamsTemplate]:
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_input_bytes(path))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(data, dict):
             data.pop("$schema", None)
@@ -842,7 +842,7 @@ def _pointer_position(text: str, pointer: str | None) -> tuple[int, int]:
 def classify_path(path: Path) -> FileKind:
     """Kind of a file on disk (used to offer 'add test' only on filter files)."""
     try:
-        value = json.loads(path.read_text(encoding="utf-8").lstrip("\ufeff"))
+        value = json.loads(read_input_bytes(path).decode("utf-8").lstrip("\ufeff"))
         return classify(path, value, True)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return classify(path, None, False)

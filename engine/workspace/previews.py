@@ -751,14 +751,10 @@ def sample_file_name(name: str) -> str:
 
 
 def command_hint(path: str | Path) -> str:
-    """A command stored beside an output sample: first line ``$ cmd`` of ``<name>.cmd``, if any."""
-    p = Path(path)
-    hint = p.with_suffix(".cmd")
-    try:
-        text = hint.read_text(encoding="utf-8").strip()
-    except OSError:
-        return ""
-    return text.splitlines()[0].removeprefix("$ ").strip() if text else ""
+    """A command stored beside an output sample (``engine.corpus.samples.sidecar_command``), or ""."""
+    from engine.corpus.samples import sidecar_command
+
+    return sidecar_command(path) or ""
 
 
 # ---------------------------------------------------------------- RTK

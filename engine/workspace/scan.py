@@ -14,11 +14,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.fsutil import InputRefused, read_input_bytes
 from engine.workspace.kinds import FileKind, classify, items_of
 
 SKIPPED_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".rulewright",
                 "build", "dist"}
-MAX_SCAN_BYTES = 16 * 1024 * 1024
 MAX_FILES = 5000
 
 
@@ -77,12 +77,10 @@ def describe(path: Path, text: str | None = None) -> FileEntry:
     if text is None:
         try:
             size = path.stat().st_size
-            if size > MAX_SCAN_BYTES:
-                error = f"larger than {MAX_SCAN_BYTES // (1024 * 1024)} MB; not scanned"
-            else:
-                text = path.read_text(encoding="utf-8", errors="replace")
+            # the one bounded reader: a FIFO or device is refused unopened, never blocks the scan
+            text = read_input_bytes(path).decode("utf-8", "replace")
         except OSError as exc:
-            error = exc.strerror or str(exc)
+            error = ("not scanned: " if isinstance(exc, InputRefused) else "") + (exc.strerror or str(exc))
     else:
         size = len(text)
     if text is not None and path.suffix == ".json":
@@ -93,6 +91,8 @@ def describe(path: Path, text: str | None = None) -> FileEntry:
                 error = "empty file"
         except ValueError as exc:
             error = str(exc)
+        except RecursionError:
+            error = "nesting too deep to parse"
     kind = classify(path, value, parsed_ok)
     entry = FileEntry(path, kind, _group(path, kind), parse_error=error, size=size)
     if kind == FileKind.CAVEMAN_PACK:

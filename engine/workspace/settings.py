@@ -15,7 +15,7 @@ from typing import Any
 
 import tomli_w
 
-from engine.fsutil import atomic_write_text
+from engine.fsutil import atomic_write_text, read_input_bytes
 
 APP_NAME = "rulewright"
 PROFILES = ("omniroute", "strict")
@@ -68,8 +68,8 @@ class Settings:
     @classmethod
     def load(cls) -> Settings:
         try:
-            raw = tomllib.loads(cls.path().read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
+            raw = tomllib.loads(read_input_bytes(cls.path()).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):  # ValueError: bad TOML or UTF-8
             return cls()
         return cls.from_dict(raw)
 

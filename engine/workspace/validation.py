@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.diagnostics import Diagnostic, sort_key
+from engine.fsutil import read_input_bytes
 from engine.workspace import jsontree
 
 
@@ -33,7 +34,7 @@ def validate_text(path: str | os.PathLike[str], text: str | None = None, *,
     p = Path(path)
     if text is None:
         try:
-            text = p.read_text(encoding="utf-8", errors="replace")
+            text = read_input_bytes(p).decode("utf-8", "replace")
         except OSError as exc:
             return [Diagnostic(f"cannot read: {exc.strerror or exc}", "error", "io", str(p), 1, 1)]
     from engine.validate import validate_file
@@ -95,12 +96,13 @@ def validate_version(version: int, path: str, text: str, profile: str = "omnirou
 
 def scan_and_validate(root: Path, buffers: Mapping[Path, str], profile: str = "omniroute"):
     """Helper-process job for a workspace: the explorer index and every file's diagnostics."""
-    from engine.workspace.scan import MAX_SCAN_BYTES, scan_workspace
+    from engine.fsutil import max_input_bytes
+    from engine.workspace.scan import scan_workspace
 
     index = scan_workspace(root)
     for entry in index.files:
         if entry.group == "project" and entry.path.name in ("filters.json", "filters.toml"):
             info = trust_of(entry.path, buffer_differs=entry.path in buffers)
             entry.trust, entry.trust_detail = info.verdict, info.detail
-    paths = [f.path for f in index.files if f.size <= MAX_SCAN_BYTES]
+    paths = [f.path for f in index.files if f.size <= max_input_bytes()]
     return index, validate_many(paths, buffers, profile=profile)

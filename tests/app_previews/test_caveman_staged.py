@@ -154,3 +154,28 @@ def test_small_text_runs_the_full_preview_at_once(qtbot, panel):
         panel.set_text(SAMPLE)
     assert not done.args[0].partial
     assert panel.explain_progress.isHidden()
+
+
+def test_span_view_draws_only_the_spans_near_what_is_on_screen(qtbot):
+    """The word diff of a 1 MB paste has tens of thousands of spans; as selections they made every
+    edit and text replacement walk them all (replacing the text took minutes). Only the spans
+    near the visible text are drawn, and scrolling draws those of the new place."""
+    from app.widgets.spanview import SPAN_WINDOW, SpanTextView
+    from engine.workspace.previews import Span
+
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(500, 400)
+    view.show()
+    text = ("word " * 15 + "\n") * 13_000  # 1 MB in lines
+    view.set_text(text)
+    spans = [Span(i, i + 4, "removed", "x") for i in range(0, len(text), 10)]
+    view.set_layer("diff", spans)
+    drawn = view.extraSelections()
+    assert 0 < len(drawn) < len(spans) // 10
+    assert max(sel.cursor.selectionEnd() for sel in drawn) <= 3 * SPAN_WINDOW
+    assert len(view.spans()) == len(spans)  # (hover and clicks still know every span)
+    view.scroll_to(len(text) - 10)
+    qtbot.waitUntil(lambda: max(sel.cursor.selectionEnd() for sel in view.extraSelections()) > len(text) - 100)
+    view.set_text(text + "more")  # replacing the text with spans drawn stays quick
+    assert view.extraSelections() == [] and view.toPlainText().endswith("more")

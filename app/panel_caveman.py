@@ -474,7 +474,9 @@ class CavemanPreviewPanel(QWidget):
 
     # -- running -----------------------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        self.input.setPlainText(text)
+        # the view's own set_text: the same text again is a no-op (replacing the document under
+        # the shading left its layers "drawn" while nothing showed)
+        self.input.set_text(text)
 
     def _input_edited(self) -> None:
         if self.preview is not None and self.preview.input != self.input.toPlainText():

@@ -342,7 +342,7 @@ class RtkPreviewPanel(QWidget):
         return True
 
     def set_output(self, text: str) -> None:
-        self.input.setPlainText(text)
+        self.input.set_text(text)  # the same text again keeps its shading (see SpanTextView.set_text)
 
     def load_command_sample(self, command: str, sample: str) -> None:
         """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""

@@ -403,57 +403,66 @@ class Compressor:
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
-            if rx.cannot_match(text):
-                # no position where it could match: the outcome is the same whether or not the
-                # reference's prefilter would have attempted it, so skip the (costly) keyword test
-                if self.record:
-                    gated = prefilter is not None and not prefilter.attempt(rule.name)
-                    o.runs.append(RuleRun(rule, text, text, attempted=not gated,
-                                          skipped="prefilter" if gated else ""))
-                continue
-            if prefilter is not None and not prefilter.attempt(rule.name):
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
-                if self.diagnose:
-                    try:
-                        if self.runner.would_change(rule, text):
-                            q4.append(rule.name)
-                    except RegexTimeout:
-                        pass
-                continue
             try:
-                run = self.runner.apply(rule, text, record=self.record)
-            except JSUnsupportedError as exc:
-                # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
-                # limits: 32,000 groups, nesting, length): the rule is skipped, said once
-                self.timed_out.add(id(rule))
-                o.diagnostics.append(Diagnostic(
-                    f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
-                    data={"rule": rule.name, "messageIndex": o.message_index}))
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
-                continue
-            except RegexTimeout as exc:
-                self.timed_out[id(rule)] = rule
-                diag = timeout_diagnostic(rule, exc, _where(o))
-                o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="timeout"))
-                continue
-            if self.record:
-                o.runs.append(run)
-            if run.q5_literal:
-                self._diag(o, "CAV-Q5", f"rule {rule.name}: a replacementMap miss inserted its replacement "
-                           f"{rule.replacement!r} verbatim ($-patterns not expanded)", "warning", rule=rule.name)
-            if run.changed:
-                o.applied.append(rule.name)
-                text = run.after
+                text = self._run_rule(o, rule, rx, text, prefilter, q4)
+            finally:
+                rx.forget()  # (the memos of a text the next rules do not run on: a copy per rule)
         text = original if text is start else from_utf16_units(text)
         if q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)
         if self.diagnose and not self.strict:
             self._check_dotted(o, text)
+        return text
+
+    def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
+                  q4: list[str]) -> str:
+        """One rule of ``_run_rules`` on ``text``; returns the text after it."""
+        if rx.cannot_match(text):
+            # no position where it could match: the outcome is the same whether or not the
+            # reference's prefilter would have attempted it, so skip the (costly) keyword test
+            if self.record:
+                gated = prefilter is not None and not prefilter.attempt(rule.name)
+                o.runs.append(RuleRun(rule, text, text, attempted=not gated,
+                                      skipped="prefilter" if gated else ""))
+            return text
+        if prefilter is not None and not prefilter.attempt(rule.name):
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
+            if self.diagnose:
+                try:
+                    if self.runner.would_change(rule, text):
+                        q4.append(rule.name)
+                except RegexTimeout:
+                    pass
+            return text
+        try:
+            run = self.runner.apply(rule, text, record=self.record)
+        except JSUnsupportedError as exc:
+            # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
+            # limits: 32,000 groups, nesting, length): the rule is skipped, said once
+            self.timed_out[id(rule)] = rule
+            o.diagnostics.append(Diagnostic(
+                f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
+                data={"rule": rule.name, "messageIndex": o.message_index}))
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
+            return text
+        except RegexTimeout as exc:
+            self.timed_out[id(rule)] = rule
+            diag = timeout_diagnostic(rule, exc, _where(o))
+            o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="timeout"))
+            return text
+        if self.record:
+            o.runs.append(run)
+        if run.q5_literal:
+            self._diag(o, "CAV-Q5", f"rule {rule.name}: a replacementMap miss inserted its replacement "
+                       f"{rule.replacement!r} verbatim ($-patterns not expanded)", "warning", rule=rule.name)
+        if run.changed:
+            o.applied.append(rule.name)
+            text = run.after
         return text
 
     def _check_dotted(self, o: PartOutcome, after: str) -> None:

@@ -17,12 +17,16 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QProcess, Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
+    QFrame,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -31,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.widgets.charts import Bar, BarChart
+from app.widgets.scrollbody import scroll_body
 from engine.workspace.corpus_model import (
     ab_folders,
     eval_arguments,
@@ -97,16 +102,32 @@ class CorpusPanel(QWidget):
         row.addWidget(self.progress, 1)
 
         self.summary = _wrapping_label()
+        # room for the three summary lines from the start: the dock must not grow under the mouse
+        # when a report arrives
+        self.summary.setMinimumHeight(self.summary.fontMetrics().lineSpacing() * 3 + 4)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.histogram = BarChart("Samples per savings band", max_bars=21)
         self.rules = BarChart("Tokens saved per rule or filter", max_bars=15)
         self.samples = QTreeWidget()
-        self.samples.setHeaderLabels(["Worst samples and losses", "kind", "savings %", "lost", "what"])
+        self.samples.setHeaderLabels(["Sample (double-click: open in the preview)", "kind", "savings %", "lost",
+                                      "what"])
         self.samples.setRootIsDecorated(True)
         self.samples.setUniformRowHeights(True)
+        self.samples.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path's file name stays visible
+        header = self.samples.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 320)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.samples.itemDoubleClicked.connect(self._open_item)
-        charts = QSplitter(Qt.Orientation.Vertical)
-        charts.addWidget(self.histogram)
-        charts.addWidget(self.rules)
+        charts = QTabWidget()  # each chart as tall as its bars need, scrolled inside a short dock
+        for chart, title in ((self.histogram, "Savings"), (self.rules, "Rules and filters")):
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(chart)
+            charts.addTab(scroll, title)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(charts)
         split.addWidget(self.samples)
@@ -114,7 +135,7 @@ class CorpusPanel(QWidget):
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
 
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.addWidget(self.paths_label)
         lay.addLayout(row)
         lay.addWidget(self.summary)
@@ -252,6 +273,7 @@ class CorpusPanel(QWidget):
         self.report = report
         cur = report["current"]
         t, s = cur["tokens"], cur["savings"]
+        where = cur["setup"].get("sources", "")
         lines = [f"{report['corpus']['samples']:,} samples" + (" (partial: stopped early)" if report["partial"] else "")
                  + f": {t['before']:,} → {t['after']:,} tokens, {t['savingsPercent']:g} % saved; per sample median "
                  f"{s['p50']:g} %, p10 {s['p10']:g} %, p90 {s['p90']:g} %. Losses in {cur['losses']['samples']:,} "
@@ -260,6 +282,8 @@ class CorpusPanel(QWidget):
             ab, base = report["ab"], report["baseline"]["tokens"]
             lines.append(f"A/B: {base['savingsPercent']:g} % saved on disk → {t['savingsPercent']:g} % as edited; "
                          f"{ab['changedSamples']:,} samples changed; new losses in {ab['newLosses']['samples']:,}.")
+        if where:
+            lines.append(f"Ran {where}.")
         never = cur["neverFired"]
         if never:
             lines.append(f"Never fired ({len(never)}): " + ", ".join(never[:12]) + (" …" if len(never) > 12 else ""))

@@ -180,6 +180,7 @@ def summary(report: dict[str, Any]) -> str:
              f"unreadable {report['corpus']['problems']:,}"]
     top = ", ".join(f"{r['name']} ({r['tokensSaved']:,})" for r in cur["rules"][:5])
     lines.append(f"top rules/filters by tokens saved: {top or 'none'}; never fired: {len(cur['neverFired'])}")
+    lines.append(f"ran {cur['setup']['sources']}")
     if "ab" in report:
         ab, base = report["ab"], report["baseline"]["tokens"]
         lines.append(f"A/B vs {report['baseline']['setup']['label']}: {base['savingsPercent']:g} % → "

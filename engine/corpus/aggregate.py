@@ -133,7 +133,8 @@ class Aggregate:
                  for name in sorted(set(self.fired) | set(self.saved))]
         rules.sort(key=lambda r: (-r["tokensSaved"], -r["samples"], r["name"]))
         return {
-            "setup": {"label": self.setup.label, "profile": self.setup.profile, "intensity": self.setup.intensity,
+            "setup": {"label": self.setup.label, "sources": self.setup.sources, "profile": self.setup.profile,
+                      "intensity": self.setup.intensity,
                       "filters": len(self.setup.filters), "problems": list(self.setup.problems)},
             "samples": self.count, "errors": self.errors, "errorSamples": self.error_rows.items(),
             "tokens": {"before": self.before, "after": self.after,

@@ -110,7 +110,8 @@ def render(report: dict[str, Any]) -> str:
            f"<title>Rulewright corpus report</title><style>{STYLE}</style>",
            "<h1>Corpus report</h1>",
            f'<p class="muted">{escape(report["rulewright"])} · profile {escape(cur["setup"]["profile"])} · '
-           f'{report["corpus"]["samples"]:,} samples from {escape(", ".join(report["corpus"]["paths"]))}'
+           f'{report["corpus"]["samples"]:,} samples from {escape(", ".join(report["corpus"]["paths"]))} · '
+           f'ran {escape(cur["setup"]["sources"])}'
            + (" · <b class=bad>partial: stopped before the end</b>" if report["partial"] else "") + "</p>"]
     tokens = cur["tokens"]
     summary = [["samples", _num(cur["samples"])], ["tokens before → after",

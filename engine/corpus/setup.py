@@ -34,6 +34,7 @@ class EvalSetup:
     roles: tuple[str, ...] = ("user",)
     min_length: float = 50
     problems: list[str] = field(default_factory=list)
+    sources: str = ""  # where the packs and filters came from, as the report says it
 
     def caveman_config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"enabled": True, "compressRoles": list(self.roles), "autoDetectLanguage": False,
@@ -64,7 +65,10 @@ def load_setup(label: str, *, rules: str | os.PathLike[str] | None, filters: str
             problems.append(str(exc))
     loaded, diagnostics = _load_filters(filters_dir, project, profile)
     problems.extend(_diagnostic_line(d) for d in diagnostics if getattr(d, "level", "") == "error")
-    return EvalSetup(label, packs, loaded, profile=profile, problems=problems, **options)
+    sources = (f"the packs of {'the bundled rules' if rules is None else rules_dir} and the filters of "
+               f"{'the bundled filters' if filters is None else filters_dir}"
+               + (f" with the trusted filters of {project}" if project is not None else ""))
+    return EvalSetup(label, packs, loaded, profile=profile, problems=problems, sources=sources, **options)
 
 
 def _load_filters(filters_dir: Path, project: str | os.PathLike[str] | None, profile: str) -> tuple[list, list]:
@@ -137,8 +141,10 @@ def _load_revision(rev: str, *, rules: str | None, filters: str | None, project:
         paths = {}
         for name, folder in (("rules", rules_dir), ("filters", filters_dir)):
             paths[name] = _export_tree(repo, rev, folder, out / name)
-        return load_setup(f"baseline {rev}", rules=paths["rules"], filters=paths["filters"], project=project,
-                          profile=profile, **options)
+        setup = load_setup(f"baseline {rev}", rules=paths["rules"], filters=paths["filters"], project=project,
+                           profile=profile, **options)
+    setup.sources = f"the packs of {rules_dir} and the filters of {filters_dir} as they were at {rev}"
+    return setup
 
 
 def _export_tree(repo: Path, rev: str, folder: Path, dest: Path) -> Path:

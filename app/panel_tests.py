@@ -40,6 +40,7 @@ from app.playground.common import Badge, DiffView, compact, docs_focus, mono_lab
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
+from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
@@ -194,8 +195,7 @@ class TestsPanel(QWidget):
         header.setToolTip(3, "Estimated token savings on this test's input (the gate's per-category benchmark)")
         self.tree.currentItemChanged.connect(self._on_current)
         self.tree.itemActivated.connect(lambda item, _c: self.go_to_item(item))  # Enter or double-click
-        self.detail_title = QLabel(SELECT_HINT)
-        self.detail_title.setWordWrap(True)
+        self.detail_title = ElidedLabel(SELECT_HINT)  # names, paths and errors: one line, full text in the tooltip
         self.activation = mono_label("")
         self.diff = DiffView()
         detail = QWidget()
@@ -356,6 +356,9 @@ class TestsPanel(QWidget):
         self.outdated = True
         self._update_buttons()  # accepting an outdated row could write an old actual output
         self.summary.set(f"outdated · {self.result.summary()}", "muted")
+        index = self.window_.bottom.indexOf(self)
+        if index >= 0:
+            self.window_.bottom.setTabText(index, "Tests (outdated)")  # not the old counts
         self.summary.setToolTip("A filter file changed since this run; "
                                 + ("re-running…" if self.auto.isChecked() else "F5 runs the tests again"))
         if self.auto.isChecked() and self._may_autorun():

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "repair": ("engine.cli.repair", "run the tool-argument repair pipeline"),
     "grammar": ("engine.cli.grammar", "find and promote tool calls a model printed as text"),
     "params": ("engine.cli.params", "build AI request params as Cherry Studio would"),
+    "eval": ("engine.cli.eval", "run packs and filters over a whole corpus: savings, losses, A/B"),
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2

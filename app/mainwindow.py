@@ -693,7 +693,8 @@ class MainWindow(QMainWindow):
         more = f"\n… and {len(changes) - 15} more" if len(changes) > 15 else ""
         body = (f"Your edits of the example workspace:\n\n{listed}{more}\n\nThey are moved to a folder next to "
                 "it (nothing is deleted), and a fresh copy of the example takes its place."
-                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy.")
+                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy."
+                if target.is_dir() else "You have no copy of the example workspace yet; a fresh one is made.")
         answer = QMessageBox.question(self, "Reset Example Workspace", body,
                                       QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)

@@ -426,7 +426,7 @@ class Compressor:
             except JSUnsupportedError as exc:
                 # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
                 # limits: 32,000 groups, nesting, length): the rule is skipped, said once
-                self.timed_out.add(id(rule))
+                self.timed_out[id(rule)] = rule
                 o.diagnostics.append(Diagnostic(
                     f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
                     data={"rule": rule.name, "messageIndex": o.message_index}))

@@ -35,6 +35,7 @@ from app.explorer import TRUST_BADGES, Explorer
 from app.palette import CommandPalette
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
+from app.visual import VisualEditor
 from app.watcher import WorkspaceWatcher
 from app.widgets.elided import ElidedLabel
 from app.widgets.start_page import StartPage
@@ -50,6 +51,7 @@ from engine.workspace.validation import scan_and_validate, validate_many
 from engine.workspace.worker import ping
 
 EXPLORER_SHARE, PREVIEW_SHARE, BOTTOM_SHARE = 16, 32, 25  # default dock sizes, % of the window
+EXPLORER_MAX_CHARS, BOTTOM_MAX_LINES = 45, 18  # ... but no larger than this on a large screen
 
 
 class NewPackDialog(QDialog):
@@ -168,6 +170,7 @@ class MainWindow(QMainWindow):
         self._fitted = False
         self._default_state = self.saveState()  # View ▸ Reset Layout returns to this
         self.resize(self.sizeHint())
+        VisualEditor.remembered_list_width = None  # this window's settings say (restore_window_state)
         if docs_mode or not self.restore_window_state():
             QTimer.singleShot(0, self.apply_default_dock_sizes)  # once the window has its real size
 
@@ -714,7 +717,8 @@ class MainWindow(QMainWindow):
         more = f"\n… and {len(changes) - 15} more" if len(changes) > 15 else ""
         body = (f"Your edits of the example workspace:\n\n{listed}{more}\n\nThey are moved to a folder next to "
                 "it (nothing is deleted), and a fresh copy of the example takes its place."
-                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy.")
+                if changes else "Your copy of the example workspace has no edits; it is replaced by a fresh copy."
+                if target.is_dir() else "You have no copy of the example workspace yet; a fresh one is made.")
         answer = QMessageBox.question(self, "Reset Example Workspace", body,
                                       QMessageBox.StandardButton.Reset | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
@@ -859,19 +863,23 @@ class MainWindow(QMainWindow):
     def restore_window_state(self) -> bool:
         """Geometry and dock layout of the last session, clamped to the screen it opens on
         (docs mode always uses the defaults)."""
-        geometry, _, state = self.settings.window_state.partition(";")
+        geometry, _, rest = self.settings.window_state.partition(";")
+        state, _, list_width = rest.partition(";")
         if not geometry:
             return False
         ok = self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         if state:
             ok = self.restoreState(QByteArray.fromBase64(state.encode())) and ok
+        if list_width.isdigit():
+            VisualEditor.remembered_list_width = int(list_width)
         self.fit_to_screen()
         return ok
 
     def save_window_state(self) -> None:
+        """Geometry, docks (``saveState``) and the rule list's width, in the user's settings."""
         geometry = bytes(self.saveGeometry().toBase64()).decode()
         state = bytes(self.saveState().toBase64()).decode()
-        self.settings.window_state = f"{geometry};{state}"
+        self.settings.window_state = f"{geometry};{state};{VisualEditor.remembered_list_width or ''}"
 
     def fit_to_screen(self) -> None:
         """Shrink and move the window (frame included) into its screen's available area."""
@@ -892,19 +900,22 @@ class MainWindow(QMainWindow):
 
     def apply_default_dock_sizes(self) -> None:
         """The editor gets about half the width; the explorer a sixth, the preview a third, the
-        bottom panels a quarter of the height. Shares, not pixels: right at every screen size."""
+        bottom panels a quarter of the height. Shares, not pixels: right at every screen size
+        (the explorer and the bottom panels capped in characters and lines on large screens)."""
         width, height = self.width(), self.height()
+        chars, line = self.fontMetrics().averageCharWidth(), self.fontMetrics().lineSpacing()
         docks, sizes = [], []
-        if self.explorer_dock.isVisible():
+        if self.explorer_dock.isVisible():  # on a large screen a file tree needs no more than ~45 chars
             docks.append(self.explorer_dock)
-            sizes.append(width * EXPLORER_SHARE // 100)
+            sizes.append(min(width * EXPLORER_SHARE // 100, chars * EXPLORER_MAX_CHARS))
         if self.right_dock.isVisible():
             docks.append(self.right_dock)
             sizes.append(width * PREVIEW_SHARE // 100)
         if docks:
             self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
         if self.bottom_dock.isVisible():
-            self.resizeDocks([self.bottom_dock], [height * BOTTOM_SHARE // 100], Qt.Orientation.Vertical)
+            self.resizeDocks([self.bottom_dock], [min(height * BOTTOM_SHARE // 100, line * BOTTOM_MAX_LINES)],
+                             Qt.Orientation.Vertical)
 
     def reset_layout(self) -> None:
         """View ▸ Reset Layout: every dock back in its place and shown, at the default sizes."""

@@ -50,6 +50,7 @@ class NewFilterDialog(QDialog):
         self.sample = QPlainTextEdit()
         self.sample.setObjectName("newFilterSample")
         self.sample.setFont(mono_font())
+        self.sample.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # command output: lines as they are
         self.sample.setPlaceholderText("Optional: paste a real output of the command. It becomes the preview's "
                                        "sample and the filter's first test.")
         form.addRow("Command", self.command)
@@ -60,6 +61,10 @@ class NewFilterDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
+        # room for a command line and an output line: ~60 characters, within the screen
+        wanted = self.fontMetrics().averageCharWidth() * 80
+        screen = self.screen().availableGeometry().width() if self.screen() is not None else wanted
+        self.resize(min(wanted, screen * 9 // 10), self.sizeHint().height() + 120)
         self._id_edited = False
         self.ident.textEdited.connect(lambda _t: setattr(self, "_id_edited", True))
         self.command.textChanged.connect(self._command_changed)

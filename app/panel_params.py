@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QSplitter,
@@ -46,6 +45,7 @@ from app.playground.common import (
 )
 from app.playground.jobs import panel_jobs
 from app.theme import tints
+from app.widgets.elided import ElidedLabel
 from engine.paths import resources_dir
 from engine.workspace.panels_model import ParamsView, load_params_templates, pretty, run_params_view
 
@@ -95,8 +95,7 @@ class ParamsPanel(QWidget):
         self.payload.textChanged.connect(self.schedule)
 
         self.status = Badge("—", "muted")
-        self.headline = QLabel("")
-        self.headline.setWordWrap(True)
+        self.headline = ElidedLabel()  # errors can be long: one line, the full text in its tooltip
         self.tree = QTreeWidget()
         self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗ drawn as icons
         self.tree.setHeaderLabels(["Item", "Value", "Why / effect"])
@@ -149,7 +148,12 @@ class ParamsPanel(QWidget):
 
     @Slot()
     def schedule(self) -> int:
-        return self.worker.request(run_params_view, self.payload.toPlainText(), self.profile.currentData())
+        text = self.payload.toPlainText()
+        name = self.template.currentData()
+        template = next((t for t in self.templates if t.name == name), None)
+        if template is not None and text != pretty(template.payload):
+            self.template.setCurrentIndex(0)  # edited or replaced: no longer that template
+        return self.worker.request(run_params_view, text, self.profile.currentData())
 
     # -- results -------------------------------------------------------------------------------------------
     @Slot()

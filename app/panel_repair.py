@@ -54,6 +54,7 @@ from app.playground.common import (
 from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
 from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
+from app.widgets.elided import ElidedLabel
 from app.workers import Dispatcher
 from engine.paths import resources_dir
 from engine.workspace.panels_model import (
@@ -93,6 +94,7 @@ class RepairTab(QWidget):
     def __init__(self, inline: bool = False) -> None:
         super().__init__()
         self.view: RepairView | None = None
+        self._sample_inputs: tuple[str, str, str] | None = None  # the panes as the chosen sample left them
         self.samples = load_repair_samples(resources_dir() / "samples" / "repair")
         self.worker = Dispatcher(self, debounce_ms=DEBOUNCE_MS, inline=inline)
         self.worker.finished.connect(self._on_result)
@@ -141,8 +143,7 @@ class RepairTab(QWidget):
         ll.addWidget(inputs, 1)
 
         self.outcome = Badge("—", "muted")
-        self.outcome_detail = QLabel("")
-        self.outcome_detail.setWordWrap(True)
+        self.outcome_detail = ElidedLabel()  # errors can be long: one line, the full text in its tooltip
         self.changes = QTextEdit()
         self.changes.setReadOnly(True)
         self.diff = DiffView()
@@ -211,7 +212,11 @@ class RepairTab(QWidget):
         set_pane_text(self.config, pretty(options) if options else "")
         self.description.setText(f"<b>{sample.title}</b> — {sample.description}")
         self.sample.setCurrentIndex(max(0, self.sample.findData(name)))
+        self._sample_inputs = self._inputs()
         self.schedule()
+
+    def _inputs(self) -> tuple[str, str, str]:
+        return self.schema.toPlainText(), self.args.toPlainText(), self.config.toPlainText()
 
     @Slot(int)
     def _on_sample(self, index: int) -> None:
@@ -234,6 +239,12 @@ class RepairTab(QWidget):
 
     @Slot()
     def schedule(self) -> int:
+        if self._sample_inputs is not None and self._inputs() != self._sample_inputs:
+            # edited: the sample's name and story no longer describe what is in the panes
+            title = self.sample.currentText()
+            self._sample_inputs = None
+            self.sample.setCurrentIndex(0)
+            self.description.setText(f"Your own input (edited from the sample “{title}”).")
         return self.worker.request(run_repair_view, self.request())
 
     # -- results ------------------------------------------------------------------------------------------
@@ -400,6 +411,7 @@ class GrammarTab(QWidget):
         lay.addLayout(row2)
         lay.addWidget(split, 1)
 
+        self._sample_text: str | None = None
         self.text.textChanged.connect(self.schedule)
         for edit in (self.model, self.allowed, self.active):
             edit.textChanged.connect(self.schedule)
@@ -415,6 +427,7 @@ class GrammarTab(QWidget):
         self.policy.setCurrentIndex(self.policy.findData(sample.policy))
         self.text.setPlainText(sample.text)
         self.sample.setCurrentIndex(index + 1)
+        self._sample_text = sample.text
         self.schedule()
 
     @staticmethod
@@ -428,6 +441,9 @@ class GrammarTab(QWidget):
 
     @Slot()
     def schedule(self) -> int:
+        if self._sample_text is not None and self.text.toPlainText() != self._sample_text:
+            self._sample_text = None
+            self.sample.setCurrentIndex(0)  # edited: no longer that sample
         return self.worker.request(run_grammar_view, self.request())
 
     @Slot(int, object)

@@ -37,6 +37,7 @@ from app.panels import register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
+from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
@@ -93,8 +94,7 @@ class TrustPanel(QWidget):
 
         # -- trust half
         self.verdict = Badge("no workspace", "muted")
-        self.headline = QLabel("")
-        self.headline.setWordWrap(True)
+        self.headline = ElidedLabel()  # one line (paths, reasons); the full text in its tooltip
         self.trust_button = QPushButton("Trust…")
         self.trust_button.setToolTip("Record the hash of .rtk/filters.json|toml in .rtk/trust.json (asks first)")
         self.trust_button.clicked.connect(self.trust_clicked)

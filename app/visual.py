@@ -144,7 +144,7 @@ def sections_for(kind: FileKind, item: Any) -> list[Section]:
 
 
 LIST_CHARS = 30  # the rule list's share when beside the form, in average characters
-LIST_BESIDE_FORM_CHARS = 80
+LIST_BESIDE_FORM_CHARS = 90
 
 
 def _responsive(form: QFormLayout) -> None:
@@ -404,8 +404,8 @@ class VisualEditor(QWidget):
 
         self.form = ItemForm(undo_keys=self.undo_keys)
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))
-        # list and form side by side from ~75 characters of width (a 22-character list beside a
-        # form whose fields keep their readable minimum), else the list above the form
+        # list and form side by side from ~90 characters of width (a 30-character list beside a
+        # form with room for its labels and fields), else the list above the form
         self.splitter = AdaptiveSplitter(LIST_BESIDE_FORM_CHARS)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.form)
@@ -421,13 +421,27 @@ class VisualEditor(QWidget):
         lay.addWidget(self.notice)
         lay.addWidget(self.header)
         lay.addWidget(self.splitter, 1)
-        self.reset_layout()
+        self._apply_list_width()
+        self.splitter.splitterMoved.connect(lambda _pos, _index: self._remember_list_width())
+
+    # the rule list's width beside the form, as the user last dragged it (kept with the window's
+    # layout, ``MainWindow.save_window_state``); one per user, shared by every open file
+    remembered_list_width: int | None = None
 
     def reset_layout(self) -> None:
-        """The list/form split as on opening (View ▸ Reset Layout)."""
-        chars = self.fontMetrics().averageCharWidth()
+        """The list/form split as on opening (View ▸ Reset Layout forgets the dragged width)."""
+        VisualEditor.remembered_list_width = None
+        self._apply_list_width()
+
+    def _apply_list_width(self) -> None:
+        if self.splitter.orientation() != Qt.Orientation.Horizontal:
+            return
+        width = VisualEditor.remembered_list_width or self.fontMetrics().averageCharWidth() * LIST_CHARS
+        self.splitter.setSizes([width, max(self.splitter.width() - width, 1)])
+
+    def _remember_list_width(self) -> None:
         if self.splitter.orientation() == Qt.Orientation.Horizontal:
-            self.splitter.setSizes([chars * LIST_CHARS, max(self.splitter.width() - chars * LIST_CHARS, 1)])
+            VisualEditor.remembered_list_width = self.splitter.sizes()[0]
 
     # -- state from the document --------------------------------------------------------------------
     def set_notice(self, text: str) -> None:

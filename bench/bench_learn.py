@@ -30,7 +30,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.learn_corpus import corpus  # noqa: E402
 
-DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "omniroute"
+# beside the checkout (../shared), or beside the folder of worktrees (../../shared)
+DEFAULT_REFERENCE = next((p / "shared" / "reference" / "omniroute" for p in (ROOT.parent, ROOT.parent.parent)
+                          if (p / "shared" / "reference" / "omniroute").is_dir()),
+                         ROOT.parent / "shared" / "reference" / "omniroute")
 TRAIN = 3
 
 

@@ -172,11 +172,11 @@ def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
     if not messages:
         return None
     adapted = {k: v for k, v in body.items() if k != "input"}
-    if "messages" in body:
+    if "messages" in body and profile != "strict":
         notes.append(_diag("CAV-Q21", f"the body's non-array `messages` ({json.dumps(body['messages'])[:40]}) "
                                       "is overwritten by the adapter and dropped on restore"))
     adapted["messages"] = messages
-    for index in kept:
+    for index in kept if profile != "strict" else ():  # strict fixes CAV-Q18 … Q20 on restore
         item = items[index]
         kind = item.get("type") if isinstance(item.get("type"), str) else "message"
         if kind == "message" and "content" not in item:
@@ -300,7 +300,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
     notes: list[Diagnostic] = []
     if prose and profile != "strict":
         notes.append(_diag("CAV-Q22", f"{prose} Kiro prompt(s)/reply(ies) are not exposed; only tool results are"))
-    if "messages" in body:
+    if "messages" in body and profile != "strict":
         notes.append(_diag("CAV-Q21", "the body's non-array `messages` is overwritten by the adapter and dropped "
                                       "on restore"))
     adapted = {**body, "messages": messages}

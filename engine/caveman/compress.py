@@ -31,7 +31,7 @@ from engine.caveman.preservation import (
     segments,
 )
 from engine.caveman.quirks import check_profile
-from engine.caveman.validation import validate_blocks, validate_compression
+from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.gcpause import gc_paused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
@@ -403,57 +403,66 @@ class Compressor:
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
-            if rx.cannot_match(text):
-                # no position where it could match: the outcome is the same whether or not the
-                # reference's prefilter would have attempted it, so skip the (costly) keyword test
-                if self.record:
-                    gated = prefilter is not None and not prefilter.attempt(rule.name)
-                    o.runs.append(RuleRun(rule, text, text, attempted=not gated,
-                                          skipped="prefilter" if gated else ""))
-                continue
-            if prefilter is not None and not prefilter.attempt(rule.name):
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
-                if self.diagnose:
-                    try:
-                        if self.runner.would_change(rule, text):
-                            q4.append(rule.name)
-                    except RegexTimeout:
-                        pass
-                continue
             try:
-                run = self.runner.apply(rule, text, record=self.record)
-            except JSUnsupportedError as exc:
-                # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
-                # limits: 32,000 groups, nesting, length): the rule is skipped, said once
-                self.timed_out[id(rule)] = rule
-                o.diagnostics.append(Diagnostic(
-                    f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
-                    data={"rule": rule.name, "messageIndex": o.message_index}))
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
-                continue
-            except RegexTimeout as exc:
-                self.timed_out[id(rule)] = rule
-                diag = timeout_diagnostic(rule, exc, _where(o))
-                o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
-                if self.record:
-                    o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="timeout"))
-                continue
-            if self.record:
-                o.runs.append(run)
-            if run.q5_literal:
-                self._diag(o, "CAV-Q5", f"rule {rule.name}: a replacementMap miss inserted its replacement "
-                           f"{rule.replacement!r} verbatim ($-patterns not expanded)", "warning", rule=rule.name)
-            if run.changed:
-                o.applied.append(rule.name)
-                text = run.after
+                text = self._run_rule(o, rule, rx, text, prefilter, q4)
+            finally:
+                rx.forget()  # (the memos of a text the next rules do not run on: a copy per rule)
         text = original if text is start else from_utf16_units(text)
         if q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)
         if self.diagnose and not self.strict:
             self._check_dotted(o, text)
+        return text
+
+    def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
+                  q4: list[str]) -> str:
+        """One rule of ``_run_rules`` on ``text``; returns the text after it."""
+        if rx.cannot_match(text):
+            # no position where it could match: the outcome is the same whether or not the
+            # reference's prefilter would have attempted it, so skip the (costly) keyword test
+            if self.record:
+                gated = prefilter is not None and not prefilter.attempt(rule.name)
+                o.runs.append(RuleRun(rule, text, text, attempted=not gated,
+                                      skipped="prefilter" if gated else ""))
+            return text
+        if prefilter is not None and not prefilter.attempt(rule.name):
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
+            if self.diagnose:
+                try:
+                    if self.runner.would_change(rule, text):
+                        q4.append(rule.name)
+                except RegexTimeout:
+                    pass
+            return text
+        try:
+            run = self.runner.apply(rule, text, record=self.record)
+        except JSUnsupportedError as exc:
+            # valid JavaScript the regex layer will not run (JSR-Q12, or over its compile
+            # limits: 32,000 groups, nesting, length): the rule is skipped, said once
+            self.timed_out[id(rule)] = rule
+            o.diagnostics.append(Diagnostic(
+                f"rule {rule.name} skipped: {exc}", "error", "CAV-unsupported", source="caveman",
+                data={"rule": rule.name, "messageIndex": o.message_index}))
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="unsupported"))
+            return text
+        except RegexTimeout as exc:
+            self.timed_out[id(rule)] = rule
+            diag = timeout_diagnostic(rule, exc, _where(o))
+            o.diagnostics.append(diag.with_location(data={**diag.data, "messageIndex": o.message_index}))
+            if self.record:
+                o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="timeout"))
+            return text
+        if self.record:
+            o.runs.append(run)
+        if run.q5_literal:
+            self._diag(o, "CAV-Q5", f"rule {rule.name}: a replacementMap miss inserted its replacement "
+                       f"{rule.replacement!r} verbatim ($-patterns not expanded)", "warning", rule=rule.name)
+        if run.changed:
+            o.applied.append(rule.name)
+            text = run.after
         return text
 
     def _check_dotted(self, o: PartOutcome, after: str) -> None:
@@ -471,11 +480,13 @@ class Compressor:
     def _validate(self, o: PartOutcome, restored: str) -> None:
         ex = o.extraction
         original = o.original
+        scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
             errors, warnings = validate_blocks(original, restored, ex.blocks)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
-            errors, warnings, missing = validate_compression(original, restored)
+            scans = scan_items(original)
+            errors, warnings, missing = validate_compression(original, restored, scans)
         else:
             errors, warnings, missing = [], [], []
             if self.diagnose and original and not js_trim(restored):
@@ -487,7 +498,7 @@ class Compressor:
             o.fallback = True
             o.text = original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, missing)
+                self._explain_fallback(o, missing, scans)
             return
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
@@ -501,13 +512,13 @@ class Compressor:
                            "OmniRoute does not validate it", "warning",
                            spans=[[b.start, b.end] for b in lost])
 
-    def _explain_fallback(self, o: PartOutcome, missing: list[str]) -> None:
+    def _explain_fallback(self, o: PartOutcome, missing: list[str], scans: Scans | None) -> None:
         ex = o.extraction
         if o.applied:
             self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
         if ex.blocks:
             alternative = cleanup_segments(segments(o.after_cleanup, ex))
-            if not validate_compression(o.original, alternative)[0]:
+            if not validate_compression(o.original, alternative, scans)[0]:
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
         inside = occurring_in_any([b.content for b in ex.blocks], missing)

@@ -212,7 +212,9 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
         if not _applies(kind, x.ex.text):
             continue
         before = len(x.ex.blocks)
-        x.pattern(kind.name, kind.compile(), timeout)
+        rx = kind.compile()
+        x.pattern(kind.name, rx, timeout)
+        rx.forget()  # (its memos are of a text no later kind sees: each kind holding one was 20 copies)
         if kind.name == "latex_block" and not strict:
             for block in x.ex.blocks[before:]:
                 names = _LATEX_NAMES.match(block.content)
@@ -221,6 +223,7 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
                                        f"\\end{{{names.group(2)}}} and protected as one region", block))
     for rx in custom:
         x.pattern("custom", rx, timeout)
+        rx.forget()
     _locate(x.ex)
     return x.ex
 

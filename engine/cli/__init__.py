@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "repair": ("engine.cli.repair", "run the tool-argument repair pipeline"),
     "grammar": ("engine.cli.grammar", "find and promote tool calls a model printed as text"),
     "params": ("engine.cli.params", "build AI request params as Cherry Studio would"),
+    "eval": ("engine.cli.eval", "run packs and filters over a whole corpus: savings, losses, A/B"),
 }
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -74,8 +75,12 @@ def _build_parser(command: str | None, batch: bool = False) -> argparse.Argument
 def broken_installation(exc: ImportError) -> int:
     """One line instead of a traceback or, worse, a result computed without the missing part
     (a module, a declared dependency, or the built-in data: ``engine.paths.BrokenInstallation``)."""
-    print(f"rulewright: broken installation: cannot import {exc.name or exc} — reinstall rulewright",
-          file=sys.stderr)
+    if "shared object" in str(exc):  # a compiled module (Qt) whose system library is missing
+        print(f"rulewright: cannot import {exc.name or 'a compiled module'}: {exc} — install that system "
+              "library (./dev ide installs Qt's)", file=sys.stderr)
+    else:
+        print(f"rulewright: broken installation: cannot import {exc.name or exc} — reinstall rulewright",
+              file=sys.stderr)
     return EXIT_USAGE
 
 

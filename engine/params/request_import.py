@@ -43,8 +43,7 @@ class ImportResult:
         return FORMAT_TITLES[self.format]
 
     def summary(self) -> str:
-        return (f"{self.title} request: {len(self.mapped)} field(s) mapped, {len(self.unmapped)} not mapped, "
-                f"{len(self.assumed)} default(s) supplied")
+        return f"{self.title} request: {len(self.mapped)} mapped, {len(self.unmapped)} not mapped"
 
 
 def detect_format(value: Any) -> str | None:

@@ -344,7 +344,7 @@ def _grouping_step(result: str, cfg: RtkConfig, profile: str, document_read: boo
     diagnostics.extend(grouping.diagnostics)
     if profile != "strict" and raw is not UNSET and raw is not None:
         normalised = grouping_threshold(raw, profile="strict")
-        if normalised != threshold and group_similar_lines(result, normalised).grouped != grouping.grouped:
+        if normalised != threshold and group_similar_lines(result, normalised).text != grouping.text:
             diagnostics.append(Diagnostic(
                 f"groupingThreshold {raw!r} was read as {threshold} (JavaScript conversion, no normalisation)",
                 "info", "RTK-Q19", source="rtk"))

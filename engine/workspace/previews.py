@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
-from engine.fsutil import read_input_bytes
 from engine.jsvalues import utf16_len
 from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
@@ -752,14 +751,10 @@ def sample_file_name(name: str) -> str:
 
 
 def command_hint(path: str | Path) -> str:
-    """A command stored beside an output sample: first line ``$ cmd`` of ``<name>.cmd``, if any."""
-    p = Path(path)
-    hint = p.with_suffix(".cmd")
-    try:
-        text = read_input_bytes(hint).decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-    return text.splitlines()[0].removeprefix("$ ").strip() if text else ""
+    """A command stored beside an output sample (``engine.corpus.samples.sidecar_command``), or ""."""
+    from engine.corpus.samples import sidecar_command
+
+    return sidecar_command(path) or ""
 
 
 # ---------------------------------------------------------------- RTK
@@ -985,7 +980,7 @@ def _buffer_notes(found: Iterable[Diagnostic]) -> list[Note]:
 def _builtin_filters(folder: str | None, profile: str) -> tuple[list, list]:
     if not folder or not Path(folder).is_dir():
         return [], []
-    from engine.cli.filter import load_builtin
+    from engine.rtk.builtin import load_builtin
 
     return load_builtin(folder, profile)
 

@@ -129,11 +129,18 @@ def test_layout_persists_and_is_clamped_to_the_screen(qtbot, private_dirs):
     first.show()
     qtbot.waitExposed(first)
     qtbot.wait(50)
+    first.open_workspace(ensure_example_workspace(), restore=False)
+    qtbot.waitUntil(lambda: first.index is not None, timeout=15000)
+    tab = _open(qtbot, first, "rules/en/team.json", "team_update_opener")
     first.explorer_dock.hide()
-    first.resizeDocks([first.right_dock], [first.width() // 2], Qt.Orientation.Horizontal)
+    first.resizeDocks([first.right_dock], [first.width() // 3], Qt.Orientation.Horizontal)
     qtbot.wait(50)
+    tab.visual.splitter.moveSplitter(tab.visual.splitter.sizes()[0] + 40, 1)  # as a drag of the handle does
+    list_width = tab.visual.splitter.sizes()[0]
     preview_width = first.right_dock.width()
+    tab.undo_stack.setClean()
     first.close()
+    first.watcher.stop()
     assert Settings.load().window_state  # written to the user's settings file
 
     second = MainWindow(Settings.load())
@@ -143,7 +150,13 @@ def test_layout_persists_and_is_clamped_to_the_screen(qtbot, private_dirs):
     qtbot.wait(50)
     assert not second.explorer_dock.isVisible()
     assert abs(second.right_dock.width() - preview_width) <= 8
+    second.open_workspace(ensure_example_workspace(), restore=False)
+    qtbot.waitUntil(lambda: second.index is not None, timeout=15000)
+    tab = _open(qtbot, second, "rules/en/team.json", "team_update_opener")
+    assert abs(tab.visual.splitter.sizes()[0] - list_width) <= 2  # the rule list's dragged width
+    tab.undo_stack.setClean()
     second.close()
+    second.watcher.stop()
 
     # a layout saved on a bigger screen comes back inside this one
     settings = Settings.load()

@@ -140,3 +140,55 @@ def test_ctrl_z_in_a_form_field_undoes_the_document_not_the_field(qtbot, window,
     name = tab.visual.form.fields["/name"].edit
     QTest.keyClick(name, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     qtbot.waitUntil(lambda: category.text() == "verbose", timeout=5000)
+
+
+def test_export_list_says_when_a_file_has_unsaved_edits(qtbot, window, workspace):
+    panel = window.show_panel("trust")
+    path = workspace / "filters" / "mytool.json"
+
+    def label() -> str:
+        items = [panel.export_tree.topLevelItem(i) for i in range(panel.export_tree.topLevelItemCount())]
+        return next((i.text(0) for i in items if i.text(0).startswith("filters/mytool.json")), "")
+
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)
+    tab = window.open_file(path)
+    wait_settled(qtbot, tab)
+    tab.edit_field(0, "/label", "Renamed in the buffer", True)
+    assert label() == "filters/mytool.json — unsaved edits"
+    assert tab.save()
+    qtbot.waitUntil(lambda: label() == "filters/mytool.json", timeout=15000)
+
+
+def test_playground_sample_and_template_labels_let_go_once_the_input_is_edited(qtbot, window):
+    params = window.panel_widgets["params"]
+    assert params.template.currentIndex() > 0  # a template is loaded at start
+    params.payload.setPlainText(params.payload.toPlainText().replace('"Playground assistant"', '"Mine"'))
+    assert params.template.currentIndex() == 0
+    params.load_template(params.templates[0].name)
+    assert params.template.currentData() == params.templates[0].name
+
+    repair = window.panel_widgets["repair"].repair
+    title = repair.sample.currentText()
+    assert repair.sample.currentIndex() > 0 and title in repair.description.text()
+    repair.args.setPlainText(repair.args.toPlainText() + " ")
+    assert repair.sample.currentIndex() == 0 and "edited from the sample" in repair.description.text()
+
+    grammar = window.panel_widgets["repair"].grammar
+    assert grammar.sample.currentIndex() > 0
+    grammar.text.setPlainText(grammar.text.toPlainText() + "!")
+    assert grammar.sample.currentIndex() == 0
+
+
+def test_reloading_the_same_sample_keeps_the_preview_shading(qtbot, window, workspace):
+    """Putting the same text in the input again (a rescan picks the sample again) replaced the
+    document under the shading while its layers said it was drawn: the input lost its marks."""
+    panel = window.panel_widgets["caveman-preview"]
+    open_pack(qtbot, window, workspace)
+    panel.set_text("Basically we should just go. Please do it.")
+    qtbot.waitUntil(lambda: panel.preview is not None and not panel.dispatcher.busy
+                    and panel.preview.input == panel.input.toPlainText() and any(s.cursor.hasSelection() for s in panel.input.extraSelections()),
+                    timeout=10000)
+    panel.set_text(panel.input.toPlainText())
+    qtbot.wait(400)
+    qtbot.waitUntil(lambda: not panel.dispatcher.busy, timeout=10000)
+    assert any(s.cursor.hasSelection() for s in panel.input.extraSelections())

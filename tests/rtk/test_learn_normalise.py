@@ -74,6 +74,13 @@ def test_values_are_generalised_and_words_are_kept():
     assert template_text(template(tokenize("=============== 3 passed ==="))) == "===… <number> passed ===…"
 
 
+def test_a_word_glued_to_a_value_is_part_of_the_value():
+    assert template_text(template(tokenize("tests/test_x.py::test_total PASSED [ 10%]"))) == \
+        "<path>::<var> PASSED [ <percent>]"
+    assert template_text(template(tokenize("#8 naming to docker.io/library/api:latest done"))) == \
+        "#<number> naming to <path>:<var> done"
+
+
 def test_a_pattern_stops_after_the_first_value_that_follows_the_head():
     unit = read_lines([["   Compiling serde v1.0.215", "   Compiling proc-macro2 v1.0.92",
                         "   Compiling ledger v0.3.1 (/home/dev/ledger)"]])

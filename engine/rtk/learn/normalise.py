@@ -76,8 +76,21 @@ def tokenize(line: str) -> list[Token]:
             # two values glued together (``1.2.3-rc1`` read as version + word) are one value
             out[-1] = Token("var", out[-1].text + text)
             continue
+        if kind == "word" and _glued_to_value(out):
+            kind = "var"  # ``tests/a.py::test_total``, ``image:latest``: part of the value
         out.append(Token(kind, text))
     return out
+
+
+def _glued_to_value(before: list[Token]) -> bool:
+    """Whether the tokens since the last blank start with a value (a word there names a
+    thing inside it, like a test in ``path::test``, not a kind of line)."""
+    for token in reversed(before):
+        if token.kind in ("space", "indent"):
+            return False
+        if token.placeholder:
+            return True
+    return False
 
 
 def _looks_generated(word: str) -> bool:

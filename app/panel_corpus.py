@@ -1,0 +1,351 @@
+"""The Corpus panel: run the workspace's rules and filters over a whole corpus, see the result.
+
+The run is ``rulewright eval`` in a helper process (``QProcess``): progress comes from its
+standard error, the report from a JSON file when it ends, and Stop sends SIGTERM, which makes
+the command write a partial report. The panel shows the savings histogram, what each rule or
+filter earns, the worst samples and every loss; double-clicking a sample opens it in the
+Caveman or RTK preview. "A/B against saved" runs the unsaved buffer of the active pack or
+filter against the file on disk. What to run and how to read it is ``engine.workspace.corpus_model``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QProcess, Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.panels import register_panel
+from app.widgets.charts import Bar, BarChart
+from app.widgets.scrollbody import scroll_body
+from engine.workspace.corpus_model import (
+    ab_folders,
+    eval_arguments,
+    eval_program,
+    open_sample,
+    parse_progress,
+    preview_text,
+    read_report,
+)
+
+if TYPE_CHECKING:
+    from app.mainwindow import MainWindow
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _wrapping_label(text: str = "") -> QLabel:
+    """A label that wraps and never widens the panel with its text."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+class CorpusPanel(QWidget):
+    """Bottom panel: corpus paths, Run / A/B / Stop, progress, histogram, rules, worst samples, losses."""
+
+    finished = Signal(dict)  # the report (partial when stopped)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self.window_ = window
+        self.paths: list[str] = []
+        self.report: dict[str, Any] | None = None
+        self.process: QProcess | None = None
+        self._scratch = tempfile.TemporaryDirectory(prefix="rulewright-corpus-")
+        self._report_file = str(Path(self._scratch.name) / "report.json")
+        self._stderr = b""
+        self._errors: list[str] = []
+
+        self.paths_label = _wrapping_label("No corpus chosen: add folders of samples, JSONL files of chat "
+                                           "bodies or command-output captures.")
+        add_folder = QPushButton("Add Folder…")
+        add_folder.clicked.connect(self.add_folder_dialog)
+        add_file = QPushButton("Add File…")
+        add_file.clicked.connect(self.add_file_dialog)
+        clear = QPushButton("Clear")
+        clear.clicked.connect(self.clear_paths)
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the workspace's rules/ and filters/ over the corpus")
+        self.run_button.clicked.connect(self.run)
+        self.ab_button = QPushButton("A/B Against Saved")
+        self.ab_button.setToolTip("Run the active pack or filter as edited (unsaved) against the file on disk")
+        self.ab_button.clicked.connect(self.run_ab)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.clicked.connect(self.stop)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        row = QHBoxLayout()
+        for button in (add_folder, add_file, clear, self.run_button, self.ab_button, self.stop_button):
+            row.addWidget(button)
+        row.addWidget(self.progress, 1)
+
+        self.summary = _wrapping_label()
+        # room for the three summary lines from the start: the dock must not grow under the mouse
+        # when a report arrives
+        self.summary.setMinimumHeight(self.summary.fontMetrics().lineSpacing() * 3 + 4)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.histogram = BarChart("Samples per savings band", max_bars=21)
+        self.rules = BarChart("Tokens saved per rule or filter", max_bars=15)
+        self.samples = QTreeWidget()
+        self.samples.setHeaderLabels(["Sample (double-click: open in the preview)", "kind", "savings %", "lost",
+                                      "what"])
+        self.samples.setRootIsDecorated(True)
+        self.samples.setUniformRowHeights(True)
+        self.samples.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path's file name stays visible
+        header = self.samples.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 320)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.samples.itemDoubleClicked.connect(self._open_item)
+        charts = QTabWidget()  # each chart as tall as its bars need, scrolled inside a short dock
+        for chart, title in ((self.histogram, "Savings"), (self.rules, "Rules and filters")):
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(chart)
+            charts.addTab(scroll, title)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(charts)
+        split.addWidget(self.samples)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
+        lay.addWidget(self.paths_label)
+        lay.addLayout(row)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+        self._set_running(False)
+
+    # ------------------------------------------------------------------ choosing the corpus
+
+    def add_folder_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a corpus folder", str(self._start_dir()))
+        if folder:
+            self.add_paths([folder])
+
+    def add_file_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Add a corpus file", str(self._start_dir()),
+                                              "Corpus files (*.jsonl *.ndjson *.json *.txt *.log);;All files (*)")
+        if name:
+            self.add_paths([name])
+
+    def _start_dir(self) -> Path:
+        return self.window_.workspace or Path.home()
+
+    def add_paths(self, paths: list[str]) -> None:
+        self.paths.extend(p for p in paths if p not in self.paths)
+        self._show_paths()
+
+    def clear_paths(self) -> None:
+        self.paths.clear()
+        self._show_paths()
+
+    def _show_paths(self) -> None:
+        if self.paths:
+            self.paths_label.setText("Corpus: " + " · ".join(self.paths))
+            self.paths_label.setToolTip("\n".join(self.paths))
+        else:
+            self.paths_label.setText("No corpus chosen: add folders of samples, JSONL files of chat bodies or "
+                                     "command-output captures.")
+        self._set_running(self.process is not None)
+
+    # ------------------------------------------------------------------ running
+
+    def _workspace_folders(self) -> dict[str, str | None]:
+        root = self.window_.workspace
+        rules = root / "rules" if root is not None and (root / "rules").is_dir() else None
+        filters = root / "filters" if root is not None and (root / "filters").is_dir() else None
+        return {"rules": str(rules) if rules else None, "filters": str(filters) if filters else None}
+
+    def run(self) -> bool:
+        """Run the workspace's folders (or the bundled ones) over the corpus."""
+        return self._start(eval_arguments(self.paths, self._report_file, **self._workspace_folders(),
+                                          profile=self._profile()))
+
+    def run_ab(self) -> bool:
+        """The active tab's unsaved text against the file on disk."""
+        tab = self.window_.current_tab() if hasattr(self.window_, "current_tab") else None
+        root = self.window_.workspace
+        if tab is None or root is None or getattr(tab, "path", None) is None:
+            self.summary.setText("A/B needs an open pack (under rules/) or filter (under filters/) of the workspace.")
+            return False
+        try:
+            flag, current, baseline = ab_folders(root, Path(tab.path), tab.text, Path(self._scratch.name))
+        except (ValueError, OSError) as exc:
+            self.summary.setText(f"A/B: {exc}")
+            return False
+        folders = self._workspace_folders()
+        folders["rules" if flag == "--rules" else "filters"] = current
+        return self._start(eval_arguments(self.paths, self._report_file, **folders, baseline=baseline,
+                                          profile=self._profile()))
+
+    def _profile(self) -> str:
+        settings = getattr(self.window_, "settings", None)
+        return getattr(settings, "default_profile", "omniroute") or "omniroute"
+
+    def _start(self, args: list[str]) -> bool:
+        if not self.paths or self.process is not None:
+            return False
+        Path(self._report_file).unlink(missing_ok=True)
+        program, lead = eval_program()
+        process = QProcess(self)
+        process.setProgram(program)
+        process.setArguments([*lead, *args])
+        process.readyReadStandardError.connect(self._read_progress)
+        process.finished.connect(self._finished)
+        self._stderr, self._errors = b"", []
+        self.process = process
+        self.progress.setRange(0, 0)  # busy until the first progress line
+        self.summary.setText("Running…")
+        self._set_running(True)
+        process.start()
+        return True
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.summary.setText("Stopping: the report so far is being written…")
+            self.process.terminate()  # SIGTERM: the command writes a partial report
+
+    def _read_progress(self) -> None:
+        if self.process is None:
+            return
+        self._stderr += bytes(self.process.readAllStandardError().data())
+        *lines, self._stderr = self._stderr.split(b"\n")
+        for raw in lines:
+            line = raw.decode("utf-8", "replace")
+            progress = parse_progress(line)
+            if progress is None:
+                if line.strip():
+                    self._errors.append(line.strip())
+                continue
+            self.progress.setRange(0, 100)
+            self.progress.setValue(progress.percent)
+            self.progress.setFormat(f"{progress.samples:,} samples · %p%")
+
+    def _finished(self, code: int, _status: QProcess.ExitStatus) -> None:
+        self._read_progress()
+        self.process = None
+        self._set_running(False)
+        report = read_report(self._report_file)
+        if report is None:
+            detail = "; ".join(self._errors[-3:]) or f"exit status {code}"
+            self.summary.setText(f"The run failed: {detail}")
+            return
+        self.show_report(report)
+        self.finished.emit(report)
+
+    def _set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running and bool(self.paths))
+        self.ab_button.setEnabled(not running and bool(self.paths))
+        self.stop_button.setEnabled(running)
+        if not running:
+            self.progress.setRange(0, 100)
+
+    # ------------------------------------------------------------------ the report
+
+    def show_report(self, report: dict[str, Any]) -> None:
+        self.report = report
+        cur = report["current"]
+        t, s = cur["tokens"], cur["savings"]
+        where = cur["setup"].get("sources", "")
+        lines = [f"{report['corpus']['samples']:,} samples" + (" (partial: stopped early)" if report["partial"] else "")
+                 + f": {t['before']:,} → {t['after']:,} tokens, {t['savingsPercent']:g} % saved; per sample median "
+                 f"{s['p50']:g} %, p10 {s['p10']:g} %, p90 {s['p90']:g} %. Losses in {cur['losses']['samples']:,} "
+                 f"samples; {cur['fallbacks']:,} fallbacks; {report['corpus']['problems']:,} unreadable."]
+        if "ab" in report:
+            ab, base = report["ab"], report["baseline"]["tokens"]
+            lines.append(f"A/B: {base['savingsPercent']:g} % saved on disk → {t['savingsPercent']:g} % as edited; "
+                         f"{ab['changedSamples']:,} samples changed; new losses in {ab['newLosses']['samples']:,}.")
+        if where:
+            lines.append(f"Ran {where}.")
+        never = cur["neverFired"]
+        if never:
+            lines.append(f"Never fired ({len(never)}): " + ", ".join(never[:12]) + (" …" if len(never) > 12 else ""))
+        self.summary.setText("\n".join(lines))
+        self.progress.setValue(100)
+        bands = [Bar(("< 0" if b["from"] is None else f"{b['from']:g}–{b['to']:g}") + " %", b["count"],
+                     f"{b['count']:,} samples saved " + ("less than 0 %" if b["from"] is None
+                                                          else f"{b['from']:g}–{b['to']:g} %"))
+                 for b in s["histogram"]]
+        self.histogram.set_items(bands)
+        self.rules.set_items([Bar(r["name"], r["tokensSaved"], f"{r['tokensSaved']:,} tokens in {r['samples']:,} "
+                                  "samples", key=r["name"]) for r in cur["rules"]])
+        self._fill_samples(report)
+
+    def _fill_samples(self, report: dict[str, Any]) -> None:
+        self.samples.clear()
+        cur = report["current"]
+        groups = [("Worst samples", [(r["id"], r["kind"], f"{r['savingsPercent']:g}", "", ", ".join(r["fired"]))
+                                     for r in cur["worst"]]),
+                  ("Losses", [(r["id"], r["kind"], "", str(r["lostCount"]), " | ".join(r["lost"][:3]))
+                              for r in cur["losses"]["listed"]])]
+        if "ab" in report:
+            ab = report["ab"]
+            groups.append(("Top regressions", [(r["id"], r["kind"], f"{r['baseline']:g} → {r['current']:g}", "",
+                                                f"{r['delta']:+g}") for r in ab["topRegressions"]]))
+            groups.append(("New losses", [(r["id"], r["kind"], "", f"{r['baselineLostCount']} → {r['lostCount']}",
+                                           " | ".join(r["lost"][:3])) for r in ab["newLosses"]["listed"]]))
+        for title, rows in groups:
+            parent = QTreeWidgetItem(self.samples, [f"{title} ({len(rows)})"])
+            for sample_id, *cells in rows:
+                item = QTreeWidgetItem(parent, [sample_id, *cells])
+                item.setData(0, ID_ROLE, sample_id)
+                item.setToolTip(0, sample_id)
+                item.setToolTip(4, cells[-1])
+            parent.setExpanded(True)
+
+    def _open_item(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        sample_id = item.data(0, ID_ROLE)
+        if sample_id:
+            self.open_in_preview(sample_id)
+
+    def open_in_preview(self, sample_id: str) -> bool:
+        """Show a reported sample in the Caveman preview (prose, chat) or the RTK preview (output)."""
+        sample = open_sample(sample_id)
+        if sample is None:
+            self.summary.setText(f"{sample_id} can no longer be read (moved or changed since the run).")
+            return False
+        if sample.kind == "output":
+            panel = self.window_.show_panel("rtk-preview")
+            panel.command.setText(sample.command or "")
+            panel.set_output(sample.text)
+        else:
+            panel = self.window_.show_panel("caveman-preview")
+            panel.set_text(preview_text(sample))
+        return True
+
+    def shutdown(self) -> None:
+        """Stop a running helper when the window closes."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.waitForFinished(2000)
+            self.process = None
+
+
+register_panel("corpus", "Corpus", "bottom", CorpusPanel)

@@ -1,0 +1,74 @@
+"""Caveman quirks no other test pinned by id: both profiles, and the diagnostic id where one exists."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.bodies import adapt_body
+from engine.caveman.preservation import choose_seed, extract, restore
+
+from .helpers import codes, pack, rule, run
+
+PROFILES = ("omniroute", "strict")
+
+
+def note_codes(adapted) -> list[str]:
+    return [d.code for d in adapted.diagnostics]
+
+
+def test_empty_frontmatter_is_not_protected():  # CAV-Q16
+    text = "---\n---\nthis is really good\n"
+    rules = pack(rule("drop_really", r"\breally\s+", ""))
+    out, result = run(text, rules)
+    assert [(b.kind) for b in extract(text, []).blocks] == []
+    assert "CAV-Q16" in codes(result)
+    assert [n[0] for n in extract(text, []).notes] == ["CAV-Q16"]
+    assert out == "---\n---\nThis is good"  # the unprotected `---` lines went through cleanup
+    out, result = run(text, rules, profile="strict")
+    assert [(b.kind, b.content) for b in extract(text, [], profile="strict").blocks] == [
+        ("frontmatter", "---\n---\n")]
+    assert out == "---\n---\nthis is good" and "CAV-Q16" not in codes(result)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_seed_always_holds_a_hex_letter(profile):  # CAV-Q9 (fixed in both profiles, so never reported)
+    # Why the fix matters: with an all-digit seed, const_case re-wraps the earlier placeholder,
+    # which then never comes back.
+    digits = extract("run `x` now", [], profile=profile, seed="0123456789012345")
+    assert [b.kind for b in digits.blocks] == ["inline_code", "const_case"]
+    assert restore(digits.text, digits) != "run `x` now"
+    chosen = extract("run `x` now", [], profile=profile)
+    assert any(c in "abcdef" for c in chosen.seed) and len(chosen.seed) == 16
+    assert [b.kind for b in chosen.blocks] == ["inline_code"]
+    assert restore(chosen.text, chosen) == "run `x` now"
+    assert chosen.notes == []  # no CAV-Q9 note: the fix applies to both profiles
+    taken = choose_seed("")
+    assert choose_seed(taken) != taken  # never a seed the text already holds
+
+
+# The body adapter (engine.bodies) reports these in both profiles, as a note on the body; only
+# the default profile keeps the reference's write-back.
+
+def test_object_tool_output_comes_back_as_json_text():  # CAV-Q18
+    body = {"input": [{"type": "function_call_output", "call_id": "c1", "output": {"ok": True}}]}
+    ref = adapt_body(body)
+    assert ref.restore(ref.body)["input"][0]["output"] == '{"ok":true}' and "CAV-Q18" in note_codes(ref)
+    strict = adapt_body(body, profile="strict")
+    assert strict.restore(strict.body)["input"][0]["output"] == {"ok": True}
+
+
+def test_text_in_output_gains_a_content_key():  # CAV-Q20
+    body = {"input": [{"role": "user", "output": "text in output"}]}
+    changed = {"messages": [{"role": "user", "content": "changed"}]}
+    ref = adapt_body(body)
+    assert ref.restore(changed)["input"][0] == {"role": "user", "output": "text in output", "content": "changed"}
+    assert "CAV-Q20" in note_codes(ref)
+    assert adapt_body(body, profile="strict").restore(changed)["input"][0] == {"role": "user", "output": "changed"}
+
+
+def test_non_array_messages_key_is_dropped():  # CAV-Q21
+    body = {"input": "hello", "messages": None}
+    ref = adapt_body(body)
+    assert ref.restore(ref.body) == {"input": "hello"} and "CAV-Q21" in note_codes(ref)
+    strict = adapt_body(body, profile="strict")
+    assert strict.restore(strict.body) == {"messages": None, "input": "hello"}

@@ -121,6 +121,7 @@ class DiagnosticsPanel(QWidget):
         self.view.clicked.connect(self._activated)
         self.level = QComboBox()
         self.level.addItems(["all levels", "errors", "warnings", "info"])
+        self.level.setAccessibleName("Diagnostic level")
         self.level.currentIndexChanged.connect(self._refilter)
         self.search = readable(QLineEdit(placeholderText="Filter diagnostics"))
         self.search.textChanged.connect(self._refilter)

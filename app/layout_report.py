@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QTextEdit,
@@ -93,8 +94,14 @@ def _name(w: QWidget) -> str:
 
 
 def layout_report(window: QWidget) -> dict[str, Any]:
-    """The window's frame geometry, its screen's available geometry, every visible input."""
+    """The window's frame geometry, its screen's available geometry, every visible input.
+
+    An input is named by its object name, else its accessible name, else the text of the label
+    that is its buddy, else its parent's name (a form field's JSON pointer), else its
+    placeholder, else the nearest named ancestor's name."""
     screen = window.screen()
+    buddies = {id(label.buddy()): label.text().replace("&", "") for label in window.findChildren(QLabel)
+               if label.buddy() is not None}
     inputs = []
     for w in window.findChildren(QWidget):
         if not _is_input(w) or not w.isVisibleTo(window) or not w.isVisible():
@@ -104,7 +111,9 @@ def layout_report(window: QWidget) -> dict[str, Any]:
             continue
         pos = w.mapTo(window, w.rect().topLeft())
         minimum = readable_min_width(w)
-        label = _name(w)
+        parent = w.parentWidget()
+        label = (_name(w) or buddies.get(id(w), "") or (_name(parent) if parent is not None else "")
+                 or (w.placeholderText() if isinstance(w, QLineEdit) else ""))
         owner = w.parentWidget()
         while not label and owner is not None and owner is not window:  # e.g. a form field's spec
             label = _name(owner)

@@ -51,6 +51,7 @@ from engine.workspace.validation import scan_and_validate, validate_many
 from engine.workspace.worker import ping
 
 EXPLORER_SHARE, PREVIEW_SHARE, BOTTOM_SHARE = 16, 32, 25  # default dock sizes, % of the window
+EXPLORER_MAX_CHARS, BOTTOM_MAX_LINES = 45, 18  # ... but no larger than this on a large screen
 
 
 class NewPackDialog(QDialog):
@@ -874,19 +875,22 @@ class MainWindow(QMainWindow):
 
     def apply_default_dock_sizes(self) -> None:
         """The editor gets about half the width; the explorer a sixth, the preview a third, the
-        bottom panels a quarter of the height. Shares, not pixels: right at every screen size."""
+        bottom panels a quarter of the height. Shares, not pixels: right at every screen size
+        (the explorer and the bottom panels capped in characters and lines on large screens)."""
         width, height = self.width(), self.height()
+        chars, line = self.fontMetrics().averageCharWidth(), self.fontMetrics().lineSpacing()
         docks, sizes = [], []
-        if self.explorer_dock.isVisible():
+        if self.explorer_dock.isVisible():  # on a large screen a file tree needs no more than ~45 chars
             docks.append(self.explorer_dock)
-            sizes.append(width * EXPLORER_SHARE // 100)
+            sizes.append(min(width * EXPLORER_SHARE // 100, chars * EXPLORER_MAX_CHARS))
         if self.right_dock.isVisible():
             docks.append(self.right_dock)
             sizes.append(width * PREVIEW_SHARE // 100)
         if docks:
             self.resizeDocks(docks, sizes, Qt.Orientation.Horizontal)
         if self.bottom_dock.isVisible():
-            self.resizeDocks([self.bottom_dock], [height * BOTTOM_SHARE // 100], Qt.Orientation.Vertical)
+            self.resizeDocks([self.bottom_dock], [min(height * BOTTOM_SHARE // 100, line * BOTTOM_MAX_LINES)],
+                             Qt.Orientation.Vertical)
 
     def reset_layout(self) -> None:
         """View ▸ Reset Layout: every dock back in its place and shown, at the default sizes."""

@@ -178,6 +178,7 @@ class CavemanPreviewPanel(QWidget):
         # -- text views
         self.input = SpanTextView(read_only=False,
                                   placeholder="Paste or type a message here, or pick a sample above.")
+        self.input.setAccessibleName("Caveman sample text")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_sample_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The compressed text appears here.")
@@ -473,7 +474,9 @@ class CavemanPreviewPanel(QWidget):
 
     # -- running -----------------------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
-        self.input.setPlainText(text)
+        # the view's own set_text: the same text again is a no-op (replacing the document under
+        # the shading left its layers "drawn" while nothing showed)
+        self.input.set_text(text)
 
     def _input_edited(self) -> None:
         if self.preview is not None and self.preview.input != self.input.toPlainText():

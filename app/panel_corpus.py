@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.widgets.charts import Bar, BarChart
+from app.widgets.scrollbody import scroll_body
 from engine.workspace.corpus_model import (
     ab_folders,
     eval_arguments,
@@ -134,7 +135,7 @@ class CorpusPanel(QWidget):
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
 
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.addWidget(self.paths_label)
         lay.addLayout(row)
         lay.addWidget(self.summary)

@@ -137,6 +137,7 @@ class RtkPreviewPanel(QWidget):
         # -- views
         self.input = SpanTextView(read_only=False, placeholder="Paste command output here, or drop a .log file.")
         self.input.setLineWrapMode(SpanTextView.LineWrapMode.NoWrap)
+        self.input.setAccessibleName("Command output")
         self.input.textChanged.connect(self._input_edited)
         self.input.filesDropped.connect(lambda files: self.load_file(Path(files[0])))
         self.output = SpanTextView(placeholder="The filtered output appears here.")
@@ -341,7 +342,7 @@ class RtkPreviewPanel(QWidget):
         return True
 
     def set_output(self, text: str) -> None:
-        self.input.setPlainText(text)
+        self.input.set_text(text)  # the same text again keeps its shading (see SpanTextView.set_text)
 
     def load_command_sample(self, command: str, sample: str) -> None:
         """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""

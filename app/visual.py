@@ -144,7 +144,7 @@ def sections_for(kind: FileKind, item: Any) -> list[Section]:
 
 
 LIST_CHARS = 30  # the rule list's share when beside the form, in average characters
-LIST_BESIDE_FORM_CHARS = 80
+LIST_BESIDE_FORM_CHARS = 90
 
 
 def _responsive(form: QFormLayout) -> None:
@@ -404,8 +404,8 @@ class VisualEditor(QWidget):
 
         self.form = ItemForm(undo_keys=self.undo_keys)
         self.form.edited.connect(lambda p, v, m: self.fieldEdited.emit(self.current(), p, v, m))
-        # list and form side by side from ~75 characters of width (a 22-character list beside a
-        # form whose fields keep their readable minimum), else the list above the form
+        # list and form side by side from ~90 characters of width (a 30-character list beside a
+        # form with room for its labels and fields), else the list above the form
         self.splitter = AdaptiveSplitter(LIST_BESIDE_FORM_CHARS)
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.form)

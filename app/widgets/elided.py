@@ -32,6 +32,7 @@ class ElidedLabel(QLabel):
         self._own_tip = ""
         self._elided = False
         self._icon: QIcon | None = None
+        self._width: int | None = None  # the text's natural width, measured once per text and font
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setText(text)
 
@@ -41,6 +42,7 @@ class ElidedLabel(QLabel):
         if text == self._full:
             return
         self._full = text
+        self._width = None
         self._rich = QtGui_Qt.mightBeRichText(text)
         if self._rich:
             doc = QTextDocument()
@@ -93,13 +95,16 @@ class ElidedLabel(QLabel):
 
     # -- size ---------------------------------------------------------------------------------------
     def _text_width(self) -> int:
-        if self._rich:
-            doc = QTextDocument()
-            doc.setDefaultFont(self.font())
-            doc.setDocumentMargin(0)
-            doc.setHtml(self._full)
-            return int(doc.idealWidth()) + 1
-        return self.fontMetrics().horizontalAdvance(self._plain)
+        if self._width is None:
+            if self._rich:
+                doc = QTextDocument()
+                doc.setDefaultFont(self.font())
+                doc.setDocumentMargin(0)
+                doc.setHtml(self._full)
+                self._width = int(doc.idealWidth()) + 1
+            else:
+                self._width = self.fontMetrics().horizontalAdvance(self._plain)
+        return self._width
 
     def _natural_width(self) -> int:
         margins = self.contentsMargins()
@@ -121,6 +126,7 @@ class ElidedLabel(QLabel):
     def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
+            self._width = None
             self._refresh()
 
     # -- display ------------------------------------------------------------------------------------

@@ -15,8 +15,9 @@ from functools import lru_cache
 from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
-from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, get_default_timeout
-from engine.jsvalues import from_utf16_units, js_trim, utf16_len, utf16_to_py_index
+from engine.jsregex import JSMatch, RegexTimeout, get_default_timeout
+from engine.jsregex.template import expand_template
+from engine.jsvalues import from_utf16_units, js_trim, utf16_len
 
 _RANK = {name: i for i, name in enumerate(INTENSITIES)}
 
@@ -54,56 +55,7 @@ def select_rules(file_rules: list[Rule], fallback: list[Rule] | None, context: s
 
 # ---------------------------------------------------------------- JS replacement templates
 
-def expand_template(template: str, m: JSMatch, subject: str, rx: JSRegExp | FastRegex) -> str:
-    """``GetSubstitution`` (jsregex.md §11) for one match: ``$$ $& $` $' $n $nn $<name>``."""
-    if "$" not in template:
-        return template
-    out: list[str] = []
-    i, n = 0, len(template)
-    groups = m.groups
-    count = len(groups)
-    while i < n:
-        c = template[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        nxt = template[i + 1]
-        if nxt == "$":
-            out.append("$")
-            i += 2
-        elif nxt == "&":
-            out.append(m.match)
-            i += 2
-        elif nxt == "`":
-            out.append(subject[:utf16_to_py_index(subject, m.index)])
-            i += 2
-        elif nxt == "'":
-            out.append(subject[utf16_to_py_index(subject, m.index + utf16_len(m.match)):])
-            i += 2
-        elif nxt.isdigit() and nxt.isascii():
-            two = template[i + 1:i + 3]
-            if len(two) == 2 and two.isdigit() and two.isascii() and 1 <= int(two) <= count:
-                out.append(groups[int(two) - 1] or "")
-                i += 3
-            elif 1 <= int(nxt) <= count:
-                out.append(groups[int(nxt) - 1] or "")
-                i += 2
-            else:
-                out.append("$")
-                i += 1
-        elif nxt == "<":
-            close = template.find(">", i + 2)
-            if not rx.group_names or close < 0:
-                out.append("$<")
-                i += 2
-            else:
-                out.append(m.named.get(template[i + 2:close]) or "")
-                i = close + 1
-        else:
-            out.append("$")
-            i += 1
-    return "".join(out)
+# ``expand_template`` (GetSubstitution on a JSMatch) lives in engine.jsregex.template; imported above.
 
 
 # ---------------------------------------------------------------- running rules

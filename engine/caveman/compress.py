@@ -31,7 +31,7 @@ from engine.caveman.preservation import (
     segments,
 )
 from engine.caveman.quirks import check_profile
-from engine.caveman.validation import validate_blocks, validate_compression
+from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic
 from engine.gcpause import gc_paused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
@@ -480,11 +480,13 @@ class Compressor:
     def _validate(self, o: PartOutcome, restored: str) -> None:
         ex = o.extraction
         original = o.original
+        scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
             errors, warnings = validate_blocks(original, restored, ex.blocks)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
-            errors, warnings, missing = validate_compression(original, restored)
+            scans = scan_items(original)
+            errors, warnings, missing = validate_compression(original, restored, scans)
         else:
             errors, warnings, missing = [], [], []
             if self.diagnose and original and not js_trim(restored):
@@ -496,7 +498,7 @@ class Compressor:
             o.fallback = True
             o.text = original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, missing)
+                self._explain_fallback(o, missing, scans)
             return
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
@@ -510,13 +512,13 @@ class Compressor:
                            "OmniRoute does not validate it", "warning",
                            spans=[[b.start, b.end] for b in lost])
 
-    def _explain_fallback(self, o: PartOutcome, missing: list[str]) -> None:
+    def _explain_fallback(self, o: PartOutcome, missing: list[str], scans: Scans | None) -> None:
         ex = o.extraction
         if o.applied:
             self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
         if ex.blocks:
             alternative = cleanup_segments(segments(o.after_cleanup, ex))
-            if not validate_compression(o.original, alternative)[0]:
+            if not validate_compression(o.original, alternative, scans)[0]:
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
         inside = occurring_in_any([b.content for b in ex.blocks], missing)

@@ -1053,7 +1053,7 @@ class FastRegex:
             result = self.rx.replace(text, repl, timeout)
             return _as_units(result) if keep_units else result
         if isinstance(repl, str) and "$" in repl:
-            from engine.caveman.apply import expand_template
+            from engine.jsregex.template import expand_template
 
             template = repl
             repl = lambda m: expand_template(template, m, text, self.rx)  # noqa: E731

@@ -60,29 +60,30 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     return list(spans)
 
 
+_OPEN_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
+# a closing line: the fence run, then only JS blanks to the end of the line (``$``: before a
+# ``\n`` or at the end; only ``\n`` breaks lines here, as in ``split_lines``)
+_CLOSE_LINE = re.compile(rf"^[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS.replace(chr(10), '')}]*$", re.M)
+
+
 def _fence_spans(text: str) -> list[tuple[int, int]]:
+    """The line scan of spec §3.1 kind 2, from the opening and closing lines found by two ``re``
+    scans (a walk of every line in Python cost more than the rest of a validation)."""
     if not contains(text, "```") and not contains(text, "~~~"):
         return []
-    lines = split_lines(text)
-    starts = []
-    pos = 0
-    for line in lines:
-        starts.append(pos)
-        pos += len(line)
-    closers = _Closers(lines)
+    closers = _Closers(text)
     spans = []
-    i = 0
-    while i < len(lines):
-        opener = _OPEN.match(lines[i])
-        if opener is None:
-            i += 1
+    resume = 0  # lines inside a block are never openers
+    for opener in _OPEN_LINE.finditer(text):
+        start = opener.start()
+        if start < resume:
             continue
-        close_at = closers.next(i, opener.group(1)[0], len(opener.group(1)))
-        if close_at < 0:
-            i += 1
-            continue
-        spans.append((starts[i], starts[close_at] + len(lines[close_at])))
-        i = close_at + 1
+        run = opener.group(1)
+        end = closers.next(start, run[0], len(run))
+        if end < 0:
+            continue  # plain text; scanning resumes on the next line
+        spans.append((start, end))
+        resume = end
     return spans
 
 
@@ -90,29 +91,28 @@ class _Closers:
     """The closing lines of a text, to find the first one after a line that closes a fence of a
     given character and run length without walking the lines after every opener (an opener with
     no closer would walk to the end: quadratic on a text of unclosed fences). Per (character,
-    run length asked for), the sorted line numbers of the closers that qualify, built on first
+    run length asked for), the sorted starts of the closing lines that qualify, built on first
     use; the lists for all lengths together hold at most the total closer length."""
 
-    def __init__(self, lines: list[str]) -> None:
-        self._found: dict[str, list[tuple[int, int]]] = {"`": [], "~": []}  # char → [(line, run length)]
-        for j, line in enumerate(lines):
-            if not line or line.lstrip(" \t")[:1] not in ("`", "~"):
-                continue
-            body = line[:-1] if line.endswith("\n") else line
-            closer = _CLOSE.fullmatch(body)
-            if closer:
-                run = closer.group(1)
-                self._found[run[0]].append((j, len(run)))
-        self._lists: dict[tuple[str, int], list[int]] = {}
+    def __init__(self, text: str) -> None:
+        # char → [(line start, run length, line end incl. its \n)]
+        self._found: dict[str, list[tuple[int, int, int]]] = {"`": [], "~": []}
+        n = len(text)
+        for m in _CLOSE_LINE.finditer(text):
+            run = m.group(1)
+            self._found[run[0]].append((m.start(), len(run), m.end() + 1 if m.end() < n else n))
+        self._lists: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
 
     def next(self, after: int, char: str, size: int) -> int:
-        """The first closer line after ``after`` with ``char`` and a run of at least ``size`` (-1: none)."""
+        """The end (after its ``\n``) of the first closing line starting after ``after`` with
+        ``char`` and a run of at least ``size`` (-1: none)."""
         key = (char, size)
-        lines = self._lists.get(key)
-        if lines is None:
-            lines = self._lists[key] = [j for j, run in self._found[char] if run >= size]
-        k = bisect_right(lines, after)
-        return lines[k] if k < len(lines) else -1
+        found = self._lists.get(key)
+        if found is None:
+            kept = [(start, end) for start, run, end in self._found[char] if run >= size]
+            found = self._lists[key] = ([start for start, _ in kept], [end for _, end in kept])
+        k = bisect_right(found[0], after)
+        return found[1][k] if k < len(found[0]) else -1
 
 
 def frontmatter_end(text: str, *, search_from: int = 4) -> int:

@@ -114,26 +114,32 @@ def scan_frontmatter(text: str) -> Iterator[str]:
         yield text[:end]
 
 
-_HEADING = re.compile(r"^#{1,6}[ \t\r\f\v]", re.M)
+_HEADING = re.compile(r"#{1,6}[ \t\r\f\v]")
+
+
+_HEADING_LINE = re.compile(r"\n#")
 
 
 def scan_headings(text: str) -> Iterator[str]:
     if "#" not in text:
         return
-    for m in _HEADING.finditer(text):
+    starts = ([0] if text.startswith("#") else []) + [m.start() + 1 for m in _HEADING_LINE.finditer(text)]
+    for m in filter(None, (_HEADING.match(text, start) for start in starts)):
         end = text.find("\n", m.start())
         line = text[m.start():] if end < 0 else text[m.start():end]
         if len(line) > m.end() - m.start() and line[m.end() - m.start():].strip(WS6):
             yield line
 
 
-_TABLE = re.compile(r"^[ \t]*\|", re.M)
+_TABLE = re.compile(r"[ \t]*\|")
+_TABLE_LINE = re.compile(r"\n[ \t]*\|")  # (led by the line break: re skips to it, where ^ is tried everywhere)
 
 
 def scan_table_rows(text: str) -> Iterator[str]:
     if "|" not in text:
         return
-    for m in _TABLE.finditer(text):
+    starts = ([0] if _TABLE.match(text) else []) + [m.start() + 1 for m in _TABLE_LINE.finditer(text)]
+    for m in filter(None, (_TABLE.match(text, start) for start in starts)):
         end = text.find("\n", m.start())
         line = text[m.start():] if end < 0 else text[m.start():end]
         if line.count("|", m.end() - 1 - m.start()) >= 2:
@@ -277,19 +283,32 @@ SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = (
 )
 
 
-def validate_compression(original: object, compressed: object) -> tuple[list[str], list[str], list[str]]:
-    """``(errors, warnings, missing_items)`` exactly as the reference words them."""
+Scans = list[tuple[str, list[str], list[int]]]
+
+
+def scan_items(original: str) -> Scans:
+    """What validation looks for in ``original``: (label, items, where they stand) per scanner
+    that found any (a part that falls back is validated twice against the same original)."""
+    found = []
+    for label, scan in SCANNERS:
+        items = list(scan(original))
+        if items:
+            found.append((label, items, _starts(original, items)))
+    return found
+
+
+def validate_compression(original: object, compressed: object, scans: Scans | None = None
+                         ) -> tuple[list[str], list[str], list[str]]:
+    """``(errors, warnings, missing_items)`` exactly as the reference words them (``scans``:
+    ``scan_items(original)`` when the caller has it already)."""
     if not isinstance(original, str) or not isinstance(compressed, str):
         return ["validation received non-string input"], [], []
     errors: list[str] = []
     missing: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
-    for label, scan in SCANNERS:
-        items = list(scan(original))
-        if not items:
-            continue
-        for item, kept in zip(items, contained_in_order(compressed, items, _starts(original, items))):
+    for label, items, starts in scan_items(original) if scans is None else scans:
+        for item, kept in zip(items, contained_in_order(compressed, items, starts)):
             if not kept:
                 errors.append(f"{label} changed or missing: {preview(item)}")
                 missing.append(item)

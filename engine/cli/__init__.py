@@ -75,8 +75,12 @@ def _build_parser(command: str | None, batch: bool = False) -> argparse.Argument
 def broken_installation(exc: ImportError) -> int:
     """One line instead of a traceback or, worse, a result computed without the missing part
     (a module, a declared dependency, or the built-in data: ``engine.paths.BrokenInstallation``)."""
-    print(f"rulewright: broken installation: cannot import {exc.name or exc} — reinstall rulewright",
-          file=sys.stderr)
+    if "shared object" in str(exc):  # a compiled module (Qt) whose system library is missing
+        print(f"rulewright: cannot import {exc.name or 'a compiled module'}: {exc} — install that system "
+              "library (./dev ide installs Qt's)", file=sys.stderr)
+    else:
+        print(f"rulewright: broken installation: cannot import {exc.name or exc} — reinstall rulewright",
+              file=sys.stderr)
     return EXIT_USAGE
 
 

@@ -209,6 +209,23 @@ def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
     return [name for name in names if name not in known]
 
 
+def _below_min_length(body, role: str, min_length: float) -> list[dict]:
+    """Messages Caveman left alone only because they are shorter than ``minMessageLength``."""
+    from engine.caveman.compress import content_string
+    from engine.jsvalues import utf16_len
+
+    out = []
+    messages = body.get("messages") if isinstance(body, dict) else None
+    for n, msg in enumerate(messages if isinstance(messages, list) else []):
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if not isinstance(content, str | list) or msg.get("role") != role:
+            continue
+        length = utf16_len(content_string(content))
+        if 0 < length < min_length:
+            out.append({"message": n, "length": length, "minLength": min_length})
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -264,9 +281,16 @@ def run(args: argparse.Namespace) -> int:
     notes = (adapted.diagnostics if adapted is not None else []) + result.diagnostics
     for d in notes:
         print(d.with_location(path=d.path or shown).format(), file=sys.stderr)
+    short = _below_min_length(adapted.body if adapted is not None else body, args.role,
+                              args.min_length)
+    for item in short:
+        where = f"message {item['message']}" if args.messages else "the text"
+        print(f"{shown}:1:1: note: {where} is {item['length']} UTF-16 units long, below the minimum of "
+              f"{item['minLength']:g} (--min-length): left unchanged", file=sys.stderr)
     out_body = adapted.restore(result.body) if adapted is not None and adapted.adapted else result.body
     if args.json:
         response = _response(result, messages_mode=args.messages)
+        response["belowMinLength"] = short
         if adapted is not None and adapted.adapted:
             del response["messages"]
             response["body"] = out_body

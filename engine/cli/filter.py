@@ -15,8 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.rtk.builtin import load_builtin as load_builtin  # re-exported: `learn` imports it from here
+
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
-_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
 
 
 def default_builtin_dir() -> Path:
@@ -50,23 +51,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 # ----------------------------------------------------------------------------- shared helpers
-
-
-def load_builtin(folder: str | os.PathLike, profile: str) -> tuple[list, list]:
-    """Built-in filters of a folder, cached per process (a batch loads them once)."""
-    from engine.rtk.model import load_filter_dir
-
-    key = (str(folder), profile)
-    try:
-        stamp = max((p.stat().st_mtime for p in Path(folder).glob("*.json")), default=0.0)
-    except OSError:
-        stamp = -1.0
-    cached = _BUILTIN_CACHE.get(key)
-    if cached is not None and cached[0] == stamp:
-        return cached[1], cached[2]
-    filters, diagnostics = load_filter_dir(folder, profile=profile, source="builtin")
-    _BUILTIN_CACHE[key] = (stamp, filters, diagnostics)
-    return filters, diagnostics
 
 
 def _diagnostic_dict(d: Any) -> dict[str, Any]:

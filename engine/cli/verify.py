@@ -1,10 +1,12 @@
 """``rulewright verify [PATH...]``: run the inline ``tests[]`` of RTK filter files (the verify gate).
 
-Paths are filter files (``*.json``, ``*.toml``) or folders of them; the default is our built-in
-``filters/``. With ``--project``/``--data-dir`` (and no paths) it runs OmniRoute's gate over every
+Paths are filter files (``*.json``, ``*.toml``) or folders of them; with none it tests the
+built-in library shipped with Rulewright — not the folder you stand in (give ``.`` for that), and
+it says so. With ``--project``/``--data-dir`` (and no paths) it runs OmniRoute's gate over every
 scope instead: built-ins, global ``DATA_DIR/rtk`` files and the project's trusted ``.rtk`` files,
 with the loader's diagnostics. Exit 1 when a test fails, or with ``--require-all`` when a filter
-has no tests.
+has no tests. ``--accept`` writes the actual output of failing tests (all, one filter's, or one
+test) as their expected output, editing only those values in the files, and prints each change.
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     allow_intermixed(parser)
     parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="filter files or folders (default: the built-in filters/)")
+                        help="filter files or folders (default: the BUILT-IN library shipped with Rulewright, not "
+                             "the current folder; give . to test the filters where you stand)")
+    parser.add_argument("--filter", metavar="ID", dest="filter_id", help="only this filter's tests")
+    parser.add_argument("--test", metavar="N", help="with --filter: only its test number N (1 = first) or named N")
+    parser.add_argument("--accept", action="store_true",
+                        help="write the actual output of each failing test (of --filter/--test) as its expected "
+                             "output, keeping the rest of the file as it is, and print what changed")
     parser.add_argument("--require-all", action="store_true", help="fail when a filter has no tests")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute",
@@ -52,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     from engine.rtk.verify import verify_filters
 
     scopes = bool(args.project or args.data_dir)
+    if args.test is not None and not args.filter_id:
+        return _usage("--test needs --filter ID (the test's number or name within that filter)")
+    if scopes and (args.accept or args.filter_id):
+        return _usage("--accept and --filter apply to PATHs, not to the all-scopes gate")
     if scopes and args.paths:
         return _usage("give PATHs, or --project/--data-dir for the all-scopes gate, not both")
     if not scopes and (args.builtin or args.trust_project):
@@ -71,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if scopes:
         return _run_scopes(args)
+    builtin = not args.paths
     paths = args.paths or _default_paths()
+    if builtin and not args.json:
+        print(f"Testing the built-in filter library ({paths[0]}), not the current folder; "
+              "give PATH (e.g. .) to test your own filters.")
     missing = [p for p in paths if not Path(p).exists()]
     for p in missing:
         print(f"{p}:1:1: error: no such file or folder", file=sys.stderr)
@@ -81,13 +97,31 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print(f"{', '.join(paths)}:1:1: error: no filter files (*.json, *.toml) to verify", file=sys.stderr)
         return 1
-    filters, problems, comparisons = _read(files, args.profile, args.rtk)
+    contents = _contents(files)
+    filters, problems, comparisons = _read(files, args.profile, args.rtk, contents)
     for d in problems:
         print(d.format(), file=sys.stderr)
+    pool = filters
+    if args.filter_id:
+        filters = [f for f in filters if f.id == args.filter_id]
+        if not filters:
+            print(f"rulewright verify: error: no filter with id {args.filter_id!r} in {', '.join(paths)}",
+                  file=sys.stderr)
+            return 1
     result = verify_filters(filters, require_all=args.require_all, profile=args.profile,
-                            check_activation=not args.no_activation, check_engine=args.engine)
+                            check_activation=not args.no_activation, check_engine=args.engine, selection_pool=pool)
+    if args.test is not None:
+        result.outcomes = _chosen_test(result.outcomes, args.test)
+        if not result.outcomes:
+            print(f"rulewright verify: error: filter {args.filter_id!r} has no test {args.test!r}", file=sys.stderr)
+            return 1
+        result.passed = all(o.passed for o in result.outcomes)
+    if args.accept:
+        return _accept(result, contents, args, problems)
     if args.json:
         out = result.to_dict()
+        out["passed"] = bool(result.passed and not problems)  # the exit status's verdict
+        out["library"] = "builtin" if builtin else "paths"
         out["files"] = [str(f) for f in files]
         out["errors"] = [d.to_dict() for d in problems]
         if args.rtk:
@@ -102,13 +136,77 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(files, profile: str, rtk: bool) -> tuple[list, list, list]:
+def _contents(files) -> dict:
+    """One read of each file: the bytes tested are the bytes ``--accept`` edits."""
+    out = {}
+    for file in files:
+        try:
+            out[file] = file.read_bytes()
+        except OSError:
+            out[file] = None  # read_filter_file reports it
+    return out
+
+
+def _chosen_test(outcomes, wanted: str) -> list:
+    if wanted.isdigit():
+        n = int(wanted)
+        return [outcomes[n - 1]] if 1 <= n <= len(outcomes) else []
+    return [o for o in outcomes if o.test_name == wanted]
+
+
+def _accept(result, contents: dict, args, problems) -> int:
+    """Write actual as expected for the failing outcomes; print (or --json) each change."""
+    import json
+    from pathlib import Path
+
+    from engine.fsutil import atomic_write_bytes
+    from engine.rtk.accept import AcceptError, accept_json, accept_toml
+    from engine.rtk.verify import unified_diff
+
+    failing = [o for o in result.outcomes if not o.passed]
+    by_file: dict[str, list] = {}
+    for o in failing:
+        by_file.setdefault(o.path, []).append(o)
+    report, code = [], 1 if problems else 0
+    for path, outcomes in by_file.items():
+        file = Path(path)
+        data = contents.get(file)
+        if data is None:
+            continue
+        try:
+            editor = accept_toml if file.suffix.lower() == ".toml" else accept_json
+            text, done = editor(data.decode("utf-8"), outcomes)
+            if file.read_bytes() != data:
+                raise AcceptError("the file changed while the tests ran; run again")
+            atomic_write_bytes(file, text.encode("utf-8"))
+        except (AcceptError, UnicodeDecodeError, OSError) as exc:
+            print(f"{path}:1:1: error: cannot accept: {exc}", file=sys.stderr)
+            code = 1
+            continue
+        report += [(path, a) for a in done]
+    if args.json:
+        print(json.dumps({"accepted": [{"file": p, **a.to_dict()} for p, a in report],
+                          "passedAlready": len(result.outcomes) - len(failing),
+                          "errors": [d.to_dict() for d in problems]}, indent=2, ensure_ascii=False))
+        return code
+    for path, a in report:
+        print(f"{path}:{a.line}:{a.column}: accepted the actual output of [{a.filter_id}] {a.test_name} as expected")
+        for line in unified_diff(a.before.rstrip("\n"), a.after, ("old expected", "new expected")).splitlines():
+            print(f"    {line}")
+    if not failing:
+        print(f"nothing to accept: {len(result.outcomes)} test(s) already pass")
+    else:
+        print(f"accepted {len(report)} of {len(failing)} failing test(s)")
+    return code
+
+
+def _read(files, profile: str, rtk: bool, contents: dict | None = None) -> tuple[list, list, list]:
     """(filters, load errors, rtk-semantics comparisons) of filter files."""
     from engine.rtk.sources import read_filter_file
 
     filters, problems, comparisons = [], [], []
     for file in files:
-        read = read_filter_file(file, profile=profile)
+        read = read_filter_file(file, profile=profile, data=(contents or {}).get(file))
         problems += [d for d in read.diagnostics if d.level == "error"]
         filters += read.filters
         if rtk and read.toml is not None:

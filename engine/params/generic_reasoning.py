@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.params import ids
 from engine.params.jsv import UNDEFINED, get, truthy
-
-if TYPE_CHECKING:
-    from engine.params.provider_options import OptionsContext
+from engine.params.options_context import OptionsContext, effort_ratio
 
 NOT_ENABLE_THINKING = ("ollama", "lmstudio", "nvidia", "gpustack")
 QWEN_EXCLUDED_WORDS = ("coder", "asr", "tts", "reranker", "embedding", "instruct", "thinking")
@@ -41,8 +39,6 @@ def is_none_capable_gpt(model: dict) -> bool:
 
 
 def _budget(model: dict, effort: Any, *, on_raw: bool = False) -> int | None:
-    from engine.params.provider_options import effort_ratio
-
     model_id = ids.table_raw_id(model) if on_raw else ids.table_base_id(model)
     limits = ids.token_limits(model_id)
     if limits is None:
@@ -64,8 +60,6 @@ def _doubao_auto_capable(base: str) -> bool:
 
 
 def generic_reasoning_params(ctx: OptionsContext) -> dict:
-    from engine.params.provider_options import effort_ratio
-
     model, provider, settings = ctx.model, ctx.provider, ctx.settings
     pid = get(provider, "id")
     mpid = get(model, "providerId")

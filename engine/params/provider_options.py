@@ -7,13 +7,13 @@ reasoning rules of §9.6 live in :mod:`engine.params.generic_reasoning`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.params import ids
 from engine.params.beta import anthropic_beta_flags
 from engine.params.generic_reasoning import generic_reasoning_params
 from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
+from engine.params.options_context import OptionsContext, effort_ratio
 from engine.params.routing import model_endpoint
 
 SAFETY_CATEGORIES = (
@@ -27,38 +27,6 @@ XAI_BUILDER_IDS = ("xai", "xai-responses")
 AGGREGATOR_IDS = ("cherryin", "newapi", "aihubmix", "gateway")
 TIERS_DEFAULT = ("auto", "default", "flex", "priority")
 TIERS_GROQ = ("auto", "on_demand", "flex")
-
-
-@dataclass
-class OptionsContext:
-    provider: dict
-    model: dict
-    assistant: dict
-    enable_reasoning: bool
-    enable_web_search: bool
-    strict: bool = False
-    quirks: list[dict] = field(default_factory=list)
-
-    @property
-    def effort(self) -> Any:
-        return ids.effort_of(self.assistant)
-
-    @property
-    def settings(self) -> dict:
-        settings = get(self.assistant, "settings")
-        return settings if isinstance(settings, dict) else {}
-
-    def quirk(self, code: str, message: str) -> None:
-        self.quirks.append({"code": code, "message": message})
-
-
-def effort_ratio(effort: Any, ctx: OptionsContext | None = None) -> float:
-    if isinstance(effort, str) and effort in ids.EFFORT_RATIOS:
-        return ids.EFFORT_RATIOS[effort]
-    if ctx is not None:
-        ctx.quirk("PAR-Q23", f"effort {effort!r} is not a known effort; the Claude budget uses "
-                             "the 'high' ratio")
-    return ids.EFFORT_RATIOS["high"]
 
 
 def effort_inactive(effort: Any) -> bool:

@@ -35,6 +35,9 @@ _PREFIX_KEYWORDS = frozenset(("new", "typeof", "await", "yield", "void", "delete
 _NEITHER_KEYWORDS = frozenset(("else", "finally", "as", "satisfies", "from"))
 _START_KEYWORDS = frozenset(("case", "catch", "extends", "implements"))
 _VALUE_KEYWORDS = frozenset(("this", "super", "null", "true", "false"))
+_MODIFIERS = frozenset(("export", "declare", "abstract", "async", "default", "static", "public", "private",
+                        "protected", "readonly", "override", "accessor"))
+_CONTEXTUAL_DECLARATIONS = frozenset(("type", "interface", "namespace", "module", "declare", "abstract"))
 _HEAD_KEYWORDS = frozenset(("if", "for", "while", "switch", "catch", "with"))
 _RESERVED = _STATEMENT_KEYWORDS | _PREFIX_KEYWORDS | _NEITHER_KEYWORDS | _START_KEYWORDS | frozenset((
     "in", "instanceof", "of", "default", "export", "do", "else"))
@@ -242,6 +245,9 @@ class _Container:
     conditionals: int = 0  # pending `?` of conditional expressions at this level
     decl: bool = False  # a const/let/var/type declaration runs at this level
     body_next: str = ""  # "class", "interface" or "enum": the next `{` is that body
+    type_alias: bool = False  # a `type X =` declaration runs at this level (its `=` opens a type)
+    member_init: bool = False  # in a class body: a property initializer runs (calls are calls again)
+    open_index: int = -1  # the token index of this `(`
 
 
 def _find_jsx(tokens: list[Token], operand_before: list[bool]) -> list[int]:
@@ -257,7 +263,10 @@ def _find_jsx(tokens: list[Token], operand_before: list[bool]) -> list[int]:
         if nxt.value == ">":
             found.append(k)
         elif nxt.kind == "name":
-            after = tokens[k + 2] if k + 2 < len(tokens) else None
+            j = k + 2
+            if nxt.value == "const" and j < len(tokens) and tokens[j].kind == "name":
+                j += 1  # `<const T,>`: a const type parameter
+            after = tokens[j] if j < len(tokens) else None
             if after is None or (after.value != "," and after.value != "extends"):
                 found.append(k)
     return found
@@ -266,7 +275,8 @@ def _find_jsx(tokens: list[Token], operand_before: list[bool]) -> list[int]:
 def _generic_close(tokens: list[Token], k: int) -> int | None:
     """Index of the `>` closing type arguments opened by ``tokens[k]`` (a `<`), if they look like types."""
     depth = 0
-    allowed_punct = {"<", ">", ",", ".", "[", "]", "|", "&", "{", "}", ":", ";", "(", ")", "=>", "?", "...", "-"}
+    allowed_punct = {"<", ">", ",", ".", "[", "]", "|", "&", "{", "}", ":", ";", "(", ")", "=>", "?", "...", "-",
+                     "="}  # `=`: a type parameter's default
     for j in range(k, min(len(tokens), k + 200)):
         t = tokens[j]
         if t.kind == "punct":
@@ -289,6 +299,7 @@ def classify(tokens: list[Token]) -> list[int]:
     stack: list[_Container] = [_Container("", "block")]
     generic_closes: dict[int, int] = {}  # `>` index → flags
     prev: Token | None = None
+    opened: dict[int, int] = {}  # `)` index → its `(` index
 
     def operand_expected() -> bool:
         if prev is None:
@@ -302,7 +313,7 @@ def classify(tokens: list[Token]) -> list[int]:
         if prev.value in (")", "]"):
             return False
         if prev.value == "}":
-            return prev_closed in ("block", "body")
+            return prev_closed in ("block", "body", "doblock")
         if prev.value in ("++", "--"):
             return flags[len_before - 1] & END == 0
         return not (prev.value == ">" and len_before - 1 in generic_closes)
@@ -325,24 +336,49 @@ def classify(tokens: list[Token]) -> list[int]:
         elif t.kind == "hash":
             f = 0
         elif t.kind == "name":
-            if v in _STATEMENT_KEYWORDS and not (prev is not None and prev.value == "."):
-                f = START
-                if v in ("return", "break", "continue") and (nxt is None or nxt.line_before or nxt.value == "}"):
-                    f = BOTH
+            if v == "while" and prev is not None and prev.value == "}" and prev_closed == "doblock":
+                f = 0  # the `while` of a do-while is no node
+            elif v == "export" and nxt is not None and nxt.value in ("{", "*"):
+                f = START  # an export declaration's keyword, not a modifier
+            elif v == "const" and prev is not None and prev.value == "as":
+                f = BOTH  # `as const`: a type reference
+            elif v in _CONTEXTUAL_DECLARATIONS and (nxt is None or nxt.line_before):
+                f = BOTH  # `type`/`interface`… followed by a line break is a plain name
+            elif v in _STATEMENT_KEYWORDS and not (prev is not None and prev.value == "."):
+                after_modifier = prev is not None and prev.kind == "name" and prev.value in _MODIFIERS \
+                    and not (prev.value in ("async", *_CONTEXTUAL_DECLARATIONS) and t.line_before)
+                f = 0 if (after_modifier and v not in ("const", "let", "var")) or _after_decorator(tokens, k, opened) \
+                    else START  # the declaration started at its modifiers (a variable list is its own node)
+                if v in ("return", "break", "continue", "throw") and (
+                        nxt is None or nxt.value == "}" or (nxt.line_before and nxt.value != ";")):
+                    f |= END  # the statement ends at the keyword (ASI)
                 if v in ("const", "let", "var") or (v == "type" and nxt is not None and nxt.kind == "name"):
                     top.decl = True
+                    top.type_alias = v == "type"
                 if v in ("class", "interface", "enum"):
                     top.body_next = v
                 if v == "type" and (nxt is None or nxt.kind != "name"):
                     f = BOTH  # `type` used as a name
             elif prev is not None and prev.value == ".":
                 f = BOTH
+            elif v == "void" and (top.type_ctx or (prev is not None and prev.value == ":" and top.kind != "object")):
+                f = BOTH  # the `void` type
+            elif v == "yield" and (nxt is None or nxt.line_before):
+                f = BOTH  # a bare `yield` ends where the line does
             elif v in _PREFIX_KEYWORDS:
                 f = START
+            elif v in ("as", "satisfies") and t.line_before:
+                f = BOTH  # no line break is allowed before `as`: here it is a name
             elif v in _NEITHER_KEYWORDS:
                 f = 0
                 if v in ("as", "satisfies"):
                     top.type_ctx = True
+            elif v in ("constructor", "get", "set") and top.kind in ("body", "object") and nxt is not None \
+                    and (nxt.value == "(" if v == "constructor" else nxt.kind in ("name", "str", "num")
+                         or nxt.value == "["):
+                f = START  # a member keyword, not a name node
+            elif v == "extends" and (top.type_ctx or top.kind in ("generic", "typelit")):
+                f = 0  # a constraint or a conditional type, not a heritage clause
             elif v in _START_KEYWORDS:
                 f = START
             elif v in ("in", "instanceof", "of"):
@@ -359,6 +395,7 @@ def classify(tokens: list[Token]) -> list[int]:
             if v == ";":
                 f = 0 if top.kind == "for" else END
                 top.decl = False
+                top.member_init = False
                 top.type_ctx = False
             elif v == ",":
                 f = 0
@@ -366,12 +403,17 @@ def classify(tokens: list[Token]) -> list[int]:
                     top.type_ctx = False
             elif v in (".",):
                 f = 0
-            elif v in ("?.", "..."):
+            elif v == "?.":
                 f = BOTH
+            elif v == "...":
+                f = BOTH if top.kind == "params" else START  # a rest parameter's token is a node, a spread's not
             elif v == "?":
                 f = BOTH
                 if nxt is None or nxt.value not in (":", ")", ",", "=", ";"):
-                    top.conditionals += 1
+                    if top.type_ctx or top.kind in ("generic", "typelit", "typeparen"):
+                        f = 0  # a conditional type's `?` and `:` are no nodes
+                    else:
+                        top.conditionals += 1
             elif v == ":":
                 if top.conditionals > 0:
                     top.conditionals -= 1
@@ -381,27 +423,33 @@ def classify(tokens: list[Token]) -> list[int]:
                     if top.kind != "object" and not (prev is not None and prev.value in ("case", "default")):
                         top.type_ctx = True
             elif v == "=":
-                initializer = top.decl or top.kind in ("body", "params") or (top.kind == "typelit")
+                initializer = top.decl or top.kind in ("body", "params", "typelit", "generic")
+                if top.kind == "body":
+                    top.member_init = True
                 f = 0 if initializer else BOTH
-                top.type_ctx = v == "=" and prev is not None and tokens[k - 2].value == "type" \
-                    if k >= 2 else False
+                top.type_ctx = top.type_alias  # a type alias's right-hand side is a type
+                top.type_alias = False
             elif v == "=>":
-                f = 0 if top.type_ctx and top.kind == "typeparen" else BOTH
-                if top.kind != "typeparen":
-                    top.type_ctx = False
+                f = 0 if (top.type_ctx and top.kind == "typeparen") or (
+                    prev is not None and prev.value == ")" and prev_closed == "typeparen") else BOTH
+                if f == BOTH:
+                    top.type_ctx = False  # an arrow function's body follows its return type
             elif v in ("|", "&"):
-                f = 0 if top.type_ctx or top.kind in ("generic", "typeparen", "typelit") else BOTH
+                in_type = top.type_ctx or top.kind in ("generic", "typeparen", "typelit")
+                f = (START if operand else 0) if in_type else BOTH  # a leading `|` starts its union type
             elif v == "!" or v in ("++", "--"):
-                f = START if operand else END
+                f = START if operand or t.line_before else END  # no postfix form after a line break
             elif v in ("+", "-", "~"):
                 f = START if operand else BOTH
             elif v == "@":
                 f = START
+            elif v == "*" and prev is not None and prev.value in ("export", "import"):
+                f = 0  # `export *` / `import * as`
             elif v == "<":
                 close = _generic_close(tokens, k)
                 if close is not None and ((prev is not None and (prev.kind == "name" or prev.value == "."))
                                           or operand):
-                    f = 0
+                    f = START if operand or (t.line_before and top.type_ctx) else 0  # a generic arrow starts at `<T,>`
                     after = tokens[close + 1] if close + 1 < len(tokens) else None
                     declared = k >= 2 and tokens[k - 2].value in ("class", "interface", "type", "function")
                     if operand or declared or (after is not None and after.value == "("):
@@ -422,7 +470,8 @@ def classify(tokens: list[Token]) -> list[int]:
                 elif prev is not None and ((prev.kind == "name" and (prev.value not in _RESERVED
                                                                     or prev.value in _VALUE_KEYWORDS))
                                            or prev.value in (")", "]", "?.", ">") or prev.kind == "tmpl"):
-                    kind = "params" if (k >= 2 and tokens[k - 2].value == "function") or top.kind == "body" \
+                    kind = "params" if (k >= 2 and tokens[k - 2].value == "function") or (
+                        top.kind == "body" and not top.member_init and not (k >= 2 and tokens[k - 2].value == "@")) \
                         else "call"
                     f = 0
                 elif prev is not None and prev.value == "function":
@@ -430,10 +479,12 @@ def classify(tokens: list[Token]) -> list[int]:
                 else:
                     kind, f = "paren", START
                 stack.append(_Container("(", kind))
+                stack[-1].open_index = k
             elif v == ")":
                 closing = stack.pop() if len(stack) > 1 and stack[-1].char in ("(", "<") else _Container("(", "call")
                 while closing.char == "<" and len(stack) > 1:
                     closing = stack.pop()
+                opened[k] = closing.open_index
                 after = nxt.value if nxt is not None else ""
                 if closing.kind in ("head", "for", "params"):
                     f = 0
@@ -447,8 +498,9 @@ def classify(tokens: list[Token]) -> list[int]:
                     f = END
                 prev_closed = closing.kind
             elif v == "[":
-                kind = "array" if operand else "index"
-                f = START if operand else 0
+                kind = "array" if (operand and not (prev is not None and prev.value == "?.")) or (
+                    top.type_ctx and t.line_before) else "index"
+                f = START if kind == "array" else 0
                 stack.append(_Container("[", kind, type_ctx=top.type_ctx and kind == "array"))
             elif v == "]":
                 if len(stack) > 1 and stack[-1].char == "[":
@@ -465,7 +517,7 @@ def classify(tokens: list[Token]) -> list[int]:
                         and not (prev.kind == "name" and prev.value in ("else", "do", "try", "finally")):
                     kind, f = "object", START
                 else:
-                    kind, f = "block", START
+                    kind, f = ("doblock" if prev is not None and prev.value == "do" else "block"), START
                 if top.type_ctx and kind in ("block",):
                     top.type_ctx = False
                 stack.append(_Container("{", kind))
@@ -484,6 +536,16 @@ def classify(tokens: list[Token]) -> list[int]:
             stack.pop()
         prev = t
     return flags
+
+
+def _after_decorator(tokens: list[Token], k: int, opened: dict[int, int]) -> bool:
+    """Whether ``tokens[k]`` directly follows a decorator (``@name``, ``@a.b`` or ``@name(…)``)."""
+    j = k - 1
+    if j >= 0 and tokens[j].value == ")" and j in opened:
+        j = opened[j] - 1
+    while j >= 1 and tokens[j].kind == "name" and tokens[j - 1].value == ".":
+        j -= 2
+    return j >= 1 and tokens[j].kind == "name" and tokens[j - 1].value == "@"
 
 
 def _jsx_spans(code: str, tokens: list[Token], starts: list[int]) -> list[tuple[int, int]]:

@@ -464,7 +464,7 @@ def _check_filter(name: str, table: dict) -> None:
 
 def run_inline_tests(result: TomlParseResult, profile: str = "omniroute") -> list[TomlTestOutcome]:
     """The parse-time gate (§2): each test through the filter stage, trailing ``\\n`` ignored."""
-    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
+    from engine.rtk.inline_test import run_filter_stage, strip_trailing_newlines
 
     by_id = {f.id: f for f in result.filters}
     outcomes = []
@@ -732,7 +732,7 @@ class SemanticsComparison:
 
 def compare_semantics(result: TomlParseResult, profile: str = "omniroute") -> list[SemanticsComparison]:
     """Every inline test under both tools' semantics (§6.4: shown after an export)."""
-    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
+    from engine.rtk.inline_test import run_filter_stage, strip_trailing_newlines
 
     by_id = {f.id: f for f in result.filters}
     out = []

@@ -19,20 +19,10 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsregex.budget import total_budget
 from engine.jsvalues import locale_compare, math_round
+from engine.rtk.inline_test import run_filter_stage as run_filter_stage  # re-exported for callers
+from engine.rtk.inline_test import strip_trailing_newlines
 from engine.rtk.model import RtkFilter
 from engine.rtk.tokens import estimate_tokens
-
-
-def strip_trailing_newlines(text: str) -> str:
-    """The gate's comparison form: only ``\\n`` is removed (``\\r`` and spaces count)."""
-    return text.rstrip("\n")
-
-
-def run_filter_stage(flt: RtkFilter, text: str, profile: str = "omniroute") -> str:
-    """``applyLineFilter(text, filter).text`` with the filter's raw ``maxLines``."""
-    from engine.rtk.stages import apply_line_filter
-
-    return apply_line_filter(text, flt, profile=profile).text
 
 
 def savings_percent(original: str, result: str) -> float:

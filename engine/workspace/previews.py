@@ -980,7 +980,7 @@ def _buffer_notes(found: Iterable[Diagnostic]) -> list[Note]:
 def _builtin_filters(folder: str | None, profile: str) -> tuple[list, list]:
     if not folder or not Path(folder).is_dir():
         return [], []
-    from engine.cli.filter import load_builtin
+    from engine.rtk.builtin import load_builtin
 
     return load_builtin(folder, profile)
 

@@ -177,3 +177,18 @@ def test_playground_sample_and_template_labels_let_go_once_the_input_is_edited(q
     assert grammar.sample.currentIndex() > 0
     grammar.text.setPlainText(grammar.text.toPlainText() + "!")
     assert grammar.sample.currentIndex() == 0
+
+
+def test_reloading_the_same_sample_keeps_the_preview_shading(qtbot, window, workspace):
+    """Putting the same text in the input again (a rescan picks the sample again) replaced the
+    document under the shading while its layers said it was drawn: the input lost its marks."""
+    panel = window.panel_widgets["caveman-preview"]
+    open_pack(qtbot, window, workspace)
+    panel.set_text("Basically we should just go. Please do it.")
+    qtbot.waitUntil(lambda: panel.preview is not None and not panel.dispatcher.busy
+                    and panel.preview.input == panel.input.toPlainText() and any(s.cursor.hasSelection() for s in panel.input.extraSelections()),
+                    timeout=10000)
+    panel.set_text(panel.input.toPlainText())
+    qtbot.wait(400)
+    qtbot.waitUntil(lambda: not panel.dispatcher.busy, timeout=10000)
+    assert any(s.cursor.hasSelection() for s in panel.input.extraSelections())

@@ -60,7 +60,8 @@ def plain_validate(original: str, compressed: str):
     return errors, warnings, missing
 
 
-FENCE_LINES = ("```", "````", "~~~", "```js", "   ```", "    ```", "~~~~ ", "``` \t", "code", "", "`x`", " ~~~")
+FENCE_LINES = ("```", "````", "~~~", "```js", "   ```", "    ```", "~~~~ ", "``` \t", "code", "", "`x`", " ~~~",
+               "```\r", "\t~~~~", "``` \u2028", "~~~x")
 
 
 @settings(max_examples=300, deadline=None)
@@ -150,3 +151,26 @@ def test_strict_block_validation_equals_plain_containment(pieces, ops):
     expected = (["compressed text is empty"] if original and not js_trim(compressed) else []) + [
         f"kind changed or missing: {preview(b.content)}" for b in blocks if b.content not in compressed]
     assert errors == expected
+
+
+def _plain_lines(text: str, pattern: str, keep) -> list[str]:
+    out = []
+    for m in re.finditer(pattern, text, re.M):
+        end = text.find("\n", m.start())
+        line = text[m.start():] if end < 0 else text[m.start():end]
+        if keep(line, m):
+            out.append(line)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("#", "## ", "#######  x", "# x", "|", " | a |", "\t|x|", "a | b |", "\n", "\r",
+                                 " ", "x", "#\t", "||")), max_size=30))
+def test_heading_and_table_scans_equal_a_multiline_regex(pieces):
+    from engine.caveman.validation import WS6, scan_headings, scan_table_rows
+
+    text = "".join(pieces)
+    assert list(scan_headings(text)) == _plain_lines(
+        text, r"^#{1,6}[ \t\r\f\v]", lambda line, m: line[m.end() - m.start():].strip(WS6) != "")
+    assert list(scan_table_rows(text)) == _plain_lines(
+        text, r"^[ \t]*\|", lambda line, m: line.count("|", m.end() - 1 - m.start()) >= 2)

@@ -91,3 +91,17 @@ def test_the_checkout_is_found_in_an_editable_install():
     # the wheel carries engine/_data; a checkout reads its top-level folders
     root = paths.project_root()
     assert (root / "rules").is_dir() and (root / "filters").is_dir() and (root / "resources" / "schemas").is_dir()
+
+
+def test_a_missing_system_library_is_named(capsys, monkeypatch):
+    import engine.cli.gui as gui
+
+    def launcher():
+        raise ImportError("libEGL.so.1: cannot open shared object file: No such file or directory",
+                          name="PySide6.QtGui")
+
+    monkeypatch.setattr(gui, "_gui_launcher", launcher)
+    assert main(["gui"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "rulewright: cannot import PySide6.QtGui: libEGL.so.1: cannot open shared object file: No such file or "
+        "directory — install that system library (./dev ide installs Qt's)"]

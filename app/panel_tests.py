@@ -9,6 +9,7 @@ edits too).
 
 from __future__ import annotations
 
+import html
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -404,9 +405,14 @@ class TestsPanel(QWidget):
                     parent.setData(0, ROW_ROLE, ("filter", row))
                     file_item.addChild(parent)
                     by_filter[row.filter_id] = parent
-                item = QTreeWidgetItem([row.test_name, "✓ pass" if row.passed else "✗ fail",
+                status = "✓ pass" if row.passed else "✗ fail"
+                if row.quirk:  # a reference quirk changed this result: say which, with strict's answer
+                    status += " · " + ", ".join(row.quirk["ids"])
+                item = QTreeWidgetItem([row.test_name, status,
                                         self._activation_text(row), f"{row.savings_percent:.0f}%"])
                 item.setForeground(1, QColor(t.string if row.passed else t.error))
+                if row.quirk:
+                    item.setToolTip(1, row.quirk["message"])
                 if row.activation_ok is False:
                     item.setForeground(2, QColor(t.warning))
                     item.setToolTip(2, self._activation_detail(row))
@@ -523,7 +529,8 @@ class TestsPanel(QWidget):
         row: TestRow = data[1]
         state = "passes" if row.passed else "fails"
         self.detail_title.setText(f"<b>{row.filter_id}</b> › <b>{row.test_name}</b> {state} — "
-                                  f"{self._relative(row.file)}" + (f" {row.pointer}" if row.pointer else ""))
+                                  f"{self._relative(row.file)}" + (f" {row.pointer}" if row.pointer else "")
+                                  + (f"<br>⚑ {html.escape(row.quirk['message'])}" if row.quirk else ""))
         if row.activation is None:
             self.activation.setText("activation: no command in this test (add one to check which filter runs)")
         elif row.activation_ok:
@@ -532,10 +539,16 @@ class TestsPanel(QWidget):
                                     f"type {row.activation.get('detectedType')})")
         else:
             self.activation.setText("activation: ⚠ " + self._activation_detail(row))
-        if row.passed:
+        strict_diff = ""
+        if row.quirk:  # the strict profile's answer beside OmniRoute's
+            from engine.rtk.verify import unified_diff
+
+            strict_diff = unified_diff(row.actual, row.quirk["strictActual"], ("omniroute (actual)", "strict"))
+        if row.passed and not strict_diff:
             self.diff.setPlainText("expected == actual:\n\n" + row.actual)
         else:
-            self.diff.show_unified(row.diff, empty="(the outputs differ only in trailing newlines)")
+            self.diff.show_unified("\n".join(p for p in (row.diff, strict_diff) if p),
+                                   empty="(the outputs differ only in trailing newlines)")
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -165,9 +165,11 @@ def _check_toml(path: Path, text: str | None, profile: str) -> list[Diagnostic]:
     try:
         result = parse_rtk_toml(text, profile=profile)
     except TomlFilterError as exc:
+        from engine.rtk.toml_io import error_position
+
         message = str(exc) + (f" ({exc.hint})" if exc.hint else "")
-        return [*problems, Diagnostic(message, "error", "rtk-toml", shown, exc.line or 1, exc.column or 1,
-                                      source="toml")]
+        line, column = error_position(text, exc)  # the same place verify reports
+        return [*problems, Diagnostic(message, "error", "rtk-toml", shown, line, column, source="toml")]
     out = list(problems)
     out += [Diagnostic(w, "warning", "rtk-toml", shown, 1, 1, source="toml") for w in result.warnings]
     out += [d if d.path else d.with_location(path=shown, line=d.line or 1, column=d.column or 1)

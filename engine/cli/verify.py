@@ -321,11 +321,18 @@ def _print_semantics(comparisons) -> None:
 
 
 def _print_report(result, files) -> None:
+    from engine.rtk.verify import unified_diff
+
     for outcome in result.failed:
         where = f"{outcome.path}: " if outcome.path else ""
-        print(f"{where}FAIL [{outcome.filter_id}] {outcome.test_name}")
+        print(f"{where}FAIL [{outcome.filter_id}] {outcome.test_name}"
+              + (f" — {outcome.quirk.message()}" if outcome.quirk is not None else ""))
         for line in outcome.diff.splitlines():
             print(f"    {line}")
+        if outcome.quirk is not None:
+            for line in unified_diff(outcome.actual, outcome.quirk.strict_actual,
+                                     ("omniroute", "strict")).splitlines():
+                print(f"    {line}")
     for d in result.diagnostics:
         print(d.format(), file=sys.stderr)
     if result.require_all:

@@ -539,9 +539,9 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
         try:
             result = parse_rtk_toml(text, run_tests=run_toml_tests, profile=profile)
         except TomlFilterError as exc:
-            line, column = exc.line, exc.column
-            if line is None:
-                line, column = _toml_error_position(text, exc)
+            from engine.rtk.toml_io import error_position
+
+            line, column = error_position(text, exc)  # the same place validate reports
             hint = [Diagnostic(exc.hint, "info", "VT-Q12", shown, source="rtk")] if exc.hint else []
             return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
                 str(exc), "error", "RTK-TOML", shown, line, column, source="rtk"), *hint])
@@ -564,31 +564,23 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
     for d in found:
         issues = d.data.get("issues") if d.level == "error" else None
         if issues:  # one located diagnostic per zod issue; the reference's text stays in data
-            located += [doc.locate(Diagnostic(f"{i['pointer'] or '/'}: {i['message']}", "error", d.code, shown,
-                                              pointer=i["pointer"],
-                                              source="rtk", data={"reference": d.message}))
-                        for i in issues]
+            located += [_locate_issue(doc, i, d, shown) for i in issues]
         else:
             located.append(doc.locate(d) if d.pointer is not None else d)
     objects = value if isinstance(value, list) else [value]
     return FilterFile(file, fmt, text, filters, objects=objects, diagnostics=located)
 
 
-def _toml_error_position(text: str, exc: Exception) -> tuple[int | None, int | None]:
-    """Best-effort line of a TOML schema/semantic error: the filter's table header."""
-    from engine.diagnostics import position
-
-    name = getattr(exc, "filter_name", None)
-    path = getattr(exc, "path", None) or ()
-    if name is None and len(path) >= 2 and path[0] in ("filters", "tests"):
-        name = str(path[1])
-    if name is None:
-        return None, None
-    for header in (f"[filters.{name}]", f'[filters."{name}"]', f"[[tests.{name}]]"):
-        index = text.find(header)
-        if index >= 0:
-            return position(text, index)
-    return None, None
+def _locate_issue(doc, issue: dict, d: Diagnostic, shown: str) -> Diagnostic:
+    """One zod issue at its value — an unknown key at the key itself, where ``validate`` puts it."""
+    pointer = issue["pointer"]
+    diagnostic = Diagnostic(f"{pointer or '/'}: {issue['message']}", "error", d.code, shown, pointer=pointer,
+                            source="rtk", data={"reference": d.message})
+    if issue.get("code") == "unrecognized_keys" and '"' in issue["message"]:
+        key = issue["message"].split('"')[1].replace("~", "~0").replace("/", "~1")
+        located = doc.locate(diagnostic.with_location(pointer=f"{pointer}/{key}"), key=True)
+        return located.with_location(pointer=pointer)
+    return doc.locate(diagnostic)
 
 
 def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:

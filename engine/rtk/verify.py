@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cmp_to_key
@@ -73,6 +74,48 @@ class EngineCheck:
 
 
 @dataclass
+class QuirkEffect:
+    """A reference quirk changed this test's result: the ids, and what ``strict`` answers instead."""
+
+    ids: list[str]
+    strict_actual: str
+    strict_passed: bool
+
+    def message(self) -> str:
+        names = ", ".join(f"{q} ({describe_quirk(q)})" for q in self.ids)
+        verdict = "passes" if self.strict_passed else "fails"
+        return f"result changed by {names}; under --profile strict this test {verdict}"
+
+    def to_dict(self) -> dict:
+        return {"ids": self.ids, "strictActual": self.strict_actual, "strictPassed": self.strict_passed,
+                "message": self.message()}
+
+
+def describe_quirk(quirk_id: str) -> str:
+    from engine.rtk.quirks import QUIRKS, VT_QUIRKS
+
+    return QUIRKS.get(quirk_id) or VT_QUIRKS.get(quirk_id) or "a reference quirk"
+
+
+_QUIRK_ID = re.compile(r"^(?:RTK|VT)-Q\d+$")
+
+
+def quirk_effect(flt: RtkFilter, text: str, result, expected: str) -> QuirkEffect | None:
+    """Run the test again under ``strict``; when the answer differs, name the quirks responsible:
+    those the run reported, and RTK-Q16 for a TOML filter (OmniRoute compiles its patterns
+    case-insensitively, rtk does not)."""
+    from engine.rtk.stages import apply_line_filter
+
+    strict = strip_trailing_newlines(apply_line_filter(text, flt, profile="strict").text)
+    if strict == strip_trailing_newlines(result.text):
+        return None
+    ids = list(dict.fromkeys(d.code for d in result.diagnostics if d.code and _QUIRK_ID.match(d.code)))
+    if flt.is_toml and "RTK-Q16" not in ids:
+        ids.insert(0, "RTK-Q16")
+    return QuirkEffect(ids or ["RTK-quirk"], strict, strict == expected)
+
+
+@dataclass
 class TestOutcome:
     filter_id: str
     test_name: str
@@ -86,6 +129,7 @@ class TestOutcome:
     savings_percent: float = 0.0
     activation: ActivationCheck | None = None
     engine: EngineCheck | None = None
+    quirk: QuirkEffect | None = None
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
@@ -98,6 +142,8 @@ class TestOutcome:
             out["activation"] = self.activation.to_dict()
         if self.engine is not None:
             out["engine"] = self.engine.to_dict()
+        if self.quirk is not None:
+            out["quirk"] = self.quirk.to_dict()
         return out
 
 
@@ -200,7 +246,8 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
             continue
         with total_budget(what=f"the tests[] of filter {flt.id!r}"):
             ran = _run_tests(flt, should_stop, profile)
-        for test, result, stopped in ran:
+        for test, run, stopped in ran:
+            result = run.text
             if stopped:
                 # the filter's regex work ran out of time: its output is the input kept whole,
                 # which must not count as a pass (issue 23: a 35 s test "passed")
@@ -211,6 +258,13 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
             bucket["total"] += max(0, saving)
             outcome = TestOutcome(flt.id, test.name, actual == expected and not stopped, actual, expected,
                                   unified_diff(expected, actual), flt.source, flt.path, test.pointer, saving)
+            if profile != "strict" and not stopped:
+                outcome.quirk = quirk_effect(flt, test.input, run, expected)
+                if outcome.quirk is not None:
+                    notes.append(Diagnostic(
+                        f"test '{test.name}' of '{flt.id}': {outcome.quirk.message()}", "info",
+                        outcome.quirk.ids[0], path=flt.path, pointer=test.pointer, source="verify",
+                        data={"filterId": flt.id, "quirks": outcome.quirk.ids}))
             if check_activation and test.command is not None:
                 outcome.activation = _check_activation(flt, test.command, test.input, pool, profile)
                 if not outcome.activation.passed:
@@ -249,7 +303,7 @@ def _run_tests(flt: RtkFilter, should_stop: Callable[[], bool] | None, profile: 
             break
         result = apply_line_filter(test.input, flt, profile=profile)
         stopped = [d for d in result.diagnostics if d.code == "RTK-TIMEOUT"] if result.timed_out else []
-        out.append((test, result.text, stopped))
+        out.append((test, result, stopped))
     return out
 
 

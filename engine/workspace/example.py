@@ -40,6 +40,8 @@ def example_changes(source: Path | None = None) -> list[tuple[str, str]]:
     one of ``changed``, ``added`` (only in the copy) or ``deleted`` (only in the bundle)."""
     target = user_example_workspace()
     src = source if source is not None else example_workspace_dir()
+    if not target.is_dir():
+        return []  # no copy yet: nothing of the user's to list
 
     def files(root: Path) -> dict[str, Path]:
         if not root.is_dir():

@@ -49,6 +49,7 @@ class TestRow:
     command: str | None
     savings_percent: float
     activation: dict | None  # ActivationCheck.to_dict() or None when the test has no command
+    quirk: dict | None = None  # QuirkEffect.to_dict(): a reference quirk changed the result (ids, strict answer)
 
     @property
     def activation_ok(self) -> bool | None:
@@ -228,7 +229,8 @@ def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = 
                     str(read.path), o.filter_id, o.test_name,
                     o.pointer if read.format == "omniroute-json" else None, o.passed, o.expected, o.actual,
                     o.diff, test.command if test else None, o.savings_percent,
-                    o.activation.to_dict() if o.activation is not None else None))
+                    o.activation.to_dict() if o.activation is not None else None,
+                    o.quirk.to_dict() if o.quirk is not None else None))
             notes += result.diagnostics
         out.append(file_tests)
     if progress:

@@ -15,6 +15,7 @@ def test_changes_are_listed_and_kept_in_the_moved_copy(tmp_path):
     (bundle / "rules").mkdir(parents=True)
     (bundle / "rules" / "a.json").write_text("{}", encoding="utf-8")
     (bundle / "gone.txt").write_text("x", encoding="utf-8")
+    assert example_changes(bundle) == []  # no copy yet: nothing of the user's
     copy = ensure_example_workspace(bundle)
     assert example_changes(bundle) == []
     (copy / "rules" / "a.json").write_text('{"mine": 1}', encoding="utf-8")

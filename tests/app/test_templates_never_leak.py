@@ -7,9 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
-pytest.importorskip("PySide6")
-
 from ide_helpers import open_pack, wait_settled
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest

@@ -218,3 +218,32 @@ def test_large_filter_sets_wait_for_the_panel_or_f5(qtbot, demo, dialogs, monkey
         win.show_panel("tests")
     assert panel.result.failed == 1
     win.watcher.stop()
+
+
+PING_LIKE = '''schema_version = 1
+
+[filters.pingish]
+match_command = '^ping\\b'
+strip_lines_matching = ['^PING ']
+
+[[tests.pingish]]
+name = "keeps the lower-case summary"
+input = """
+PING host (10.0.0.1)
+ping statistics: 1 packets
+"""
+expected = "ping statistics: 1 packets"
+'''
+
+
+def test_a_result_changed_by_a_quirk_shows_its_id_and_the_strict_answer(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    (demo / "filters" / "ping.toml").write_text(PING_LIKE, encoding="utf-8")
+    qtbot.waitUntil(lambda: any(i.text(0) == "keeps the lower-case summary" for i in panel.test_items()),
+                    timeout=30000)
+    item = _item(panel, "keeps the lower-case summary")
+    assert item.text(1) == "✗ fail · RTK-Q16" and "under --profile strict this test passes" in item.toolTip(1)
+    panel.tree.setCurrentItem(item)
+    assert "RTK-Q16" in panel.detail_title.text()
+    lines = panel.diff.plain_lines()
+    assert "+++ strict" in lines and "+ ping statistics: 1 packets" in lines

@@ -62,7 +62,6 @@ def test_codex_marking(body, codex):
 
 
 def test_o200k_counts_of_a_codex_body():
-    pytest.importorskip("tiktoken")
     body = {"model": "gpt-5-codex", "input": [{"type": "reasoning", "id": "rs_2", "summary": []}]}
     # o200k splits this JSON text (79 UTF-16 units, 20 by length/4) into 29 tokens
     assert estimate_body_tokens(body) == 29

@@ -115,3 +115,40 @@ def test_compress_says_when_the_text_is_below_the_minimum(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["belowMinLength"] == [{"message": 0, "length": 13, "minLength": 50}]
     assert main(["compress", str(short), "--min-length", "5", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["belowMinLength"] == []
+
+
+PING_LIKE = '''schema_version = 1
+
+[filters.pingish]
+match_command = '^ping\\b'
+strip_lines_matching = ['^PING ']
+
+[[tests.pingish]]
+name = "keeps the lower-case summary"
+input = """
+PING host (10.0.0.1)
+ping statistics: 1 packets
+"""
+expected = "ping statistics: 1 packets"
+'''
+
+
+def test_a_result_changed_by_a_quirk_names_it_with_the_strict_answer(tmp_path, capsys):
+    path = tmp_path / "ping.toml"
+    path.write_text(PING_LIKE, encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL [pingish] keeps the lower-case summary — result changed by RTK-Q16" in captured.out
+    assert "under --profile strict this test passes" in captured.out
+    assert "+++ strict" in captured.out and "[RTK-Q16]" in captured.err
+    assert main(["verify", str(path), "--json"]) == 1
+    (outcome,) = json.loads(capsys.readouterr().out)["outcomes"]
+    assert outcome["quirk"]["ids"] == ["RTK-Q16"] and outcome["quirk"]["strictPassed"] is True
+    assert outcome["quirk"]["strictActual"] == "ping statistics: 1 packets"
+    assert main(["verify", str(path), "--profile", "strict"]) == 0
+
+
+def test_results_no_quirk_touched_carry_no_quirk(tmp_path, capsys):
+    path = _failing(tmp_path)
+    assert main(["verify", str(path), "--json"]) == 1
+    assert all("quirk" not in o for o in json.loads(capsys.readouterr().out)["outcomes"])

@@ -34,6 +34,8 @@ from engine.workspace.kinds import FileKind
 from engine.workspace.templates import new_filter, new_rule, unique_name
 from engine.workspace.validation import TrustInfo, trust_of, validate_version
 
+JOURNAL_MAX_WAIT_MS = 2000  # the most an unsaved edit waits for the journal while typing goes on
+
 
 def _structure(version: int, kind: FileKind, text: str) -> tuple[int, jsontree.ParseResult, ItemIndex | None]:
     """Worker job: the list's spans and values, read with the C decoder (no span tree)."""
@@ -70,6 +72,7 @@ class DocumentTab(QWidget):
     diagnosticsChanged = Signal()
     statusChanged = Signal()
     edited = Signal()
+    journalProblem = Signal(str)  # a journal write failed ("" once one succeeds again)
 
     def __init__(self, document: Document, *, journal: RecoveryJournal | None = None,
                  workspace: Path | None = None, profile: str = "omniroute",
@@ -135,8 +138,17 @@ class DocumentTab(QWidget):
         self._journal_timer.setSingleShot(True)
         self._journal_timer.setInterval(800)
         self._journal_timer.timeout.connect(self.write_journal)
+        # the debounce restarts on every edit; this one does not: while typing goes on, the
+        # journal is still written at most JOURNAL_MAX_WAIT_MS after the first unjournaled edit
+        self._journal_deadline = QTimer(self)
+        self._journal_deadline.setSingleShot(True)
+        self._journal_deadline.setInterval(JOURNAL_MAX_WAIT_MS)
+        self._journal_deadline.timeout.connect(self.write_journal)
         # journal writes (fsync of a possibly big buffer) run off the GUI thread, in request order
         self._journaler = Dispatcher(self)
+        self._journaler.failed.connect(self._on_journal_failed)
+        self._journaler.finished.connect(self._on_journal_written)
+        self.journal_error: str | None = None
         self._truster = Dispatcher(self)
         self._truster.finished.connect(self._on_trust)
 
@@ -512,6 +524,8 @@ class DocumentTab(QWidget):
             if answer != QMessageBox.StandardButton.Save:
                 self.conflict_bar.show_conflict(f"{target.name} changed on disk. Your version was not saved.")
                 return False
+        if self.doc.lossy and not self._confirm_lossy_save(target):
+            return False
         self._ignore_disk_until = time.monotonic() + 1.0
         try:
             self.doc.save(target)
@@ -521,12 +535,22 @@ class DocumentTab(QWidget):
         self.undo_stack.setClean()
         self.conflict_bar.hide()
         self._journal_timer.stop()
+        self._journal_deadline.stop()
         if self.journal is not None:
             self._journaler.request(self.journal.discard, target)
         self.refresh_trust()
         self.request_validation(immediate=True)
         self.statusChanged.emit()
         return True
+
+    def _confirm_lossy_save(self, target: Path) -> bool:
+        """The file held bytes that are not UTF-8, shown as U+FFFD: saving would replace them."""
+        answer = QMessageBox.question(
+            self, "Replace invalid bytes?",
+            f"{target.name} was not valid UTF-8 when it was opened; the invalid bytes are shown as U+FFFD.\n\n"
+            "Saving writes U+FFFD in their place, and the original bytes are lost. Save anyway?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
 
     def restore_text(self, text: str) -> None:
         """Put a recovered buffer in place as one undoable step; the tab stays unsaved."""
@@ -568,6 +592,7 @@ class DocumentTab(QWidget):
         self.undo_stack.setClean()
         self.conflict_bar.hide()
         self._journal_timer.stop()
+        self._journal_deadline.stop()
         if self.journal is not None and self.doc.path is not None:
             self._journaler.request(self.journal.discard, self.doc.path)
         self.refresh_trust()
@@ -594,10 +619,14 @@ class DocumentTab(QWidget):
     def _schedule_journal(self) -> None:
         if self.journal is not None:
             self._journal_timer.start()
+            if not self._journal_deadline.isActive():
+                self._journal_deadline.start()
 
     @Slot()
     def write_journal(self) -> None:
         """Journal the buffer when it has unsaved edits, forget it otherwise (in a worker)."""
+        self._journal_timer.stop()
+        self._journal_deadline.stop()
         if self.journal is None or self.doc.path is None:
             return
         if self.is_dirty():
@@ -605,6 +634,19 @@ class DocumentTab(QWidget):
             self._journaler.request(self.journal.write, self.doc.path, self.doc.text, base, self.workspace)
         else:
             self._journaler.request(self.journal.discard, self.doc.path)
+
+    @Slot(int, str)
+    def _on_journal_failed(self, _job: int, message: str) -> None:
+        first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+        self.journal_error = (f"Unsaved edits of {self.doc.display_name} could not be written to the recovery "
+                              f"journal ({first}); save soon — a crash now would lose them")
+        self.journalProblem.emit(self.journal_error)
+
+    @Slot(int, object)
+    def _on_journal_written(self, _job: int, _result: object) -> None:
+        if self.journal_error is not None:
+            self.journal_error = None
+            self.journalProblem.emit("")
 
     def refresh_trust(self) -> None:
         """Re-check trust (hashing the file on disk) in a worker thread."""
@@ -620,5 +662,6 @@ class DocumentTab(QWidget):
     def close_cleanly(self) -> None:
         """Called when the tab closes without saving: nothing to recover any more."""
         self._journal_timer.stop()
+        self._journal_deadline.stop()
         if self.journal is not None and self.doc.path is not None:
             self.journal.discard(self.doc.path)

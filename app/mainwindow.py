@@ -426,7 +426,9 @@ class MainWindow(QMainWindow):
         path = Path(path)
         return next((t for t in self.document_tabs() if t.path is not None and _same(t.path, path)), None)
 
-    def open_file(self, path: Path) -> DocumentTab | None:
+    def open_file(self, path: Path, *, missing_ok: bool = False) -> DocumentTab | None:
+        """Open ``path`` in a tab. ``missing_ok``: a file that is gone opens as an empty unsaved
+        tab under its name (recovering a journal entry whose file was deleted)."""
         path = Path(path).resolve()
         existing = self.tab_for(path)
         if existing is not None:
@@ -434,6 +436,12 @@ class MainWindow(QMainWindow):
             return existing
         try:
             document = Document.load(path)
+        except FileNotFoundError:
+            if not missing_ok:
+                self.log(f"Cannot open {path}: no such file")
+                self.statusBar().showMessage(f"Cannot open {path.name}: no such file", 5000)
+                return None
+            document = Document(path, "")
         except OSError as exc:
             self.log(f"Cannot open {path}: {exc.strerror or exc}")
             self.statusBar().showMessage(f"Cannot open {path.name}: {exc.strerror or exc}", 5000)
@@ -447,6 +455,7 @@ class MainWindow(QMainWindow):
         tab.diagnosticsChanged.connect(lambda t=tab: self._on_tab_diagnostics(t))
         tab.statusChanged.connect(lambda t=tab: self._on_tab_status(t))
         tab.edited.connect(self.validate_workspace)
+        tab.journalProblem.connect(self._on_journal_problem)
         self.undo_group.addStack(tab.undo_stack)
         index = self.tabs.addTab(tab, tab.title())
         self.tabs.setTabToolTip(index, str(path))
@@ -621,13 +630,28 @@ class MainWindow(QMainWindow):
             return []
         restored = []
         for e in entries:
-            tab = self.open_file(Path(e.path)) if Path(e.path).exists() else None
+            gone = not Path(e.path).exists()
+            # a file deleted since opens as an unsaved tab under its name: Save writes it again
+            tab = self.open_file(Path(e.path), missing_ok=True)
             if tab is None:
+                self.log(f"Could not restore the unsaved edits of {e.path}; they stay in the journal")
                 continue
             tab.restore_text(e.text)
+            if gone:
+                tab.on_disk_removed()
             restored.append(e)
-            self.log(f"Restored unsaved edits of {e.path}")
+            self.log(f"Restored unsaved edits of {e.path}" + (" (the file is gone: save to write it again)"
+                                                              if gone else ""))
         return restored
+
+    @Slot(str)
+    def _on_journal_problem(self, message: str) -> None:
+        """A journal write failed (disk full, no permission): unsaved edits are not protected."""
+        if message:
+            self.log(message)
+            self.statusBar().showMessage(message)  # stays until the next message: it matters
+        else:
+            self.statusBar().clearMessage()
 
     # -- new files -------------------------------------------------------------------------------------------------
     def new_pack_dialog(self) -> None:

@@ -376,11 +376,12 @@ class CavemanPreviewPanel(QWidget):
 
     def _on_rule_selected(self, tab: DocumentTab, row: int, previous: int) -> None:
         """A rule picked in the visual editor scopes the preview to it (not the automatic first
-        selection when a pack opens: that one only offers the toggle)."""
+        selection when a pack opens, nor the same row selected again when the list is re-read
+        after a reload or undo: those only offer the toggle)."""
         name = _rule_name(item_value(tab, row))
         if name is not None:
             self.rule_row = row
-            self._set_rule(name, switch=previous >= 0)
+            self._set_rule(name, switch=previous >= 0 and row != previous)
             self.schedule(immediate=True)
 
     def _row_in_open_pack(self, name: str) -> int | None:

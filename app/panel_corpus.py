@@ -140,7 +140,9 @@ class CorpusPanel(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
-        self._set_running(False)
+        settings = getattr(window, "settings", None)
+        self.paths = [p for p in getattr(settings, "corpus_paths", []) if Path(p).exists()]
+        self._show_paths()
 
     # ------------------------------------------------------------------ choosing the corpus
 
@@ -167,6 +169,9 @@ class CorpusPanel(QWidget):
         self._show_paths()
 
     def _show_paths(self) -> None:
+        settings = getattr(self.window_, "settings", None)
+        if settings is not None and hasattr(settings, "corpus_paths"):
+            settings.corpus_paths = list(self.paths)  # saved with the other settings when the window closes
         if self.paths:
             self.paths_label.setText("Corpus: " + " · ".join(self.paths))
             self.paths_label.setToolTip("\n".join(self.paths))

@@ -4,6 +4,7 @@ reader every input path (files, project files, standard input, ``--jsonl`` lines
 from __future__ import annotations
 
 import errno
+import glob
 import os
 import stat
 import tempfile
@@ -35,6 +36,33 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+STALE_TEMP_SECONDS = 60.0  # a temp file this old is no save in progress: its writer died
+
+
+def clean_stale_temps(path: str | os.PathLike[str], *, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
+    """Delete the temp files ``atomic_write_bytes`` left beside ``path`` when a save was killed
+    halfway (``.<name>.<random>.tmp``, regular files, older than ``older_than`` seconds so a save
+    running right now in another process keeps its own). Returns what was removed."""
+    import time
+
+    target = Path(path)
+    removed: list[Path] = []
+    try:
+        candidates = list(target.parent.glob(f".{glob.escape(target.name)}.*.tmp"))
+    except OSError:
+        return removed
+    now = time.time()
+    for candidate in candidates:
+        try:
+            info = candidate.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > older_than:
+                candidate.unlink()
+                removed.append(candidate)
+        except OSError:
+            continue
+    return removed
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:

@@ -48,9 +48,10 @@ def _reject_constant(name: str) -> Any:
 
 
 def _js_int(digits: str) -> int | float:
-    """An integer literal as JSON.parse reads it: beyond Python's int-string limit (4,300 digits)
-    it can only be a double anyway (``1e400`` → ``inf``, as JavaScript's Infinity)."""
-    return int(digits) if len(digits) <= 4000 else float(digits)
+    """An integer literal as JSON.parse reads it: a long one can only be a double anyway
+    (10^400 → ``inf``, as JavaScript's Infinity) — and Python's int-string limit (4,300 digits)
+    and int → float overflow never reach the engines."""
+    return int(digits) if len(digits.lstrip("-")) <= 300 else float(digits)
 
 
 def loads_js(text: str, **kwargs: Any) -> Any:

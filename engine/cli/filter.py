@@ -229,6 +229,12 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         response = run_filter_stage(output, filter_obj, profile=args.profile, filter_id=args.filter_id,
                                     trace=args.trace)
+        if "error" not in response and args.profile != "strict":
+            quirk = _quirk_effect(output, filter_obj, response["filterId"], args.profile)
+            if quirk is not None:  # said beside the result, with strict's answer (issue 16)
+                response["quirk"] = {k: v for k, v in quirk.to_dict().items() if k != "strictPassed"}
+                print(f"{args.filter_file}: note: output changed by {', '.join(quirk.ids)}; under --profile strict "
+                      f"the output is:\n{_printable(quirk.strict_actual)}", file=sys.stderr)
     else:
         extra = None
         if filter_obj is not None:
@@ -259,6 +265,19 @@ def run(args: argparse.Namespace) -> int:
             if d.get("level") in ("error", "warning"):
                 print(f"{d.get('file') or '<rtk>'}: {d['level']}: {d['message']}", file=sys.stderr)
     return EXIT_OK
+
+
+def _quirk_effect(output: str, filter_obj, filter_id: str, profile: str):
+    """Whether a reference quirk changed this filter's output (``engine.rtk.verify.quirk_effect``)."""
+    from engine.rtk.model import parse_filter_file
+    from engine.rtk.stages import apply_line_filter
+    from engine.rtk.verify import quirk_effect
+
+    filters, _ = parse_filter_file(filter_obj, profile=profile, source="project")
+    flt = next((f for f in filters if f.id == filter_id), None)
+    if flt is None:
+        return None
+    return quirk_effect(flt, output, apply_line_filter(output, flt, profile=profile), "")
 
 
 def _run_body(text: str, shown: str, args: argparse.Namespace, config: dict | None) -> int:

@@ -138,10 +138,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _contents(files) -> dict:
     """One read of each file: the bytes tested are the bytes ``--accept`` edits."""
+    from engine.fsutil import read_input_bytes
+
     out = {}
     for file in files:
         try:
-            out[file] = file.read_bytes()
+            out[file] = read_input_bytes(file)
         except OSError:
             out[file] = None  # read_filter_file reports it
     return out
@@ -159,7 +161,7 @@ def _accept(result, contents: dict, args, problems) -> int:
     import json
     from pathlib import Path
 
-    from engine.fsutil import atomic_write_bytes
+    from engine.fsutil import atomic_write_bytes, read_input_bytes
     from engine.rtk.accept import AcceptError, accept_json, accept_toml
     from engine.rtk.verify import unified_diff
 
@@ -176,7 +178,7 @@ def _accept(result, contents: dict, args, problems) -> int:
         try:
             editor = accept_toml if file.suffix.lower() == ".toml" else accept_json
             text, done = editor(data.decode("utf-8"), outcomes)
-            if file.read_bytes() != data:
+            if read_input_bytes(file) != data:
                 raise AcceptError("the file changed while the tests ran; run again")
             atomic_write_bytes(file, text.encode("utf-8"))
         except (AcceptError, UnicodeDecodeError, OSError) as exc:

@@ -243,20 +243,26 @@ def _string_trie(strings: list[str]) -> str:
     quickly. Siblings start with different characters, so only their order relative to the
     "stop here" branch matters: it comes last, which keeps longer strings first.
     """
-    children: dict[str, list[str]] = {}
-    ends = False
-    for s in strings:
-        if s:
-            children.setdefault(s[0], []).append(s[1:])
-        else:
-            ends = True
+    prefix: list[str] = []
+    while True:  # a run of single-child nodes is a loop, not a recursion (\q{…} of 1,000 characters)
+        children: dict[str, list[str]] = {}
+        ends = False
+        for s in strings:
+            if s:
+                children.setdefault(s[0], []).append(s[1:])
+            else:
+                ends = True
+        if ends or len(children) != 1:
+            break
+        (first, strings), = children.items()
+        prefix.append(units(ord(first)))
     branches = [units(ord(first)) + _string_trie(rests) if any(rests) else units(ord(first))
                 for first, rests in sorted(children.items())]
     if ends:
         branches.append("")
     if len(branches) == 1:
-        return branches[0]
-    return "(?:" + "|".join(branches) + ")"
+        return "".join(prefix) + branches[0]
+    return "".join(prefix) + "(?:" + "|".join(branches) + ")"
 
 
 def _v8_loop_defect(node: Node) -> bool:

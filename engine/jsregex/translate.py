@@ -148,7 +148,10 @@ def _nesting_depth(source: str) -> int:
 
 def _translate(source: str, flags: str) -> Translation:
     with recursion_headroom(source):
-        return _translate_nested(source, flags)
+        try:
+            return _translate_nested(source, flags)
+        except RecursionError:  # structure deeper than the headroom foresaw: refused, not a crash
+            return _refused(source, canonical_flags(flags), "too deeply structured to translate")
 
 
 def compile_cost_refusal(source: str, vmode: bool = False) -> str | None:

@@ -118,7 +118,10 @@ def normalize_number(x: float | int, *, exact_ints: bool = False) -> float | int
     if isinstance(x, int):
         if exact_ints or -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER:
             return x
-        x = float(x)
+        try:
+            x = float(x)
+        except OverflowError:  # beyond the largest double: JavaScript reads it as ±Infinity
+            x = math.inf if x > 0 else -math.inf
     if math.isfinite(x) and x.is_integer() and abs(x) <= MAX_SAFE_INTEGER:
         return int(x)
     return x

@@ -455,9 +455,9 @@ def install_global_toml(content: str, data_dir: str | os.PathLike[str], *, overw
     if target.exists():
         if not overwrite:
             raise InstallError("filters.toml already exists; confirm overwrite to replace it")
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as fh:
-            old = fh.read()
+        from engine.fsutil import read_input_bytes
+
+        old = read_input_bytes(target)  # bounded, regular files only (a link was refused above)
         _write_private(folder, backup, old, uuid.uuid4())
         backup_created = True
     _write_private(folder, target, content.encode("utf-8", "replace"), uuid.uuid4())

@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
+from engine.jsregex.budget import clip as budget_clip
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.unicode_data import canon_table
 from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
@@ -304,7 +305,7 @@ class LineScanner:
         limit = len(target)
         out: list[int] = []
         position = 0
-        deadline = time.monotonic() + _SCAN_BUDGET
+        deadline = time.monotonic() + budget_clip(_SCAN_BUDGET)
         try:
             while True:
                 restart = None
@@ -387,7 +388,7 @@ def _line_local_hits(compiled: Any, target: str, starts: list[int]) -> list[int]
     out: list[int] = []
     previous = -1
     try:
-        for found in compiled.finditer(target, timeout=_SCAN_BUDGET):
+        for found in compiled.finditer(target, timeout=budget_clip(_SCAN_BUDGET)):
             k = bisect_right(starts, found.start())
             if k != previous:  # (further matches on a counted line add nothing)
                 out.append(k)
@@ -403,7 +404,7 @@ def _blob_hits(compiled: Any, target: str, starts: list[int], exact: bool) -> li
     last = len(starts) - 1
     out: list[int] = []
     position, limit = 0, len(target)
-    deadline = time.monotonic() + _SCAN_BUDGET
+    deadline = time.monotonic() + budget_clip(_SCAN_BUDGET)
     previous = -1
     try:
         while position <= limit:

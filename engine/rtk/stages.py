@@ -222,7 +222,7 @@ def apply_line_filter(
     except RegexTimeout as exc:
         shown = exc.source if len(exc.source) <= 200 else exc.source[:200] + "…"
         plain = getattr(exc, "total", None) is None and type(exc) is RegexTimeout
-        why = f"ran out of time ({exc.timeout}s)" if plain else f"was stopped: {exc}"
+        why = f"ran out of time ({exc.timeout}s)" if plain else f"was stopped: {getattr(exc, 'total', None) or exc}"
         run.diagnostics.append(Diagnostic(
             f"pattern {shown!r} of filter {flt.id!r} {why}; output kept whole",
             "error", "RTK-TIMEOUT", path=flt.path, source="rtk", data={"filterId": flt.id}))

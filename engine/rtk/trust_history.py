@@ -53,9 +53,8 @@ def remember_trusted(snap: FileSnapshot) -> Diagnostic | None:
     target = folder / f"{snap.sha256}{_suffix(snap.path)}"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not target.is_file() or target.read_bytes() != snap.data:
-            atomic_write_bytes(target, snap.data)
-            os.chmod(target, 0o600)
+        atomic_write_bytes(target, snap.data)  # replaces a link or a damaged copy, never writes through
+        os.chmod(target, 0o600)
     except OSError as exc:
         return Diagnostic(f"could not keep a copy of the trusted content in {folder} ({exc.strerror or exc}); "
                           "'trust --diff' will rely on git history only", "warning", "RTK-trust",

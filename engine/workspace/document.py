@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.fsutil import atomic_write_bytes, read_input_bytes
+from engine.fsutil import atomic_write_bytes, clean_stale_temps, read_input_bytes
 from engine.workspace import jsontree
 from engine.workspace.jsonedit import Splice
 from engine.workspace.kinds import FileKind, classify
@@ -130,6 +130,7 @@ class Document:
     def load(cls, path: str | os.PathLike[str]) -> Document:
         p = Path(path)
         data = read_input_bytes(p)
+        clean_stale_temps(p)  # what a save killed halfway left beside the file (the file itself is whole)
         text, newline, lossy = decode(data)
         doc = cls(p, text, newline=newline, disk=DiskState.of_bytes(data, p), lossy=lossy)
         doc._kind = quick_kind(p, text)
@@ -147,6 +148,7 @@ class Document:
         if target is None:
             raise ValueError("no file name")
         data = self.encode()
+        clean_stale_temps(target)
         atomic_write_bytes(target, data)
         self.path = target
         self.disk = DiskState.of_bytes(data, target)

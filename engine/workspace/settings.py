@@ -60,6 +60,7 @@ class Settings:
     open_files: list[str] = field(default_factory=list)
     tour_done: bool = False
     window_state: str = ""  # base64 of Qt's saveGeometry() + saveState(), opaque here
+    corpus_paths: list[str] = field(default_factory=list)  # the Corpus panel's last corpus
 
     @classmethod
     def path(cls) -> Path:

@@ -87,3 +87,15 @@ def test_stop_writes_a_partial_report(qtbot, window, tmp_path):
     assert report["partial"] is True
     assert report["corpus"]["samples"] > 0
     assert "partial" in panel.summary.text()
+
+
+def test_the_corpus_is_remembered_for_the_next_session(qtbot, window, corpus):
+    from app.panel_corpus import CorpusPanel
+
+    panel = _panel(window)
+    panel.add_paths([str(corpus), str(corpus / "missing")])
+    assert window.settings.corpus_paths == [str(corpus), str(corpus / "missing")]
+    again = CorpusPanel(window)
+    qtbot.addWidget(again)
+    assert again.paths == [str(corpus)]  # a folder that is gone is not offered again
+    assert again.run_button.isEnabled()

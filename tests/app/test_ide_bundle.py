@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.gui]
+# building takes 1.5-2 minutes on the busy 2-core machine: more than the suite's 120 s per test
+pytestmark = [pytest.mark.slow, pytest.mark.gui, pytest.mark.timeout(1200)]
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -192,3 +192,20 @@ def test_reloading_the_same_sample_keeps_the_preview_shading(qtbot, window, work
     qtbot.wait(400)
     qtbot.waitUntil(lambda: not panel.dispatcher.busy, timeout=10000)
     assert any(s.cursor.hasSelection() for s in panel.input.extraSelections())
+
+
+def test_a_reload_keeps_the_preview_scope(qtbot, window, workspace):
+    """Re-listing the rules (a reload from disk) re-selects the same row: that is not the author
+    picking a rule, so "Whole pack" stays chosen."""
+    panel = window.panel_widgets["caveman-preview"]
+    tab = open_pack(qtbot, window, workspace)
+    qtbot.waitUntil(lambda: tab.visual.current() == 0, timeout=5000)
+    assert panel.whole_button.isChecked()
+    tab.edit_field(0, "/name", "basically_mine", True)  # unsaved: the disk change asks first
+    path = workspace / "rules" / "en" / "filler.json"
+    path.write_text(path.read_text(encoding="utf-8").replace('"just"', '"merely"'), encoding="utf-8")
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=10000)
+    tab.conflict_bar.reload_button.click()
+    qtbot.waitUntil(lambda: "merely" in tab.text, timeout=10000)
+    qtbot.wait(300)
+    assert panel.whole_button.isChecked() and panel.rule_name == "basically"

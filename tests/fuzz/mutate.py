@@ -297,6 +297,14 @@ class Finding:
     seed: int
 
 
+def replay(case_seed: int) -> tuple[Case, Outcome]:
+    """Run the one case a finding's ``seed=`` names again."""
+    rng = random.Random(case_seed)
+    case = rng.choice(case_builders(_seed_files()))(rng)
+    with tempfile.TemporaryDirectory(prefix="rwfuzz-") as root:
+        return case, case.run(Path(root))
+
+
 def fuzz(seconds: float, seed: int = 0, on_finding: Callable[[Finding], None] | None = None) -> tuple[int, list[Finding]]:
     """Run cases for about ``seconds``; returns (cases run, findings)."""
     seeds = _seed_files()
@@ -305,7 +313,7 @@ def fuzz(seconds: float, seed: int = 0, on_finding: Callable[[Finding], None] | 
     deadline = time.monotonic() + seconds
     count = 0
     while time.monotonic() < deadline:
-        case_seed = seed * 1_000_003 + count
+        case_seed = seed * 1_000_003 + count  # replay(case_seed) runs this case again
         rng = random.Random(case_seed)
         case = rng.choice(builders)(rng)
         with tempfile.TemporaryDirectory(prefix="rwfuzz-") as root:

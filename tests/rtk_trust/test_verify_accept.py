@@ -152,3 +152,16 @@ def test_results_no_quirk_touched_carry_no_quirk(tmp_path, capsys):
     path = _failing(tmp_path)
     assert main(["verify", str(path), "--json"]) == 1
     assert all("quirk" not in o for o in json.loads(capsys.readouterr().out)["outcomes"])
+
+
+def test_filter_names_the_quirk_that_changed_its_output(tmp_path, capsys, monkeypatch):
+    import io
+
+    path = tmp_path / "d.json"
+    write_json(path, canonical("d", deduplicate=True))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"a\na\na\nb\n")))
+    assert main(["filter", "--stage", "filter", "--filter", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    quirk = json.loads(captured.out)["quirk"]
+    assert quirk["ids"] == ["RTK-Q12"] and quirk["strictActual"] == "a\na\na\nb"
+    assert "output changed by RTK-Q12; under --profile strict the output is:" in captured.err

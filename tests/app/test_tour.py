@@ -269,6 +269,7 @@ def test_callout_is_readable_in_light_and_dark_themes(qtbot, example_window, tou
         apply_theme(app, "system")
 
 
+@pytest.mark.slow
 def test_never_in_docs_mode_unless_asked(qtbot, monkeypatch, tmp_path, capsys):
     started = []
     original = tour_module.Tour.start

@@ -100,6 +100,7 @@ def test_finding_05_32000_capture_groups_are_refused_and_reported(tmp_path: Path
 
 # ------------------------------------------------------------------ 6: a total deadline per run
 
+@pytest.mark.slow
 def test_finding_06_total_regex_budget_per_filter_and_tests_run(tmp_path: Path) -> None:
     slow = "^(a|aa)*$"  # catastrophic on "aaaa…c": ~1 s a line
     flt = _filter(tmp_path, dropPatterns=[slow])
@@ -120,6 +121,7 @@ def test_finding_06_total_regex_budget_per_filter_and_tests_run(tmp_path: Path) 
 
 # ------------------------------------------------------------------ 7: replacement output capped
 
+@pytest.mark.slow
 def test_finding_07_replacement_expansion_is_capped(tmp_path: Path) -> None:
     rules = tmp_path / "rules" / "en"
     rules.mkdir(parents=True)

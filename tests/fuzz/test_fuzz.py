@@ -23,6 +23,7 @@ from .mutate import fuzz
 FUZZ_SECONDS = float(os.environ.get("RULEWRIGHT_FUZZ_SECONDS", "45"))
 
 
+@pytest.mark.slow
 def test_mutation_fuzzer_over_every_command_finds_nothing() -> None:
     seed = int(os.environ.get("RULEWRIGHT_FUZZ_SEED", str(int(time.time()) % 100_000)))
     count, findings = fuzz(FUZZ_SECONDS, seed)

@@ -25,3 +25,14 @@ def _private_user_folders(tmp_path_factory, monkeypatch):
     base = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("RULEWRIGHT_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("RULEWRIGHT_CONFIG_DIR", str(base / "config"))
+
+
+# Fixtures that build the whole IDE main window (about a second or two each): tests using them are
+# `slow`, so the fast lane (`./dev test -m "not slow"`) runs the engine and widget tests only.
+MAIN_WINDOW_FIXTURES = frozenset({"window", "ide"})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if MAIN_WINDOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

@@ -21,6 +21,7 @@ def args(**kw) -> argparse.Namespace:
     return argparse.Namespace(**base)
 
 
+@pytest.mark.slow
 def test_screenshot_renders_the_workspace_and_exits_0(qapp, workspace, tmp_path, capsys):
     png = tmp_path / "shot.png"
     assert launch(args(workspace=str(workspace), screenshot=str(png), size="1000x700",

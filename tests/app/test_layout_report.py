@@ -72,6 +72,7 @@ def _args(**kw) -> argparse.Namespace:
     return argparse.Namespace(**base)
 
 
+@pytest.mark.slow
 def test_docs_mode_opens_selects_and_reports(qapp, workspace, tmp_path, capsys):
     out = tmp_path / "r.json"
     assert launch(_args(workspace=str(workspace), screenshot=str(tmp_path / "s.png"),
@@ -83,6 +84,7 @@ def test_docs_mode_opens_selects_and_reports(qapp, workspace, tmp_path, capsys):
     assert "layout report" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_docs_mode_rejects_an_unknown_selection_and_file(qapp, workspace, tmp_path, capsys):
     png = str(tmp_path / "s.png")
     assert launch(_args(workspace=str(workspace), screenshot=png, open="rules/en/filler.json", select="nope")) == 1

@@ -44,6 +44,7 @@ def test_inline_failures_are_reported_not_raised(qtbot):
     assert errors and errors[0].startswith("ZeroDivisionError")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("panel", ["tests", "trust", "repair", "params"])
 def test_docs_mode_screenshot_of_each_panel(qtbot, demo, tmp_path, panel):
     from app.main import launch

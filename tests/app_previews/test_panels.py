@@ -140,6 +140,7 @@ def test_caveman_panel_options_rerun(qtbot, caveman):
     assert "en_please" not in {h.name for h in caveman.preview.rules}
 
 
+@pytest.mark.slow
 def test_caveman_panel_runaway_rule_times_out_in_place_and_gui_stays_responsive(qtbot, tmp_path):
     pack = json.loads(json.dumps(PACK))
     pack["rules"].insert(0, RUNAWAY)
@@ -337,6 +338,7 @@ def test_rtk_panel_runs_the_open_unsaved_filter_file(qtbot, workspace):
     window.watcher.stop()
 
 
+@pytest.mark.slow
 def test_panels_open_in_docs_mode(qtbot, workspace, tmp_path):
     """``rulewright gui --screenshot --panel caveman-preview|rtk-preview`` renders a finished result."""
     import argparse

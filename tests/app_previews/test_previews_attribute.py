@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def plain_rules_for(marks: list[tuple[int, int, str]], a: int, b: int) -> list[s
 spans = st.lists(st.tuples(st.integers(0, 400), st.integers(0, 40)).map(lambda t: (t[0], t[0] + t[1])), max_size=90)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(spans, min_size=1, max_size=4), st.lists(st.tuples(st.integers(0, 450), st.integers(0, 8)), max_size=30))
 def test_attribution_equals_the_plain_lookup(rule_spans, changes):

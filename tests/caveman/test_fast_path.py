@@ -61,6 +61,7 @@ def outcome(text: str, profile: str):
             [(d.code, d.message) for d in result.diagnostics], stages)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=120),
        seps=st.lists(st.sampled_from(("", " ", " ", " ", "  ")), min_size=1, max_size=7),

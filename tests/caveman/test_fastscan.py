@@ -68,6 +68,7 @@ def test_kinds_with_their_own_candidate_finders():
         assert kind.compile().replace(text, "<$&>") == compile_js(kind.source, kind.flags).replace(text, "<$&>")
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), min_size=800, max_size=1500))
 def test_random_texts(words):

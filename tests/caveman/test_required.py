@@ -42,6 +42,7 @@ WORDS = ["please ", "give ", "write ", "a ", "Summary", "SUMMARY ", "summary", "
 OPENINGS = ["", "(?:very )*", "\\s*", "(?:[a-z]+ )?", "[a-z]*"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(OPENINGS), st.lists(st.sampled_from(PIECES), min_size=1, max_size=5),
        st.sampled_from(["g", "gi", "gim"]), st.lists(st.sampled_from(WORDS), min_size=1, max_size=12),

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from engine.caveman.apply import RuleRunner
 from engine.caveman.packs import Rule
 
 
+@pytest.mark.slow
 def test_a_new_rule_never_gets_a_collected_rules_regex():
     runner = RuleRunner()
     wrong = []
@@ -28,6 +31,7 @@ def test_a_new_rule_never_gets_a_collected_rules_regex():
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_sticky_rules_keep_their_own_state_per_rule_object():
     """A ``y`` rule's ``lastIndex`` belongs to its rule object (JSR-Q8): two rule objects with the
     same pattern do not share it, and a collected one does not pass it on."""

@@ -1,3 +1,4 @@
+
 """``--jsonl`` of validate, verify, trust and export: the batch contract of the other commands."""
 
 from __future__ import annotations
@@ -6,6 +7,8 @@ import importlib
 import json
 import re
 import shutil
+
+import pytest
 
 from engine.cli import COMMANDS
 
@@ -50,6 +53,7 @@ def test_verify_batch():
     assert wrong == {"error": '"requireAll" must be true or false'}
 
 
+@pytest.mark.slow
 def test_verify_batch_all_scopes_gate():
     [gate] = batch("verify", {"project": str(EXAMPLE)})
     assert gate["passed"] is True and any(o.get("source") == "project" for o in gate["outcomes"])

@@ -1,3 +1,4 @@
+
 """Learning a filter from samples (engine.rtk.learn) and ``rulewright learn``."""
 
 from __future__ import annotations
@@ -6,6 +7,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from engine.rtk.learn import learn, learn_filter
 from engine.rtk.learn.command import command_shape
@@ -119,6 +122,7 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
                           cwd=ROOT, timeout=120)
 
 
+@pytest.mark.slow
 def test_cli_writes_a_filter_that_validates_and_verifies(tmp_path):
     paths = []
     for i, text in enumerate(CARGO):

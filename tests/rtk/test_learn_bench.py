@@ -21,6 +21,7 @@ def test_the_corpus_is_seeded_and_covers_fifteen_commands_with_failures_and_succ
         assert any(must_survive(text) for text, failing in runs if failing), f"{name}: failing runs show errors"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [20, 3])
 def test_learned_filters_keep_every_signal_line_of_held_out_runs(seed):
     for name, command, runs in corpus(seed):

@@ -1,7 +1,9 @@
+
 """Line templates and the patterns built from them (engine.rtk.learn.normalise / noise)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,6 +52,7 @@ def test_a_template_pattern_matches_its_own_line_and_is_proved_linear(line):
         assert not is_redos_prone(pattern), pattern
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(lines(), min_size=1, max_size=6), st.lists(lines(), min_size=1, max_size=6))
 def test_a_unit_pattern_matches_every_line_it_was_built_from_and_no_guarded_line(unit_texts, guard_texts):

@@ -69,6 +69,7 @@ def per_line(pattern, lines):
     return [i for i, line in enumerate(lines) if pattern.test(line)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from(["i", ""]))
 def test_scanner_hits_equal_per_line_tests(lines, flags):
@@ -79,6 +80,7 @@ def test_scanner_hits_equal_per_line_tests(lines, flags):
         assert scanner.hits(pattern) == per_line(pattern, lines), pattern.source
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(st.lists(LINE, min_size=1, max_size=12), st.integers(1, 12), st.sampled_from(["i", ""]))
@@ -94,6 +96,7 @@ def test_default_threshold_gives_the_same_hits(lines, copies, flags):
             assert scanner.hits(pattern) == expected, (pattern.source, threshold)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, min_size=1, max_size=12))
 def test_superset_mode_never_misses_a_line(lines):

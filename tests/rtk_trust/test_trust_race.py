@@ -88,6 +88,7 @@ def test_untrusted_version_never_applied_in_process(swapping, tmp_path):
     assert applied and skipped  # the swapper really raced both ways
 
 
+@pytest.mark.slow
 def test_untrusted_version_never_applied_by_the_cli_batch(swapping, tmp_path):
     builtin = tmp_path / "empty-builtin"
     builtin.mkdir()

@@ -150,17 +150,9 @@ def print_figures():
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("RULEWRIGHT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("RULEWRIGHT_DATA_DIR", str(tmp_path / "data"))
-    from PySide6.QtWidgets import QMessageBox
+    from bench.gui_window import bench_main_window
 
-    # the benchmark edits a pack and never saves it: no "save changes?" modal on close (IDE-Q9)
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
-
-    win = MainWindow(Settings())
-    qtbot.addWidget(win)
+    win = bench_main_window(qtbot, tmp_path, monkeypatch)
     gc.freeze()  # as ``rulewright gui`` does after building the window (app.main.launch)
     yield win
     for tab in win.document_tabs():

@@ -165,16 +165,9 @@ def wait_for_quiet_pool(qtbot, quiet_ms: int = 500, timeout_ms: int = 60000) -> 
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("RULEWRIGHT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("RULEWRIGHT_DATA_DIR", str(tmp_path / "data"))
-    from PySide6.QtWidgets import QMessageBox
+    from bench.gui_window import bench_main_window
 
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
-
-    win = MainWindow(Settings())
-    qtbot.addWidget(win)
+    win = bench_main_window(qtbot, tmp_path, monkeypatch)
     yield win
     gc.unfreeze()  # the run freezes the heap after start-up, as the app does
     win.watcher.stop()

@@ -148,17 +148,7 @@ def read_input_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = No
     """
     limit = max_input_bytes() if max_bytes is None else max_bytes
     shown = os.fspath(path)
-    try:
-        _refuse_mode(os.stat(path).st_mode, shown)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-                     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
-    except InputRefused:
-        raise
-    except OSError as exc:
-        refusal = _os_refusal(exc, shown)
-        if refusal is exc:
-            raise
-        raise refusal from None
+    fd = _open_regular_fd(path, shown)
     try:
         info = os.fstat(fd)
         _refuse_mode(info.st_mode, shown)
@@ -177,6 +167,36 @@ def read_input_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = No
     if len(data) > limit:
         raise too_large(shown, limit)
     return data
+
+
+def _open_regular_fd(path: str | os.PathLike[str], shown: str) -> int:
+    """A read-only descriptor of ``path``, refused unopened when it is not a regular file, and
+    opened with ``O_NONBLOCK`` so a FIFO swapped in after the check cannot hang the open."""
+    try:
+        _refuse_mode(os.stat(path).st_mode, shown)
+        return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                       | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    except InputRefused:
+        raise
+    except OSError as exc:
+        refusal = _os_refusal(exc, shown)
+        if refusal is exc:
+            raise
+        raise refusal from None
+
+
+def open_input_stream(path: str | os.PathLike[str]) -> BinaryIO:
+    """A regular file opened for reading in bounded pieces (``iter_bounded_lines``): the same
+    refusals as ``read_input_bytes``, for inputs read line by line instead of whole (a JSONL
+    corpus larger than the per-file limit)."""
+    shown = os.fspath(path)
+    fd = _open_regular_fd(path, shown)
+    try:
+        _refuse_mode(os.fstat(fd).st_mode, shown)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def _read_fd(fd: int, at_most: int) -> bytes:

@@ -99,6 +99,16 @@ def _lines(stdin) -> Iterator[tuple[str | None, str | None]]:
         yield text, None
 
 
+def _dumps_line(response: dict[str, Any]) -> str:
+    """One answer line; ±Infinity/NaN become null, as JSON.stringify writes them (never invalid JSON)."""
+    from engine.cli.common import finite_json
+
+    try:
+        return json.dumps(response, ensure_ascii=True, allow_nan=False)
+    except ValueError:
+        return json.dumps(finite_json(response), ensure_ascii=True, allow_nan=False)
+
+
 def run_jsonl(handler: Handler, stdin=None, stdout=None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -111,7 +121,7 @@ def run_jsonl(handler: Handler, stdin=None, stdout=None) -> int:
                 continue
             response = respond(handler, line)
         try:
-            text = json.dumps(response, ensure_ascii=True)
+            text = _dumps_line(response)
         except (TypeError, ValueError, RecursionError) as exc:
             text = json.dumps({"error": clip(f"response not serialisable: {exc}")})
         stdout.write(text + "\n")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -141,8 +142,22 @@ def dumps_json(value, *, indent: int | None = None) -> str:
     cannot encode them, so ``ensure_ascii=False`` output would crash the write. Escaping them is
     what well-formed ``JSON.stringify`` does, and the result is still valid JSON.
     """
-    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+    except ValueError:  # ±Infinity / NaN (a 1e308 context window × 10): JSON.stringify writes null
+        text = json.dumps(finite_json(value), ensure_ascii=False, indent=indent, allow_nan=False)
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def finite_json(value):
+    """``value`` with non-finite floats as None (JSON.stringify's null)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(v) for v in value]
+    return value
 
 
 def printable(text: str) -> str:

@@ -25,7 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.corpus.bodies import body_format, to_messages
-from engine.fsutil import max_input_bytes, read_input_bytes
+from engine.fsutil import (
+    InputRefused,
+    iter_bounded_lines,
+    max_input_bytes,
+    open_input_stream,
+    read_input_bytes,
+)
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 SIDECAR_SUFFIX = ".cmd"
@@ -158,23 +164,13 @@ def _json_items(file: Path, text: str) -> Iterator[Item]:
 def _jsonl_items(file: Path) -> Iterator[Item]:
     limit = max_input_bytes()
     try:
-        handle = file.open("rb")
+        handle = open_input_stream(file)
     except OSError as exc:
         yield CorpusProblem(f"{file}:1:1", exc.strerror or str(exc))
         return
     with handle:
-        if not file.is_file():
-            yield CorpusProblem(f"{file}:1:1", "not a regular file; Rulewright reads regular files only")
-            return
-        number = 0
-        while True:
-            raw = handle.readline(limit + 1)
-            if not raw:
-                return
-            number += 1
-            if len(raw) > limit and not raw.endswith(b"\n"):
-                while raw and not raw.endswith(b"\n"):  # skip the rest of the oversized line
-                    raw = handle.readline(1 << 20)
+        for number, raw in enumerate(iter_bounded_lines(handle, max_bytes=limit), start=1):
+            if isinstance(raw, InputRefused):
                 yield CorpusProblem(f"{file}:{number}:1", f"line longer than {limit} bytes skipped")
                 continue
             if not raw.strip():

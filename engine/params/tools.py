@@ -201,7 +201,9 @@ def apply_defer(active: list[ToolEntry], context_window: Any) -> ToolsResult:
     """§8.4: the ``auto`` entries are deferred together or not at all."""
     ctx = context_window if isinstance(context_window, (int, float)) and not isinstance(
         context_window, bool) and context_window > 0 else DEFAULT_CONTEXT_WINDOW
-    threshold = math.floor(ctx * 10 / 100)
+    share = ctx * 10 / 100
+    # JS: 1e308 * 10 is Infinity and Math.floor(Infinity) is Infinity (Python's floor would raise)
+    threshold = math.floor(share) if math.isfinite(share) else share
     auto = [e for e in active if e.defer == "auto"]
     auto_cost_tokens = math.ceil(sum(e.cost_chars for e in auto) / 4)
     defer_auto = (auto_cost_tokens > threshold and len(auto) >= MIN_DEFER_COUNT

@@ -61,6 +61,7 @@ def test_unreadable_inputs_are_problems_not_exceptions(tmp_path, monkeypatch):
     (root / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
     (root / "broken.json").write_text("{\n  \"messages\": [\n", encoding="utf-8")
     os.mkfifo(root / "pipe.txt")
+    os.mkfifo(root / "pipe.jsonl")  # read line by line: must be refused unopened too, never block
     monkeypatch.setenv("RULEWRIGHT_MAX_FILE_MB", "0.0001")  # ~100 bytes
     (root / "huge.txt").write_text("x" * 1000, encoding="utf-8")
     (root / "long.jsonl").write_text(json.dumps({"text": "y" * 1000}) + "\n" + json.dumps({"text": "ok"}) + "\n",
@@ -71,6 +72,7 @@ def test_unreadable_inputs_are_problems_not_exceptions(tmp_path, monkeypatch):
     assert found["latin1.txt:1:4"] == "not UTF-8 text"
     assert found["broken.json:3:1"].startswith("not JSON")
     assert "not a regular file" in found["pipe.txt:1:1"]
+    assert "not a regular file" in found["pipe.jsonl:1:1"]
     assert "up to" in found["huge.txt:1:1"]
     assert found["long.jsonl:1:1"].startswith("line longer than")
     assert found["missing:1:1"] == "no such file or folder"

@@ -43,13 +43,13 @@ class Outcome:
             found.append(f"exit code {self.code}")
         if json_out and self.code in (0, 1) and self.out.strip():
             try:
-                json.loads(self.out)
+                json.loads(self.out, parse_constant=_not_json)
             except ValueError as exc:
                 found.append(f"--json output is not JSON: {exc}")
         if "--jsonl" in self.argv:
             for line in self.out.splitlines():
                 try:
-                    value = json.loads(line)
+                    value = json.loads(line, parse_constant=_not_json)
                 except ValueError as exc:
                     found.append(f"--jsonl line is not JSON: {exc}")
                     break
@@ -57,6 +57,10 @@ class Outcome:
                     found.append(f"--jsonl internal error: {str(value['error'])[:200]}")
                     break
         return found
+
+
+def _not_json(name: str):
+    raise ValueError(f"{name} is not JSON")
 
 
 @contextmanager

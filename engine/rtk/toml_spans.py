@@ -199,7 +199,7 @@ def _ends_line(parts: list[str], nl: str = "\n") -> None:
         parts.append(nl)
 
 
-def splice(text: str, rendered: dict[str, str], *, drop: set[str] = frozenset(),  # type: ignore[assignment]
+def splice(text: str, rendered: dict[str, str], *, drop: frozenset[str] | set[str] = frozenset(),
            order: list[str] | None = None) -> str:
     """The document with ``rendered`` filters (id → new TOML of its table and tests) put in place
     of the filters of the same id or appended, ``drop`` ids removed, everything else verbatim.

@@ -58,9 +58,20 @@ match_command = '^make\\b'
 on_empty = "make: ok"
 '''
 
+GRADLE = """
+[filters.gradle]
+match_command = '^gradle'
+[[filters.gradle.match_output]]   # array-of-tables form, spread over sub-tables
+pattern = 'BUILD SUCCESSFUL'
+message = "gradle: ok"
+[[filters.gradle.match_output]]
+message = "gradle: up to date"
+pattern = 'UP-TO-DATE'
+"""
+
 EPILOGUE = "\n# end of file: add new filters above\n"
 
-CHUNKS = {"git-log": GIT, "odd.name": ODD, "ping": PING, "make": MAKE}
+CHUNKS = {"git-log": GIT, "odd.name": ODD, "ping": PING, "make": MAKE, "gradle": GRADLE}
 HAND = PREAMBLE + "".join(CHUNKS.values()) + EPILOGUE
 
 
@@ -79,7 +90,8 @@ def test_the_hand_written_file_is_cut_where_the_rule_says():
     assert HAND[:doc.preamble_end] == PREAMBLE
     assert [(s.owner, s.kind) for s in doc.spans] == [("git-log", "filter"), ("git-log", "tests"),
                                                      ("odd.name", "filter"), ("ping", "filter"),
-                                                     ("make", "filter")]
+                                                     ("make", "filter"), ("gradle", "filter"),
+                                                     ("gradle", "filter"), ("gradle", "filter")]
     assert "".join(doc.span_text(s) for s in doc.spans[:2]) == GIT  # the comments above go with the table
     assert HAND[doc.epilogue_start:] == EPILOGUE
 
@@ -92,18 +104,18 @@ def test_one_replaced_and_one_added_filter_leave_every_other_byte_alone(tmp_path
     tests = {"cargo": [TomlTest("quiet", "   Compiling a\nFinished\n", "Finished\n")]}
     plan = plan_toml(tables, tests, target)
     assert (plan.mode, plan.replaced, plan.added, plan.kept) == ("merge", ["ping"], ["cargo"],
-                                                                 ["git-log", "odd.name", "make"])
+                                                                 ["git-log", "odd.name", "make", "gradle"])
     assert not plan.notes  # no "rewritten in Rulewright's layout" warning
     text = plan.text
     assert text.startswith(PREAMBLE + GIT + ODD)
-    assert MAKE in text and text.endswith(EPILOGUE)
+    assert MAKE + GRADLE in text and text.endswith(EPILOGUE)
     assert text.index(ODD) < text.index("[filters.ping]") < text.index(MAKE) < text.index("[filters.cargo]")
     assert "replace = [ { pattern" not in text  # the replaced filter's old body is gone
     assert "\n\n[filters.ping]\nmatch_command = '^ping\\b'\nmax_lines = 5\n" in text  # its leading blank lines stay
     back = parse_rtk_toml(text, run_tests=False)
-    assert list(back.tables) == ["git-log", "odd.name", "ping", "make", "cargo"]
+    assert list(back.tables) == ["git-log", "odd.name", "ping", "make", "gradle", "cargo"]
     assert back.tables["ping"] == tables["ping"] and back.tables["cargo"] == tables["cargo"]
-    for fid in ("git-log", "odd.name", "make"):
+    for fid in ("git-log", "odd.name", "make", "gradle"):
         assert back.tables[fid] == old.tables[fid] and back.tests[fid] == old.tests[fid]
     assert back.tests["cargo"] == tests["cargo"]
 
@@ -130,7 +142,7 @@ def test_replace_mode_removes_filters_and_keeps_unchanged_text(tmp_path):
     old = _old()
     plan = plan_toml({"make": old.tables["make"], "git-log": old.tables["git-log"]},
                      {"git-log": old.tests["git-log"]}, target, replace=True)
-    assert plan.removed == ["odd.name", "ping"] and plan.unchanged == ["make", "git-log"]
+    assert plan.removed == ["odd.name", "ping", "gradle"] and plan.unchanged == ["make", "git-log"]
     assert plan.text == PREAMBLE + MAKE + GIT + EPILOGUE  # export order, each filter's text verbatim
     assert not plan.notes
 
@@ -142,6 +154,20 @@ def test_crlf_files_stay_crlf(tmp_path):
     assert plan.text.startswith(crlf[:crlf.index("\r\n# end of file")])
     assert "\n" not in plan.text.replace("\r\n", "")
     assert list(parse_rtk_toml(plan.text, run_tests=False).tables)[-1] == "new"
+
+
+def test_a_file_without_a_final_newline_gets_one_before_the_new_filter(tmp_path):
+    text = PREAMBLE + MAKE.rstrip("\n")
+    plan = plan_toml({"new": {"match_command": "^new"}}, {}, _write(tmp_path, text))
+    assert plan.text == text + "\n\n[filters.new]\nmatch_command = '^new'\n" and not plan.notes
+
+
+def test_a_replaced_filter_drops_its_array_of_tables_and_keeps_its_comment(tmp_path):
+    plan = plan_toml({"gradle": {"match_command": "^gradlew?"}}, {}, _write(tmp_path))
+    assert "UP-TO-DATE" not in plan.text and "array-of-tables form" not in plan.text
+    assert plan.text.endswith(MAKE + "\n[filters.gradle]\nmatch_command = '^gradlew?'\n" + EPILOGUE)
+    git = plan_toml({"git-log": {"match_command": "^git log"}}, {}, _write(tmp_path)).text
+    assert git.startswith(PREAMBLE + "\n# ---- git ----\n# keeps commit lines only\n[filters.git-log]\n")
 
 
 def test_a_file_that_cannot_be_cut_is_rewritten_with_a_warning_saying_why(tmp_path):
@@ -169,7 +195,7 @@ def test_the_cli_path_merges_a_toml_source_into_the_hand_written_file(tmp_path):
     result = export_toml([source], target)
     assert result.plan.replaced == ["ping"]
     written = target.read_text()
-    assert written.startswith(PREAMBLE + GIT + ODD) and written.endswith(MAKE + EPILOGUE)
+    assert written.startswith(PREAMBLE + GIT + ODD) and written.endswith(MAKE + GRADLE + EPILOGUE)
 
 
 IDS = list(CHUNKS)
@@ -193,3 +219,21 @@ def test_random_replacements_never_lose_a_filter_and_keep_unchanged_spans(replac
         else:
             assert CHUNKS[fid] in plan.text  # its span, byte for byte
             assert back.tables[fid] == old.tables[fid] and back.tests[fid] == old.tests[fid]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(IDS), st.integers(0, len(IDS)), st.sets(st.sampled_from(IDS)))
+def test_random_replace_mode_keeps_exactly_the_export_in_its_order(order, count, changed):
+    old = _old()
+    exported = [*order[:count], "n1"]
+    tables = {fid: ({"match_command": f"^{fid}-new"} if fid in changed or fid not in old.tables
+                    else old.tables[fid]) for fid in exported}
+    tests = {fid: old.tests[fid] for fid in exported if fid in old.tables and fid not in changed}
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = plan_toml(tables, tests, _write(Path(tmp)), replace=True)
+    assert not plan.notes
+    back = parse_rtk_toml(plan.text, run_tests=False)
+    assert list(back.tables) == exported and back.tables == tables
+    assert sorted(plan.removed) == sorted(set(IDS) - set(exported))
+    for fid in plan.unchanged:
+        assert CHUNKS[fid] in plan.text

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.rtk.export import export_toml
 from engine.rtk.export_plan import plan_toml
-from engine.rtk.toml_io import TomlTest, parse_rtk_toml
+from engine.rtk.toml_io import TomlTest, parse_rtk_toml, render_filter
 from engine.rtk.toml_spans import split
 
 PREAMBLE = "# Team filters — reviewed weekly\n\nschema_version   =  1    # rtk TOML v1\n"
@@ -237,3 +237,28 @@ def test_random_replace_mode_keeps_exactly_the_export_in_its_order(order, count,
     assert sorted(plan.removed) == sorted(set(IDS) - set(exported))
     for fid in plan.unchanged:
         assert CHUNKS[fid] in plan.text
+
+
+TRIVIA = st.lists(st.sampled_from(["", "# note", "  # [filters.fake] in a comment", "\t", "#"]), max_size=3)
+SAMPLE = st.lists(st.sampled_from([*"ab[]#\"'\\ \n=.{}", '"""', "'''", "\n[filters.x]\n"]), max_size=12).map("".join)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(TRIVIA, SAMPLE), min_size=1, max_size=4), TRIVIA, st.data())
+def test_random_documents_cut_losslessly_and_merge_safely(filters, tail, data):
+    ids = [f"f{n}" for n in range(len(filters))]
+    chunks = {}
+    for fid, (lead, sample) in zip(ids, filters, strict=True):
+        body = render_filter(fid, {"match_command": f"^{fid}"}, [TomlTest("t", sample, sample)])
+        chunks[fid] = "".join(line + "\n" for line in lead) + body
+    text = "schema_version = 1\n" + "".join(chunks.values()) + "".join(line + "\n" for line in tail)
+    doc = split(text)
+    assert text[:doc.preamble_end] + "".join(doc.span_text(s) for s in doc.spans) \
+        + text[doc.epilogue_start:] == text
+    assert doc.owners() == ids
+    replaced = data.draw(st.sets(st.sampled_from(ids)))
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = plan_toml({fid: {"match_command": "^new"} for fid in replaced}, {}, _write(Path(tmp), text))
+    assert not plan.notes and list(parse_rtk_toml(plan.text, run_tests=False).tables) == ids
+    for fid in set(ids) - replaced:
+        assert chunks[fid] in plan.text

@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.cli import main
 from engine.rtk.export import export_toml
 from engine.rtk.export_plan import plan_toml
 from engine.rtk.toml_io import TomlTest, parse_rtk_toml, render_filter
@@ -262,3 +263,14 @@ def test_random_documents_cut_losslessly_and_merge_safely(filters, tail, data):
     assert not plan.notes and list(parse_rtk_toml(plan.text, run_tests=False).tables) == ids
     for fid in set(ids) - replaced:
         assert chunks[fid] in plan.text
+
+
+def test_a_dry_run_names_the_whole_rewrite_before_anything_is_written(tmp_path, capsys):
+    text = "schema_version = 1\n# hand\n[filters]\nmake.match_command = '^make'\n"
+    target = _write(tmp_path, text)
+    source = tmp_path / "new.toml"
+    source.write_text("schema_version = 1\n\n[filters.cargo]\nmatch_command = '^cargo'\n")
+    assert main(["export", str(source), "-o", str(target), "--toml", "--dry-run", "--allow-failing"]) == 0
+    err = capsys.readouterr().err
+    assert "rewritten in Rulewright's layout" in err and "the table [filters] is not" in err
+    assert target.read_text() == text

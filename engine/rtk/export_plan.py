@@ -50,6 +50,7 @@ class ExportPlan:
     removed: list[str] = field(default_factory=list)
     failing: list[Failing] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
+    rewrite_reason: str = ""  # TOML only: why the existing file is rewritten whole (its comments lost)
 
     @property
     def file_count(self) -> int:
@@ -66,12 +67,16 @@ class ExportPlan:
                 out.append(f"  {label}: {', '.join(ids)}")
         for f in self.failing:
             out.append(f"  failing: {f.filter_id} — {f.reason}")
+        if self.rewrite_reason:
+            out.append(f"  REWRITE: the whole file in Rulewright's layout, its comments and formatting lost "
+                       f"({self.rewrite_reason})")
         return out
 
     def to_dict(self) -> dict:
         return {"target": str(self.target), "format": self.format, "mode": self.mode, "added": self.added,
                 "replaced": self.replaced, "unchanged": self.unchanged, "kept": self.kept,
-                "removed": self.removed, "failing": [f.to_dict() for f in self.failing]}
+                "removed": self.removed, "failing": [f.to_dict() for f in self.failing],
+                "rewriteReason": self.rewrite_reason or None}
 
 
 # ---------------------------------------------------------------- reading the target
@@ -294,6 +299,7 @@ def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bo
         return plan
     plan.text = dump_rtk_toml(merged_tables, merged_tests, header_comment=header)
     if text != plan.text:
+        plan.rewrite_reason = why
         plan.notes.append(Diagnostic(f"the TOML file is rewritten in Rulewright's layout, so its comments and "
                                      f"formatting are not kept: {why}", "warning", "RTK-EXPORT",
                                      path=str(target), source="export"))

@@ -106,7 +106,7 @@ def test_one_replaced_and_one_added_filter_leave_every_other_byte_alone(tmp_path
     plan = plan_toml(tables, tests, target)
     assert (plan.mode, plan.replaced, plan.added, plan.kept) == ("merge", ["ping"], ["cargo"],
                                                                  ["git-log", "odd.name", "make", "gradle"])
-    assert not plan.notes  # no "rewritten in Rulewright's layout" warning
+    assert not plan.notes and not plan.rewrite_reason  # no "rewritten in Rulewright's layout" warning
     text = plan.text
     assert text.startswith(PREAMBLE + GIT + ODD)
     assert MAKE + GRADLE in text and text.endswith(EPILOGUE)
@@ -179,6 +179,9 @@ def test_a_file_that_cannot_be_cut_is_rewritten_with_a_warning_saying_why(tmp_pa
         "the TOML file is rewritten in Rulewright's layout, so its comments and formatting are not kept: "
         "the table [filters] is not a [filters.ID] or [[tests.ID]] table"]
     assert list(parse_rtk_toml(plan.text, run_tests=False).tables) == ["a", "b"]
+    assert plan.lines()[-1] == ("  REWRITE: the whole file in Rulewright's layout, its comments and formatting "
+                                "lost (the table [filters] is not a [filters.ID] or [[tests.ID]] table)")
+    assert plan.to_dict()["rewriteReason"] == plan.rewrite_reason
 
 
 def test_root_dotted_filters_fall_back_too(tmp_path):

@@ -3,8 +3,8 @@ filters it changes and every other byte (comments, spacing, key order) stays as 
 
 Which text belongs to which filter:
 
-* the **preamble** is everything up to the end of the last root key/value (``schema_version``
-  and the comments around it); it is kept verbatim;
+* the **preamble** is everything up to the end of the last root key/value (``schema_version``,
+  the comments before it and any on its line); it is kept verbatim;
 * a **table span** runs from the end of the previous key/value (or table header) through its own
   header and body, so the blank lines and comments *between* two tables belong to the table that
   follows them (a section title above a filter travels with that filter);
@@ -13,8 +13,11 @@ Which text belongs to which filter:
 * the **epilogue** — comments and blank lines after the last key/value — stays at the end of the
   file; new filters go before it, in export order.
 
-A replaced filter keeps the comments above its first ``filters.ID`` header (the user's words are
-never dropped silently) and gets its new table and tests there; its other spans go. Documents this
+A replaced filter keeps the blank lines and comments above its first ``filters.ID`` header and
+gets its new table and tests there; comments inside its old body and above its other tables go with
+the old text (the export plan lists the filter as replaced). A removed filter's spans go whole,
+comments above them included. ``export_plan`` checks that the result loads as exactly the merged
+filters before it is used. Documents this
 cannot cut safely (``[filters]``/``[tests]`` parent tables, filters defined by dotted keys or inline
 tables at the root, text that does not scan) raise ``SpanError`` saying why; callers rewrite the
 whole file then, and say so.

@@ -177,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"dryRun": True, "plan": plan.to_dict(),
                                   "diagnostics": [d.to_dict() for d in plan.notes]}, indent=2, ensure_ascii=False))
+            else:  # a dry run must say what the write would cost (e.g. a TOML file rewritten whole)
+                for d in plan.notes:
+                    print(d.format(), file=sys.stderr)
             return 1 if plan.failing and not args.allow_failing else 0
         result = execute_export(plan, with_trust=args.with_trust, allow_failing=args.allow_failing,
                                 profile=args.profile)

@@ -4,7 +4,8 @@
 added, replaced, kept unchanged, kept as it was (not exported) and removed, plus which exported
 filters fail their tests or are not selected by their test commands. Merging (the default onto
 an existing file) splices the JSON text: filters that are kept or unchanged keep their exact
-bytes (key order, formatting), a replaced filter is rewritten in place, new ones are appended.
+bytes (key order, formatting), a replaced filter is rewritten in place, new ones are appended;
+TOML is cut into per-filter spans the same way (``engine.rtk.toml_spans``).
 ``execute`` writes the planned text only if the target still holds the bytes it was planned on.
 """
 
@@ -49,6 +50,7 @@ class ExportPlan:
     removed: list[str] = field(default_factory=list)
     failing: list[Failing] = field(default_factory=list)
     notes: list[Diagnostic] = field(default_factory=list)
+    rewrite_reason: str = ""  # TOML only: why the existing file is rewritten whole (its comments lost)
 
     @property
     def file_count(self) -> int:
@@ -65,12 +67,16 @@ class ExportPlan:
                 out.append(f"  {label}: {', '.join(ids)}")
         for f in self.failing:
             out.append(f"  failing: {f.filter_id} — {f.reason}")
+        if self.rewrite_reason:
+            out.append(f"  REWRITE: the whole file in Rulewright's layout, its comments and formatting lost "
+                       f"({self.rewrite_reason})")
         return out
 
     def to_dict(self) -> dict:
         return {"target": str(self.target), "format": self.format, "mode": self.mode, "added": self.added,
                 "replaced": self.replaced, "unchanged": self.unchanged, "kept": self.kept,
-                "removed": self.removed, "failing": [f.to_dict() for f in self.failing]}
+                "removed": self.removed, "failing": [f.to_dict() for f in self.failing],
+                "rewriteReason": self.rewrite_reason or None}
 
 
 # ---------------------------------------------------------------- reading the target
@@ -250,7 +256,8 @@ def _deletion(text: str, elements, n: int) -> tuple[int, int, str]:
 
 def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bool = False,
               header: str | None = None) -> ExportPlan:
-    """TOML tables merged by name into ``target`` (rewritten in Rulewright's layout)."""
+    """TOML tables merged by name into ``target``: unchanged and kept filters keep their text
+    (``engine.rtk.toml_spans``); only when the file cannot be cut safely is it rewritten whole."""
     from engine.rtk.toml_io import TomlFilterError, dump_rtk_toml, parse_rtk_toml
 
     existing = read_target(target)
@@ -259,8 +266,9 @@ def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bo
         plan = ExportPlan(target, "rtk-toml-v1", "create", dump_rtk_toml(tables, tests, header_comment=header),
                           None, names, added=list(names))
         return plan
+    text = existing.decode("utf-8", "replace")
     try:
-        old = parse_rtk_toml(existing.decode("utf-8", "replace"), run_tests=False)
+        old = parse_rtk_toml(text, run_tests=False)
     except TomlFilterError as exc:
         if not replace:
             raise PlanError(f"{target} exists and is not an RTK TOML filter file ({exc}); nothing was written. "
@@ -285,11 +293,40 @@ def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bo
         plan.removed = [n for n in old.tables if n not in tables]
     else:
         plan.kept = [n for n in old.tables if n not in tables]
+    spliced, why = _splice_toml(text, plan, tables, tests, merged_tables, merged_tests)
+    if spliced is not None:
+        plan.text = spliced
+        return plan
     plan.text = dump_rtk_toml(merged_tables, merged_tests, header_comment=header)
-    if existing.decode("utf-8", "replace") != plan.text and "#" in existing.decode("utf-8", "replace"):
-        plan.notes.append(Diagnostic("the TOML file is rewritten in Rulewright's layout: its comments are not "
-                                     "kept", "warning", "RTK-EXPORT", path=str(target), source="export"))
+    if text != plan.text:
+        plan.rewrite_reason = why
+        plan.notes.append(Diagnostic(f"the TOML file is rewritten in Rulewright's layout, so its comments and "
+                                     f"formatting are not kept: {why}", "warning", "RTK-EXPORT",
+                                     path=str(target), source="export"))
     return plan
+
+
+def _splice_toml(text: str, plan: ExportPlan, tables: dict, tests: dict, merged_tables: dict,
+                 merged_tests: dict) -> tuple[str | None, str]:
+    """The merged document cut from the existing text, checked to load as exactly the merged set;
+    ``(None, why)`` when that cannot be done safely."""
+    from engine.rtk.toml_io import TomlFilterError, parse_rtk_toml, render_filter
+    from engine.rtk.toml_spans import SpanError, splice
+
+    rendered = {n: render_filter(n, tables[n], tests.get(n, [])) for n in (*plan.replaced, *plan.added)}
+    try:
+        out = splice(text, rendered, drop=set(plan.removed),
+                     order=list(merged_tables) if plan.mode == "replace" else None)
+    except SpanError as exc:
+        return None, f"{exc}"
+    try:
+        back = parse_rtk_toml(out, run_tests=False)
+    except TomlFilterError as exc:
+        return None, f"the spliced document does not load ({exc})"
+    if (list(back.tables) != list(merged_tables) or back.tables != merged_tables
+            or any(back.tests.get(n, []) != merged_tests[n] for n in merged_tables)):
+        return None, "the spliced document does not load as the merged filters"
+    return out, ""
 
 
 # ---------------------------------------------------------------- tests of what is exported

@@ -627,15 +627,20 @@ def dump_rtk_toml(tables: dict[str, dict], tests: dict[str, list[TomlTest]] | No
     if header_comment:
         lines += [f"# {line}".rstrip() for line in header_comment.splitlines()]
     lines.append("schema_version = 1")
-    for name, table in tables.items():
-        lines += ["", f"[filters.{toml_key(name)}]"]
-        for key in TABLE_KEY_ORDER:
-            if key in table:
-                lines.append(f"{key} = {_value(key, table[key])}")
-        for test in tests.get(name, []):
-            lines += ["", f"[[tests.{toml_key(name)}]]", f"name = {basic_string(test.name)}",
-                      f"input = {multiline_string(test.input)}",
-                      f"expected = {multiline_string(test.expected)}"]
+    return "\n".join(lines) + "\n" + "".join("\n" + render_filter(name, table, tests.get(name, []))
+                                            for name, table in tables.items())
+
+
+def render_filter(name: str, table: dict, tests: list[TomlTest]) -> str:
+    """One filter's ``[filters.ID]`` table followed by its ``[[tests.ID]]`` entries (ends with a newline)."""
+    lines = [f"[filters.{toml_key(name)}]"]
+    for key in TABLE_KEY_ORDER:
+        if key in table:
+            lines.append(f"{key} = {_value(key, table[key])}")
+    for test in tests:
+        lines += ["", f"[[tests.{toml_key(name)}]]", f"name = {basic_string(test.name)}",
+                  f"input = {multiline_string(test.input)}",
+                  f"expected = {multiline_string(test.expected)}"]
     return "\n".join(lines) + "\n"
 
 

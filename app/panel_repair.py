@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.layout_report import readable
 from app.panels import register_panel
 from app.playground.common import (
     Badge,
@@ -56,7 +55,6 @@ from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
 from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
-from app.widgets.flow import FlowBox, labelled
 from app.workers import Dispatcher
 from engine.paths import resources_dir
 from engine.workspace.panels_model import (
@@ -121,9 +119,12 @@ class RepairTab(QWidget):
                               "pi-repair-layer reproduces the reference with its quirks; strict fixes them")
         self.raw = QCheckBox("raw string")
         self.raw.setToolTip("The arguments pane is the raw text the model sent, not JSON")
-        bar = FlowBox()  # the controls wrap into rows instead of setting the panel's minimum width
-        for widget in (self.sample, self.preset, self.policy, readable(self.model), self.profile):
-            bar.addWidget(widget)
+        bar = QHBoxLayout()
+        bar.addWidget(self.sample, 2)
+        bar.addWidget(self.preset, 1)
+        bar.addWidget(self.policy, 1)
+        bar.addWidget(self.model, 2)
+        bar.addWidget(self.profile, 1)
 
         self.schema = json_pane("The tool's parameter JSON Schema (or pick a preset)")
         self.args = json_pane("The arguments the model sent")
@@ -179,7 +180,7 @@ class RepairTab(QWidget):
         split.setSizes([520, 640])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(bar)
+        lay.addLayout(bar)
         lay.addWidget(split, 1)
 
         for pane in (self.schema, self.args, self.config):
@@ -349,14 +350,20 @@ class GrammarTab(QWidget):
         self.stop = _combo([("stop", "stop"), ("toolUse", "toolUse"), ("length", "length"), ("(none)", "")],
                            "the message's stopReason")
         self.profile = _combo([("pi-repair-layer", "pi-repair-layer"), ("strict", "strict")])
-        row1 = FlowBox()  # both rows wrap instead of setting the panel's minimum width
-        for widget in (self.sample, readable(self.model), self.policy, self.mode, self.profile):
-            row1.addWidget(widget)
-        row2 = FlowBox()
-        for widget in (labelled("Active", readable(self.active), stretch=1),
-                       labelled("Allowed", readable(self.allowed), stretch=1), self.unknown,
-                       labelled("stopReason", self.stop)):
-            row2.addWidget(widget)
+        row1 = QHBoxLayout()
+        row1.addWidget(self.sample)
+        row1.addWidget(self.model, 1)
+        row1.addWidget(self.policy)
+        row1.addWidget(self.mode)
+        row1.addWidget(self.profile)
+        row2 = QHBoxLayout()
+        row2.addWidget(QLabel("Active"))
+        row2.addWidget(self.active, 1)
+        row2.addWidget(QLabel("Allowed"))
+        row2.addWidget(self.allowed, 1)
+        row2.addWidget(self.unknown)
+        row2.addWidget(QLabel("stopReason"))
+        row2.addWidget(self.stop)
 
         self.text = QPlainTextEdit()
         self.text.setFont(mono_font())
@@ -400,8 +407,8 @@ class GrammarTab(QWidget):
         split.setSizes([560, 600])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(row1)
-        lay.addWidget(row2)
+        lay.addLayout(row1)
+        lay.addLayout(row2)
         lay.addWidget(split, 1)
 
         self._sample_text: str | None = None

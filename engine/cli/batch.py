@@ -109,6 +109,9 @@ def _dumps_line(response: dict[str, Any]) -> str:
         return json.dumps(finite_json(response), ensure_ascii=True, allow_nan=False)
 
 
+JSON_WHITESPACE = " \t\r\n"  # what JSON (and so the batch contract) counts as blank; str.strip() strips more
+
+
 def run_jsonl(handler: Handler, stdin=None, stdout=None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -116,7 +119,7 @@ def run_jsonl(handler: Handler, stdin=None, stdout=None) -> int:
         if problem is not None:
             response: dict[str, Any] = {"error": problem}
         else:
-            line = raw.strip()
+            line = raw.strip(JSON_WHITESPACE)  # a line of U+00A0 is not blank: JSON.parse refuses it
             if not line:
                 continue
             response = respond(handler, line)

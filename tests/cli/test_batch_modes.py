@@ -90,3 +90,17 @@ def test_the_readme_names_exactly_the_commands_with_a_batch_mode():
     named = set(re.findall(r"`(\w+)`", line.split(":", 1)[1]))
     have = {name for name, (module, _) in COMMANDS.items() if hasattr(importlib.import_module(module), "handle_request")}
     assert named == have
+
+
+@pytest.mark.parametrize("command", ["validate", "compress", "filter"])
+def test_a_line_of_unicode_spaces_is_answered_not_skipped(command):
+    """Only JSON whitespace makes a blank line; U+00A0 is a request JSON.parse refuses (fuzz finding)."""
+    from engine.cli.batch import run_jsonl
+
+    handler = importlib.import_module(COMMANDS[command][0]).handle_request
+    import io
+
+    out = io.StringIO()
+    assert run_jsonl(handler, io.StringIO("\u00a0\n \t\n\u2003\n"), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 2 and all("error" in a for a in answers)

@@ -9,6 +9,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -150,18 +151,12 @@ def read_input_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = No
     shown = os.fspath(path)
     fd = _open_regular_fd(path, shown)
     try:
-        info = os.fstat(fd)
-        _refuse_mode(info.st_mode, shown)
-        if info.st_size > limit:
-            raise too_large(shown, limit, info.st_size)
-        data = _read_fd(fd, limit + 1)
-    except InputRefused:
-        raise
-    except OSError as exc:
-        refusal = _os_refusal(exc, shown)
-        if refusal is exc:
-            raise
-        raise refusal from None
+        with _said_as_refusal(shown):
+            info = os.fstat(fd)
+            _refuse_mode(info.st_mode, shown)
+            if info.st_size > limit:
+                raise too_large(shown, limit, info.st_size)
+            data = _read_fd(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -172,10 +167,18 @@ def read_input_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = No
 def _open_regular_fd(path: str | os.PathLike[str], shown: str) -> int:
     """A read-only descriptor of ``path``, refused unopened when it is not a regular file, and
     opened with ``O_NONBLOCK`` so a FIFO swapped in after the check cannot hang the open."""
-    try:
+    with _said_as_refusal(shown):
         _refuse_mode(os.stat(path).st_mode, shown)
         return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
                        | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+@contextmanager
+def _said_as_refusal(shown: str) -> Iterator[None]:
+    """An ``OSError`` that means a refusal (a symlink loop) raised as ``InputRefused``; any other
+    (``FileNotFoundError`` …) passes through as it is."""
+    try:
+        yield
     except InputRefused:
         raise
     except OSError as exc:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+NO_CORPUS = "No corpus chosen: add folders of samples, JSONL files of chat bodies or command-output captures."
 
 
 def _wrapping_label(text: str = "") -> QLabel:
@@ -77,8 +78,7 @@ class CorpusPanel(QWidget):
         self._stderr = b""
         self._errors: list[str] = []
 
-        self.paths_label = _wrapping_label("No corpus chosen: add folders of samples, JSONL files of chat "
-                                           "bodies or command-output captures.")
+        self.paths_label = _wrapping_label(NO_CORPUS)
         add_folder = QPushButton("Add Folder…")
         add_folder.clicked.connect(self.add_folder_dialog)
         add_file = QPushButton("Add File…")
@@ -176,8 +176,7 @@ class CorpusPanel(QWidget):
             self.paths_label.setText("Corpus: " + " · ".join(self.paths))
             self.paths_label.setToolTip("\n".join(self.paths))
         else:
-            self.paths_label.setText("No corpus chosen: add folders of samples, JSONL files of chat bodies or "
-                                     "command-output captures.")
+            self.paths_label.setText(NO_CORPUS)
         self._set_running(self.process is not None)
 
     # ------------------------------------------------------------------ running

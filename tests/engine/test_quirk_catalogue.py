@@ -19,7 +19,7 @@ from engine.repair.quirks import QUIRKS as REPAIR
 from engine.rtk.quirks import QUIRKS as RTK
 from engine.rtk.quirks import VT_QUIRKS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 AREAS = {
     "caveman": set(CAVEMAN), "rtk": set(RTK) | set(VT_QUIRKS), "jsregex": set(JSREGEX),
     "repair": set(REPAIR), "grammar": set(GRAMMAR), "params": set(PARAMS),

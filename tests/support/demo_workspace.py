@@ -2,7 +2,7 @@
 
 Two filter files with inline tests (one test fails on purpose, one test's command selects
 another filter), project filters in ``.rtk/`` (one of them hides security-scanner errors) with a
-``trust.json`` that no longer matches, and a TOML filter file. ``python -m tests.app_panels.demo_workspace DIR`` writes it to DIR.
+``trust.json`` that no longer matches, and a TOML filter file. ``python -m tests.support.demo_workspace DIR`` writes it to DIR.
 """
 
 from __future__ import annotations

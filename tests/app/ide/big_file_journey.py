@@ -1,6 +1,6 @@
 """A 2 MB, 2,200-filter file edited through the real main window: one journey, two users.
 
-``tests/app/test_big_file_editing.py`` runs it to check that every edit lands in the document;
+``tests/app/ide/test_big_file_editing.py`` runs it to check that every edit lands in the document;
 ``bench/bench_gui_stalls.py`` runs the same steps with a stall watch, because timing belongs to the
 benchmarks, not to the test suite. ``on_phase`` names each step before it starts.
 """
@@ -11,10 +11,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ide_helpers import wait_settled
-
 from engine.workspace.jsonedit import Style, dumps
 from engine.workspace.templates import example_filter
+
+from .ide_helpers import wait_settled
 
 
 def big_filters(target_bytes: int) -> str:

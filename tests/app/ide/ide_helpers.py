@@ -37,6 +37,6 @@ def run_at_screen(node_id: str, size: str, dpr: float = 1.0, timeout: int = 240)
     at device pixel ratio ``dpr``: a process has one screen, fixed when its QApplication starts."""
     env = dict(os.environ, RULEWRIGHT_TEST_SCREEN=size, RULEWRIGHT_TEST_DPR=str(dpr), QT_QPA_PLATFORM="offscreen")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", node_id],
-                          cwd=Path(__file__).resolve().parents[2], env=env, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[3], env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
     assert done.returncode == 0, f"{node_id} at {size}@{dpr:g}:\n{done.stdout[-4000:]}\n{done.stderr[-2000:]}"

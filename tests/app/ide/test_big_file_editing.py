@@ -7,10 +7,11 @@ journey), not here: a timed test fails on a busy machine and proves nothing on a
 from __future__ import annotations
 
 import pytest
-from big_file_journey import big_filters, edit_big_filter_file
 
 from app.mainwindow import MainWindow
 from engine.workspace.settings import Settings
+
+from .big_file_journey import big_filters, edit_big_filter_file
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 

@@ -55,7 +55,7 @@ def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, c
 
 
 def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, corpus, workspace):
-    from ide_helpers import open_pack
+    from .ide_helpers import open_pack
 
     tab = open_pack(qtbot, window, workspace)
     pack = json.loads(tab.text)

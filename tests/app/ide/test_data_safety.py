@@ -13,12 +13,13 @@ import os
 import time
 
 import pytest
-from ide_helpers import open_pack, wait_settled
 from PySide6.QtWidgets import QMessageBox
 
 from app.document_tab import JOURNAL_MAX_WAIT_MS
 from app.mainwindow import MainWindow
 from engine.workspace.settings import Settings
+
+from .ide_helpers import open_pack, wait_settled
 
 pytestmark = pytest.mark.gui
 

@@ -14,7 +14,7 @@ import pytest
 
 # building takes 1.5-2 minutes on the busy 2-core machine: more than the suite's 120 s per test
 pytestmark = [pytest.mark.slow, pytest.mark.gui, pytest.mark.timeout(1200)]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_bundle_starts_offscreen_on_the_example_workspace(tmp_path):

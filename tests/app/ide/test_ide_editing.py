@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from ide_helpers import open_pack, wait_settled
 from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QTextCursor
 
 from app.fields import FlagsField, PatternField, TableField, TextField
+
+from .ide_helpers import open_pack, wait_settled
 
 pytestmark = pytest.mark.gui
 

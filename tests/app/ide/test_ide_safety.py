@@ -6,13 +6,14 @@ import json
 import os
 
 import pytest
-from ide_helpers import open_pack, wait_settled
 from PySide6.QtWidgets import QMessageBox
 
 from app.conflict import DiffDialog
 from app.mainwindow import MainWindow
 from engine.fsutil import atomic_write_text
 from engine.workspace.settings import Settings
+
+from .ide_helpers import open_pack, wait_settled
 
 pytestmark = pytest.mark.gui
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from ide_helpers import run_at_screen, screen_size, wait_settled
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QLineEdit, QMessageBox, QToolButton
@@ -27,6 +26,8 @@ from app.mainwindow import MainWindow
 from engine.validate import validate_paths
 from engine.workspace.example import ensure_example_workspace
 from engine.workspace.settings import Settings
+
+from .ide_helpers import run_at_screen, screen_size, wait_settled
 
 pytestmark = pytest.mark.gui
 
@@ -436,4 +437,4 @@ def test_journey_external_edit_while_dirty(qtbot, ide):
 def test_journeys_at_1366x768(journey):
     if screen_size()[:2] == (1366, 768):
         pytest.skip("this process already runs at 1366×768")
-    run_at_screen(f"tests/app/test_journeys.py::{journey}", "1366x768")
+    run_at_screen(f"tests/app/ide/test_journeys.py::{journey}", "1366x768")

@@ -11,7 +11,6 @@ available area, its minimum size too, and every visible input at least its reada
 from __future__ import annotations
 
 import pytest
-from ide_helpers import run_at_screen, screen_size, wait_settled
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
@@ -19,6 +18,8 @@ from app.layout_report import layout_problems, layout_report
 from app.mainwindow import PREVIEW_SHARE, MainWindow
 from engine.workspace.example import ensure_example_workspace
 from engine.workspace.settings import Settings
+
+from .ide_helpers import run_at_screen, screen_size, wait_settled
 
 pytestmark = pytest.mark.gui
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from ide_helpers import open_pack, wait_settled
 from PySide6.QtGui import QTextCursor
+
+from .ide_helpers import open_pack, wait_settled
 
 pytestmark = pytest.mark.gui
 

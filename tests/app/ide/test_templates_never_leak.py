@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from ide_helpers import open_pack, wait_settled
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialog, QMessageBox, QToolButton
 
 from engine.workspace.templates import new_rule
+
+from .ide_helpers import open_pack, wait_settled
 
 pytestmark = pytest.mark.gui
 

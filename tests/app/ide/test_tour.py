@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from ide_helpers import wait_settled
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
@@ -19,6 +18,8 @@ from app.tour import STEPS, install_tour, start_on_first_run, tour_of
 from engine.workspace.example import ensure_example_workspace
 from engine.workspace.kinds import FileKind
 from engine.workspace.settings import Settings
+
+from .ide_helpers import wait_settled
 
 pytestmark = pytest.mark.gui
 STEP_KEYS = [s.key for s in STEPS]

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from demo_workspace import write_demo_workspace
+
+from tests.support.demo_workspace import write_demo_workspace
 
 
 @dataclass

@@ -16,8 +16,7 @@ from engine.workspace.previews import (
     run_caveman_output,
     run_caveman_preview,
 )
-
-from .conftest import SAMPLE
+from tests.support.preview_samples import SAMPLE
 
 BIG = "\n\n".join(f"{SAMPLE} Item {i} uses `call_{i}()`." for i in range(STAGED_MIN // len(SAMPLE) + 20))
 

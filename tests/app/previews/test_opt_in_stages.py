@@ -9,8 +9,7 @@ import pytest
 
 from app.panel_caveman import CavemanPreviewPanel
 from app.panel_rtk import RtkPreviewPanel
-
-from .conftest import SAMPLE
+from tests.support.preview_samples import SAMPLE
 
 LOG = "\n".join(f"2026-05-14T10:00:{i:02d}Z INFO served path=/a status=200" for i in range(30))
 

@@ -13,8 +13,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 from app.panel_caveman import CavemanPreviewPanel
 from app.panel_rtk import RtkPreviewPanel
 from app.widgets.charts import Bar, BarChart, FunnelChart
-
-from .conftest import PACK, RUNAWAY, SAMPLE, tool_output, write_pack
+from tests.support.preview_samples import PACK, RUNAWAY, SAMPLE, tool_output, write_pack
 
 
 @pytest.fixture(autouse=True)

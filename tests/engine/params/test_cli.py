@@ -3,11 +3,11 @@
 import io
 import json
 
-from payloads import THINKING, assistant, model, payload, provider
-
 from engine.cli import main
 from engine.cli.batch import run_jsonl
 from engine.cli.params import handle_request
+
+from .payloads import THINKING, assistant, model, payload, provider
 
 
 def sample():

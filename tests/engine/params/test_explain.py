@@ -1,7 +1,5 @@
 """The explain section: feature verdicts and plugin effects on sample requests."""
 
-from payloads import THINKING, assistant, model, payload, provider
-
 from engine.params import build_params_report
 from engine.params.features.anthropic_cache import CACHE_MARKER, place_cache_markers
 from engine.params.features.gateway_usage_normalize import normalize_usage
@@ -9,6 +7,8 @@ from engine.params.features.no_think import append_suffix
 from engine.params.features.openrouter_reasoning import strip_redacted
 from engine.params.features.reasoning_extraction import extract_reasoning, tag_for
 from engine.params.features.skip_gemini_thought_signature import SKIP_VALUE, mark_tool_call
+
+from .payloads import THINKING, assistant, model, payload, provider
 
 
 def explain(report, name):

@@ -1,9 +1,10 @@
 """The whole report: shape, feature order, providerOptions, quirks, strict, extra features."""
 
 import pytest
-from payloads import THINKING, assistant, model, payload, provider
 
 from engine.params import INTERNAL_FEATURES, REPORT_KEYS, Decision, Feature, ParamsError, build_params_report
+
+from .payloads import THINKING, assistant, model, payload, provider
 
 U = {"$undefined": True}
 

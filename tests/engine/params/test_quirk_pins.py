@@ -4,11 +4,11 @@ The default profile (``cherry-studio``) reproduces the quirk and names it; ``str
 fix and stays silent about it (see docs/quirks/params.md).
 """
 
-from payloads import THINKING, assistant, model, payload, provider
-
 from engine.params import build_params_report
 from engine.params.features.openrouter_reasoning import strip_redacted
 from engine.params.provider_options import OptionsContext, generic_options
+
+from .payloads import THINKING, assistant, model, payload, provider
 
 
 def both(data):

@@ -97,6 +97,6 @@ def test_the_view_model_runs_a_pasted_request_and_keeps_the_mapping():
 
 
 def test_every_bundled_template_still_reads_as_a_payload():
-    folder = Path(__file__).resolve().parents[2] / "resources" / "samples" / "params"
+    folder = Path(__file__).resolve().parents[3] / "resources" / "samples" / "params"
     for path in sorted(folder.glob("*.json")):
         assert detect_format(json.loads(path.read_text(encoding="utf-8"))) is None, path.name

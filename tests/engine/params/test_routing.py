@@ -1,7 +1,6 @@
 """Endpoint routing, provider ids, base-URL formatting and sdk builders (spec §4)."""
 
 import pytest
-from payloads import model, provider
 
 from engine.params import ParamsError
 from engine.params.jsv import UNDEFINED
@@ -14,6 +13,8 @@ from engine.params.routing import (
     resolve_options_provider_id,
     resolve_scope_provider_id,
 )
+
+from .payloads import model, provider
 
 
 @pytest.mark.parametrize("url,version,expected", [

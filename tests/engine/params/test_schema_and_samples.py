@@ -3,11 +3,12 @@
 import json
 
 import pytest
-from payloads import assistant, model, payload, provider
 
 from engine.params import build_params_report
 from engine.paths import resources_dir
 from engine.schemas import load_schema, validate_against
+
+from .payloads import assistant, model, payload, provider
 
 SAMPLES = sorted((resources_dir() / "samples" / "params").glob("*.json"))
 

@@ -1,8 +1,8 @@
 """The strict profile's fixes of spec §13 (each test cites its quirk id)."""
 
-from payloads import THINKING, assistant, model, payload, provider
-
 from engine.params import build_params_report
+
+from .payloads import THINKING, assistant, model, payload, provider
 
 
 def both(data):

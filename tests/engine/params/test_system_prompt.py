@@ -60,9 +60,9 @@ def test_prompt_and_deferred_section_are_joined():
 
 
 def test_clock_without_offset_is_utc_and_bad_zones_are_rejected():
-    from payloads import assistant, model, payload, provider
-
     from engine.params import ParamsError, build_params_report
+
+    from .payloads import assistant, model, payload, provider
 
     data = payload(provider(), model("p::m"), assistant(prompt="{{time}}"),
                    env={"now": "2025-01-15T18:00:00"})

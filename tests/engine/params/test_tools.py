@@ -1,9 +1,10 @@
 """MCP wire ids, registry entries, collation order and defer exposition (spec §8)."""
 
 import pytest
-from payloads import assistant, model, payload, provider
 
 from engine.params.tools import apply_defer, camel, resolve_mcp_tool_ids, resolve_tools
+
+from .payloads import assistant, model, payload, provider
 
 
 @pytest.mark.parametrize("name,expected", [

@@ -11,7 +11,7 @@ import pytest
 from engine.repair import run_repair
 from engine.repair.typebox import build_schema, check
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = sorted((ROOT / "resources" / "samples" / "repair").glob("*.json"))
 CONFIG_SCHEMA = json.loads((ROOT / "resources" / "schemas" / "repair-config.schema.json").read_text("utf-8"))
 

@@ -18,7 +18,7 @@ from engine.rtk.signal import missing_lines
 from engine.rtk.stages import apply_line_filter
 from engine.rtk.verify import verify_filters
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 CARGO = [
     "    Updating crates.io index\n   Compiling libc v0.2.161\n   Compiling serde v1.0.215\n"

@@ -11,7 +11,7 @@ import pytest
 
 from engine.validate import validate_file, validate_paths
 
-BAD = Path(__file__).resolve().parent.parent / "data" / "bad"
+BAD = Path(__file__).resolve().parents[2] / "data" / "bad"
 BAD_FILES = sorted(BAD.iterdir())
 
 

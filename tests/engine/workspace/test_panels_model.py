@@ -7,13 +7,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from demo_workspace import write_demo_workspace
 
 from engine.paths import resources_dir
 from engine.rtk.export import ExportError
 from engine.rtk.trust import decide_trust, write_trust
 from engine.workspace import jsonedit
 from engine.workspace import panels_model as pm
+from tests.support.demo_workspace import write_demo_workspace
 
 
 @pytest.fixture

@@ -23,8 +23,7 @@ from engine.workspace.previews import (
     word_diff,
     workspace_samples_dir,
 )
-
-from .conftest import FILTER, PACK, RUNAWAY, SAMPLE, tool_output, write_pack
+from tests.support.preview_samples import FILTER, PACK, RUNAWAY, SAMPLE, tool_output, write_pack
 
 
 def _utf16(s: str) -> list[int]:

@@ -26,6 +26,8 @@ __all__ = [
     "UNDEFINED",
     "JsonObject",
     "JsonValue",
+    "as_array",
+    "as_object",
     "canonical_number",
     "from_utf16_units",
     "js_number",
@@ -78,6 +80,19 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
+
+
+# ----------------------------------------------------------------------------- reading JSON data
+
+
+def as_object(value: object) -> dict[str, Any]:
+    """``value`` itself when it is an object (a ``dict``), else a new empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_array(value: object) -> list[Any]:
+    """``value`` itself when it is an array (a ``list``), else a new empty one."""
+    return value if isinstance(value, list) else []
 
 
 # ----------------------------------------------------------------------------- UTF-16

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -45,7 +46,7 @@ REPORT_KEYS = ("sdkConfig", "scope", "features", "plugins", "pluginDetails", "sy
 
 
 def build_params_report(payload: Any, *, profile: str = "cherry-studio",
-                        features: Any = None) -> dict[str, Any]:
+                        features: Iterable[object] | None = None) -> dict[str, Any]:
     """The report of spec §2 plus ``diagnostics`` (quirks that changed it) and ``explain``.
 
     ``features`` are extra ``RequestFeature`` objects run after the internal ones. Raises

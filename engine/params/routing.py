@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from engine.jsvalues import Undefined
 from engine.params.errors import ParamsError
 from engine.params.ids import unique_id
 from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
@@ -377,10 +378,9 @@ def _vertex_config(provider: dict[str, Any], model: dict[str, Any], scope_id: st
         raise ParamsError("VertexAI requires iam-gcp auth configuration.", "/provider/authConfig")
     claude = scope_id == "google-vertex-anthropic" or wire_id(model).lower().startswith("claude")
     sdk_id = "google-vertex-anthropic" if claude else "google-vertex"
+    base: str | Undefined = UNDEFINED
     if url:
         base = url + ("/publishers/anthropic/models" if claude else "/publishers/google")
-    else:
-        base = UNDEFINED
     settings = {"baseURL": base, "apiKey": key, "project": get(auth, "project"),
                 "location": get(auth, "location")}
     credentials = get(auth, "credentials")

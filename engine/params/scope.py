@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.params.capabilities import Capabilities
+from engine.params.options_context import QuirkNote
 from engine.params.routing import SdkConfig
 
 
@@ -24,7 +25,7 @@ class RequestScope:
     prefs: dict[str, Any]
     env: dict[str, Any]
     profile: str = "cherry-studio"
-    diagnostics: list[Any] = field(default_factory=list, compare=False)  # append-only side channel
+    diagnostics: list[QuirkNote] = field(default_factory=list, compare=False)  # append-only side channel
 
     @property
     def strict(self) -> bool:

@@ -184,7 +184,7 @@ def child(path: str, profile: str, repeats: int, rules: str) -> None:
                                                                                        "content": text}]})
 
     # packs loaded, regexes translated, and the one-off set-up a pattern gets once it has met
-    # enough text (fastscan.UNTIMED_MIN_UNITS: untimed twins, measured costs) done: the baseline
+    # enough text (fast.strategy.UNTIMED_MIN_UNITS: untimed twins, measured costs) done: the baseline
     # is a process that has compressed before, so the peak above it is what the input costs
     once(prose(100_000) + mixed_prose(100_000) + sessions(100_000))
     base = _status_kb("VmRSS")

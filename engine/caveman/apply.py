@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
+from engine.caveman.fast import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
 from engine.jsregex import JSMatch, RegexTimeout, get_default_timeout
@@ -67,7 +67,7 @@ class MatchRecord:
     match: str
     replacement: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"start": self.start, "end": self.end, "match": self.match, "replacement": self.replacement}
 
 
@@ -185,7 +185,7 @@ class RuleRunner:
         """The replacement of a ``replacementMap`` rule as a function of the matched text alone:
         ``_replacer``'s result when nothing is recorded and no ``$``-template can be expanded
         (the caller checks), without building a JSMatch per match."""
-        mapping = rule.replacement_map
+        mapping = rule.replacement_map or {}  # (only replacementMap rules get here)
         if rule.map_mode == "fallback":
             miss_empty = rule.miss == "empty"
 

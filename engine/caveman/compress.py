@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
 from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
-from engine.caveman.fastscan import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
+from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
@@ -32,7 +32,7 @@ from engine.caveman.preservation import (
 )
 from engine.caveman.quirks import check_profile
 from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.gcpause import gc_paused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
@@ -49,7 +49,7 @@ MAX_DOTTED = 200
 _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (led by the dot: quick to find)
 
 
-def _joining_dots(text: str):
+def _joining_dots(text: str) -> Iterator[int]:
     """Indices of the dots with an identifier character before and an identifier start after."""
     if text.isascii():
         for m in _DOT_IDENT.finditer(text):
@@ -228,7 +228,7 @@ class Compressor:
         return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
                               stats, diags, outcomes)
 
-    def _output_text(self, part: dict, role: str, mi: int, pi: int) -> bool:
+    def _output_text(self, part: dict[str, Any], role: str, mi: int, pi: int) -> bool:
         """CAV-Q24: a Responses assistant's ``output_text`` part is never compressed (``strict`` does)."""
         if part.get("type") != "output_text" or not part["text"]:
             return False
@@ -253,7 +253,8 @@ class Compressor:
             stats.update(originalTokens=tokens, compressedTokens=tokens)
         return CompressResult(body, False, stats, diags, [])
 
-    def _stats(self, outcomes: list[PartOutcome], original: int, compressed: int, started: float):
+    def _stats(self, outcomes: list[PartOutcome], original: int, compressed: int, started: float
+               ) -> tuple[dict[str, Any], list[Diagnostic]]:
         applied: list[str] = []
         errors: list[str] = []
         warnings: list[str] = list(self.pattern_warnings)
@@ -290,7 +291,7 @@ class Compressor:
 
     # ------------------------------------------------------------ part level
 
-    def _diag(self, o: PartOutcome, code: str, message: str, level: str = "info", **data: Any) -> None:
+    def _diag(self, o: PartOutcome, code: str, message: str, level: Level = "info", **data: Any) -> None:
         where = {"messageIndex": o.message_index}
         if o.part_index is not None:
             where["partIndex"] = o.part_index
@@ -299,7 +300,7 @@ class Compressor:
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
         large = len(text) >= RELEASE_MIN
         # a large part: no garbage collections while it runs (engine.gcpause says why), and
-        # the memos of its texts are let go of afterwards (fastscan.release_texts)
+        # the memos of its texts are let go of afterwards (fast.memo.release_texts)
         with gc_paused(large):
             try:
                 return self._compress_part(text, role, mi, pi)
@@ -341,7 +342,7 @@ class Compressor:
                            f"edges for hint words it would be {unicode_pick.language}", "warning")
         o.selection = self._select(o, role)
         # 6. rules
-        work = self._run_rules(o, ex.text)
+        work = self._run_rules(o, ex.text, o.selection.rules)
         o.after_rules = work
         self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
@@ -361,7 +362,7 @@ class Compressor:
         o.restored = restored
         self._tick(0.8, "validation")
         # 9. validation and fallback
-        self._validate(o, restored)
+        self._validate(o, ex, restored)
         self._tick(1.0, "validation")
         return o
 
@@ -388,18 +389,18 @@ class Compressor:
             sel.rules = [r for r in sel.rules if r.name == self.only_rule]
         return sel
 
-    def _run_rules(self, o: PartOutcome, original: str) -> str:
+    def _run_rules(self, o: PartOutcome, original: str, rules: list[Rule]) -> str:
         # rules see (and, with keep_units, return) the UTF-16 units of the text: one conversion
         # for a text with astral characters, and one back at the end
         text = start = to_utf16_units(original) if self.runner.keep_units else original
         q4: list[str] = []
-        index = self.runner.share_index(o.selection.rules)
+        index = self.runner.share_index(rules)
         prefilter = None
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
             absent = index.absent_keys(original) if index is not None and original.isascii() else frozenset()
             prefilter = Prefilter(original, absent, LiteralIndex.KEY)
-        count = len(o.selection.rules)
-        for done, rule in enumerate(o.selection.rules):
+        count = len(rules)
+        for done, rule in enumerate(rules):
             if self.progress is not None:
                 self.progress(0.2 + 0.5 * done / max(1, count), f"rule {rule.name}")
             if self.timed_out.get(id(rule)) is rule:
@@ -414,7 +415,7 @@ class Compressor:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)
         if self.diagnose and not self.strict:
-            self._check_dotted(o, text)
+            self._check_dotted(o, original, text)
         return text
 
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
@@ -467,9 +468,8 @@ class Compressor:
             text = run.after
         return text
 
-    def _check_dotted(self, o: PartOutcome, after: str) -> None:
+    def _check_dotted(self, o: PartOutcome, before: str, after: str) -> None:
         """CAV-Q12: an unprotected ``a.b`` token (no following ``(``) that the rules rewrote."""
-        before = o.extraction.text
         if before == after:
             return
         tokens = _dotted_tokens(before)
@@ -479,8 +479,7 @@ class Compressor:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
                        f"{', '.join(hit[:5])}", "warning")
 
-    def _validate(self, o: PartOutcome, restored: str) -> None:
-        ex = o.extraction
+    def _validate(self, o: PartOutcome, ex: Extraction, restored: str) -> None:
         original = o.original
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
@@ -500,7 +499,7 @@ class Compressor:
             o.fallback = True
             o.text = original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, missing, scans)
+                self._explain_fallback(o, ex, missing, scans)
             return
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
@@ -514,8 +513,7 @@ class Compressor:
                            "OmniRoute does not validate it", "warning",
                            spans=[[b.start, b.end] for b in lost])
 
-    def _explain_fallback(self, o: PartOutcome, missing: list[str], scans: Scans | None) -> None:
-        ex = o.extraction
+    def _explain_fallback(self, o: PartOutcome, ex: Extraction, missing: list[str], scans: Scans | None) -> None:
         if o.applied:
             self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
         if ex.blocks:

@@ -98,7 +98,7 @@ def adapter_config(pipeline: dict[str, Any], step: dict[str, Any] | None = None,
     if pipeline.get("preserveSystemPrompt") is not False:
         reference_roles = caveman.get("compressRoles") or ["user"]
         roles = merged.get("compressRoles", reference_roles) if profile == "strict" else reference_roles
-        roles = [r for r in roles if r != "system"]
+        roles = [r for r in roles or () if r != "system"]
         if "compressRoles" in step and profile != "strict" and list(step["compressRoles"]) != list(reference_roles):
             diags.append(Diagnostic(
                 f"the step's compressRoles {step['compressRoles']} were ignored; OmniRoute compresses "

@@ -122,7 +122,7 @@ class EditMap:
             return positions
         ends, deltas, side = self._new_ends, self._deltas, 1 if is_end else 0
         old = self._old
-        out = []
+        out: list[int] = []
         append = out.append
         for pos, i in zip(positions, map(bisect_left, repeat(self._new_starts), positions)):
             i -= 1  # the last edit starting before pos
@@ -135,9 +135,10 @@ class EditMap:
         return out
 
 
-def _placeholder_map(ex: Extraction) -> EditMap:
-    """Placeholder text → original part (placeholders are ASCII + NUL, so lengths are UTF-16)."""
-    return EditMap(sorted((b.start, b.end, len(b.placeholder)) for b in ex.blocks))
+def _placeholder_map(ex: Extraction | None) -> EditMap:
+    """Placeholder text → original part (placeholders are ASCII + NUL, so lengths are UTF-16;
+    a part gated before extraction has none)."""
+    return EditMap(sorted((b.start, b.end, len(b.placeholder)) for b in (ex.blocks if ex else ())))
 
 
 def _explain_rules(o: PartOutcome, progress: Callable[[float, str], None] | None = None) -> list[RuleExplanation]:

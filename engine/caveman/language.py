@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from engine.jsregex import compile_js
 
@@ -57,7 +58,7 @@ def detect_language(text: str, *, profile: str = "omniroute") -> Detection:
     return Detection(best, scores)
 
 
-def choose_language(text: str, config: dict, *, profile: str = "omniroute") -> tuple[str, Detection | None]:
+def choose_language(text: str, config: dict[str, Any], *, profile: str = "omniroute") -> tuple[str, Detection | None]:
     """The pack language for one part: ``(language, detection or None)``."""
     detection = None
     if config.get("autoDetectLanguage"):

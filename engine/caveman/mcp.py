@@ -96,7 +96,8 @@ class McpDescriptionCompressor:
         c.charsAfter += r["after"]
         c.charsSaved += saved
         c.estimatedTokensSaved += math.ceil(saved / 4)
-        return r["compressed"]
+        compressed: str = r["compressed"]
+        return compressed
 
     def list_metadata(self, value: Any, *, enabled: bool | None = None) -> Any:
         """``compressMcpListMetadata``: every string ``description`` inside tools/prompts/resources

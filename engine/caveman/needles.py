@@ -45,7 +45,7 @@ def byte_view(text: str) -> tuple[bytes, int] | None:
 
 
 def forget_views() -> None:
-    """Let go of the last texts and their bytes (``fastscan.release_texts``)."""
+    """Let go of the last texts and their bytes (``fast.memo.release_texts``)."""
     global _VIEWS
     _VIEWS = (_NO_VIEW, _NO_VIEW)
 

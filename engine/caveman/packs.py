@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.diagnostics import Diagnostic
 from engine.fsutil import read_input_text
@@ -64,7 +64,7 @@ class Rule:
 
 # ---------------------------------------------------------------- validateRulePack (§12)
 
-def _non_blank(value: Any) -> bool:
+def _non_blank(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(js_trim(value))
 
 
@@ -147,7 +147,7 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
         taken = {d.pointer for d in diags}
         diags += [d.with_location(level="warning")
                   for d in validate_against("caveman-pack", obj, unknown_key_level="warning")
-                  if d.pointer not in taken and not any(d.pointer.startswith(p + "/") for p in taken if p)]
+                  if d.pointer not in taken and not any((d.pointer or "").startswith(p + "/") for p in taken if p)]
     if profile == "strict" and isinstance(obj, dict) and isinstance(obj.get("rules"), list):
         for i, rule in enumerate(obj["rules"]):
             flags = rule.get("flags") if isinstance(rule, dict) else None

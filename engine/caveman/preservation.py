@@ -17,7 +17,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from engine.caveman.apply import budget_for
-from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
+from engine.caveman.fast import FastRegex, back_run_candidates, digit_run_candidates
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.jsregex import compile_js
 from engine.jsvalues import utf16_len
@@ -45,8 +45,8 @@ class Kind:
     flags: str = "g"
     needs: tuple[str, ...] = ()  # every one of these substrings must occur
     needs_any: tuple[str, ...] = ()  # at least one of these must occur
-    back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fastscan
-    digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fastscan)
+    back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fast.literals
+    digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fast.literals)
 
     def compile(self) -> FastRegex:
         key = (self.source, self.flags)
@@ -113,7 +113,7 @@ class Block:
     start: int = -1
     end: int = -1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"n": self.n, "kind": self.kind, "start": self.start, "end": self.end, "content": self.content}
 
 

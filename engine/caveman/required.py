@@ -1,7 +1,7 @@
 """Literals every match of a pattern contains: when a text holds none of them, the pattern has no
 match there, and its rule is skipped without a scan.
 
-The start plan (``fastscan.analyse``) says where a match can start. A pattern that opens with
+The start plan (``fast.plan.analyse``) says where a match can start. A pattern that opens with
 optional words or lookarounds (``\\b(?:can you )?(?:please )?(?:provide|give|write|…) (?:a|the)
 (?:detailed )*summary``) can start almost anywhere, and its plan is either missing or too
 dense to use; but every match still holds "summary", which most texts lack. From the parsed

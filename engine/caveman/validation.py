@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
-from engine.caveman.fastscan import digits_before_dot_digit
+from engine.caveman.fast import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.caveman.needles import contained_in_order
 from engine.jsvalues import js_trim, utf16_len
+
+if TYPE_CHECKING:
+    from engine.caveman.preservation import Block
 
 WS6 = " \t\n\r\f\v"
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -79,7 +83,8 @@ def scan_urls(text: str) -> Iterator[str]:
         if _is_word(text, start - 1):
             pos = start + 1
             continue
-        end = _URL_BODY.match(text, c + 3).end()
+        body = _URL_BODY.match(text, c + 3)
+        end = c + 3 if body is None else body.end()  # (a starred class: it always matches)
         yield text[start:end]
         pos = end
 
@@ -237,7 +242,7 @@ def scan_versions(text: str) -> Iterator[str]:
         if start < pos or _is_word(text, start - 1):
             continue
         m = _VERSION.match(text, start)
-        if not m.group(1) or _is_word(text, m.end()):
+        if m is None or not m.group(1) or _is_word(text, m.end()):  # (it matches: a digit starts there)
             continue
         yield m.group(0)
         pos = m.end()
@@ -333,7 +338,7 @@ def _starts(original: str, items: list[str]) -> list[int]:
     return out
 
 
-def validate_blocks(original: str, compressed: str, blocks) -> tuple[list[str], list[str]]:
+def validate_blocks(original: str, compressed: str, blocks: list[Block]) -> tuple[list[str], list[str]]:
     """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block."""
     errors: list[str] = []
     if original and not js_trim(compressed):

@@ -129,7 +129,7 @@ def test_finding_06_an_untimed_linear_call_answers_for_the_total_budget() -> Non
     """Caveman's fast path runs patterns proved linear without a per-call timer; when the run's
     total budget ends during such a call, the call still reports it (naming the total), so many
     linear rules on a big text cannot outrun the budget one call at a time."""
-    from engine.caveman.fastscan import FastRegex
+    from engine.caveman.fast import FastRegex
     from engine.jsregex import RegexTimeout
     from engine.jsregex.budget import total_budget
 

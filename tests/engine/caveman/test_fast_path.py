@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.caveman import fastscan
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fast import FastRegex, LiteralIndex
 
 from .helpers import pack, rule, run
 
@@ -69,12 +68,12 @@ def outcome(text: str, profile: str):
 def test_fast_path_equals_the_straightforward_path(words, seps, profile, monkeypatch):
     # the drawn words, cycled with a separator cycle of another length until the text is large
     pieces, i, size = [], 0, 0
-    while size <= 2 * fastscan.LiteralIndex.MIN_LENGTH:  # (a running total: summing every time was quadratic)
+    while size <= 2 * LiteralIndex.MIN_LENGTH:  # (a running total: summing every time was quadratic)
         pieces.append(words[i % len(words)] + seps[i % len(seps)])
         size += len(pieces[-1])
         i += 1
     text = "".join(pieces)
-    assert len(text) > fastscan.LiteralIndex.MIN_LENGTH  # large enough for every fast path
+    assert len(text) > LiteralIndex.MIN_LENGTH  # large enough for every fast path
     fast = outcome(text, profile)
     with monkeypatch.context() as patched:
         straightforward(patched)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.caveman.fastscan import LiteralIndex
+from engine.caveman.fast import LiteralIndex
 from engine.caveman.prefilter import KEYWORDS, Prefilter
 
 WORDS = ("please", "Please", "FOR EVERY", "for", "every", "as well as", "thanks", "the", "a", "sure", "i'll",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fast import FastRegex
 from engine.caveman.preservation import (
     DEFAULT_PRESERVE_PATTERNS,
     MARKER,

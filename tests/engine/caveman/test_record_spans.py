@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.caveman.apply import RuleRun, RuleRunner
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fast import FastRegex
 from engine.caveman.packs import Rule
 
 PATTERNS = [r"\bplease\s*", r"\b(?:very|really)\s+(?=[a-z])", r"o", r"\s+", r".", r"\bx\b", r"😀\s?"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import gc
 
-from engine.caveman import Compressor, PackSource, fastscan, needles
+from engine.caveman import Compressor, PackSource, needles
+from engine.caveman.fast import FastRegex, LiteralIndex, memo
 
 from .helpers import pack, rule
 
@@ -14,11 +15,11 @@ def _large_strings_held() -> int:
     held = []
 
     def note(value):
-        if isinstance(value, str | bytes) and len(value) >= fastscan.RELEASE_MIN:
+        if isinstance(value, str | bytes) and len(value) >= memo.RELEASE_MIN:
             held.append(len(value))
 
     for obj in gc.get_objects():
-        if isinstance(obj, fastscan.FastRegex):  # (getattr: one whose construction failed)
+        if isinstance(obj, FastRegex):  # (getattr: one whose construction failed)
             work = getattr(obj, "_work", None)
             if work is not None:
                 for value in (work.text, work.units, work._target):
@@ -26,9 +27,9 @@ def _large_strings_held() -> int:
             last = getattr(obj, "_last", None)
             if last is not None:
                 note(last[0])
-        elif isinstance(obj, fastscan.LiteralIndex) and getattr(obj, "_state", None) is not None:
+        elif isinstance(obj, LiteralIndex) and getattr(obj, "_state", None) is not None:
             note(obj._state[0])
-    for value in (*fastscan._CANONICAL, *fastscan._UNITS, *(entry[0] for entry in fastscan._BMP)):
+    for value in (*memo._CANONICAL, *memo._UNITS, *(entry[0] for entry in memo._BMP)):
         note(value)
     for text, raw, _width in needles._VIEWS:
         note(text)
@@ -37,12 +38,12 @@ def _large_strings_held() -> int:
 
 
 def test_a_large_part_leaves_no_text_behind():
-    fastscan.release_texts()  # (what earlier tests left, outside a compression)
+    memo.release_texts()  # (what earlier tests left, outside a compression)
     assert _large_strings_held() == 0
     source = PackSource.from_packs([pack(rule("polite", r"\bplease\s+"), rule("filler", r"\b(?:basically|really)\b\s*"),
                                          rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", flags="g"))])
     text = "Please do basically the thing, see `code()` at https://example.org/x and ./src/a.ts. 😀 " * 2000
-    assert len(text) >= fastscan.RELEASE_MIN
+    assert len(text) >= memo.RELEASE_MIN
     config = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx"}
     result = Compressor(source, config).compress_body({"messages": [{"role": "user", "content": text}]})
     assert result.body["messages"][0]["content"] != text  # the rules ran

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.caveman.fastscan import FastRegex
+from engine.caveman.fast import FastRegex
 from engine.caveman.required import required_literals
 from engine.jsregex import RegexTimeout, compile_js, get_default_timeout, set_default_timeout
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.caveman.fastscan import FastRegex, occurrences, plan_for
+from engine.caveman.fast import FastRegex, occurrences, plan_for
 from engine.caveman.preservation import PATTERN_KINDS
 from engine.jsregex import compile_js
 
@@ -132,13 +132,13 @@ def test_expand_template_matches_jsregex(source):
 # ---------------------------------------------------------------- the shared literal index
 
 from engine.caveman.apply import RuleRunner  # noqa: E402
-from engine.caveman.fastscan import (  # noqa: E402
+from engine.caveman.fast import (  # noqa: E402
     LiteralIndex,
-    _canonical_uncached,
     back_run_candidates,
     digits_before_dot_digit,
     index_literals,
 )
+from engine.caveman.fast.memo import canonical_uncached  # noqa: E402
 from engine.caveman.packs import Rule  # noqa: E402
 
 # Each rule's replacement (or the join a deletion leaves) creates literals that later rules
@@ -182,7 +182,7 @@ def run_chain(text: str, *, shared: bool) -> tuple[str, list[str]]:
             index = rx.index
             assert index is not None
             absent = index.absent(text)
-            hay = _canonical_uncached(text)
+            hay = canonical_uncached(text)
             assert not [lit for lit in absent if lit in hay], rule.name  # never claims a present literal absent
         if rx.cannot_match(text):
             continue
@@ -329,12 +329,13 @@ def test_compression_is_the_same_with_and_without_the_literal_index(seed, profil
 def test_canonical_case_equals_the_table(text):
     from engine.jsregex.unicode_data import canon_table
 
-    assert _canonical_uncached(text) == text.translate(canon_table(False))
+    assert canonical_uncached(text) == text.translate(canon_table(False))
 
 
 # --- the full-scan / anchored-loop choice (measured costs) ---------------------------------------
 
-from engine.caveman import fastscan  # noqa: E402
+from engine.caveman.fast import regex as fast_regex  # noqa: E402
+from engine.caveman.fast import strategy  # noqa: E402
 from engine.jsregex import RegexTimeout  # noqa: E402
 from engine.jsregex.charset_led import charset_led_twin  # noqa: E402
 from engine.jsregex.twin import re_twin  # noqa: E402
@@ -347,11 +348,11 @@ COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
 @pytest.mark.parametrize("seed, odd", [(20, False), (21, True)])
 @pytest.mark.parametrize("costs", COST_STATES)
 def test_either_path_choice_equals_jsregex(seed, odd, costs, untimed_min, monkeypatch):
-    monkeypatch.setattr(fastscan, "_COSTS", {})
-    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", untimed_min)  # twins from the start, or never
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", untimed_min)  # twins from the start, or never
     text = big_text(seed, 6000, odd=odd)
     for source, flags in PATTERNS:
-        fastscan._COSTS[(source, flags)] = list(costs)
+        strategy._COSTS[(source, flags)] = list(costs)
         plain = compile_js(source, flags)
         for repl in ("<$&>", "", "[$1]"):
             assert FastRegex(source, flags).replace(text, repl) == plain.replace(text, repl), (source, flags, repl)
@@ -362,35 +363,35 @@ def test_either_path_choice_equals_jsregex(seed, odd, costs, untimed_min, monkey
 
 
 def test_path_choice_follows_the_measured_costs():
-    assert fastscan.prefer_full_scan([0.0, 0.0], 1_000_000, 600)  # not sparse: measure a full scan once
-    assert not fastscan.prefer_full_scan([0.0, 0.0], 1_000_000, 400)
-    assert fastscan.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 1000)  # 1 ms against 1.5 ms
-    assert not fastscan.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 500)
-    assert not fastscan.prefer_full_scan([40e-9, 0.0], 1_000_000, 3000)  # 40 ms against ~4.5 ms guessed
+    assert strategy.prefer_full_scan([0.0, 0.0], 1_000_000, 600)  # not sparse: measure a full scan once
+    assert not strategy.prefer_full_scan([0.0, 0.0], 1_000_000, 400)
+    assert strategy.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 1000)  # 1 ms against 1.5 ms
+    assert not strategy.prefer_full_scan([1e-9, 1.5e-6], 1_000_000, 500)
+    assert not strategy.prefer_full_scan([40e-9, 0.0], 1_000_000, 3000)  # 40 ms against ~4.5 ms guessed
 
 
 def test_costs_are_measured_on_large_texts(monkeypatch):
-    monkeypatch.setattr(fastscan, "_COSTS", {})
-    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 0)  # the calls' regime stays the same throughout
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 0)  # the calls' regime stays the same throughout
     text = (", and also x " + "word " * 20) * 300  # a candidate every 113 units: a full scan is measured first
     source = r",\s*and also\s+"
     fast = FastRegex(source, "g")
     assert fast.replace(text, "+") == compile_js(source, "g").replace(text, "+")
-    full, anchored = fastscan._COSTS[(source, "g")]
+    full, anchored = strategy._COSTS[(source, "g")]
     assert full > 0 and anchored == 0
-    fastscan._COSTS[(source, "g")][0] = 1.0  # a full scan now looks dear: the anchored loop runs
+    strategy._COSTS[(source, "g")][0] = 1.0  # a full scan now looks dear: the anchored loop runs
     assert FastRegex(source, "g").replace(text, "-$&") == compile_js(source, "g").replace(text, "-$&")
-    assert fastscan._COSTS[(source, "g")][1] > 0
+    assert strategy._COSTS[(source, "g")][1] > 0
 
 
 def test_untimed_setup_waits_until_the_pattern_has_met_enough_text(monkeypatch):
     """A pattern new to the process (one being typed in a live preview) runs timed on ``regex``
     until it has met ``UNTIMED_MIN_UNITS`` of text; then its twin is built and used."""
-    monkeypatch.setattr(fastscan, "_COSTS", {})
-    monkeypatch.setattr(fastscan, "_UNITS_MET", {})
-    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 20_000)
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "_UNITS_MET", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 20_000)
     built = []
-    monkeypatch.setattr(fastscan, "re_twin", lambda emitted: built.append(emitted) or re_twin(emitted))
+    monkeypatch.setattr(fast_regex, "re_twin", lambda emitted: built.append(emitted) or re_twin(emitted))
     source, flags = r"\b(?:very|really|quite)\s+", "gi"
     plain = compile_js(source, flags)
     regimes = []
@@ -405,41 +406,41 @@ def test_untimed_setup_waits_until_the_pattern_has_met_enough_text(monkeypatch):
 
 
 def test_costs_of_timed_calls_are_forgotten_when_calls_may_turn_untimed(monkeypatch):
-    monkeypatch.setattr(fastscan, "_COSTS", {})
-    monkeypatch.setattr(fastscan, "_UNITS_MET", {})
-    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 10_000)
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "_UNITS_MET", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 10_000)
     source = r",\s*and also\s+"
     fast = FastRegex(source, "g")
     fast._cost[:] = [3e-9, 2e-6]  # measured on timed calls
     fast._prepare(big_text(50, 6000))
-    assert fastscan._COSTS[(source, "g")] == [3e-9, 2e-6]
+    assert strategy._COSTS[(source, "g")] == [3e-9, 2e-6]
     fast._prepare(big_text(51, 6000))
-    assert fastscan._COSTS[(source, "g")] == [0.0, 0.0] and fast._cost is fastscan._COSTS[(source, "g")]
+    assert strategy._COSTS[(source, "g")] == [0.0, 0.0] and fast._cost is strategy._COSTS[(source, "g")]
     fast._cost[:] = [4e-9, 1e-6]  # measured after that: kept
     fast._prepare(big_text(52, 6000))
-    assert fastscan._COSTS[(source, "g")] == [4e-9, 1e-6]
+    assert strategy._COSTS[(source, "g")] == [4e-9, 1e-6]
 
 
 def test_the_charset_led_twin_is_built_only_for_a_text_large_enough_to_time_it_on(monkeypatch):
-    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
-    monkeypatch.setattr(fastscan, "UNTIMED_MIN_UNITS", 0)
+    monkeypatch.setattr(strategy, "_WHOLE_SCANNERS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 0)
     built = []
-    monkeypatch.setattr(fastscan, "charset_led_twin", lambda *args: built.append(args) or charset_led_twin(*args))
+    monkeypatch.setattr(strategy, "charset_led_twin", lambda *args: built.append(args) or charset_led_twin(*args))
     source = r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])"
     fast = FastRegex(source, "g")
     assert fast._whole_scanner(big_text(53, 8000)) is fast._untimed_calls()[2]
     assert not built
-    large = big_text(54, 2 * fastscan.SAMPLE_UNITS + 100)
+    large = big_text(54, 2 * strategy.SAMPLE_UNITS + 100)
     chosen = fast._whole_scanner(large)
     assert len(built) == 1 and chosen in (fast._untimed_calls()[2], charset_led_twin(*built[0]))
-    assert fastscan._WHOLE_SCANNERS[(source, "g")] is chosen and fast._whole_scanner(large) is chosen
+    assert strategy._WHOLE_SCANNERS[(source, "g")] is chosen and fast._whole_scanner(large) is chosen
     assert len(built) == 1  # decided once
 
 
 def test_planning_a_pattern_keeps_no_parse_tree():
     """Compiling a rule (its plan) leaves no tree in ``parsed_root``'s cache: a pattern typed in a
     live preview, a new one per keystroke, would otherwise pile up trees for the collector."""
-    from engine.caveman.fastscan import analyse
+    from engine.caveman.fast import analyse
     from engine.jsregex.backtracking import parse_root, parsed_root
 
     source = r"\b(?:could|would) you(?: please)? (?=(?:explain|show|tell))" + "qzx" + str(random.random())
@@ -451,9 +452,9 @@ def test_planning_a_pattern_keeps_no_parse_tree():
 
 
 def test_anchored_loop_keeps_its_timeout(monkeypatch):
-    monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(strategy, "_COSTS", {})
     source = r"\bfoo(?:(a|aa)+)+c"
-    fastscan._COSTS[(source, "g")] = [1.0, 1e-12]  # force the anchored loop
+    strategy._COSTS[(source, "g")] = [1.0, 1e-12]  # force the anchored loop
     text = ("x " * 3000) + "foo" + "a" * 40 + "b"
     fast = FastRegex(source, "g", timeout=0.02)
     assert fast._positions(fast._prepare(text).units)  # planned, so the anchored loop is what runs
@@ -465,7 +466,7 @@ def test_anchored_loop_keeps_its_timeout(monkeypatch):
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="ab_9 .-é\u017f\u212a\n", max_size=60))
 def test_boundary_filter_equals_js_word_boundaries(text):
-    from engine.caveman.fastscan import at_boundaries
+    from engine.caveman.fast import at_boundaries
 
     expected = [m.index for m in compile_js(r"\b", "g").match_all(text)]
     assert at_boundaries(text, list(range(len(text) + 1))) == expected
@@ -480,12 +481,12 @@ def test_plans_know_a_leading_word_boundary():
 
 
 def test_an_unmeasured_full_scan_is_timed_on_a_sample(monkeypatch):
-    monkeypatch.setattr(fastscan, "_COSTS", {})
+    monkeypatch.setattr(strategy, "_COSTS", {})
     source = r"\b(?:very|quite)\s+(?=[a-z])"
     text = ("very big " + "word " * 18) * 2_000  # 198 KB, a candidate every 99 units: a full scan may be cheaper
     fast = FastRegex(source, "gi")
     assert not fast.cannot_match(text)  # planning only: the cost is learnt from the first 64 K units
-    assert fastscan._COSTS[(source, "gi")][0] > 0
+    assert strategy._COSTS[(source, "gi")][0] > 0
     assert fast.replace(text, "") == compile_js(source, "gi").replace(text, "")
 
 
@@ -502,7 +503,7 @@ class _RecordingIndex:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab c", min_size=1, max_size=40), st.data())
 def test_rewrite_windows_are_where_the_replacements_landed(text, data):
-    from engine.caveman.fastscan import FastRegex, _Work
+    from engine.caveman.fast.regex import FastRegex, _Work
 
     cuts = sorted(data.draw(st.lists(st.integers(min_value=0, max_value=len(text)), min_size=2, max_size=10)))
     spans = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
@@ -530,10 +531,10 @@ def test_rewrite_windows_are_where_the_replacements_landed(text, data):
 def test_whole_scans_on_either_twin_equal_jsregex(chosen, monkeypatch):
     """Whole scans (``subn``, ``finditer``, ``search``) give jsregex's results whichever of the
     two ``re`` twins the timing picked (engine.jsregex.charset_led)."""
-    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
-    monkeypatch.setattr(fastscan, "_faster", lambda plain, led, sample: led if chosen == "led" else plain)
-    monkeypatch.setattr(fastscan, "prefer_full_scan", lambda *args, **kwargs: True)
-    text = big_text(30, 2 * fastscan.SAMPLE_UNITS + 5000)
+    monkeypatch.setattr(strategy, "_WHOLE_SCANNERS", {})
+    monkeypatch.setattr(strategy, "_faster", lambda plain, led, sample: led if chosen == "led" else plain)
+    monkeypatch.setattr(strategy, "prefer_full_scan", lambda *args, **kwargs: True)
+    text = big_text(30, 2 * strategy.SAMPLE_UNITS + 5000)
     for source, flags in [(r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "g"), (r"\b(?:very|really)\s+", "gi"),
                           (r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", "g"), (r"\b(?:please|an?)\b", "g")]:
         plain = compile_js(source, flags)
@@ -544,30 +545,30 @@ def test_whole_scans_on_either_twin_equal_jsregex(chosen, monkeypatch):
         expected, got = plain.search(text), FastRegex(source, flags).search(text)
         assert (got.index, got.match) == (expected.index, expected.match)
         if FastRegex(source, flags)._untimed_calls()[2] is not None:  # (whole scans may run on a twin)
-            assert fastscan._WHOLE_SCANNERS[(source, flags)].pattern.startswith("[") == (chosen == "led")
+            assert strategy._WHOLE_SCANNERS[(source, flags)].pattern.startswith("[") == (chosen == "led")
 
 
 def test_the_whole_scanner_is_chosen_once_on_a_large_text(monkeypatch):
-    monkeypatch.setattr(fastscan, "_WHOLE_SCANNERS", {})
+    monkeypatch.setattr(strategy, "_WHOLE_SCANNERS", {})
     timed = []
 
     def faster(plain, led, sample):
         timed.append(len(sample))
         return led
-    monkeypatch.setattr(fastscan, "_faster", faster)
+    monkeypatch.setattr(strategy, "_faster", faster)
     source = r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])"
     fast = FastRegex(source, "g")
     short = big_text(31, 8000)
     assert fast.replace(short, "") == compile_js(source, "g").replace(short, "")
-    assert not timed and (source, "g") not in fastscan._WHOLE_SCANNERS  # too short to time on
-    large = big_text(32, 2 * fastscan.SAMPLE_UNITS + 100)
+    assert not timed and (source, "g") not in strategy._WHOLE_SCANNERS  # too short to time on
+    large = big_text(32, 2 * strategy.SAMPLE_UNITS + 100)
     for _ in range(2):
         assert fast.replace(large, "") == compile_js(source, "g").replace(large, "")
-    assert timed == [fastscan.SAMPLE_UNITS]  # once, on the first large text's start
+    assert timed == [strategy.SAMPLE_UNITS]  # once, on the first large text's start
     # a pattern of another shape has one twin only: nothing to time
     fast = FastRegex(r",\s*and also\s+", "g")
     assert fast.replace(large, "") == compile_js(r",\s*and also\s+", "g").replace(large, "")
-    assert timed == [fastscan.SAMPLE_UNITS]
+    assert timed == [strategy.SAMPLE_UNITS]
 
 
 def test_the_faster_twin_is_picked():
@@ -575,5 +576,5 @@ def test_the_faster_twin_is_picked():
 
     text = "x" * 50_000 + "ab" * 10
     slow, quick = re.compile(r"(?:x|y)*?ab"), re.compile(r"ab")  # (not equivalent: only timed here)
-    assert fastscan._faster(slow, quick, text) is quick
-    assert fastscan._faster(quick, slow, text) is quick
+    assert strategy._faster(slow, quick, text) is quick
+    assert strategy._faster(quick, slow, text) is quick

@@ -1,0 +1,290 @@
+"""Candidate match starts on large texts: occurrences of a plan's literals (on the text's
+bytes, ``needles``), the line starts, the runs before a literal (identifiers before ``(``,
+digit runs before ``.<digit>``), and the ``LiteralIndex`` a run's rules share to know which
+literals a text lacks without a scan per literal.
+
+Most anchor literals of a pack never occur in a given text. The rules of one run share a
+``LiteralIndex``: one multi-needle pass finds which literals occur, and each rewrite only
+re-examines short windows around its replacements, so a rule whose literals are all absent is
+skipped without scanning the text once per literal.
+
+The literals that do occur are searched for one by one (``needles.find_all``), when their rule
+runs, on that rule's input: ~0.1–0.3 ms per MB each (``str.find`` took 0.6–1.2 ms). One pass
+for all of them up front, with the hit positions carried through each rewrite (shifted past
+it; re-searched in a window around each replacement), was measured and does not pay: carrying
+~17 K positions through the 14 rewrites of 1 MB of English prose (numpy shifts plus window
+searches) cost ~19 ms, more than all the searches. Each literal is searched for once per run,
+so carrying positions lazily would save nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+from engine.caveman.fast.memo import RELEASE_MIN, bmp_only, canonical, canonical_uncached, holds_text
+from engine.caveman.fast.plan import WORD, Plan, literals_of
+from engine.caveman.needles import find_all, present
+from engine.jsvalues import JS_WHITESPACE
+
+DENSITY = 50  # fall back to a full scan when more than 1 position in DENSITY is a candidate
+LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
+
+
+def candidates(plan: Plan, text: str, *, limit: int | None = None,
+               absent: frozenset[str] | set[str] = frozenset()) -> list[int] | None:
+    """Sorted positions where a match may start, or None when a full scan is cheaper.
+
+    ``absent``: literals already known not to occur in the (case-canonical) text; they are not
+    scanned for."""
+    n = len(text)
+    if limit is None:
+        limit = max(64, n // DENSITY)
+    if plan.start and not plan.anchors:
+        return [0] if plan.start == "text" else _line_starts(text, limit)
+    if absent and all(literals <= absent for literals, _lo, _hi in plan.anchors):
+        return []  # (without case-folding a text no literal occurs in)
+    if plan.start == "text":  # only a match at 0: look there instead of scanning
+        reach = max(hi for _literals, _lo, hi in plan.anchors) + max(map(len, literals_of(plan)))
+        head = text[:reach]
+        hay = canonical_uncached(head) if plan.ignore_case else head  # (the mapping is per character)
+        return [0] if any(hay.startswith(lit, k) for literals, lo, hi in plan.anchors
+                          for lit in literals for k in range(lo, hi + 1)) else []
+    hay = canonical(text) if plan.ignore_case else text
+    if len(hay) != n:
+        return None
+    # one- and two-character literals are the likely dense ones: count those first (cheaper
+    # than listing their occurrences) and give up early when a full scan is cheaper
+    short = [lit for literals, _lo, _hi in plan.anchors for lit in literals if len(lit) < 3 and lit not in absent]
+    counted = 0
+    for lit in short:  # (each count is a pass over the text: stop at the first that is enough)
+        counted += hay.count(lit)
+        if counted > limit:
+            return None
+    starts: list[int] = []
+    for literals, lo, hi in plan.anchors:
+        for lit in literals:
+            if lit in absent:
+                continue
+            found = occurrences(hay, lit)
+            if not found:
+                continue
+            if lo == hi:
+                starts.extend(found if lo == 0 else [i - lo for i in found])
+            else:
+                for i in found:
+                    starts.extend(range(max(0, i - hi), i - lo + 1))
+            if len(starts) > limit:
+                return None
+    if plan.start == "line":
+        return sorted({p for p in starts if p == 0 or (p <= n and text[p - 1] in LINE_TERMINATORS)})
+    return sorted(set(starts))
+
+
+def _line_starts(text: str, limit: int) -> list[int] | None:
+    out = [0]
+    for term in LINE_TERMINATORS:
+        found = occurrences(text, term)
+        if len(out) + len(found) > limit:
+            return None
+        out.extend(i + 1 for i in found)
+    return sorted(set(out))
+
+
+def occurrences(hay: str, lit: str) -> list[int]:
+    """Every start index of ``lit`` in ``hay``, overlapping ones included: on the text's bytes
+    (``needles``), or with ``str.find`` for a text with astral characters, which has no byte
+    view (the rules run on UTF-16 units, which always have one)."""
+    found = find_all(hay, lit)
+    if found is not None:
+        return found
+    out = []
+    i = hay.find(lit)
+    while i >= 0:
+        out.append(i)
+        i = hay.find(lit, i + 1)
+    return out
+
+
+class LiteralIndex:
+    """Which anchor literals of a rule list a text lacks, carried along the chain of rewrites the
+    rules make (most literals of a pack never occur in a given text: the rule can then be
+    skipped without scanning the text once per literal).
+
+    Each literal is tracked by its first ``KEY`` characters (a literal is absent when its key
+    is). One multi-needle pass over the case-canonical text (``needles.present``) finds the keys
+    that occur. When a rule rewrites the text, a key absent before can only occur afterwards
+    where it overlaps a replacement (or the join a deletion leaves), so only those short windows
+    are searched again. Only ``i`` plans are served (their haystack is the canonical text), only
+    for texts without astral characters (offsets = indices).
+    """
+
+    KEY = 8
+    MIN_LENGTH = 32768  # below this the per-literal scans are as cheap as one extra pass
+
+    def __init__(self, literals: frozenset[str]) -> None:
+        # literals holding the window separator cannot be tracked (never claimed absent)
+        self.literals = frozenset(lit for lit in literals if lit and _SEPARATOR not in lit)
+        self._by_key: dict[str, set[str]] = {}
+        for lit in self.literals:
+            self._by_key.setdefault(lit[:self.KEY], set()).add(lit)
+        self._keys = frozenset(self._by_key)
+        # (text, keys absent from it, literals absent from it)
+        self._state: tuple[str, frozenset[str], frozenset[str]] | None = None
+
+    @property
+    def available(self) -> bool:
+        return bool(self._keys)
+
+    def _remember(self, text: str, keys: frozenset[str]) -> frozenset[str]:
+        by_key = self._by_key  # few keys occur: subtract their literals from all
+        literals = self.literals.difference(*(by_key[key] for key in self._keys - keys))
+        self._state = (text, keys, literals)
+        if len(text) >= RELEASE_MIN:
+            holds_text(self)
+        return literals
+
+    def forget(self) -> None:
+        self._state = None
+
+    def absent(self, text: str) -> frozenset[str]:
+        """Literals known absent from the canonical form of ``text``."""
+        if not self._keys:
+            return frozenset()
+        state = self._state
+        if state is not None and state[0] is text:
+            return state[2]
+        if len(text) < self.MIN_LENGTH or not bmp_only(text):
+            return frozenset()
+        found = present(canonical(text), self._keys)
+        if found is None:  # (no byte view: never claim a key absent without having searched)
+            return frozenset()
+        return self._remember(text, self._keys - found)
+
+    def known_absent(self, text: str) -> frozenset[str] | None:
+        """``absent(text)``, or None when the index does not serve this text (too short, astral
+        characters): then nothing is known either way (``absent`` remembered nothing)."""
+        absent = self.absent(text)
+        state = self._state
+        return absent if state is not None and state[0] is text else None
+
+    def absent_keys(self, text: str) -> frozenset[str]:
+        """The keys (first ``KEY`` characters of literals) known absent from the canonical form
+        of ``text``: the index's one pass over it, made now if it was not yet."""
+        self.absent(text)
+        state = self._state
+        return state[1] if state is not None and state[0] is text else frozenset()
+
+    def rewritten(self, before: str, after: str, windows: list[tuple[int, int]]) -> None:
+        """``after`` is ``before`` with the pieces at ``windows`` (start, end in ``after``, in
+        order) replaced; carry the absent keys over by searching only around those pieces."""
+        state = self._state
+        if state is None or state[0] is not before:
+            return
+        self._state = None
+        keys = state[1]
+        if not keys or len(after) < self.MIN_LENGTH or not bmp_only(after):
+            return
+        reach = max(map(len, keys)) - 1
+        # overlapping windows repeat some text; the separator keeps matches inside one window
+        hay = canonical_uncached(_SEPARATOR.join([after[a - reach if a > reach else 0:b + reach]
+                                                   for a, b in windows]))
+        found = present(hay, keys)
+        if found is None:
+            return
+        self._remember(after, keys - found if found else keys)
+
+
+_SEPARATOR = "\x00"
+
+
+def index_literals(plans: list[Plan | None], required: Sequence[frozenset[str]] = ()) -> frozenset[str]:
+    """The literals a ``LiteralIndex`` tracks: ``i`` plans' anchors, and the ``required``
+    literals of ``i`` patterns (canonical, as the index's text is)."""
+    return frozenset(lit for plan in plans if plan is not None and plan.ignore_case
+                     for literals, _lo, _hi in plan.anchors for lit in literals).union(*required)
+
+
+def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False
+                        ) -> Callable[[str], list[int] | None]:
+    """Candidates for patterns that start at a ``\\b`` and end their identifier-like run right
+    before ``literal`` (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): the word-boundary positions
+    of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
+    ``skip_ws``) before each occurrence of ``literal``. The runs are found by one ``re`` scan
+    of the reversed text (the reversed literal, then the blanks, then the run)."""
+    run_class = "[" + "".join(map(re.escape, sorted(run_chars))) + "]*"
+    ws_class = "[" + "".join(map(re.escape, JS_WHITESPACE)) + "]*" if skip_ws else ""
+    # a scan consumes the blanks and the run, so it would hide an occurrence of the literal
+    # inside them: then each occurrence is measured on its own
+    one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WHITESPACE)
+    scan_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class + ")")
+    ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
+    nonword = tuple(run_chars - WORD)  # without these in a run, its only boundary is at its start
+
+    def runs(text: str, rev: str) -> Iterator[tuple[int, int]]:
+        """(k, j): each occurrence's run text[k:j]."""
+        n = len(text)
+        if one_scan:
+            for m in scan_rx.finditer(rev):
+                yield n - m.end(1), n - m.start(1)
+            return
+        for i in occurrences(text, literal):
+            ws = ws_rx.match(rev, n - i)  # (starred classes: both always match)
+            r = n - i if ws is None else ws.end()
+            run = run_rx.match(rev, r)
+            yield n - (r if run is None else run.end()), n - r
+
+    def find(text: str) -> list[int] | None:
+        limit = max(64, len(text) // DENSITY)
+        if literal not in text:
+            return []
+        n, word = len(text), WORD
+        if one_scan:  # (k, j) of every non-empty run, from the match spans in the reversed text
+            rev = text[::-1]  # rev[n - i] is text[i - 1]
+            pairs = [(n - e, n - s) for s, e in (m.span(1) for m in scan_rx.finditer(rev)) if s != e]
+        else:
+            pairs = [(k, j) for k, j in runs(text, text[::-1]) if k != j]
+        starts: set[int] = set()
+        present = [c for c in nonword if c in text]  # (one memchr each: usually none occurs at all)
+        if present:
+            odd = [pair for pair in pairs if any(c in text[pair[0]:pair[1]] for c in present)]
+            for k, j in odd:  # a run with a non-word character has a boundary inside it
+                starts.update(p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word))
+            if odd:
+                pairs = [pair for pair in pairs if not any(c in text[pair[0]:pair[1]] for c in present)]
+        # otherwise the run's only possible boundary is at its start
+        starts.update(k for k, _j in pairs if (k > 0 and text[k - 1] in word) != (text[k] in word))
+        if len(starts) > limit:
+            return None
+        return sorted(starts)
+
+    return find
+
+
+_DOT_BEFORE_DIGIT = re.compile(r"\.(?=[0-9])")  # a literal first character: searched for, not tried everywhere
+_DIGITS = frozenset("0123456789")
+
+
+def digits_before_dot_digit(text: str) -> list[int]:
+    """Every index of a digit followed by ``.<digit>`` (overlapping: ``1.2.3`` gives two), found
+    from the ``.<digit>`` occurrences (a pattern that starts with a literal character is
+    searched for quickly, on any text, instead of being tried at every position)."""
+    if "." not in text:
+        return []
+    digits = _DIGITS
+    return [i - 1 for i in (m.start() for m in _DOT_BEFORE_DIGIT.finditer(text)) if i and text[i - 1] in digits]
+
+
+def digit_run_candidates(text: str) -> list[int] | None:
+    """Candidates for ``\\b\\d+(?:\\.\\d+)…`` (versions): starts of the digit runs that are
+    followed by ``.<digit>``, where a word boundary holds."""
+    limit = max(64, len(text) // DENSITY)
+    starts: set[int] = set()
+    for k in digits_before_dot_digit(text):
+        while k > 0 and text[k - 1] in _DIGITS:
+            k -= 1
+        if k == 0 or text[k - 1] not in WORD:
+            starts.add(k)
+            if len(starts) > limit:
+                return None
+    return sorted(starts)

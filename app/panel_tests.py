@@ -45,7 +45,7 @@ from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
-from engine.workspace import jsonedit, jsontree
+from engine import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
 from engine.workspace.panel_models.filter_files import (
     FILTER_KINDS,

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.workspace import jsonedit, jsontree
-from engine.workspace.jsonedit import Splice, Style
+from engine import jsonedit, jsontree
+from engine.jsonedit import Splice, Style
 from engine.workspace.kinds import FileKind, item_list, items_of
 
 LIST_CHANGED = -1

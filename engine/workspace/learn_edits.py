@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.workspace import jsonedit, jsontree
+from engine import jsonedit, jsontree
 
 FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPatterns", "preserve.summaryPatterns",
           "match.patterns"}

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine import jsontree
 from engine.diagnostics import Diagnostic, sort_key
 from engine.fsutil import read_input_bytes
-from engine.workspace import jsontree
 
 
 def _fallback(path: Path, text: str) -> list[Diagnostic]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ide_helpers import wait_settled
 
-from engine.workspace.jsonedit import Style, dumps
+from engine.jsonedit import Style, dumps
 from engine.workspace.templates import example_filter
 
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import jsonedit, jsontree
 from engine.diagnostics import Diagnostic
-from engine.workspace import jsonedit, jsontree
 
 
 @dataclass

@@ -27,6 +27,8 @@ def filter_object(text: str, filter_id: str) -> tuple[str, dict[str, Any]]:
     if filter_id not in pointers:
         raise jsonedit.EditError(f"no filter {filter_id!r} in this file")
     node = jsontree.resolve(parsed.root, pointers[filter_id])
+    if node is None or not isinstance(node.value, dict):  # (filter_pointers lists objects only)
+        raise jsonedit.EditError(f"no filter {filter_id!r} in this file")
     return pointers[filter_id], node.value
 
 

@@ -1,0 +1,184 @@
+"""Validation and the fence scan are linear in the text; these tests hold them to the plain,
+obviously correct forms kept here (a search of the whole output per item, a walk of every later
+line per opener), on texts built to exercise the shortcuts: items kept in order, moved,
+duplicated, dropped; fences closed, unclosed, nested, of other lengths."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.caveman import needles
+from engine.caveman.fences import _CLOSE, _OPEN, fence_spans, split_lines
+from engine.caveman.validation import SCANNERS, preview, validate_blocks, validate_compression
+from engine.jsvalues import js_trim, utf16_len
+
+
+def plain_fence_spans(text: str) -> list[tuple[int, int]]:
+    lines = split_lines(text)
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line)
+    spans, i = [], 0
+    while i < len(lines):
+        opener = _OPEN.match(lines[i])
+        if opener is None:
+            i += 1
+            continue
+        char, size = opener.group(1)[0], len(opener.group(1))
+        close_at = -1
+        for j in range(i + 1, len(lines)):
+            body = lines[j][:-1] if lines[j].endswith("\n") else lines[j]
+            closer = _CLOSE.fullmatch(body)
+            if closer and closer.group(1)[0] == char and len(closer.group(1)) >= size:
+                close_at = j
+                break
+        if close_at < 0:
+            i += 1
+            continue
+        spans.append((starts[i], starts[close_at] + len(lines[close_at])))
+        i = close_at + 1
+    return spans
+
+
+def plain_validate(original: str, compressed: str):
+    errors, missing = [], []
+    if original and not js_trim(compressed):
+        errors.append("compressed text is empty")
+    for label, scan in SCANNERS:
+        for item in scan(original):
+            if item not in compressed:
+                errors.append(f"{label} changed or missing: {preview(item)}")
+                missing.append(item)
+    before, after = len(plain_fence_spans(original)), len(plain_fence_spans(compressed))
+    if before > after:
+        errors.append(f"fenced code block count dropped: {before} -> {after}")
+    warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
+    return errors, warnings, missing
+
+
+FENCE_LINES = ("```", "````", "~~~", "```js", "   ```", "    ```", "~~~~ ", "``` \t", "code", "", "`x`", " ~~~",
+               "```\r", "\t~~~~", "``` \u2028", "~~~x",
+               "``` ```", "a```", "  ~~~ ~~~", "````` x", "\u00a0```", "```\t\u2029", "`` ```", "~~~```",
+               "   ````", " \t ~~~", "\t\t\t\t```")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FENCE_LINES), max_size=40), st.booleans())
+def test_fence_spans_equal_the_walk_of_later_lines(lines, final_newline):
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    assert fence_spans(text) == plain_fence_spans(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="`~ \t\n\ra\u2028\u00a0", max_size=80))
+def test_fence_spans_equal_the_walk_on_any_text_of_fence_characters(text):
+    assert fence_spans(text) == plain_fence_spans(text)
+
+
+PIECES = ("Please ", "note ", "`a()`", "`b`", "https://x.io/p", "[l](http://y.io)", "v1.2.3", "MAX_RETRY",
+          "# Head\n", "| a | b |\n", "$$x$$", "\\begin{a}z\\end{a}", "$y$ ", "\n", "```\ncode\n```\n", "😀",
+          "é", " ", "  ", ". ")
+
+
+def _edit(pieces: list[str], ops: list[int]) -> str:
+    """A 'compressed' text: each piece kept, dropped, doubled or swapped with the next (by op)."""
+    out = list(pieces)
+    for k, op in enumerate(ops[:len(out)]):
+        if op == 1:
+            out[k] = ""
+        elif op == 2:
+            out[k] = out[k] * 2
+        elif op == 3 and k + 1 < len(out):
+            out[k], out[k + 1] = out[k + 1], out[k]
+        elif op == 4:
+            out[k] = out[k].replace(" ", "")
+    return "".join(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.lists(st.integers(0, 8), max_size=60))
+def test_validation_equals_a_search_of_the_whole_output_per_item(pieces, ops):
+    original = "".join(pieces)
+    compressed = _edit(pieces, ops)
+    assert validate_compression(original, compressed) == plain_validate(original, compressed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab`. 😀é", max_size=200),
+       st.lists(st.tuples(st.integers(0, 200), st.text(alphabet="ab`. 😀é", min_size=1, max_size=6)), max_size=40))
+def test_contained_in_order_answers_plain_containment(text, placed):
+    placed.sort()
+    starts = [s for s, _ in placed]
+    items = [i for _, i in placed]
+    assert needles.contained_in_order(text, items, starts) == [item in text for item in items]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab`.\x00 é😀", max_size=300), st.lists(st.text(alphabet="ab`.\x00 é😀", max_size=5),
+                                                             max_size=30))
+def test_occurring_answers_plain_containment(text, items):
+    assert needles.occurring(text, items) == {item for item in items if item and item in text}
+
+
+def test_validation_of_many_repeated_items_is_linear():
+    """The issue's case: thousands of items, the text repeated (the same item at many places), the
+    output shorter: a search per item from the start was quadratic. Items that moved far still
+    count as kept."""
+    unit = "Please see `f{0}()` at https://e.io/{0} and v1.{0}.2 or MAX_{0}_X. "
+    original = "".join(unit.format(i % 500) for i in range(20_000))  # ~1.3 MB, each item 40 times
+    compressed = original.replace("Please see ", "See ")
+    moved = compressed[len(compressed) // 2:] + compressed[:len(compressed) // 2]
+    for out in (compressed, moved):
+        assert validate_compression(original, out)[0] == []
+    broken = compressed.replace("`f7()`", "`g7()`")
+    errors = validate_compression(original, broken)[0]
+    assert errors == ["inline code changed or missing: `f7()`"] * 40  # (the stats keep one of each)
+
+
+class _Block:
+    def __init__(self, n, kind, content, start):
+        self.n, self.kind, self.content, self.start = n, kind, content, start
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.integers(0, 8), max_size=40))
+def test_strict_block_validation_equals_plain_containment(pieces, ops):
+    original = "".join(pieces)
+    compressed = _edit(pieces, ops)
+    blocks, at = [], 0
+    for piece in pieces:
+        if re.search(r"[`$\\|#\[]|https?:", piece):
+            blocks.append(_Block(len(blocks), "kind", piece, at))
+        at += len(piece)
+    blocks.reverse()  # as extraction gives them: not in text order
+    errors, _ = validate_blocks(original, compressed, blocks)
+    expected = (["compressed text is empty"] if original and not js_trim(compressed) else []) + [
+        f"kind changed or missing: {preview(b.content)}" for b in blocks if b.content not in compressed]
+    assert errors == expected
+
+
+def _plain_lines(text: str, pattern: str, keep) -> list[str]:
+    out = []
+    for m in re.finditer(pattern, text, re.M):
+        end = text.find("\n", m.start())
+        line = text[m.start():] if end < 0 else text[m.start():end]
+        if keep(line, m):
+            out.append(line)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("#", "## ", "#######  x", "# x", "|", " | a |", "\t|x|", "a | b |", "\n", "\r",
+                                 " ", "x", "#\t", "||")), max_size=30))
+def test_heading_and_table_scans_equal_a_multiline_regex(pieces):
+    from engine.caveman.validation import WS6, scan_headings, scan_table_rows
+
+    text = "".join(pieces)
+    assert list(scan_headings(text)) == _plain_lines(
+        text, r"^#{1,6}[ \t\r\f\v]", lambda line, m: line[m.end() - m.start():].strip(WS6) != "")
+    assert list(scan_table_rows(text)) == _plain_lines(
+        text, r"^[ \t]*\|", lambda line, m: line.count("|", m.end() - 1 - m.start()) >= 2)

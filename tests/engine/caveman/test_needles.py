@@ -1,0 +1,76 @@
+"""engine.caveman.needles against plain ``str`` searches (the byte views must give the same
+indices: ASCII bytes, UTF-16-LE with odd offsets dropped; no view beyond the BMP)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.caveman import needles
+from engine.caveman.needles import byte_view, find_all, present
+
+
+def plain_find_all(text: str, needle: str) -> list[int]:
+    out, i = [], text.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = text.find(needle, i + 1)
+    return out
+
+
+ASCII = st.text(alphabet=st.sampled_from("ab a\nAB_."), max_size=80)
+# characters whose UTF-16-LE bytes look like other characters' when read at an odd offset
+# (U+6100 is b"\x00a", U+0061 is b"a\x00"): a straddling hit must not be reported
+BMP = st.text(alphabet=st.sampled_from("ab \u6100\u6261\u0100é\u00e9\ud800\udc00"), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ASCII, st.text(alphabet=st.sampled_from("ab A."), min_size=1, max_size=4))
+def test_find_all_on_ascii_is_every_overlapping_occurrence(text, needle):
+    assert find_all(text, needle) == plain_find_all(text, needle)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BMP, st.text(alphabet=st.sampled_from("ab \u6100\u6261é"), min_size=1, max_size=3))
+def test_find_all_on_utf16_views_is_every_occurrence(text, needle):
+    if not text.isascii():
+        assert byte_view(text)[1] == 2
+    assert find_all(text, needle) == plain_find_all(text, needle)
+
+
+def test_a_non_ascii_needle_is_absent_from_an_ascii_text():
+    assert find_all("plain text", "é") == []
+
+
+def test_texts_beyond_the_bmp_have_no_view():
+    assert byte_view("a \U0001F600 b") is None
+    assert find_all("a \U0001F600 b", "b") is None
+    assert present("a \U0001F600 b", frozenset({"B"})) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(ASCII, BMP), st.frozensets(st.text(alphabet=st.sampled_from("ab \u6100é"), min_size=1, max_size=3),
+                                            max_size=6))
+def test_present_never_claims_an_occurring_key_absent(text, keys):
+    found = present(text, keys)
+    assert {k for k in keys if k in text} <= found
+    if text.isascii():
+        assert found == {k for k in keys if k in text}  # (ASCII views are exact)
+
+
+def test_present_finds_keys_across_the_first_stretch_and_in_the_rest(monkeypatch):
+    monkeypatch.setattr(needles, "FIRST_STRETCH", 16)
+    text = "x" * 14 + "ZEBRA" + "y" * 40 + "QUOKKA" + "y" * 10
+    assert present(text, frozenset({"ZEBRA", "QUOKKA", "PANDA", "xxx"})) == {"ZEBRA", "QUOKKA", "xxx"}
+    wide = "é" + text  # the UTF-16 view: the stretch is counted in characters
+    assert present(wide, frozenset({"ZEBRA", "QUOKKA", "PANDA"})) == {"ZEBRA", "QUOKKA"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab\x00é😀", max_size=8), max_size=6), st.lists(st.text(alphabet="ab\x00é😀", max_size=4),
+                                                                         max_size=6), st.booleans())
+def test_occurring_in_any_is_the_plain_search_of_each_text(texts, items, with_texts):
+    # items equal to one of the texts are answered without a search: still exactly the plain answer
+    items = items + texts if with_texts else items
+    assert needles.occurring_in_any(texts, items) == {item for item in items
+                                                       if item and any(item in text for text in texts)}

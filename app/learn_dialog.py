@@ -517,7 +517,7 @@ def target_of(panel: RtkPreviewPanel):
     if tab is None or tab.doc.kind not in (FileKind.RTK_FILTER, FileKind.RTK_FILTERS):
         return None, "open a JSON filter file to add patterns to it"
     from engine import jsontree
-    from engine.workspace.panel_models.filter_files import filter_pointers
+    from engine.workspace.filter_files import filter_pointers
 
     parsed = jsontree.shallow_parse(tab.text)
     pointers = filter_pointers(parsed.value if parsed.ok else None)

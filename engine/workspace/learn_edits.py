@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import jsonedit, jsontree
+from engine.workspace.filter_files import filter_pointers
 
 FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPatterns", "preserve.summaryPatterns",
           "match.patterns"}
@@ -18,8 +19,6 @@ FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPattern
 
 def filter_object(text: str, filter_id: str) -> tuple[str, dict[str, Any]]:
     """(pointer, value) of the filter ``filter_id`` in a filter file's text."""
-    from engine.workspace.panel_models.filter_files import filter_pointers
-
     parsed = jsontree.parse(text)
     if not parsed.ok:
         raise jsonedit.EditError("the file is not valid JSON right now; fix it first")

@@ -12,8 +12,9 @@ is there the installation is broken and we say so instead of running without bui
 from __future__ import annotations
 
 import os
-from functools import cache
 from pathlib import Path
+
+from engine import memo
 
 DATA_FOLDERS = ("resources", "rules", "filters")
 PACKAGED = "_data"  # inside the engine package
@@ -33,7 +34,7 @@ def _extract(node, target: Path) -> None:
         target.write_bytes(node.read_bytes())
 
 
-@cache
+@memo.lru(maxsize=None)
 def _packaged_root() -> Path | None:
     """``engine/_data`` as a real folder, or ``None`` when this is a source checkout."""
     from importlib import resources  # here, not at import: `rulewright --version` stays fast

@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 import json
-from functools import cache
 from typing import Any
 
+from engine import memo
 from engine.diagnostics import Diagnostic
 from engine.jsondoc import escape_pointer_token, pointer_of
 from engine.paths import schemas_dir
@@ -25,7 +25,7 @@ SCHEMA_FILES = {
 }
 
 
-@cache
+@memo.lru(maxsize=None)
 def _registry():
     from referencing import Registry, Resource
 
@@ -38,12 +38,12 @@ def _registry():
     return Registry().with_resources(resources)
 
 
-@cache
+@memo.lru(maxsize=None)
 def load_schema(kind: str) -> dict[str, Any]:
     return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
 
 
-@cache
+@memo.lru(maxsize=None)
 def _validator(kind: str, fragment: str = ""):
     from jsonschema import Draft202012Validator
 

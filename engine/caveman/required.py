@@ -21,15 +21,14 @@ Literals shorter than ``MIN_LITERAL`` are not worth a search and are not kept. `
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from engine import memo
 from engine.jsregex import ast as A
 from engine.jsregex.backtracking import parse_root
 
 MIN_LITERAL = 3
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def required_literals(source: str, flags: str) -> frozenset[str] | None:
     """Strings of which every match of ``/source/flags`` contains one (in the subject the
     translated pattern runs on: the case-canonical text under ``i``), or None."""

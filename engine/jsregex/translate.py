@@ -10,10 +10,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 
 import regex
 
+from .. import memo
 from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
 from .ast import Alt, CharSet, Group, Look, Node, Quant, QuirkEvent, Seq
 from .emitter import MAX_REPEAT, Emitter, nullable
@@ -81,7 +81,7 @@ class Translation:
         return None if self.emitted_lf is None else _compile(self.emitted_lf)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@memo.lru(maxsize=CACHE_SIZE)
 def _compile(emitted: str) -> regex.Pattern[str]:
     with recursion_headroom(emitted):  # `regex`'s parser recurses per nesting level too
         return regex.compile(emitted, regex.VERSION0)
@@ -105,7 +105,7 @@ def translate(source: str, flags: str = "") -> Translation:
     return result
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@memo.lru(maxsize=CACHE_SIZE)
 def _translate_cached(source: str, flags: str) -> Translation | JSSyntaxError:
     try:
         return _translate(source, flags)

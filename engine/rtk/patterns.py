@@ -14,13 +14,13 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import accumulate, compress, pairwise, repeat
 from operator import add, and_, not_
 from typing import Any
 
 import regex
 
+from engine import memo
 from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.budget import clip as budget_clip
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
@@ -38,7 +38,7 @@ class CompiledPattern:
     test: Callable[[str], bool]
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def compile_cached(source: str, flags: str) -> tuple[Any, str | None]:
     """``(JSRegExp, None)`` or ``(None, V8 error message)``."""
     try:
@@ -786,7 +786,7 @@ _LONG_ESCAPE = re.compile(r"\\(?:u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{
 _JS_LITERAL_ESCAPES = set("\\/.*+?()[]{}|^$-")
 
 
-@lru_cache(maxsize=2)
+@memo.lru(maxsize=2)
 def _canon(unicode_mode: bool) -> tuple[dict[int, int], str | None]:
     """The regex layer's case-canonicalization table, and how it treats ASCII (``upper``,
     ``lower`` or ``None`` when it is neither)."""
@@ -874,7 +874,7 @@ def _after_newline_form(compiled: Any) -> Any:
     return _compile_after_newline(emitted[len(_NATIVE_LINE_START):], compiled.flags)
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _compile_after_newline(rest: str, flags: int) -> Any:
     try:
         return regex.compile("\\n(?:" + rest + ")", flags)
@@ -885,7 +885,7 @@ def _compile_after_newline(rest: str, flags: int) -> Any:
 _NATIVE_LINE_START = "(?m:^)"
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _compile_native(emitted: str, flags: int, lf_only: bool) -> Any:
     native = emitted.replace(_JS_LINE_START, "(?m:^)").replace(_JS_LINE_END, "(?m:$)") if lf_only else emitted
     try:

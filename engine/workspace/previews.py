@@ -22,6 +22,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from engine import memo
 from engine.diagnostics import Diagnostic
 from engine.jsvalues import utf16_len
 from engine.rtk.empty_patterns import describe, without_empty_patterns
@@ -363,8 +364,9 @@ def pack_source(root: str | None, override: PackOverride | None):
     return source
 
 
-_DISK_PACKS: dict[str, tuple[tuple, Any]] = {}  # root → (state of its files, PackSource as read)
 MAX_DISK_PACKS = 8
+_DISK_PACKS: memo.MemoDict[str, tuple[tuple, Any]] = memo.MemoDict(  # root → (state of its files, PackSource)
+    f"{__name__}._DISK_PACKS", MAX_DISK_PACKS)
 
 
 def _packs_on_disk(root: str):
@@ -377,8 +379,6 @@ def _packs_on_disk(root: str):
     state = _pack_files_state(root)
     cached = _DISK_PACKS.get(root)
     if cached is None or cached[0] != state:
-        if len(_DISK_PACKS) >= MAX_DISK_PACKS:
-            _DISK_PACKS.clear()
         cached = _DISK_PACKS[root] = (state, PackSource.from_dir(root))
     loaded = cached[1]
     return PackSource(files={lang: list(entries) for lang, entries in loaded.files.items()}, origin=loaded.origin)
@@ -1003,6 +1003,7 @@ def _project_filters(project: str | None, profile: str) -> tuple[list, list[Diag
 
 
 _RTK_MEMO = RunMemo()
+memo.register(f"{__name__}._RTK_MEMO", _RTK_MEMO.clear, _RTK_MEMO.__len__)
 
 
 def run_rtk_preview(req: RtkRequest) -> RtkPreview:

@@ -13,9 +13,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.jsvalues import json_stringify
 
 OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "local_shell_call_output",
@@ -38,19 +38,25 @@ class AdaptedBody:
         return self.shape in ("responses", "kiro")
 
 
-def _record(value: Any) -> bool:
+# A JSON object of a request body: keys are strings, values whatever the client sent.
+Record = dict[str, Any]
+# Where a Kiro text sits: (scope, history index, "assistant" | "user") or (scope, index, result, part).
+KiroPath = tuple[str, int, str] | tuple[str, int, int, int]
+
+
+def _record(value: object) -> TypeGuard[Record]:
     return isinstance(value, dict)
 
 
-def _diag(code: str, message: str, level: str = "info") -> Diagnostic:
-    return Diagnostic(message, level, code, source="body-adapter")  # type: ignore[arg-type]
+def _diag(code: str, message: str, level: Level = "info") -> Diagnostic:
+    return Diagnostic(message, level, code, source="body-adapter")
 
 
-def _identity(result: Any) -> Any:
+def _identity(result: object) -> Any:
     return result
 
 
-def adapt_body(body: Any, *, profile: str = "omniroute") -> AdaptedBody:
+def adapt_body(body: object, *, profile: str = "omniroute") -> AdaptedBody:
     """Pick the body's shape (§2.3.1) and build the engine's view of it."""
     if not isinstance(body, dict) or isinstance(body.get("messages"), list):
         return AdaptedBody(body, "chat" if isinstance(body, dict) and isinstance(body.get("messages"), list)
@@ -78,10 +84,10 @@ def adapt_body(body: Any, *, profile: str = "omniroute") -> AdaptedBody:
 # ----------------------------------------------------------------------------- Responses
 
 
-def _has_inline_image(part: dict) -> bool:
+def _has_inline_image(part: Record) -> bool:
     kind = part.get("type")
 
-    def data_url(v: Any) -> bool:
+    def data_url(v: object) -> bool:
         return isinstance(v, str) and _DATA_IMAGE.match(v) is not None
 
     if kind == "input_image" and data_url(part.get("image_url")):
@@ -99,7 +105,7 @@ def _has_inline_image(part: dict) -> bool:
     return _record(inline) and isinstance(inline.get("data"), str)
 
 
-def _keepable(content: Any) -> bool:
+def _keepable(content: object) -> bool:
     if isinstance(content, str):
         return content != ""
     if isinstance(content, list):
@@ -115,7 +121,7 @@ def _parse_json(text: str) -> Any:
         return None
 
 
-def _command_of(arguments: Any) -> str | None:
+def _command_of(arguments: object) -> str | None:
     parsed = _parse_json(arguments) if isinstance(arguments, str) else arguments
     if not _record(parsed):
         return None
@@ -128,10 +134,10 @@ def _command_of(arguments: Any) -> str | None:
     return None
 
 
-def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
+def _adapt_responses(body: Record, profile: str) -> AdaptedBody | None:
     raw_input = body["input"]
     items = raw_input if isinstance(raw_input, list) else [{"type": "message", "role": "user", "content": raw_input}]
-    messages: list[dict] = []
+    messages: list[Record] = []
     kept: list[int] = []
     exposed: list[Any] = []  # the content each kept message started with
     notes: list[Diagnostic] = []
@@ -141,7 +147,7 @@ def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
             continue
         kind = item.get("type") if isinstance(item.get("type"), str) else "message"
         if kind in ("function_call", "custom_tool_call") and isinstance(item.get("call_id"), str):
-            name = item.get("name") if isinstance(item.get("name"), str) else ""
+            name = item["name"] if isinstance(item.get("name"), str) else ""
             tool_calls[item["call_id"]] = (name, _command_of(item.get("arguments", item.get("input"))))
         elif kind == "local_shell_call" and isinstance(item.get("call_id"), str):
             action = item.get("action") if _record(item.get("action")) else {}
@@ -192,7 +198,7 @@ def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
                 notes.append(_diag("CAV-Q19", f"input item {index}'s JSON output string is re-serialised on "
                                               "restore"))
 
-    def restore(result: Any) -> Any:
+    def restore(result: object) -> Any:
         new_messages = result.get("messages") if _record(result) else None
         rebuilt = list(items)
         for n, index in enumerate(kept):
@@ -216,7 +222,7 @@ def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
     return AdaptedBody(adapted, "responses", restore, notes, tool_calls)
 
 
-def _fill(x: Any, original: Any) -> Any:
+def _fill(x: object, original: object) -> Any:
     """F(X, original) of §2.3.4: a string written into the first text part of an array."""
     if isinstance(original, list) and isinstance(x, str):
         out, placed = [], False
@@ -230,7 +236,7 @@ def _fill(x: Any, original: Any) -> Any:
     return x
 
 
-def _rebuild_item(item: dict, x: Any, profile: str) -> dict:
+def _rebuild_item(item: Record, x: object, profile: str) -> Record:
     kind = item.get("type") if isinstance(item.get("type"), str) else "message"
     if kind == "message":
         if profile == "strict" and "content" not in item:
@@ -250,15 +256,15 @@ def _rebuild_item(item: dict, x: Any, profile: str) -> dict:
 # ----------------------------------------------------------------------------- Kiro
 
 
-def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
+def _adapt_kiro(body: Record, profile: str) -> AdaptedBody | None:
     state = body["conversationState"]
     history = state.get("history") if isinstance(state.get("history"), list) else []
     current = state.get("currentMessage") if _record(state.get("currentMessage")) else None
     entries = [("history", i, e) for i, e in enumerate(history) if _record(e)]
     if current is not None:
         entries.append(("currentMessage", 0, current))
-    messages: list[dict] = []
-    paths: list[tuple] = []
+    messages: list[Record] = []
+    paths: list[KiroPath] = []
     tool_calls: dict[str, tuple[str, str | None]] = {}
     prose = 0
     for scope, hi, entry in entries:
@@ -266,7 +272,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
         if _record(reply):
             for use in reply.get("toolUses") or []:
                 if _record(use) and isinstance(use.get("toolUseId"), str):
-                    name = use.get("name") if isinstance(use.get("name"), str) else ""
+                    name = use["name"] if isinstance(use.get("name"), str) else ""
                     tool_calls[use["toolUseId"]] = (name, _command_of(use.get("input")))
             if isinstance(reply.get("content"), str) and reply["content"]:
                 prose += 1
@@ -305,9 +311,9 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
                                       "on restore"))
     adapted = {**body, "messages": messages}
 
-    def restore(result: Any) -> Any:
+    def restore(result: object) -> Any:
         new_messages = result.get("messages") if _record(result) else None
-        texts: dict[tuple, str] = {}
+        texts: dict[KiroPath, str] = {}
         for n, path in enumerate(paths):
             if not isinstance(new_messages, list) or n >= len(new_messages) or not _record(new_messages[n]):
                 continue
@@ -331,7 +337,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
     return AdaptedBody(adapted, "kiro", restore, notes, tool_calls)
 
 
-def _rewrite_entry(entry: dict, scope: str, hi: int, texts: dict[tuple, str]) -> dict:
+def _rewrite_entry(entry: Record, scope: str, hi: int, texts: dict[KiroPath, str]) -> Record:
     out = entry
     reply = entry.get("assistantResponseMessage")
     new = texts.get((scope, hi, "assistant"))
@@ -346,7 +352,7 @@ def _rewrite_entry(entry: dict, scope: str, hi: int, texts: dict[tuple, str]) ->
         new_user = {**new_user, "content": new}
     context = user.get("userInputMessageContext")
     results = context.get("toolResults") if _record(context) else None
-    if isinstance(results, list):
+    if _record(context) and isinstance(results, list):  # a list only when the context is an object
         new_results, changed = [], False
         for ti, result in enumerate(results):
             if _record(result) and isinstance(result.get("content"), list):

@@ -19,11 +19,16 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = [
     "JS_WHITESPACE",
     "UNDEFINED",
+    "JsonObject",
+    "JsonValue",
+    "Undefined",
+    "as_array",
+    "as_object",
     "canonical_number",
     "from_utf16_units",
     "js_number",
@@ -50,6 +55,11 @@ JS_WHITESPACE = (
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
+# JSON-shaped data as Python holds it (what ``json.loads`` returns): the one alias every engine
+# area uses for JSON documents, payloads and reports.
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
@@ -71,6 +81,20 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
+Undefined: TypeAlias = _Undefined  # the type of ``UNDEFINED``, for annotations (``str | Undefined``)
+
+
+# ----------------------------------------------------------------------------- reading JSON data
+
+
+def as_object(value: object) -> dict[str, Any]:
+    """``value`` itself when it is an object (a ``dict``), else a new empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_array(value: object) -> list[Any]:
+    """``value`` itself when it is an array (a ``list``), else a new empty one."""
+    return value if isinstance(value, list) else []
 
 
 # ----------------------------------------------------------------------------- UTF-16
@@ -164,7 +188,7 @@ _DECIMAL_LITERAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?
 _RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
 
 
-def js_number(value: Any) -> float:
+def js_number(value: object) -> float:
     """``Number(value)`` for the primitive values JSON can carry (strings, numbers, booleans, null)."""
     if value is None:
         return 0.0
@@ -247,7 +271,7 @@ def canonical_number(value: float | int) -> float | int:
     return value
 
 
-def js_string(value: Any) -> str:
+def js_string(value: object) -> str:
     """``String(value)`` for JSON-shaped values, ``UNDEFINED`` and functions."""
     if value is None:
         return "null"
@@ -293,7 +317,7 @@ def object_keys(obj: Mapping[str, Any]) -> list[str]:
     return index_keys + [k for k in keys if k not in chosen]
 
 
-def json_stringify(value: Any, indent: int | str | None = None) -> str | None:
+def json_stringify(value: object, indent: int | str | None = None) -> str | None:
     """``JSON.stringify(value, null, indent)``.
 
     Python ``None`` is ``null``; ``UNDEFINED`` and callables are JavaScript ``undefined`` (dropped
@@ -312,11 +336,11 @@ def json_stringify(value: Any, indent: int | str | None = None) -> str | None:
     return _stringify(value, gap, "")
 
 
-def _is_undefined(value: Any) -> bool:
+def _is_undefined(value: object) -> bool:
     return value is UNDEFINED or callable(value)
 
 
-def _stringify(value: Any, gap: str, current: str) -> str | None:
+def _stringify(value: object, gap: str, current: str) -> str | None:
     if _is_undefined(value):
         return None
     if value is None:
@@ -411,7 +435,11 @@ _DOTLESS_I = 2 * ord("i") + 1  # ı is its own letter, right after i (Latin has 
 _EXPANDABLE = re.compile("[" + "".join(_EXPANSIONS) + "]")
 
 
-def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
+# A collation element: (primary weight, secondary weights, tertiary weight).
+_Element = tuple[int, tuple[int, ...], int]
+
+
+def _collation_elements(s: str) -> list[_Element]:
     """(primary, secondary accents, tertiary case) per base character — an ICU-root approximation."""
     elements: list[tuple[int, tuple[int, ...], int]] = []
     compat = unicodedata.normalize("NFKD", s)
@@ -480,7 +508,7 @@ def locale_compare(a: str, b: str) -> int:
     if a == b:
         return 0
     ea, eb = _collation_elements(a), _collation_elements(b)
-    keys = (
+    keys: tuple[Callable[[list[_Element]], list[object]], ...] = (
         lambda es: [e[0] for e in es if e[0]],
         lambda es: [e[1] for e in es],
         lambda es: [e[2] for e in es],
@@ -500,5 +528,9 @@ def sorted_by_locale(items: Iterable[str], key: Callable[[str], str] | None = No
     """``items.sort((x, y) => x.localeCompare(y))``."""
     from functools import cmp_to_key
 
-    getter = key or (lambda x: x)
-    return sorted(items, key=cmp_to_key(lambda x, y: locale_compare(getter(x), getter(y))))
+    getter: Callable[[str], str] = key or (lambda x: x)
+
+    def compare(x: str, y: str) -> int:
+        return locale_compare(getter(x), getter(y))
+
+    return sorted(items, key=cmp_to_key(compare))

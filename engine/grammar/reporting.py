@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic, position
+from engine.diagnostics import Diagnostic, Level, position
 from engine.grammar.candidates import Candidate, Hits, QuirkHit
+from engine.grammar.stopreason import stop_reason_label
 from engine.jsvalues import py_to_utf16_index
 
 
@@ -56,18 +57,18 @@ class PartScan:
 
 
 def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, text: str | None = None,
-                     cp_range: tuple[int, int] | None = None, level: str = "info") -> Diagnostic:
+                     cp_range: tuple[int, int] | None = None, level: Level = "info") -> Diagnostic:
     """A diagnostic naming a quirk; located in the part's text when the range is known."""
     data: dict[str, Any] = {}
-    where: dict[str, int] = {}
+    line = column = end_line = end_column = None
     if part is not None:
         data["part"] = part
     if text is not None and cp_range is not None:
         start, end = cp_range
         data["span"] = [py_to_utf16_index(text, start), py_to_utf16_index(text, end)]
-        (where["line"], where["column"]), (where["end_line"], where["end_column"]) = (
-            position(text, start), position(text, end))
-    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data, **where)  # type: ignore[arg-type]
+        (line, column), (end_line, end_column) = position(text, start), position(text, end)
+    return Diagnostic(hit.message, level, hit.quirk, source="grammar", line=line, column=column,
+                      end_line=end_line, end_column=end_column, data=data)
 
 
 def unique_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -93,7 +94,7 @@ def shared_range_notes(p: PartScan, chosen: list[Candidate], diagnostics: list[D
 
 
 def decision_notes(parts: list[PartScan], reports: dict[int, CandidateReport], mode: str, promote: bool,
-                    existing: list, odd_existing: list, stop_reason: Any, diagnostics: list[Diagnostic],
+                    existing: list[object], odd_existing: list[object], stop_reason: object, diagnostics: list[Diagnostic],
                     strict: bool) -> None:
     """Name the quirks that shaped this decision, with the span of the call they touched."""
     for p in parts:
@@ -123,7 +124,6 @@ def decision_notes(parts: list[PartScan], reports: dict[int, CandidateReport], m
                         "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))
                 elif report.known and stop_reason != "stop":
-                    from engine.grammar.recover import stop_reason_label  # (recover imports this module)
                     diagnostics.append(quirk_diagnostic(QuirkHit(
                         "GRM-Q17", f"{stop_reason_label(stop_reason)} blocked promotion, yet the `{cand.name}` call was stripped"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))

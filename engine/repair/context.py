@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 
 from .policy import RepairPolicy
 from .quirks import QUIRKS
@@ -33,7 +33,7 @@ class RepairContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
 
-    def step(self, stage: str, message: str, **data: Any) -> None:
+    def step(self, stage: str, message: str, **data: object) -> None:
         """Record what a stage did, for the playground's explanation of a result."""
         self.trace.append(TraceStep(stage, message, data))
 
@@ -42,12 +42,12 @@ class RepairContext:
         return self.profile == "strict"
 
     def quirk(self, quirk_id: str, message: str, *, pointer: str | None = None,
-              level: str = "info") -> None:
+              level: Level = "info") -> None:
         """Say that a reference quirk changed (or, under strict, would have changed) a result."""
         text = f"{message} ({QUIRKS[quirk_id]})"
         if any(d.code == quirk_id and d.message == text for d in self.diagnostics):
             return
         self.diagnostics.append(Diagnostic(text, level, quirk_id, pointer=pointer, source="repair"))
 
-    def note(self, code: str, message: str, *, level: str = "warning", pointer: str | None = None) -> None:
+    def note(self, code: str, message: str, *, level: Level = "warning", pointer: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(message, level, code, pointer=pointer, source="repair"))

@@ -7,6 +7,7 @@ property access, so inherited ``Object.prototype`` members are found (REP-Q11).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,7 @@ def split_selector(selector: str) -> list[str] | None:
 
 
 def resolve(root: Any, selector: str, *, index_arrays: bool = False,
-            own_only: bool = False, on_numeric_array=None) -> list[Location]:
+            own_only: bool = False, on_numeric_array: Callable[[str], object] | None = None) -> list[Location]:
     """Every location the selector addresses in ``root`` (missing leaves included)."""
     segments = split_selector(selector)
     if not segments:
@@ -78,7 +79,7 @@ def resolve(root: Any, selector: str, *, index_arrays: bool = False,
     return []  # pragma: no cover - the loop always returns at the last segment
 
 
-def set_location(root: Any, location: Location, value: Any) -> Any:
+def set_location(root: object, location: Location, value: object) -> Any:
     """Write ``value`` at the location; returns the (possibly replaced) root."""
     if location.is_root:
         return value
@@ -87,7 +88,7 @@ def set_location(root: Any, location: Location, value: Any) -> Any:
     return root
 
 
-def schema_at(schema: Any, selector: str) -> Any:
+def schema_at(schema: object, selector: str) -> Any:
     """The (built) schema node a selector addresses, following properties/items; ``None`` if unknown."""
     node = schema
     for segment in split_selector(selector) or []:

@@ -25,12 +25,12 @@ from app.jsonview import FindBar, JsonEditor, Mark
 from app.undo import MERGE_WINDOW_S, SpliceCommand, SplicesCommand
 from app.visual import VisualEditor
 from app.workers import Dispatcher
+from engine import jsonedit, jsontree
 from engine.diagnostics import Diagnostic
-from engine.workspace import jsonedit, jsontree
+from engine.jsonedit import Splice, Style
 from engine.workspace.document import Document, merged_splices, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
-from engine.workspace.jsonedit import Splice, Style
 from engine.workspace.kinds import FileKind
 from engine.workspace.templates import new_filter, new_rule, unique_name
 from engine.workspace.validation import TrustInfo, trust_of, validate_version

@@ -519,8 +519,8 @@ def target_of(panel: RtkPreviewPanel):
     tab = window.current_tab() if window is not None else None
     if tab is None or tab.doc.kind not in (FileKind.RTK_FILTER, FileKind.RTK_FILTERS):
         return None, "open a JSON filter file to add patterns to it"
-    from engine.workspace import jsontree
-    from engine.workspace.panel_models.filter_files import filter_pointers
+    from engine import jsontree
+    from engine.workspace.filter_files import filter_pointers
 
     parsed = jsontree.shallow_parse(tab.text)
     pointers = filter_pointers(parsed.value if parsed.ok else None)
@@ -534,7 +534,7 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     """Propose a pattern for the selected input lines (in a worker); once it arrives and is
     confirmed, add it to the open filter as one undoable edit (``_offer``). False when there is
     nothing to do it for."""
-    from engine.workspace import jsonedit
+    from engine import jsonedit
     from engine.workspace.learn_edits import pattern_list
 
     target, why = target_of(panel)
@@ -554,7 +554,7 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
 
 def _offer(panel: RtkPreviewPanel, found) -> bool:
     from app.undo import SpliceCommand
-    from engine.workspace import jsonedit
+    from engine import jsonedit
     from engine.workspace.learn_edits import add_pattern_splice
 
     pending = getattr(panel, "lines_like_pending", None)

@@ -15,8 +15,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoCommand
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
+from engine.jsonedit import Splice
 from engine.workspace.document import minimal_splice
-from engine.workspace.jsonedit import Splice
 
 MERGE_WINDOW_S = 2.0
 _merge_ids: dict[tuple, int] = {}

@@ -41,7 +41,7 @@ from app.undo import UndoKeys
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
-from engine.workspace.jsontree import resolve_value
+from engine.jsontree import resolve_value
 from engine.workspace.kinds import FileKind, item_label, item_title
 from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATEGORIES, RULE_CONTEXTS
 

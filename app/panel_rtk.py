@@ -54,7 +54,7 @@ from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import SpanTextView
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
-from engine.workspace.kinds import FileKind
+from engine.workspace.filter_files import FILTER_KINDS
 from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
@@ -71,7 +71,6 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
-FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
 OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5

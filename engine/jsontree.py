@@ -10,6 +10,7 @@ descent uses an explicit stack so deep nesting cannot hit the recursion limit.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import sys
@@ -418,6 +419,22 @@ def utf16_to_cp(s: str, units: int) -> int:
         if at16 + 1 == units:  # inside a surrogate pair: snap to the character start
             break
     return max(0, min(units - extra, len(s)))
+
+
+class Utf16Offsets:
+    """Code-point index → UTF-16 offset for one text, for many lookups (``cp_to_utf16`` for one).
+
+    Only astral characters (two UTF-16 units) shift offsets, so texts without any map 1:1;
+    a lookup is a bisection over the astral characters' positions.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._astral = [] if _bmp_only(text) else [m.start() for m in _ASTRAL.finditer(text)]
+
+    def __call__(self, index: int) -> int:
+        if not self._astral:
+            return index
+        return index + bisect.bisect_left(self._astral, index)
 
 
 def cp_to_utf16(s: str, index: int) -> int:

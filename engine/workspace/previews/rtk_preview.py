@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine import memo
 from engine.diagnostics import Diagnostic
+from engine.jsontree import Utf16Offsets
 from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
 from engine.workspace.previews.marks import Note, Span
-from engine.workspace.previews.utf16 import Utf16Offsets
 
 if TYPE_CHECKING:
     from engine.rtk.model import RtkFilter

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
+from engine.jsontree import Utf16Offsets
 from engine.jsvalues import utf16_len
-from engine.workspace.previews.utf16 import Utf16Offsets
 
 _TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+")  # a word keeps its trailing blanks
 PAIR_BUDGET = 250_000  # tokens(a) × tokens(b) above which a block is not diffed word by word

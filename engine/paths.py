@@ -12,12 +12,13 @@ is there the installation is broken and we say so instead of running without bui
 from __future__ import annotations
 
 import os
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
+
+from engine import memo
 
 DATA_FOLDERS = ("resources", "rules", "filters")
 PACKAGED = "_data"  # inside the engine package
@@ -37,7 +38,7 @@ def _extract(node: Traversable, target: Path) -> None:
         target.write_bytes(node.read_bytes())
 
 
-@cache
+@memo.lru(maxsize=None)
 def _packaged_root() -> Path | None:
     """``engine/_data`` as a real folder, or ``None`` when this is a source checkout."""
     from importlib import resources  # here, not at import: `rulewright --version` stays fast

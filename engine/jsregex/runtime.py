@@ -16,6 +16,8 @@ from typing import Any
 
 import regex
 
+from engine import memo
+
 from ..jsvalues import from_utf16_units, to_utf16_units
 from .budget import ReplacementTooLarge, check_total, output_cap
 from .budget import clip as budget_clip
@@ -128,8 +130,7 @@ class _Subject:
 # canonicalization) between regex objects with the same mode. Keyed by identity; the entry holds
 # the string, so the id cannot be reused while cached.
 _SHARED_MIN_LENGTH = 256
-_SHARED: dict[tuple[int, bool, bool], _Subject] = {}
-_SHARED_MAX = 8
+_SHARED: memo.MemoDict[tuple[int, bool, bool], _Subject] = memo.MemoDict(f"{__name__}._SHARED", 8)
 
 
 def _shared_subject(s: str, t: Translation) -> _Subject:
@@ -138,9 +139,7 @@ def _shared_subject(s: str, t: Translation) -> _Subject:
     if found is not None and found.original is s:
         return found
     subj = _Subject(s, t)
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.pop(next(iter(_SHARED)))
-    _SHARED[key] = subj
+    _SHARED[key] = subj  # the oldest entry goes when full (under the memo's lock)
     return subj
 
 

@@ -14,10 +14,11 @@ three consumers expand them: ``JSRegExp.replace`` on its working units (``runtim
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol
 
 from engine.jsvalues import from_utf16_units, utf16_len, utf16_to_py_index
+
+from .. import memo
 
 if TYPE_CHECKING:
     from .runtime import JSMatch
@@ -30,7 +31,7 @@ AFTER = -2  # ``$'``
 Piece = str | int | tuple[str]
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def pieces(template: str, group_count: int, named: bool) -> tuple[Piece, ...]:
     """``template`` read for a pattern with ``group_count`` groups (``named``: some have names).
     Adjacent literal text is one piece."""
@@ -84,7 +85,7 @@ def pieces(template: str, group_count: int, named: bool) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def regex_template(template: str, group_count: int, names: tuple[tuple[str, int], ...]) -> str | None:
     """``template`` as a ``regex`` ``sub`` template for a translated pattern (JS group ``n`` is
     ``gn`` there; ``names``: (name, index) pairs); None when it needs ``$``` or ``$'``."""

@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from engine import memo
 from engine.jsregex import RegexTimeout
 from engine.jsregex.backtracking import linear_attempts
 from engine.rtk.learn import keep
@@ -88,7 +89,7 @@ def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     return out
 
 
-_SCANNERS: dict[int, tuple[list[SampleLine], object]] = {}
+_SCANNERS: memo.MemoDict[int, tuple[list[SampleLine], object]] = memo.MemoDict(f"{__name__}._SCANNERS", 16)
 
 
 def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
@@ -105,8 +106,6 @@ def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
         return []
     cached = _SCANNERS.get(id(lines))
     if cached is None or cached[0] is not lines:
-        if len(_SCANNERS) >= 16:
-            _SCANNERS.clear()
         cached = (lines, LineScanner([ln.text for ln in lines]))
         _SCANNERS[id(lines)] = cached
     try:

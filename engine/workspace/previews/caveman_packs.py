@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import memo
 from engine.jsvalues import JsonValue
 
 if TYPE_CHECKING:
@@ -64,8 +65,9 @@ def pack_source(root: str | None, override: PackOverride | None) -> PackSource:
 
 
 _FilesState = tuple[tuple[str, str, int, int, int], ...]
-_DISK_PACKS: dict[str, tuple[_FilesState, PackSource]] = {}  # root → (state of its files, PackSource as read)
 MAX_DISK_PACKS = 8
+_DISK_PACKS: memo.MemoDict[str, tuple[_FilesState, PackSource]] = memo.MemoDict(  # root → (files' state, PackSource)
+    f"{__name__}._DISK_PACKS", MAX_DISK_PACKS)
 
 
 def _packs_on_disk(root: str) -> PackSource:
@@ -78,8 +80,6 @@ def _packs_on_disk(root: str) -> PackSource:
     state = _pack_files_state(root)
     cached = _DISK_PACKS.get(root)
     if cached is None or cached[0] != state:
-        if len(_DISK_PACKS) >= MAX_DISK_PACKS:
-            _DISK_PACKS.clear()
         cached = _DISK_PACKS[root] = (state, PackSource.from_dir(root))
     loaded = cached[1]
     return PackSource(files={lang: list(entries) for lang, entries in loaded.files.items()}, origin=loaded.origin)

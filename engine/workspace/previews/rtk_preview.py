@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import memo
 from engine.diagnostics import Diagnostic
 from engine.jsontree import Utf16Offsets
 from engine.rtk.empty_patterns import describe, without_empty_patterns
@@ -266,6 +267,7 @@ def _project_filters(project: str | None, profile: str) -> tuple[list[RtkFilter]
 
 
 _RTK_MEMO = RunMemo()
+memo.register(f"{__name__}._RTK_MEMO", _RTK_MEMO.clear, _RTK_MEMO.__len__)
 
 
 def run_rtk_preview(req: RtkRequest) -> RtkPreview:

@@ -300,7 +300,7 @@ class Compressor:
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
         large = len(text) >= RELEASE_MIN
         # a large part: no garbage collections while it runs (engine.gcpause says why), and
-        # the memos of its texts are let go of afterwards (fast.memo.release_texts)
+        # the memos of its texts are let go of afterwards (fast.texts.release_texts)
         with gc_paused(large):
             try:
                 return self._compress_part(text, role, mi, pi)

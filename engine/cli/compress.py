@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from functools import cache
 from typing import Any
+
+from engine import memo
 
 INTENSITIES = ("lite", "full", "ultra")
 PROFILES = ("omniroute", "strict")
@@ -58,14 +59,14 @@ def _length(value: str) -> float:
 
 # ---------------------------------------------------------------- shared by run and handle_request
 
-@cache
+@memo.lru(maxsize=None)
 def _dir_source(path: str):
     from engine.caveman.packs import PackSource
 
     return PackSource.from_dir(path)
 
 
-@cache
+@memo.lru(maxsize=None)
 def _fallback(path: str):
     from engine.caveman.packs import load_fallback_rules
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from functools import lru_cache
 
 import regex
 
+from engine import memo
 from engine.jsvalues import JS_WHITESPACE, js_trim
 
 # JavaScript's ``\s`` (WhiteSpace + LineTerminator) as a character class. Python's own ``\s``
 # differs (it adds U+001C–U+001F and U+0085), so patterns spell it out.
 WS = "[" + "".join(f"\\u{ord(ch):04x}" for ch in JS_WHITESPACE) + "]"
-# IDENT (spec §1).
+# A tool or parameter name as the parsers accept it (IDENT, spec §1): a letter or `_`, then
+# letters, digits, `_`, `.` or `-`.
 IDENT = r"[A-Za-z_][A-Za-z0-9_.\-]*"
 
 FENCE = "```"
@@ -43,7 +44,7 @@ IDENT_FULL = js_ascii(IDENT + r"\Z")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-@lru_cache(maxsize=8)
+@memo.lru(maxsize=8)
 def ascii_lower(text: str) -> str:
     """Lowercase ASCII letters only, so offsets stay the same (JavaScript's non-``u`` ``i``)."""
     return text.translate(_ASCII_LOWER)
@@ -227,7 +228,7 @@ def _plain_find_matching(text: str, open_index: int, opener: str, closer: str) -
     return None
 
 
-@lru_cache(maxsize=16)
+@memo.lru(maxsize=16)
 def _matcher(text: str, opener: str, closer: str) -> _BracketMatcher:
     return _BracketMatcher(text, opener, closer)
 

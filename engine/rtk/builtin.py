@@ -8,7 +8,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
+from engine import memo
+
+_BUILTIN_CACHE: memo.MemoDict[tuple[str, str], tuple[float, list, list]] = memo.MemoDict(
+    f"{__name__}._BUILTIN_CACHE", 16)  # (folder, profile) → (stamp, filters, diagnostics)
 
 
 def load_builtin(folder: str | os.PathLike, profile: str) -> tuple[list, list]:

@@ -25,8 +25,8 @@ from typing import Any
 
 from engine.diagnostics import Diagnostic
 from engine.fsutil import atomic_write_bytes
+from engine.jsregex import JSSyntaxError, pattern_facts
 from engine.jsvalues import json_stringify
-from engine.rtk.patterns import has_top_level_alternation
 from engine.rtk.sources import FilterFile, read_filter_file
 from engine.rtk.toml_io import TomlTest, derive_category, dump_rtk_toml, parse_rtk_toml
 
@@ -288,7 +288,7 @@ def combine_commands(commands: list[str]) -> str:
         return commands[0]
     branches = []
     for p in commands:
-        if p.startswith("^") and not has_top_level_alternation(p):
+        if p.startswith("^") and not _alternation(p):
             branches.append(f"^(?:{p[1:]})")
         else:
             branches.append(f"^(?:{p})")
@@ -317,7 +317,7 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     table["match_command"] = combine_commands(commands)
     if len(commands) > 1:
         notes.append(_warn(where, fid, f"{len(commands)} command patterns combined into one alternation"))
-    elif not commands[0].startswith("^") or has_top_level_alternation(commands[0]):
+    elif not commands[0].startswith("^") or _alternation(commands[0]):
         notes.append(_warn(where, fid, "match_command is not ^-anchored: newer rtk versions ignore such filters"))
     for key, label in (("label", "label"), ("category", "category"), ("priority", "priority")):
         if key in obj and not (key == "priority" and obj[key] == 50):
@@ -479,3 +479,12 @@ def _write_private(folder: Path, target: Path, data: bytes, token) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _alternation(source: str) -> bool:
+    """Whether a command pattern has a ``|`` outside every group (an invalid one is taken as
+    it reads: a plain sequence)."""
+    try:
+        return pattern_facts(source).alternation
+    except JSSyntaxError:
+        return False

@@ -35,7 +35,7 @@ class TrustedContent:
 
 
 def snapshots_dir() -> Path:
-    from engine.workspace.settings import data_dir
+    from engine.paths import data_dir
 
     return data_dir() / "trusted-filters"
 

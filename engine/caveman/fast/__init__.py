@@ -2,7 +2,7 @@
 
 * ``plan`` — where a pattern's matches can start (literal anchors from its parsed tree);
 * ``literals`` — candidate positions on a text, and the literal index a run's rules share;
-* ``memo`` — what a run remembers of its texts (units, canonical case) and lets go of after;
+* ``texts`` — what a run remembers of its texts (units, canonical case) and lets go of after;
 * ``strategy`` — measured costs that choose between equivalent evaluations;
 * ``regex`` — ``FastRegex``, the JavaScript regex with ``engine.jsregex``'s results.
 """
@@ -15,7 +15,7 @@ from engine.caveman.fast.literals import (
     index_literals,
     occurrences,
 )
-from engine.caveman.fast.memo import RELEASE_MIN, release_texts
+from engine.caveman.fast.texts import RELEASE_MIN, release_texts
 from engine.caveman.fast.plan import Plan, analyse, at_boundaries, pattern_facts, plan_for
 from engine.caveman.fast.regex import FastRegex
 

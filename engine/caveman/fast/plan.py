@@ -7,8 +7,8 @@ positions only."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from engine import memo
 from engine.caveman.required import required_of
 from engine.jsregex.backtracking import parse_root
 
@@ -150,7 +150,7 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     return pattern_facts(source, flags)[:2]
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def pattern_facts(source: str, flags: str) -> tuple[Plan | None, int | None, frozenset[str] | None]:
     """``analyse``, and the literals every match holds (``engine.caveman.required``), from one
     parse (a pattern typed in a live preview is a new one at each keystroke)."""

@@ -21,7 +21,7 @@ from operator import add, sub
 
 from engine.caveman.fast import strategy
 from engine.caveman.fast.literals import LiteralIndex, candidates, occurrences
-from engine.caveman.fast.memo import (
+from engine.caveman.fast.texts import (
     RELEASE_MIN,
     as_units,
     bmp_only,

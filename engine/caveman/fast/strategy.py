@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import time
 
+from engine import memo
 from engine.jsregex.charset_led import charset_led_twin
 
 # Measured costs per pattern, shared by every run of the process: (source, flags) →
@@ -17,8 +18,8 @@ from engine.jsregex.charset_led import charset_led_twin
 # itself (``,\\s*and also``, ``\\bdatabase\\b``) scans 1 MB in ~1 ms, less than a few thousand
 # anchored calls (each ~1.5 µs timed, most of it ``regex`` handling the ``timeout=`` argument;
 # ~0.5 µs untimed on the ``re`` twin). An unmeasured full scan is timed on a sample of the text.
-_COSTS: dict[tuple[str, str], list[float]] = {}
 MAX_COSTS = 4096
+_COSTS: memo.MemoDict[tuple[str, str], list[float]] = memo.MemoDict(f"{__name__}._COSTS", MAX_COSTS)
 ANCHORED_GUESS = 1.5e-6  # seconds per anchored call before one is measured
 UNTIMED_GUESS = 0.5e-6  # the same, on the untimed ``re`` twin
 SAMPLE_UNITS = 65_536  # a large text's unmeasured full-scan cost is learnt on this many units
@@ -31,16 +32,14 @@ MEASURE_MIN = 64  # anchored loops with fewer candidates are too short to time
 # much text. Below that it does not repay itself — a live preview runs a rule whose pattern is
 # being typed, a new pattern at each keystroke, on a 10 KB sample — and calls stay on the
 # timed ``regex`` translation (the same matches).
-_UNITS_MET: dict[tuple[str, str], int] = {}
+_UNITS_MET: memo.MemoDict[tuple[str, str], int] = memo.MemoDict(f"{__name__}._UNITS_MET", MAX_COSTS)
 UNTIMED_MIN_UNITS = 65_536
 
 
 def costs_for(key: tuple[str, str]) -> list[float]:
     costs = _COSTS.get(key)
     if costs is None:
-        if len(_COSTS) >= MAX_COSTS:
-            _COSTS.clear()
-        costs = _COSTS[key] = [0.0, 0.0]
+        costs = _COSTS.setdefault(key, [0.0, 0.0])
     return costs
 
 
@@ -62,7 +61,8 @@ def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess
 
 
 # (source, flags) → the ``re`` twin whole scans of that pattern run on (see FastRegex._whole_scanner)
-_WHOLE_SCANNERS: dict[tuple[str, str], re.Pattern[str]] = {}
+_WHOLE_SCANNERS: memo.MemoDict[tuple[str, str], re.Pattern[str]] = memo.MemoDict(f"{__name__}._WHOLE_SCANNERS",
+                                                                                  MAX_COSTS)
 
 
 def meet(source: str, flags: str, units: int) -> None:
@@ -73,8 +73,6 @@ def meet(source: str, flags: str, units: int) -> None:
     key = (source, flags)
     met = _UNITS_MET.get(key, 0)
     if met < UNTIMED_MIN_UNITS:
-        if len(_UNITS_MET) >= MAX_COSTS and key not in _UNITS_MET:
-            _UNITS_MET.clear()
         _UNITS_MET[key] = met + units
         costs = _COSTS.get(key)
         if met + units >= UNTIMED_MIN_UNITS and costs is not None:
@@ -122,7 +120,5 @@ def whole_scanner(source: str, flags: str, emitted: str, plain: re.Pattern[str],
         return plain
     led = charset_led_twin(source, flags, emitted)
     chosen = plain if led is None else _faster(plain, led, target[:SAMPLE_UNITS])
-    if len(_WHOLE_SCANNERS) >= MAX_COSTS:
-        _WHOLE_SCANNERS.clear()
     _WHOLE_SCANNERS[key] = chosen
     return chosen

@@ -17,6 +17,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from engine import memo
 from engine.jsregex import RegexTimeout
 from engine.jsregex.backtracking import linear_attempts
 from engine.rtk.learn import keep
@@ -88,14 +89,15 @@ def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     return out
 
 
-_SCANNERS: dict[int, tuple[list[SampleLine], object]] = {}
+_SCANNERS: memo.MemoDict[int, tuple[list[SampleLine], object]] = memo.MemoDict(f"{__name__}._SCANNERS", 16)
 
 
 def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
     """The lines ``pattern`` (flag ``i``, as drop patterns run) matches. Many lines go through
     the engine's ``LineScanner`` (a few scans of the joined lines instead of a call per line; the
     same lists are asked about again and again, so their scanner is kept for the next pattern)."""
-    from engine.rtk.patterns import LineScanner, compile_list
+    from engine.rtk.linescan import LineScanner
+    from engine.rtk.patterns import compile_list
 
     if len(lines) < LineScanner.min_scan_lines:
         return [ln for ln in lines if search(pattern, "i", ln.text)]
@@ -104,8 +106,6 @@ def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
         return []
     cached = _SCANNERS.get(id(lines))
     if cached is None or cached[0] is not lines:
-        if len(_SCANNERS) >= 16:
-            _SCANNERS.clear()
         cached = (lines, LineScanner([ln.text for ln in lines]))
         _SCANNERS[id(lines)] = cached
     try:

@@ -46,6 +46,7 @@ def big_text(seed: int, size: int = 6000, odd: bool = False) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, odd", [(0, False), (1, False), (2, False), (3, True), (4, True), (5, True)])
 def test_planned_and_direct_paths_equal_jsregex(seed, odd):
     text = big_text(seed, odd=odd)
@@ -138,7 +139,7 @@ from engine.caveman.fast import (  # noqa: E402
     digits_before_dot_digit,
     index_literals,
 )
-from engine.caveman.fast.memo import canonical_uncached  # noqa: E402
+from engine.caveman.fast.texts import canonical_uncached  # noqa: E402
 from engine.caveman.packs import Rule  # noqa: E402
 
 # Each rule's replacement (or the join a deletion leaves) creates literals that later rules
@@ -344,6 +345,7 @@ from engine.jsregex.twin import re_twin  # noqa: E402
 COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("untimed_min", [0, 10**9], ids=["untimed", "timed"])
 @pytest.mark.parametrize("seed, odd", [(20, False), (21, True)])
 @pytest.mark.parametrize("costs", COST_STATES)
@@ -500,6 +502,7 @@ class _RecordingIndex:
         self.calls.append((before, after, windows))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab c", min_size=1, max_size=40), st.data())
 def test_rewrite_windows_are_where_the_replacements_landed(text, data):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 
 from engine.caveman import Compressor, PackSource, needles
-from engine.caveman.fast import FastRegex, LiteralIndex, memo
+from engine.caveman.fast import FastRegex, LiteralIndex, texts
 
 from .helpers import pack, rule
 
@@ -15,7 +15,7 @@ def _large_strings_held() -> int:
     held = []
 
     def note(value):
-        if isinstance(value, str | bytes) and len(value) >= memo.RELEASE_MIN:
+        if isinstance(value, str | bytes) and len(value) >= texts.RELEASE_MIN:
             held.append(len(value))
 
     for obj in gc.get_objects():
@@ -29,7 +29,7 @@ def _large_strings_held() -> int:
                 note(last[0])
         elif isinstance(obj, LiteralIndex) and getattr(obj, "_state", None) is not None:
             note(obj._state[0])
-    for value in (*memo._CANONICAL, *memo._UNITS, *(entry[0] for entry in memo._BMP)):
+    for value in (*texts._CANONICAL, *texts._UNITS, *(entry[0] for entry in texts._BMP)):
         note(value)
     for text, raw, _width in needles._VIEWS:
         note(text)
@@ -38,12 +38,12 @@ def _large_strings_held() -> int:
 
 
 def test_a_large_part_leaves_no_text_behind():
-    memo.release_texts()  # (what earlier tests left, outside a compression)
+    texts.release_texts()  # (what earlier tests left, outside a compression)
     assert _large_strings_held() == 0
     source = PackSource.from_packs([pack(rule("polite", r"\bplease\s+"), rule("filler", r"\b(?:basically|really)\b\s*"),
                                          rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", flags="g"))])
     text = "Please do basically the thing, see `code()` at https://example.org/x and ./src/a.ts. 😀 " * 2000
-    assert len(text) >= memo.RELEASE_MIN
+    assert len(text) >= texts.RELEASE_MIN
     config = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx"}
     result = Compressor(source, config).compress_body({"messages": [{"role": "user", "content": text}]})
     assert result.body["messages"][0]["content"] != text  # the rules ran

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import threading
 import weakref
-from functools import lru_cache
 from itertools import accumulate
 from typing import Protocol
 
+from engine import memo
 from engine.caveman.needles import forget_views
 from engine.jsvalues import to_utf16_units, utf16_len
 
@@ -70,7 +70,7 @@ def bmp_only(text: str) -> bool:
     return result
 
 
-@lru_cache(maxsize=1)
+@memo.lru(maxsize=1)
 def _same_length_mismatch() -> tuple[str, ...]:
     """BMP characters whose ``str.upper()`` is one character but not their Canonicalize image
     (non-``u``): ``ı``, ``ſ`` and a few Unicode-version differences. Every other character

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from engine.caveman.fast.texts import RELEASE_MIN, bmp_only, canonical, canonical_uncached, holds_text
 from engine.caveman.fast.plan import WORD, Plan, literals_of
+from engine.caveman.fast.texts import RELEASE_MIN, bmp_only, canonical, canonical_uncached, holds_text
 from engine.caveman.needles import find_all, present
 from engine.jsvalues import JS_WHITESPACE
 

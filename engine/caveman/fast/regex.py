@@ -21,6 +21,7 @@ from operator import add, sub
 
 from engine.caveman.fast import strategy
 from engine.caveman.fast.literals import LiteralIndex, candidates, occurrences
+from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.caveman.fast.texts import (
     RELEASE_MIN,
     as_units,
@@ -31,7 +32,6 @@ from engine.caveman.fast.texts import (
     remember_units,
     units_of,
 )
-from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan

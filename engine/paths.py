@@ -1,4 +1,4 @@
-"""Where the bundled data lives: resources, built-in rules and filters.
+"""Where data lives: the bundled resources, built-in rules and filters; the user's data folder.
 
 In the repository ``resources/``, ``rules/`` and ``filters/`` are top-level folders. The wheel
 and the desktop bundle carry them as package data of ``engine`` (``engine/_data/<name>``, copied
@@ -15,6 +15,7 @@ import os
 from functools import cache
 from pathlib import Path
 
+APP_NAME = "rulewright"
 DATA_FOLDERS = ("resources", "rules", "filters")
 PACKAGED = "_data"  # inside the engine package
 
@@ -90,3 +91,14 @@ def builtin_filters_dir() -> Path:
 
 def example_workspace_dir() -> Path:
     return resources_dir() / "example-workspace"
+
+
+def data_dir() -> Path:
+    """The user's data folder (trust snapshots, recovery copies, the example workspace copy):
+    ``RULEWRIGHT_DATA_DIR``, else the platform's per-user data location."""
+    env = os.environ.get("RULEWRIGHT_DATA_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))

@@ -21,7 +21,8 @@ from typing import Any
 from engine.diagnostics import Diagnostic
 from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
 from engine.rtk.hashing import decode_like_node
-from engine.rtk.trust import decide_trust, format_of, read_file_bytes
+from engine.rtk.snapshot import format_of, read_file_bytes
+from engine.rtk.trust import decide_trust
 
 SCOPES = ("project", "global", "builtin")
 INVALID_CUSTOM = "Invalid custom RTK filter skipped: "

@@ -20,9 +20,13 @@ from typing import Literal
 from engine.diagnostics import Diagnostic
 from engine.fsutil import atomic_write_text, read_input_bytes
 from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
+from engine.rtk.snapshot import FileSnapshot as FileSnapshot  # re-exported: trust's public API
+from engine.rtk.snapshot import Format as Format
+from engine.rtk.snapshot import format_of as format_of
+from engine.rtk.snapshot import read_file_bytes as read_file_bytes
+from engine.rtk.snapshot import snapshot_file as snapshot_file
 
 Verdict = Literal["trusted", "untrusted", "changed"]
-Format = Literal["omniroute-json", "rtk-toml-v1"]
 
 ENV_TRUST = "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS"
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "JENKINS_URL", "BUILDKITE")
@@ -31,44 +35,6 @@ JSON_KEY, LEGACY_JSON_KEY, TOML_KEY = "filtersSha256", "trustedFiltersSha256", "
 
 UNTRUSTED_MESSAGE = "Project RTK filters are untrusted and were skipped"
 CHANGED_MESSAGE = "Project RTK filters changed after trust and were skipped"
-
-
-def format_of(filter_path: str | os.PathLike[str]) -> Format:
-    return "rtk-toml-v1" if str(filter_path).lower().endswith(".toml") else "omniroute-json"
-
-
-@dataclass(frozen=True)
-class FileSnapshot:
-    """One read of a filter file. The trust decision, the review shown, the filters applied and
-    the hash written all come from these bytes, never from a second read (a file swapped in
-    between would otherwise be applied or trusted unseen)."""
-
-    path: Path
-    data: bytes
-
-    @property
-    def format(self) -> Format:
-        return format_of(self.path)
-
-    @property
-    def text(self) -> str:
-        return decode_like_node(self.data)
-
-    @property
-    def sha256(self) -> str:
-        return raw_sha256(self.data)
-
-
-def snapshot_file(path: str | os.PathLike[str]) -> FileSnapshot:
-    """Read ``path`` once (OSError as is)."""
-    file = Path(path)
-    return FileSnapshot(file, read_file_bytes(file))
-
-
-def read_file_bytes(path: Path) -> bytes:
-    """The one place trust reads a filter file's bytes: through the bounded reader (a FIFO,
-    device or ``/dev/zero`` symlink is refused at once, more than the input limit is never read)."""
-    return read_input_bytes(path)
 
 
 def env_trust_requested(environ: Mapping[str, str] | None = None) -> bool:

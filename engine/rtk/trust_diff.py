@@ -28,7 +28,8 @@ from engine.rtk.risk import (
     pattern_matches,
     risk_summary,
 )
-from engine.rtk.trust import FileSnapshot, decide_trust
+from engine.rtk.snapshot import FileSnapshot
+from engine.rtk.trust import decide_trust
 from engine.rtk.trust_history import TrustedContent, find_trusted_content
 
 # reference field names (RtkFilter.to_dict) -> what authors write, JSON / TOML

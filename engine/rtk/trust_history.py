@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.diagnostics import Diagnostic
-from engine.rtk.trust import FileSnapshot, format_of
+from engine.rtk.snapshot import FileSnapshot, format_of
 
 MAX_REVISIONS = 200
 GIT_TIMEOUT = 10.0
@@ -35,7 +35,7 @@ class TrustedContent:
 
 
 def snapshots_dir() -> Path:
-    from engine.workspace.settings import data_dir
+    from engine.paths import data_dir
 
     return data_dir() / "trusted-filters"
 

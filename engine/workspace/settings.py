@@ -16,8 +16,8 @@ from typing import Any
 import tomli_w
 
 from engine.fsutil import atomic_write_text, read_input_bytes
+from engine.paths import APP_NAME, data_dir
 
-APP_NAME = "rulewright"
 PROFILES = ("omniroute", "strict")
 INTENSITIES = ("lite", "full", "ultra")
 THEMES = ("system", "light", "dark")
@@ -31,15 +31,6 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
-
-
-def data_dir() -> Path:
-    env = os.environ.get("RULEWRIGHT_DATA_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def recovery_dir() -> Path:

@@ -13,9 +13,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.jsvalues import json_stringify
 
 OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "local_shell_call_output",
@@ -38,12 +38,18 @@ class AdaptedBody:
         return self.shape in ("responses", "kiro")
 
 
-def _record(value: Any) -> bool:
+# A JSON object of a request body: keys are strings, values whatever the client sent.
+Record = dict[str, Any]
+# Where a Kiro text sits: (scope, history index, "assistant" | "user") or (scope, index, result, part).
+KiroPath = tuple[str, int, str] | tuple[str, int, int, int]
+
+
+def _record(value: object) -> TypeGuard[Record]:
     return isinstance(value, dict)
 
 
-def _diag(code: str, message: str, level: str = "info") -> Diagnostic:
-    return Diagnostic(message, level, code, source="body-adapter")  # type: ignore[arg-type]
+def _diag(code: str, message: str, level: Level = "info") -> Diagnostic:
+    return Diagnostic(message, level, code, source="body-adapter")
 
 
 def _identity(result: Any) -> Any:
@@ -78,7 +84,7 @@ def adapt_body(body: Any, *, profile: str = "omniroute") -> AdaptedBody:
 # ----------------------------------------------------------------------------- Responses
 
 
-def _has_inline_image(part: dict) -> bool:
+def _has_inline_image(part: Record) -> bool:
     kind = part.get("type")
 
     def data_url(v: Any) -> bool:
@@ -128,10 +134,10 @@ def _command_of(arguments: Any) -> str | None:
     return None
 
 
-def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
+def _adapt_responses(body: Record, profile: str) -> AdaptedBody | None:
     raw_input = body["input"]
     items = raw_input if isinstance(raw_input, list) else [{"type": "message", "role": "user", "content": raw_input}]
-    messages: list[dict] = []
+    messages: list[Record] = []
     kept: list[int] = []
     exposed: list[Any] = []  # the content each kept message started with
     notes: list[Diagnostic] = []
@@ -141,7 +147,7 @@ def _adapt_responses(body: dict, profile: str) -> AdaptedBody | None:
             continue
         kind = item.get("type") if isinstance(item.get("type"), str) else "message"
         if kind in ("function_call", "custom_tool_call") and isinstance(item.get("call_id"), str):
-            name = item.get("name") if isinstance(item.get("name"), str) else ""
+            name = item["name"] if isinstance(item.get("name"), str) else ""
             tool_calls[item["call_id"]] = (name, _command_of(item.get("arguments", item.get("input"))))
         elif kind == "local_shell_call" and isinstance(item.get("call_id"), str):
             action = item.get("action") if _record(item.get("action")) else {}
@@ -230,7 +236,7 @@ def _fill(x: Any, original: Any) -> Any:
     return x
 
 
-def _rebuild_item(item: dict, x: Any, profile: str) -> dict:
+def _rebuild_item(item: Record, x: Any, profile: str) -> Record:
     kind = item.get("type") if isinstance(item.get("type"), str) else "message"
     if kind == "message":
         if profile == "strict" and "content" not in item:
@@ -250,15 +256,15 @@ def _rebuild_item(item: dict, x: Any, profile: str) -> dict:
 # ----------------------------------------------------------------------------- Kiro
 
 
-def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
+def _adapt_kiro(body: Record, profile: str) -> AdaptedBody | None:
     state = body["conversationState"]
     history = state.get("history") if isinstance(state.get("history"), list) else []
     current = state.get("currentMessage") if _record(state.get("currentMessage")) else None
     entries = [("history", i, e) for i, e in enumerate(history) if _record(e)]
     if current is not None:
         entries.append(("currentMessage", 0, current))
-    messages: list[dict] = []
-    paths: list[tuple] = []
+    messages: list[Record] = []
+    paths: list[KiroPath] = []
     tool_calls: dict[str, tuple[str, str | None]] = {}
     prose = 0
     for scope, hi, entry in entries:
@@ -266,7 +272,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
         if _record(reply):
             for use in reply.get("toolUses") or []:
                 if _record(use) and isinstance(use.get("toolUseId"), str):
-                    name = use.get("name") if isinstance(use.get("name"), str) else ""
+                    name = use["name"] if isinstance(use.get("name"), str) else ""
                     tool_calls[use["toolUseId"]] = (name, _command_of(use.get("input")))
             if isinstance(reply.get("content"), str) and reply["content"]:
                 prose += 1
@@ -307,7 +313,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
 
     def restore(result: Any) -> Any:
         new_messages = result.get("messages") if _record(result) else None
-        texts: dict[tuple, str] = {}
+        texts: dict[KiroPath, str] = {}
         for n, path in enumerate(paths):
             if not isinstance(new_messages, list) or n >= len(new_messages) or not _record(new_messages[n]):
                 continue
@@ -331,7 +337,7 @@ def _adapt_kiro(body: dict, profile: str) -> AdaptedBody | None:
     return AdaptedBody(adapted, "kiro", restore, notes, tool_calls)
 
 
-def _rewrite_entry(entry: dict, scope: str, hi: int, texts: dict[tuple, str]) -> dict:
+def _rewrite_entry(entry: Record, scope: str, hi: int, texts: dict[KiroPath, str]) -> Record:
     out = entry
     reply = entry.get("assistantResponseMessage")
     new = texts.get((scope, hi, "assistant"))
@@ -346,7 +352,7 @@ def _rewrite_entry(entry: dict, scope: str, hi: int, texts: dict[tuple, str]) ->
         new_user = {**new_user, "content": new}
     context = user.get("userInputMessageContext")
     results = context.get("toolResults") if _record(context) else None
-    if isinstance(results, list):
+    if _record(context) and isinstance(results, list):  # a list only when the context is an object
         new_results, changed = [], False
         for ti, result in enumerate(results):
             if _record(result) and isinstance(result.get("content"), list):

@@ -68,5 +68,5 @@ def has_errors(diagnostics: list[Diagnostic]) -> bool:
     return any(d.level == "error" for d in diagnostics)
 
 
-def sort_key(d: Diagnostic) -> tuple:
+def sort_key(d: Diagnostic) -> tuple[str, int, int, int, str]:
     return (d.path or "", d.line or 0, d.column or 0, LEVELS.index(d.level), d.message)

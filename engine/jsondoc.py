@@ -11,19 +11,44 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.diagnostics import Diagnostic, position
+from engine.diagnostics import Diagnostic, Level, position
 from engine.fsutil import InputRefused, limit_words, max_input_bytes, read_input_bytes
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from engine.workspace.jsontree import LineIndex
+
 MAX_DEPTH = 256
+
+
+class _Location(Protocol):
+    """A point of ``json_source_map`` (an untyped library): what ``span`` reads of it."""
+
+    @property
+    def position(self) -> int: ...
+
+
+class _Entry(Protocol):
+    """Where one pointer's key and value sit, as ``json_source_map.calculate`` maps them."""
+
+    @property
+    def key_start(self) -> _Location | None: ...
+    @property
+    def key_end(self) -> _Location: ...
+    @property
+    def value_start(self) -> _Location: ...
+    @property
+    def value_end(self) -> _Location: ...
 
 
 def escape_pointer_token(token: Any) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def pointer_of(path) -> str:
+def pointer_of(path: Iterable[object]) -> str:
     """RFC 6901 pointer for a sequence of keys/indices (``jsonschema``'s ``absolute_path``)."""
     return "".join("/" + escape_pointer_token(p) for p in path)
 
@@ -98,8 +123,8 @@ class JsonDocument:
     value: Any = None
     ok: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    _map: dict | None = field(default=None, repr=False)
-    _lines: Any = field(default=None, repr=False)
+    _map: dict[str, _Entry] | None = field(default=None, repr=False)
+    _lines: LineIndex | None = field(default=None, repr=False)
 
     def position(self, index: int) -> tuple[int, int]:
         """1-based (line, UTF-16 column) of code-point ``index``: O(log n) over a line index built
@@ -111,7 +136,7 @@ class JsonDocument:
         return self._lines.position(index)
 
     # -- locating ---------------------------------------------------------------------------
-    def _source_map(self) -> dict:
+    def _source_map(self) -> dict[str, _Entry]:
         if self._map is None:
             import json_source_map  # only when a position is asked for: keeps CLI start-up light
 
@@ -151,7 +176,7 @@ class JsonDocument:
                 changes["line"], changes["column"] = 1, 1
         return diagnostic.with_location(**changes) if changes else diagnostic
 
-    def error_at(self, index: int, message: str, code: str, level: str = "error") -> Diagnostic:
+    def error_at(self, index: int, message: str, code: str, level: Level = "error") -> Diagnostic:
         line, column = position(self.text, index)
         return Diagnostic(message, level, code, self.path, line, column, source="json")
 

@@ -19,11 +19,15 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 __all__ = [
     "JS_WHITESPACE",
     "UNDEFINED",
+    "JsonObject",
+    "JsonValue",
+    "as_array",
+    "as_object",
     "canonical_number",
     "from_utf16_units",
     "js_number",
@@ -50,6 +54,11 @@ JS_WHITESPACE = (
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
+# JSON-shaped data as Python holds it (what ``json.loads`` returns): the one alias every engine
+# area uses for JSON documents, payloads and reports.
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
+JsonObject: TypeAlias = "dict[str, JsonValue]"
+
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
@@ -71,6 +80,19 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
+
+
+# ----------------------------------------------------------------------------- reading JSON data
+
+
+def as_object(value: object) -> dict[str, Any]:
+    """``value`` itself when it is an object (a ``dict``), else a new empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_array(value: object) -> list[Any]:
+    """``value`` itself when it is an array (a ``list``), else a new empty one."""
+    return value if isinstance(value, list) else []
 
 
 # ----------------------------------------------------------------------------- UTF-16
@@ -411,7 +433,11 @@ _DOTLESS_I = 2 * ord("i") + 1  # ı is its own letter, right after i (Latin has 
 _EXPANDABLE = re.compile("[" + "".join(_EXPANSIONS) + "]")
 
 
-def _collation_elements(s: str) -> list[tuple[int, tuple[int, ...], int]]:
+# A collation element: (primary weight, secondary weights, tertiary weight).
+_Element = tuple[int, tuple[int, ...], int]
+
+
+def _collation_elements(s: str) -> list[_Element]:
     """(primary, secondary accents, tertiary case) per base character — an ICU-root approximation."""
     elements: list[tuple[int, tuple[int, ...], int]] = []
     compat = unicodedata.normalize("NFKD", s)
@@ -480,7 +506,7 @@ def locale_compare(a: str, b: str) -> int:
     if a == b:
         return 0
     ea, eb = _collation_elements(a), _collation_elements(b)
-    keys = (
+    keys: tuple[Callable[[list[_Element]], list[object]], ...] = (
         lambda es: [e[0] for e in es if e[0]],
         lambda es: [e[1] for e in es],
         lambda es: [e[2] for e in es],
@@ -500,5 +526,9 @@ def sorted_by_locale(items: Iterable[str], key: Callable[[str], str] | None = No
     """``items.sort((x, y) => x.localeCompare(y))``."""
     from functools import cmp_to_key
 
-    getter = key or (lambda x: x)
-    return sorted(items, key=cmp_to_key(lambda x, y: locale_compare(getter(x), getter(y))))
+    getter: Callable[[str], str] = key or (lambda x: x)
+
+    def compare(x: str, y: str) -> int:
+        return locale_compare(getter(x), getter(y))
+
+    return sorted(items, key=cmp_to_key(compare))

@@ -14,6 +14,10 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 APP_NAME = "rulewright"
 DATA_FOLDERS = ("resources", "rules", "filters")
@@ -24,7 +28,7 @@ class BrokenInstallation(ImportError):
     """The package's own data is missing: like a missing module, reinstalling is the fix."""
 
 
-def _extract(node, target: Path) -> None:
+def _extract(node: Traversable, target: Path) -> None:
     """Copy a resource tree that is not on the file system (a ``Traversable`` in a zip) to ``target``."""
     if node.is_dir():
         target.mkdir(parents=True, exist_ok=True)

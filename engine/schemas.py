@@ -8,12 +8,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.jsondoc import escape_pointer_token, pointer_of
 from engine.paths import schemas_dir
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator, ValidationError
+    from referencing import Registry
 
 SCHEMA_FILES = {
     "caveman-pack": "caveman-pack.schema.json",
@@ -26,7 +31,7 @@ SCHEMA_FILES = {
 
 
 @cache
-def _registry():
+def _registry() -> Registry[Any]:
     from referencing import Registry, Resource
 
     resources = []
@@ -40,11 +45,12 @@ def _registry():
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    return json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
+    return schema
 
 
 @cache
-def _validator(kind: str, fragment: str = ""):
+def _validator(kind: str, fragment: str = "") -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
     schema = load_schema(kind)
@@ -58,13 +64,15 @@ def _describe(value: Any) -> str:
         type(value), "integer" if isinstance(value, int) else "number")
 
 
-def _messages(error) -> list[tuple[str, str, bool]]:
+def _messages(error: ValidationError) -> list[tuple[str, str, bool]]:
     """(pointer, message, at_key) for one jsonschema error."""
     pointer = pointer_of(error.absolute_path)
     where = pointer or "the document"
     keyword = error.validator
-    if keyword == "additionalProperties":
-        allowed = set(error.schema.get("properties", {}))
+    # The subschema is an object for every keyword below (a boolean schema reports none of them).
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    if keyword == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(schema.get("properties", {}))
         extra = [k for k in error.instance if k not in allowed]
         return [(pointer + "/" + escape_pointer_token(k), f'unknown key "{k}" in {where}', True) for k in extra]
     if keyword == "required":
@@ -74,18 +82,18 @@ def _messages(error) -> list[tuple[str, str, bool]]:
         want = error.validator_value
         want = " or ".join(want) if isinstance(want, list) else want
         return [(pointer, f"{where} must be {want}, not {_describe(error.instance)}", False)]
-    if keyword == "enum":
+    if keyword == "enum" and isinstance(error.validator_value, list):
         options = ", ".join(json.dumps(v) for v in error.validator_value)
         return [(pointer, f"{where} must be one of {options}; got {json.dumps(error.instance)}", False)]
     if keyword in ("minLength", "pattern") and isinstance(error.instance, str) and not error.instance.strip():
         return [(pointer, f"{where} must be a non-empty string", False)]
-    if keyword == "anyOf" and error.schema.get("anyOf") == [{"required": ["replacement"]}, {"required": ["replacementMap"]}]:
+    if keyword == "anyOf" and schema.get("anyOf") == [{"required": ["replacement"]}, {"required": ["replacementMap"]}]:
         return [(pointer, f"{where} must define replacement or replacementMap", False)]
     return [(pointer, f"{where}: {error.message}", False)]
 
 
 def validate_against(kind: str, value: Any, *, fragment: str = "", code_prefix: str = "schema",
-                     unknown_key_level: str = "error") -> list[Diagnostic]:
+                     unknown_key_level: Level = "error") -> list[Diagnostic]:
     """Schema errors as diagnostics carrying pointers (no line yet).
 
     ``unknown_key_level``: OmniRoute ignores unknown keys in Caveman packs (a warning) but its
@@ -95,7 +103,7 @@ def validate_against(kind: str, value: Any, *, fragment: str = "", code_prefix: 
     errors = sorted(_validator(kind, fragment).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
         for pointer, message, at_key in _messages(error):
-            level = unknown_key_level if at_key else "error"
+            level: Level = unknown_key_level if at_key else "error"
             out.append(Diagnostic(message, level, f"{code_prefix}:{error.validator}", pointer=pointer,
                                   source="schema", data={"at_key": at_key} if at_key else {}))
     return out

@@ -132,7 +132,7 @@ def _check_trust(value: Any, path: Path) -> list[Diagnostic]:
     return out
 
 
-def check_document(doc: JsonDocument, kind: str, *, profile: str = "omniroute") -> list[Diagnostic]:
+def check_document(doc: JsonDocument, kind: str | None, *, profile: str = "omniroute") -> list[Diagnostic]:
     path = Path(doc.path or "input.json")
     if kind == "caveman-pack":
         found = _check_caveman(doc.value, profile)

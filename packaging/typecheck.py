@@ -28,6 +28,11 @@ def _errors(package: str, flags: list[str]) -> list[str]:
     return [line for line in done.stdout.splitlines() if ": error: " in line]
 
 
+def _names(error: str, wanted: str) -> bool:
+    """Whether an error line is in ``wanted``: a folder (``engine/rtk``) or a file (``engine/paths.py``)."""
+    return error.startswith((wanted + "/", wanted + ":", wanted + ".py:"))
+
+
 def main(argv: list[str]) -> int:
     wanted = [arg.rstrip("/") for arg in argv]
     total = 0
@@ -36,7 +41,7 @@ def main(argv: list[str]) -> int:
             continue
         errors = _errors(package, flags)
         if wanted:
-            errors = [e for e in errors if any(e.startswith(w + "/") or e.startswith(w + ".py") for w in wanted)]
+            errors = [e for e in errors if any(_names(e, w) for w in wanted)]
         for line in errors:
             print(line)
         mode = " ".join(flags) or "basic"

@@ -20,7 +20,7 @@ class QuirkHit:
     message: str
 
 
-class Hits(list):
+class Hits(list[QuirkHit]):
     """A list of QuirkHit with a one-call ``add``."""
 
     def add(self, quirk: str, message: str) -> None:

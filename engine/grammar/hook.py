@@ -14,20 +14,17 @@ from typing import Any
 
 from engine.diagnostics import Diagnostic
 from engine.grammar.candidates import QuirkHit
-from engine.grammar.detect import detect
+from engine.grammar.detect import Detection, detect
 from engine.grammar.model_gate import model_leaks_grammar
 from engine.grammar.quirks import STRICT_FIXED
-from engine.grammar.recover import (
-    ABSENT,
-    is_tool_call_part,
-    part_text,
-    recover_grammar_leaks,
-    stop_reason_label,
-)
+from engine.grammar.recover import RecoveryResult, is_tool_call_part, part_text, recover_grammar_leaks
 from engine.grammar.reporting import CandidateReport, quirk_diagnostic
 from engine.grammar.settings import GrammarSettings
+from engine.grammar.stopreason import ABSENT, stop_reason_label
 
 STAGES = ["grammar"]
+# One text or thinking part of a message and what the detectors found in it: (index, text, detection).
+PartDetection = tuple[int, str, Detection]
 
 
 def recovery_note(grammar: str, name: str) -> str:
@@ -97,12 +94,12 @@ def known_tool_set(state: HookState) -> tuple[list[str], list[Diagnostic]]:
     return _unique(allowed), diagnostics
 
 
-def _scan_parts(message: dict[str, Any], *, strict: bool):
+def _scan_parts(message: dict[str, Any], *, strict: bool) -> list[PartDetection]:
     """``(part index, text, detection)`` for every text or thinking part, all grammars, no gates."""
     content = message.get("content")
     if not isinstance(content, list):
         return []
-    scans = []
+    scans: list[PartDetection] = []
     for index, part in enumerate(content):
         text = part_text(part)
         if text is not None:
@@ -110,7 +107,7 @@ def _scan_parts(message: dict[str, Any], *, strict: bool):
     return scans
 
 
-def pure_calls(scans, known: set[str]) -> list[dict[str, Any]]:
+def pure_calls(scans: list[PartDetection], known: set[str]) -> list[dict[str, Any]]:
     """Every call a pure parse finds, in content order (§10 ``calls``)."""
     return [
         {"name": c.name, "arguments": c.arguments, "grammar": c.grammar, "part": index, "knownTool": c.name in known}
@@ -214,7 +211,8 @@ def message_end(message: dict[str, Any], state: HookState) -> dict[str, Any]:
     return record
 
 
-def _side_effects(result, state: HookState, diagnostics: list[Diagnostic]):
+def _side_effects(result: RecoveryResult | None, state: HookState, diagnostics: list[Diagnostic],
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
     """Telemetry records (without ``ts``), session entries and notes (§6.3, §6.4)."""
     telemetry: list[dict[str, Any]] = []
     entries: list[dict[str, Any]] = []
@@ -255,8 +253,8 @@ def _side_effects(result, state: HookState, diagnostics: list[Diagnostic]):
     return telemetry, entries, notes
 
 
-def _reasons_not_promoted(skipped_by, mode: str, result, message: dict[str, Any], known: set[str],
-                          strict: bool) -> list[str]:
+def _reasons_not_promoted(skipped_by: str | None, mode: str, result: RecoveryResult | None,
+                          message: dict[str, Any], known: set[str], strict: bool) -> list[str]:
     """The derived classification of §10, in gate order."""
     if skipped_by:
         return [skipped_by]

@@ -8,7 +8,7 @@ leaks and explain each decision.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from engine.grammar.reporting import (
     shared_range_notes,
     unique_diagnostics,
 )
+from engine.grammar.stopreason import ABSENT, stop_reason_label
 from engine.grammar.stripping import remove_ranges, remove_ranges_locally, strip_range
 
 MODES = ("off", "observe", "strip", "recover")
@@ -54,12 +55,12 @@ def recovered_call_id(grammar: str, index: int, now_ms: int, *, strict: bool = F
     return f"{base}_{to_base36(_STRICT_ID_SEQUENCE[0])}"
 
 
-def part_text(part: Any) -> str | None:
+def part_text(part: object) -> str | None:
     if isinstance(part, dict):
-        if part.get("type") == "text" and isinstance(part.get("text"), str):
-            return part["text"]
-        if part.get("type") == "thinking" and isinstance(part.get("thinking"), str):
-            return part["thinking"]
+        if part.get("type") == "text" and isinstance(text := part.get("text"), str):
+            return text
+        if part.get("type") == "thinking" and isinstance(thinking := part.get("thinking"), str):
+            return thinking
     return None
 
 
@@ -271,17 +272,8 @@ def _count(cands: list[Candidate], strict: bool) -> list[Any]:
     return sorted({c.range for c in cands})
 
 
-ABSENT = object()  # a message without a `stopReason` key
-
-
-def stop_reason_label(stop_reason: Any) -> str:
-    """``stop-reason-${String(value)}`` (``null``, ``5`` …), or ``stop-reason-absent`` without one."""
-    from engine.jsvalues import js_string
-
-    return "stop-reason-absent" if stop_reason is ABSENT else f"stop-reason-{js_string(stop_reason)}"
-
-
-def _not_promoted_reason(cand: Candidate, allowed, existing_blocks: bool, stop_reason: Any, will_promote: bool) -> str:
+def _not_promoted_reason(cand: Candidate, allowed: Callable[[str], bool], existing_blocks: bool, stop_reason: object,
+                         will_promote: bool) -> str:
     if not allowed(cand.name):
         return "unknown-tool"
     if not cand.arguments:
@@ -293,8 +285,8 @@ def _not_promoted_reason(cand: Candidate, allowed, existing_blocks: bool, stop_r
     return "not-promoted"
 
 
-def _reason(cand: Candidate, mode: str, report: CandidateReport, allowed, existing_blocks: bool,
-            stop_reason: Any) -> str:
+def _reason(cand: Candidate, mode: str, report: CandidateReport, allowed: Callable[[str], bool],
+            existing_blocks: bool, stop_reason: object) -> str:
     if cand.strip_only:
         return "dangling-marker" if report.stripped else "observe-mode"
     if mode == "observe":

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.diagnostics import Diagnostic, position
 from engine.grammar.candidates import Candidate, Hits, QuirkHit
+from engine.grammar.stopreason import stop_reason_label
 from engine.jsvalues import py_to_utf16_index
 
 
@@ -93,7 +94,7 @@ def shared_range_notes(p: PartScan, chosen: list[Candidate], diagnostics: list[D
 
 
 def decision_notes(parts: list[PartScan], reports: dict[int, CandidateReport], mode: str, promote: bool,
-                    existing: list, odd_existing: list, stop_reason: Any, diagnostics: list[Diagnostic],
+                    existing: list[object], odd_existing: list[object], stop_reason: object, diagnostics: list[Diagnostic],
                     strict: bool) -> None:
     """Name the quirks that shaped this decision, with the span of the call they touched."""
     for p in parts:
@@ -123,7 +124,6 @@ def decision_notes(parts: list[PartScan], reports: dict[int, CandidateReport], m
                         "GRM-Q21", f"a real tool call blocked promotion, so the leaked `{cand.name}` call vanished"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))
                 elif report.known and stop_reason != "stop":
-                    from engine.grammar.recover import stop_reason_label  # (recover imports this module)
                     diagnostics.append(quirk_diagnostic(QuirkHit(
                         "GRM-Q17", f"{stop_reason_label(stop_reason)} blocked promotion, yet the `{cand.name}` call was stripped"),
                         part=p.index, text=p.text, cp_range=cand.range, level="warning"))

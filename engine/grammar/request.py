@@ -18,7 +18,7 @@ from engine.jsvalues import js_string
 @dataclass
 class Scenario:
     message: dict[str, Any]
-    stored_settings: Any  # what settings.json holds (None: missing or corrupt)
+    stored_settings: object  # what settings.json holds (None: missing or corrupt)
     model_id: str | None
     active_tools: list[Any] | None  # None: pi.getActiveTools() throws
 

@@ -44,8 +44,11 @@ def migrate(stored: Any) -> GrammarSettings:
     return GrammarSettings(mode, profile, unknown, tuple(allowed))
 
 
-def settings_file_from_request(request: dict[str, Any]) -> dict[str, Any] | None:
-    """What ``settings.json`` holds for a conformance scenario (spec §10.1); None = no usable file."""
+def settings_file_from_request(request: dict[str, Any]) -> object:
+    """What ``settings.json`` holds for a conformance scenario (spec §10.1); None = no usable file.
+
+    Any JSON value: ``migrate`` reads only an object and falls back to defaults for the rest.
+    """
     if request.get("settingsFile") in ("missing", "corrupt"):
         return None
     if request.get("settings") is not None:  # `settings ?? <the request's own keys>`

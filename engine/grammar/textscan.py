@@ -8,6 +8,7 @@ leave the engine.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from functools import lru_cache
 
 import regex
@@ -255,7 +256,7 @@ def first_balanced_json(text: str, offset: int = 0) -> tuple[str, int, int] | No
     return text[start : end + 1], start - offset, end + 1 - offset
 
 
-def _top_level_scan(text: str):
+def _top_level_scan(text: str) -> Iterator[tuple[int, str, int]]:
     """Yield ``(index, char, depth)`` for characters outside string literals."""
     depth = 0
     quote = ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 
 from .policy import RepairPolicy
 from .quirks import QUIRKS
@@ -42,12 +42,12 @@ class RepairContext:
         return self.profile == "strict"
 
     def quirk(self, quirk_id: str, message: str, *, pointer: str | None = None,
-              level: str = "info") -> None:
+              level: Level = "info") -> None:
         """Say that a reference quirk changed (or, under strict, would have changed) a result."""
         text = f"{message} ({QUIRKS[quirk_id]})"
         if any(d.code == quirk_id and d.message == text for d in self.diagnostics):
             return
         self.diagnostics.append(Diagnostic(text, level, quirk_id, pointer=pointer, source="repair"))
 
-    def note(self, code: str, message: str, *, level: str = "warning", pointer: str | None = None) -> None:
+    def note(self, code: str, message: str, *, level: Level = "warning", pointer: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(message, level, code, pointer=pointer, source="repair"))

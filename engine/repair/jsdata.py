@@ -12,14 +12,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.jsvalues import UNDEFINED, canonical_number, js_sort_key, json_stringify
 
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
-class NullProtoDict(dict):
+class NullProtoDict(dict[str, Any]):
     """A JS object created with ``Object.create(null)``: no inherited members."""
 
     __slots__ = ()
@@ -56,7 +56,7 @@ def is_plain_object(value: Any) -> bool:
     return isinstance(value, dict)
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -76,18 +76,18 @@ def js_typeof(value: Any) -> str:
     return "object"
 
 
-def is_inherited_member(obj: dict, key: str) -> bool:
+def is_inherited_member(obj: dict[str, Any], key: str) -> bool:
     return key not in obj and not isinstance(obj, NullProtoDict) and key in OBJECT_PROTOTYPE_MEMBERS
 
 
-def js_in(key: str, obj: dict, *, own_only: bool = False) -> bool:
+def js_in(key: str, obj: dict[str, Any], *, own_only: bool = False) -> bool:
     """``key in obj``; with ``own_only`` (strict profile) only own properties count (REP-Q11)."""
     if key in obj:
         return True
     return not own_only and is_inherited_member(obj, key)
 
 
-def js_get(obj: dict, key: str, *, own_only: bool = False) -> Any:
+def js_get(obj: dict[str, Any], key: str, *, own_only: bool = False) -> Any:
     """``obj[key]``: own value, an inherited prototype member, or ``UNDEFINED``."""
     if key in obj:
         return obj[key]
@@ -196,7 +196,7 @@ def js_strict_equal(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if is_number(a) and is_number(b):
-        return a == b
+        return bool(a == b)
     if a is None or b is None or a is UNDEFINED or b is UNDEFINED:
         return a is b
     if isinstance(a, str) and isinstance(b, str):
@@ -226,7 +226,7 @@ def _stable(value: Any) -> str | None:
         for key in sorted(value, key=js_sort_key):
             text = _stable(value[key])
             if text is not None:
-                parts.append(json_stringify(key) + ":" + text)
+                parts.append(f"{json_stringify(key)}:{text}")  # a string key always serialises
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list):
         return "[" + ",".join(_stable(v) or "null" for v in value) + "]"

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import as_object
+
 from .presets import BUILTIN_TOOLS, builtin_legacy_config, builtin_preprocessors
 from .schema_repair import LegacyConfig
 
@@ -54,7 +56,7 @@ class RepairOptions:
         if builtin is not None and builtin not in BUILTIN_TOOLS:
             raise ValueError(f"unknown builtinTool {builtin!r} (expected one of {', '.join(BUILTIN_TOOLS)})")
         preprocessors = [p for p in options.get("preprocessors") or [] if isinstance(p, dict)]
-        legacy_data = options.get("legacyConfig") if isinstance(options.get("legacyConfig"), dict) else {}
+        legacy_data = as_object(options.get("legacyConfig"))
         if builtin:
             preprocessors = builtin_preprocessors(builtin) + preprocessors
             legacy_data = {**builtin_legacy_config(builtin), **legacy_data}  # shallow merge
@@ -75,9 +77,9 @@ class RepairOptions:
         return cls(
             tool_name=tool_name,
             policy=policy if isinstance(policy, str) else None,
-            policy_overrides=options.get("policyOverrides") if isinstance(options.get("policyOverrides"), dict) else {},
+            policy_overrides=as_object(options.get("policyOverrides")),
             model_id=model_id if isinstance(model_id, str) else None,
-            limits=options.get("limits") if isinstance(options.get("limits"), dict) else {},
+            limits=as_object(options.get("limits")),
             preprocessors=preprocessors,
             legacy=LegacyConfig.from_dict(legacy_data),
             owner_prepare_arguments=owner,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .context import RepairContext
-from .envelope import COMPLETE_NOTE, recover_envelope, resolve_limits
+from .envelope import COMPLETE_NOTE, EnvelopeResult, recover_envelope, resolve_limits
 from .feedback import retry_message
 from .jsdata import deep_clone, same_value, stable_serialize
 from .model import RepairChange, RepairObservation, RepairResult
@@ -99,7 +99,7 @@ class _Pipeline:
             ctx.quirk("REP-Q2", "the input is valid only after Convert and is returned unconverted")
         return _Attempt("valid", args, [], observations)
 
-    def _trace_envelope(self, envelope) -> None:
+    def _trace_envelope(self, envelope: EnvelopeResult) -> None:
         ctx = self.ctx
         if envelope.limited:
             ctx.step("envelope", "over the size or depth limit: the input is used as is")

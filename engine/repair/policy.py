@@ -6,7 +6,7 @@ Importable from ``engine.repair`` so the leaked-tool-call grammar feature can sh
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 POLICY_NAMES = ("conservative", "adaptive", "recover")
 DEFAULT_POLICY = "adaptive"
@@ -83,13 +83,20 @@ def model_matches_families(model_id: str | None, families: Any) -> bool:
     return any(compile_family(f).test(model_id) for f in families or ())
 
 
-def compile_family(entry: Any):
+class FamilyPattern(Protocol):
+    """What a model-family entry compiles to: anything with a regex-like ``test``."""
+
+    def test(self, s: str) -> bool: ...
+
+
+def compile_family(entry: Any) -> FamilyPattern:
     """A model-family entry: a string (case-insensitive source), ``"/source/flags"``,
     ``{"source", "flags"}``, or an object with ``.test`` (an already compiled JSRegExp)."""
     from engine.jsregex import compile_js
 
     if hasattr(entry, "test"):
-        return entry
+        tester: FamilyPattern = entry
+        return tester
     if isinstance(entry, dict):
         return compile_js(str(entry.get("source", "")), str(entry.get("flags", "")))
     text = str(entry)

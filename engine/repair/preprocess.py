@@ -81,7 +81,7 @@ NEW_TEXT_KEYS = ("newText", "new_string", "newString", "new_str", "newStr", "new
                  "new_value", "newContent", "new_content", "new", "to", "replace")
 
 
-def fold_flat_edit_fields(value: Any, tool_name: str) -> tuple[dict, str] | None:
+def fold_flat_edit_fields(value: Any, tool_name: str) -> tuple[dict[str, Any], str] | None:
     """pi's ``foldFlatEditFields``: flat old/new text fields become ``edits: [{oldText, newText}]``.
 
     Returns ``(new object, note)`` or ``None`` when it does not apply.
@@ -172,14 +172,14 @@ class _Run:
         self.value = set_location(self.value, loc, new)
         return True
 
-    def map_strings(self, entry: dict, rule_id: str, note: str, fn: Callable[[str], str]) -> None:
+    def map_strings(self, entry: dict[str, Any], rule_id: str, note: str, fn: Callable[[str], str]) -> None:
         for loc in self.locations(str(entry.get("selector", ""))):
             if isinstance(loc.value, str) and self.write(loc, fn(loc.value)):
                 self.record(rule_id, note)
 
     # -- kinds
 
-    def alias(self, entry: dict) -> None:
+    def alias(self, entry: dict[str, Any]) -> None:
         selector = str(entry.get("selector", ""))
         segments = selector.split("/")
         canonical = segments.pop().replace("~1", "/").replace("~0", "~")
@@ -232,7 +232,7 @@ class _Run:
                 self.ctx.quirk("REP-Q9", f"aliases {', '.join(left)} of `{canonical}` stay as extra keys",
                                level="warning")
 
-    def filesystem_path(self, entry: dict, rule_id: str) -> None:
+    def filesystem_path(self, entry: dict[str, Any], rule_id: str) -> None:
         selector = str(entry.get("selector", ""))
         note = (f"Unwrapped a markdown auto-link at {_where(selector)} for tool "
                 f"\"{self.ctx.tool_name}\". Send plain filesystem paths, not markdown links.")
@@ -253,7 +253,7 @@ class _Run:
                 if self.write(loc, new):
                     self.record(rule_id, note)
 
-    def string_or_array(self, entry: dict) -> None:
+    def string_or_array(self, entry: dict[str, Any]) -> None:
         selector = str(entry.get("selector", ""))
         note = (f"Applied configured string-or-array preprocessing at {_where(selector)} for tool "
                 f"\"{self.ctx.tool_name}\".")
@@ -261,7 +261,7 @@ class _Run:
             if isinstance(loc.value, str) and self.write(loc, [loc.value]):
                 self.record("preprocess.string-or-array", note)
 
-    def scalar(self, entry: dict) -> None:
+    def scalar(self, entry: dict[str, Any]) -> None:
         selector = str(entry.get("selector", ""))
         scalar_type = entry.get("scalarType")
         note = (f"Applied configured scalar preprocessing at {_where(selector)} for tool "
@@ -279,7 +279,7 @@ class _Run:
             self.write(loc, new)
             self.record("preprocess.scalar", note)
 
-    def gated(self, entry: dict, rule_id: str, note: str, fn: Callable[[Any], Any]) -> None:
+    def gated(self, entry: dict[str, Any], rule_id: str, note: str, fn: Callable[[Any], Any]) -> None:
         families = entry.get("modelFamilies")
         if not isinstance(families, list) or not model_matches_families(self.ctx.model_id, families):
             self.gate_closed = True
@@ -294,13 +294,13 @@ class _Run:
             elif rule_id not in self.observed:
                 self.observed.append(rule_id)
 
-    def anchor_bleed(self, entry: dict) -> None:
+    def anchor_bleed(self, entry: dict[str, Any]) -> None:
         note = (f"Stripped leaked regex anchors (`^` / `$`) from a configured value for tool "
                 f"\"{self.ctx.tool_name}\".")
         self.gated(entry, "stripAnchorBleed", note,
                    lambda v: strip_anchor_bleed(v) if isinstance(v, str) else UNDEFINED)
 
-    def grammar_tokens(self, entry: dict) -> None:
+    def grammar_tokens(self, entry: dict[str, Any]) -> None:
         note = (f"Removed leaked grammar tokens (`<arg_key>`/`<arg_value>`) from configured keys or "
                 f"values for tool \"{self.ctx.tool_name}\".")
         trim_always = not self.ctx.strict
@@ -323,7 +323,7 @@ class _Run:
 
         self.gated(entry, "stripGrammarTokenLeak", note, clean)
 
-    def structural(self, entry: dict) -> None:
+    def structural(self, entry: dict[str, Any]) -> None:
         apply = entry.get("apply")
         if not callable(apply):
             apply = BUILTIN_STRUCTURAL.get(str(entry.get("builtin", entry.get("ruleId", ""))))
@@ -351,7 +351,7 @@ def _scalar(value: Any, scalar_type: Any) -> Any:
     return UNDEFINED
 
 
-def preprocess_input(value: Any, preprocessors: list[dict], ctx: RepairContext) -> PreprocessOutcome:
+def preprocess_input(value: Any, preprocessors: list[dict[str, Any]], ctx: RepairContext) -> PreprocessOutcome:
     """Run the configured preprocessors in order on a clone of ``value``."""
     run = _Run(value, ctx)
     for entry in preprocessors:

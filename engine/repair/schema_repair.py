@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.jsvalues import UNDEFINED, js_trim, js_trim_start
+from engine.jsvalues import UNDEFINED, as_array, as_object, js_trim, js_trim_start
 
 from .context import RepairContext
 from .feedback import fingerprint, issue_summary, retry_message
@@ -51,9 +51,9 @@ class LegacyConfig:
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> LegacyConfig:
         data = data or {}
-        aliases = data.get("fieldAliases") if isinstance(data.get("fieldAliases"), dict) else {}
+        aliases = as_object(data.get("fieldAliases"))
         root = data.get("rootString") if isinstance(data.get("rootString"), dict) else None
-        paths = data.get("pathFields") if isinstance(data.get("pathFields"), list) else []
+        paths = as_array(data.get("pathFields"))
         structural: list[tuple[str, LegacyStructural]] = []
         for item in data.get("structural") or []:
             if isinstance(item, str) and item in BUILTIN_LEGACY_STRUCTURAL:
@@ -125,10 +125,10 @@ def collect_sites(value: Any, errs: list[SchemaError]) -> list[_Site]:
         segments = _segments(error.instance_path)
         parent = _walk(value, segments[:-1])
         last = segments[-1]
-        key: Any = int(last) if last.isdigit() and last.isascii() else last
+        index_or_key: int | str = int(last) if last.isdigit() and last.isascii() else last
         expected = error.params.get("type") if isinstance(error.params.get("type"), str) else None
         if isinstance(parent, dict | list):
-            sites.append(_Site(parent, key, expected))
+            sites.append(_Site(parent, index_or_key, expected))
     return sites
 
 

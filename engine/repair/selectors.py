@@ -7,6 +7,7 @@ property access, so inherited ``Object.prototype`` members are found (REP-Q11).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,7 @@ def split_selector(selector: str) -> list[str] | None:
 
 
 def resolve(root: Any, selector: str, *, index_arrays: bool = False,
-            own_only: bool = False, on_numeric_array=None) -> list[Location]:
+            own_only: bool = False, on_numeric_array: Callable[[str], object] | None = None) -> list[Location]:
     """Every location the selector addresses in ``root`` (missing leaves included)."""
     segments = split_selector(selector)
     if not segments:

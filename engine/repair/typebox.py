@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from engine.jsvalues import UNDEFINED, js_number, number_to_js_string, object_keys
+from engine.jsvalues import UNDEFINED, as_array, as_object, js_number, number_to_js_string, object_keys
 
 from .jsdata import (
     MAX_SAFE_INTEGER,
@@ -85,11 +85,11 @@ def _inline_refs(node: Any, root: Any, active: tuple[str, ...]) -> Any:
             for k, v in node.items()}
 
 
-def _options(schema: dict) -> dict:
+def _options(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: schema[k] for k in _COPIED_OPTIONS if k in schema}
 
 
-def _literal(value: Any, options: dict) -> dict:
+def _literal(value: Any, options: dict[str, Any]) -> dict[str, Any]:
     if isinstance(value, bool):
         type_name = "boolean"
     elif is_number(value):
@@ -101,7 +101,7 @@ def _literal(value: Any, options: dict) -> dict:
     return {**options, KIND: "Literal", "type": type_name, "const": value}
 
 
-def _build(schema: Any) -> dict:
+def _build(schema: Any) -> dict[str, Any]:
     if schema is True or schema is None:
         return {KIND: "Unknown"}
     if schema is False:
@@ -124,8 +124,8 @@ def _build(schema: Any) -> dict:
     if type_name == "array":
         return {**options, KIND: "Array", "type": "array", "items": _build(schema.get("items"))}
     if type_name == "object":
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        wanted = schema.get("required") if isinstance(schema.get("required"), list) else []
+        props = as_object(schema.get("properties"))
+        wanted = as_array(schema.get("required"))
         node: dict[str, Any] = {**options, KIND: "Object", "type": "object",
                                 "properties": {k: _build(v) for k, v in props.items()}}
         required = [k for k in props if k in wanted]
@@ -251,7 +251,7 @@ def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
                               {"passingSchemas": passing}, spath + "/oneOf")
 
 
-def _applicator_errors(s: dict, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
+def _applicator_errors(s: dict[str, Any], v: Any, path: str, spath: str) -> Iterator[SchemaError]:
     """Keywords only a plain JSON Schema carries (the TypeBox rebuild drops them)."""
     if "if" in s and ("then" in s or "else" in s):
         branch = "then" if check(s["if"], v) else "else"
@@ -279,15 +279,15 @@ def _applicator_errors(s: dict, v: Any, path: str, spath: str) -> Iterator[Schem
                                   {"propertyNames": bad}, spath + "/propertyNames")
 
 
-def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaError]:
-    props = s.get("properties") if isinstance(s.get("properties"), dict) else {}
-    required = s.get("required") if isinstance(s.get("required"), list) else []
+def _object_errors(s: dict[str, Any], v: dict[str, Any], path: str, spath: str) -> Iterator[SchemaError]:
+    props = as_object(s.get("properties"))
+    required = as_array(s.get("required"))
     missing = [k for k in required if k not in v]
     if missing:
         yield SchemaError("required", path, "must have required properties " + ", ".join(missing),
                           {"requiredProperties": missing}, spath + "/required")
     extra = s.get("additionalProperties", True)
-    patterns = s.get("patternProperties") if isinstance(s.get("patternProperties"), dict) else {}
+    patterns = as_object(s.get("patternProperties"))
     if extra is not True and "additionalProperties" in s:
         # TypeBox: one error at the object's own path listing every undeclared key whose value
         # fails the additionalProperties schema (all of them for `false`); nested errors are not
@@ -315,7 +315,7 @@ def _object_errors(s: dict, v: dict, path: str, spath: str) -> Iterator[SchemaEr
                           {"limit": s["maxProperties"]}, spath + "/maxProperties")
 
 
-def _matches_any(patterns: dict, key: str) -> bool:
+def _matches_any(patterns: dict[str, Any], key: str) -> bool:
     """``new RegExp(pattern).test(key)`` for any patternProperties pattern."""
     if not patterns:
         return False
@@ -330,7 +330,7 @@ def _matches_any(patterns: dict, key: str) -> bool:
     return False
 
 
-def _array_errors(s: dict, v: list, path: str, spath: str) -> Iterator[SchemaError]:
+def _array_errors(s: dict[str, Any], v: list[Any], path: str, spath: str) -> Iterator[SchemaError]:
     if "items" in s and isinstance(s["items"], dict | bool):
         for i, item in enumerate(v):
             yield from _errors(s["items"], item, f"{path}/{i}", spath + "/items")
@@ -346,7 +346,7 @@ def _array_errors(s: dict, v: list, path: str, spath: str) -> Iterator[SchemaErr
                           spath + "/uniqueItems")
 
 
-def _has_duplicates(items: list) -> bool:
+def _has_duplicates(items: list[Any]) -> bool:
     return any(deep_equal(items[i], items[j]) for i in range(len(items)) for j in range(i))
 
 
@@ -379,7 +379,7 @@ def _is_modifier(cp: int) -> bool:
             or 0xFE20 <= cp <= 0xFE2F or 0xFE00 <= cp <= 0xFE0F)
 
 
-def _string_errors(s: dict, v: str, path: str, spath: str) -> Iterator[SchemaError]:
+def _string_errors(s: dict[str, Any], v: str, path: str, spath: str) -> Iterator[SchemaError]:
     if is_number(s.get("maxLength")) or is_number(s.get("minLength")):
         n = grapheme_count(v)
         if is_number(s.get("maxLength")) and n > s["maxLength"]:
@@ -425,8 +425,8 @@ def _format_ok(name: str, value: str) -> bool:
     return True if rx is None else rx.match(value) is not None
 
 
-def _number_errors(s: dict, v: float, path: str, spath: str) -> Iterator[SchemaError]:
-    checks = (
+def _number_errors(s: dict[str, Any], v: float, path: str, spath: str) -> Iterator[SchemaError]:
+    checks: tuple[tuple[str, str, Callable[[float], bool]], ...] = (
         ("exclusiveMaximum", "<", lambda lim: v < lim),
         ("exclusiveMinimum", ">", lambda lim: v > lim),
         ("maximum", "<=", lambda lim: v <= lim),
@@ -517,21 +517,24 @@ def _try_null(v: Any) -> Any:
     return _FAIL
 
 
-def _convert_with(try_fn):
-    def run(_schema: dict, v: Any) -> Any:
+Converter = Callable[[dict[str, Any], Any], Any]  # (schema node, value) -> converted value
+
+
+def _convert_with(try_fn: Callable[[Any], Any]) -> Converter:
+    def run(_schema: dict[str, Any], v: Any) -> Any:
         result = try_fn(v)
         return v if result is _FAIL else result
     return run
 
 
-def _convert_integer(_schema: dict, v: Any) -> Any:
+def _convert_integer(_schema: dict[str, Any], v: Any) -> Any:
     result = _try_number(v)
     if result is _FAIL:
         return v
     return normalize_number(float(math.trunc(result))) if isinstance(result, float) else result
 
 
-def _convert_literal(schema: dict, v: Any) -> Any:
+def _convert_literal(schema: dict[str, Any], v: Any) -> Any:
     const = schema.get("const")
     if js_strict_equal(v, const):
         return v
@@ -543,7 +546,7 @@ def _convert_literal(schema: dict, v: Any) -> Any:
     return result if result is not _FAIL and js_strict_equal(result, const) else v
 
 
-def _convert_array(schema: dict, v: Any) -> Any:
+def _convert_array(schema: dict[str, Any], v: Any) -> Any:
     items = v if isinstance(v, list) else [v]
     item_schema = schema.get("items")
     return [convert(item_schema, item) for item in items]
@@ -561,7 +564,7 @@ def _key_matches(pattern: str, key: str) -> bool:
         return pattern == key
 
 
-def _convert_object(schema: dict, v: Any) -> Any:
+def _convert_object(schema: dict[str, Any], v: Any) -> Any:
     if not isinstance(v, dict):
         return v
     props = schema.get("properties", {})
@@ -578,7 +581,7 @@ def _convert_object(schema: dict, v: Any) -> Any:
     return v
 
 
-def _convert_union(schema: dict, v: Any) -> Any:
+def _convert_union(schema: dict[str, Any], v: Any) -> Any:
     variants = schema.get("anyOf", [])
     if any(check(variant, v) for variant in variants):
         return v

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
@@ -12,11 +12,14 @@ from engine.grammar.textscan import WS, first_balanced_json, js_unicode
 from engine.grammar.values import assignable, layout_trim, normalize_arguments
 from engine.jsvalues import js_trim
 
+if TYPE_CHECKING:
+    import regex
+
 # ⟨P⟩: fullwidth bars around DSML, DSML with one trailing bar, or ASCII bars with blanks.
 PREFIX = f"(?:｜{{1,2}}DSML｜{{1,2}}|DSML｜|{WS}*\\|{WS}*DSML{WS}*\\|{WS}*)"
 
 
-def _rx(body: str):
+def _rx(body: str) -> regex.Pattern[str]:
     return js_unicode(body, ignore_case=True)
 
 
@@ -32,7 +35,7 @@ PARAMETER = _rx(
 MARKER = _rx(f"</?{PREFIX}(tool_calls|function_calls|invoke|parameter)(?:{WS}+[^>\\n]*)?>?")
 
 
-def _block_close(ctx: ParseContext, body_start: int, kind: str, hits: Hits):
+def _block_close(ctx: ParseContext, body_start: int, kind: str, hits: Hits) -> tuple[int, int] | None:
     """Where a block opened at ``body_start`` ends (GRM-Q23)."""
     text = ctx.text
     found = {k: _first_at_or_after(_closes(text, k), body_start) for k in CLOSE}

@@ -34,7 +34,7 @@ def parse_tool_calls(ctx: ParseContext) -> list[Candidate]:
     return out
 
 
-def _array_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]):
+def _array_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]) -> int | None:
     if not ctx.text.startswith("[", json_start):
         return None
     found = first_balanced_json(ctx.text, json_start)
@@ -51,7 +51,7 @@ def _array_form(ctx: ParseContext, index: int, json_start: int, out: list[Candid
     return json_start + end
 
 
-def _v11_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]):
+def _v11_form(ctx: ParseContext, index: int, json_start: int, out: list[Candidate]) -> int | None:
     m = V11.match(ctx.text, json_start)
     if m is None and ctx.strict:
         m = NO_CALL_ID.match(ctx.text, json_start)

@@ -276,6 +276,11 @@ def budget_for(text: str, base: float | None = None) -> float | None:
 
 
 def timeout_diagnostic(rule: Rule, exc: RegexTimeout, where: str) -> Diagnostic:
-    ms = round((exc.timeout or 0) * 1000)
-    return Diagnostic(f"rule {rule.name} timed out after {ms} ms on {where}; skipped (it would stall OmniRoute)",
-                      "error", "CAV-timeout", source="caveman", data={"rule": rule.name, "source": rule.source})
+    """The rule that ran out of time, and whose time: its own call's, or the body's total budget."""
+    total = getattr(exc, "total", None)
+    if total:
+        message = f"rule {rule.name} was stopped on {where}: {total}; skipped, the text is kept"
+    else:
+        ms = round((exc.timeout or 0) * 1000)
+        message = f"rule {rule.name} timed out after {ms} ms on {where}; skipped (it would stall OmniRoute)"
+    return Diagnostic(message, "error", "CAV-timeout", source="caveman", data={"rule": rule.name, "source": rule.source})

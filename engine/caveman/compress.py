@@ -319,8 +319,9 @@ class Compressor:
                 o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout)
             except RegexTimeout as exc:
                 o.gated = "timeout"
+                why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"
                 o.diagnostics.append(Diagnostic(
-                    f"protected-region pattern /{exc.source}/{exc.flags} timed out on {_where(o)}; the part "
+                    f"protected-region pattern /{exc.source}/{exc.flags} {why} on {_where(o)}; the part "
                     "was left unchanged", "error", "CAV-timeout", source="caveman",
                     data={"messageIndex": mi, "pattern": exc.source}))
                 return o

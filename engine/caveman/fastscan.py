@@ -42,6 +42,7 @@ from engine.caveman.required import required_of
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan, parse_root
+from engine.jsregex.budget import clip as clip_to_total
 from engine.jsregex.charset_led import charset_led_twin
 from engine.jsregex.twin import re_twin
 from engine.jsvalues import JS_WHITESPACE, from_utf16_units, to_utf16_units, utf16_len
@@ -928,8 +929,11 @@ class FastRegex:
         return work is not None and self._positions(work.units) == []
 
     def _budget(self, timeout: float | None) -> float | None:
-        return timeout if timeout is not None else self.timeout if self.timeout is not None \
+        """The call's own budget cut to what the run's total budget has left: an untimed call
+        (``_within``) answers for both, so many linear rules cannot outrun the total."""
+        own = timeout if timeout is not None else self.timeout if self.timeout is not None \
             else get_default_timeout()
+        return clip_to_total(own)
 
     def _timeout_error(self, timeout: float | None) -> RegexTimeout:
         return RegexTimeout(self.rx.source, self.rx.flags, self._budget(timeout) or 0.0)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.diagnostics import Diagnostic
+from engine.fsutil import InputRefused
 from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
 from engine.rtk.hashing import decode_like_node
 from engine.rtk.snapshot import format_of, read_file_bytes
@@ -423,6 +424,12 @@ def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, enviro
             # file swapped between two reads can never run untrusted (issue 23, time of check/use)
             try:
                 data: bytes | None = read_file_bytes(path)
+            except InputRefused as refused:
+                # a FIFO, device, socket, oversized file or symlink loop: say so, whatever trust
+                # would have said, and never open it (the reference would hang on a FIFO)
+                notes.append(Diagnostic(f"{scope} filter file {refused.strerror}", "error",
+                                        refused.code, path=str(path), source="rtk-sources"))
+                continue
             except OSError:
                 data = None  # decide_trust says "unreadable"; load_custom_file reports the error
             if scope == "project":

@@ -53,6 +53,12 @@ def test_finding_04_reads_are_bounded_fifo_dev_zero_and_limit(tmp_path: Path) ->
     assert time.monotonic() - started < 20  # nothing blocked on the FIFO or read /dev/zero
     refused = run_cli(["validate", str(project / ".rtk" / "filters.json")])
     assert "FIFO" in refused.out + refused.err and ":1:1:" in refused.out + refused.err
+    # the loader names the refusal, not only "untrusted and skipped": the user learns why
+    for argv in (["filter", "-", "--project", str(project), "--command", "git status"],
+                 ["filter", "-", "--project", str(project), "--command", "git status", "--json"]):
+        loaded = run_cli(argv, stdin=b"line\n")
+        _ok(loaded, 0)
+        assert "FIFO (named pipe)" in loaded.out + loaded.err, loaded.err
     # the same limit for every command: a pack over RULEWRIGHT_MAX_FILE_MB is refused, not applied
     rules = tmp_path / "rules" / "en"
     rules.mkdir(parents=True)
@@ -119,6 +125,38 @@ def test_finding_06_total_regex_budget_per_filter_and_tests_run(tmp_path: Path) 
     assert time.monotonic() - started < 20
 
 
+def test_finding_06_an_untimed_linear_call_answers_for_the_total_budget() -> None:
+    """Caveman's fast path runs patterns proved linear without a per-call timer; when the run's
+    total budget ends during such a call, the call still reports it (naming the total), so many
+    linear rules on a big text cannot outrun the budget one call at a time."""
+    from engine.caveman.fastscan import FastRegex
+    from engine.jsregex import RegexTimeout
+    from engine.jsregex.budget import total_budget
+
+    rx = FastRegex(r"\bword\b", "g")
+    text = "a word and another word " * 100_000  # 2.4 MB: one call takes well over a millisecond
+    assert rx.replace(text, "w").count("w") == 200_000
+    with total_budget(0.001, "this test's rules"), pytest.raises(RegexTimeout) as stopped:
+        rx.replace(text, "w")
+    assert stopped.value.total and "this test's rules" in stopped.value.total
+
+
+def test_finding_06_caveman_names_the_total_budget_and_keeps_the_text(monkeypatch) -> None:
+    from engine.caveman import PackSource, compress_text
+
+    monkeypatch.setenv("RULEWRIGHT_REGEX_BUDGET_S", "0.000001")
+    rules = [{"name": f"r{i}", "pattern": rf"\bword{i}\b", "replacement": "w", "flags": "gi"} for i in range(3)]
+    source = PackSource.from_packs([{"language": "en", "category": "many", "rules": rules}])
+    text = "Some prose with word1 and word2 in it. " * 20_000
+    result = compress_text(text, source, {"enabled": True, "intensity": "full", "minMessageLength": 0})
+    # the budget ends before or during the protected-region scan or the rules: whichever
+    # stopped says the total budget stopped it, and what it names is kept
+    stopped = [d for d in result.diagnostics if d.code == "CAV-timeout"]
+    assert stopped and all("total regex budget" in d.message for d in stopped), stopped
+    assert {d.data.get("rule") for d in stopped} <= {None, "r1", "r2"}  # r0 never matches: never run
+    assert result.body["messages"][0]["content"] == text  # nothing applied, nothing lost
+
+
 # ------------------------------------------------------------------ 7: replacement output capped
 
 @pytest.mark.slow
@@ -156,6 +194,40 @@ def test_finding_08_params_builds_one_source_map_for_all_warnings(tmp_path: Path
     _ok(outcome, 0)
     assert outcome.err.count("warning") >= 300
     assert len(calls) == 1
+
+
+def test_finding_08b_fallback_explanation_is_linear_on_one_long_line_of_code_spans() -> None:
+    """A single line of many inline-code spans that falls back (CAV-Q1: the second cleanup alters
+    protected text) used to grow ~4x per doubling in the fallback explanation. Counted, not
+    timed: the interpreter's call events (generator resumptions included) at n and 2n spans."""
+    import sys
+
+    from engine.caveman import PackSource, compress_text
+    from engine.paths import builtin_rules_dir
+
+    source = PackSource.from_dir(builtin_rules_dir())
+    config = {"enabled": True, "intensity": "full", "minMessageLength": 0}
+
+    def events(spans: int) -> int:
+        text = "Please basically just check `a .` and also ` b  ` here " * spans
+        count = 0
+
+        def profile(frame, event, arg) -> None:
+            nonlocal count
+            count += 1
+
+        sys.setprofile(profile)
+        try:
+            result = compress_text(text, source, config)
+        finally:
+            sys.setprofile(None)
+        assert "CAV-Q1" in {d.code for d in result.diagnostics}  # the explanation ran
+        assert result.body["messages"][0]["content"] == text  # fell back: the text is whole
+        return count
+
+    events(200)  # warm the caches, so both measured runs do the same kind of work
+    small, large = events(1000), events(2000)
+    assert large < 2.6 * small, (small, large)  # linear: ~2x; the quadratic explanation was ~4x
 
 
 # ------------------------------------------------------------------ 9: one bad --jsonl line

@@ -62,6 +62,11 @@ SOURCE_RANK = {"project": 3, "global": 2, "builtin": 1}
 FORMAT_RANK = {"rtk-toml-v1": 2, "omniroute-json": 1}
 CATEGORIES = ("git", "test", "build", "shell", "docker", "package", "infra", "cloud", "generic")
 
+# A filter object as written in a JSON filter file (export normalises and re-writes these). The
+# schema checked it when the file was read, so its keys and their JSON types are the schema's;
+# code that reads them generically (key order, nested rules) narrows the values it relies on.
+FilterObject = dict[str, Any]
+
 # Names of the pattern-list fields of RtkFilter, in the order diagnostics report them.
 PATTERN_FIELDS = ("command_patterns", "match_patterns", "strip_patterns", "keep_patterns",
                   "collapse_patterns", "priority_patterns")

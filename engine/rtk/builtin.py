@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list, list]] = {}
+if TYPE_CHECKING:
+    from engine.diagnostics import Diagnostic
+    from engine.rtk.model import RtkFilter
+
+_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list[RtkFilter], list[Diagnostic]]] = {}
 
 
-def load_builtin(folder: str | os.PathLike, profile: str) -> tuple[list, list]:
+def load_builtin(folder: str | os.PathLike[str], profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Built-in filters of a folder, cached per process (a batch loads them once)."""
     from engine.rtk.model import load_filter_dir
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Final, Literal, NotRequired, Required, TypedDict
 
 from engine.diagnostics import Diagnostic

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
+from engine.jsregex import JSRegExp, JSSyntaxError, RegexTimeout, compile_js
 
 
 @lru_cache(maxsize=4096)
-def _compiled(pattern: str, flags: str):
+def _compiled(pattern: str, flags: str) -> JSRegExp | None:
     try:
         return compile_js(pattern, flags)
     except JSSyntaxError:

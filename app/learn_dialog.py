@@ -45,7 +45,7 @@ from app.theme import mono_font, tints
 from app.widgets.spanview import SpanTextView
 from app.workers import Dispatcher
 from engine.jsvalues import utf16_len
-from engine.workspace.previews import Span
+from engine.workspace.previews.marks import Span
 
 if TYPE_CHECKING:
     from app.mainwindow import MainWindow
@@ -517,7 +517,7 @@ def target_of(panel: RtkPreviewPanel):
     if tab is None or tab.doc.kind not in (FileKind.RTK_FILTER, FileKind.RTK_FILTERS):
         return None, "open a JSON filter file to add patterns to it"
     from engine.workspace import jsontree
-    from engine.workspace.panels_model import filter_pointers
+    from engine.workspace.panel_models.filter_files import filter_pointers
 
     parsed = jsontree.shallow_parse(tab.text)
     pointers = filter_pointers(parsed.value if parsed.ok else None)

@@ -54,23 +54,20 @@ from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_col
 from app.workers import Dispatcher
 from engine.paths import builtin_rules_dir
 from engine.workspace.kinds import FileKind
-from engine.workspace.previews import (
+from engine.workspace.previews.caveman_packs import PackOverride
+from engine.workspace.previews.caveman_preview import (
     INTENSITIES,
-    PROFILES,
     ROLES,
     STAGED_MIN,
     CavemanPreview,
     CavemanRequest,
-    PackOverride,
     PreviewCancelled,
-    Sample,
-    Span,
-    caveman_samples,
     run_caveman_output,
     run_caveman_preview,
-    sample_file_name,
-    workspace_samples_dir,
 )
+from engine.workspace.previews.marks import Span
+from engine.workspace.previews.samples import Sample, caveman_samples, sample_file_name, workspace_samples_dir
+from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
     from app.document_tab import DocumentTab

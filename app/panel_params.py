@@ -47,7 +47,8 @@ from app.playground.jobs import panel_jobs
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
 from engine.paths import resources_dir
-from engine.workspace.panels_model import ParamsView, load_params_templates, pretty, run_params_view
+from engine.workspace.panel_models.json_panes import pretty
+from engine.workspace.panel_models.params_playground import ParamsView, load_params_templates, run_params_view
 
 if TYPE_CHECKING:
     from app.mainwindow import MainWindow

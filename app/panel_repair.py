@@ -57,18 +57,20 @@ from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
 from app.workers import Dispatcher
 from engine.paths import resources_dir
-from engine.workspace.panels_model import (
+from engine.workspace.panel_models.grammar_playground import (
     GRAMMAR_MODES,
     GRAMMAR_POLICIES,
     PI_TOOLS,
-    PRESET_SCHEMAS,
     GrammarRequest,
     GrammarView,
+    run_grammar_view,
+)
+from engine.workspace.panel_models.json_panes import pretty
+from engine.workspace.panel_models.repair_playground import (
+    PRESET_SCHEMAS,
     RepairRequest,
     RepairView,
     load_repair_samples,
-    pretty,
-    run_grammar_view,
     run_repair_view,
 )
 

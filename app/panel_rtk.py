@@ -54,17 +54,15 @@ from app.widgets.spanview import SpanTextView
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
 from engine.workspace.kinds import FileKind
-from engine.workspace.previews import (
-    PROFILES,
+from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
     RtkPreview,
     RtkRequest,
-    Sample,
-    command_hint,
-    output_samples,
     run_rtk_preview,
 )
+from engine.workspace.previews.samples import Sample, command_hint, output_samples
+from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
     from app.document_tab import DocumentTab

@@ -47,14 +47,16 @@ from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.workspace import jsonedit, jsontree
 from engine.workspace.kinds import FileKind
-from engine.workspace.panels_model import (
+from engine.workspace.panel_models.filter_files import (
     FILTER_KINDS,
-    TestRow,
-    TestRunResult,
-    accept_actual_splice,
     filter_files_of,
     filter_pointers,
     is_filter_file,
+)
+from engine.workspace.panel_models.tests_panel import (
+    TestRow,
+    TestRunResult,
+    accept_actual_splice,
     new_test_splice,
     preview_test,
     run_workspace_tests,

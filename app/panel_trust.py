@@ -42,11 +42,11 @@ from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
-from engine.workspace.panels_model import (
+from engine.workspace.panel_models.filter_files import filter_files_of
+from engine.workspace.panel_models.trust_panel import (
     ExportCandidate,
     TrustOverview,
     export_candidates,
-    filter_files_of,
     plan_selection,
     since_trust_lines,
     trust_confirmation,

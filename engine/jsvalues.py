@@ -26,6 +26,7 @@ __all__ = [
     "UNDEFINED",
     "JsonObject",
     "JsonValue",
+    "Undefined",
     "as_array",
     "as_object",
     "canonical_number",
@@ -80,6 +81,7 @@ class _Undefined:
 
 
 UNDEFINED = _Undefined()
+Undefined: TypeAlias = _Undefined  # the type of ``UNDEFINED``, for annotations (``str | Undefined``)
 
 
 # ----------------------------------------------------------------------------- reading JSON data

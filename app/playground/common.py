@@ -30,7 +30,7 @@ from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
 from engine.diagnostics import Diagnostic
 from engine.workspace.diffrows import DiffRow
-from engine.workspace.panels_model import PaneError
+from engine.workspace.panel_models.json_panes import PaneError
 
 LEVEL_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 EXPAND_ROLE = Qt.ItemDataRole.UserRole + 40

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QSizePoli
 from app.icons import SymbolIconDelegate
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
-from engine.workspace.previews import Note
+from engine.workspace.previews.marks import Note
 
 if TYPE_CHECKING:
     from app.document_tab import DocumentTab

@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor, QTex
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from app.theme import mono_font, tints
-from engine.workspace.previews import Span
+from engine.workspace.previews.marks import Span
 
 SPAN_WINDOW = 8000  # characters before and after the visible text whose spans are drawn
 LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, "inserted": 2, "changed": 2,

@@ -229,7 +229,10 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         response = run_filter_stage(output, filter_obj, profile=args.profile, filter_id=args.filter_id,
                                     trace=args.trace)
-        if "error" not in response and args.profile != "strict":
+        stopped = any(d.get("code") == "RTK-TIMEOUT" for d in response.get("diagnostics", []))
+        # a run its regex budget stopped compares with nothing: running it twice more under the
+        # other profile would only triple the time the user already waited (issue 23, finding 6)
+        if "error" not in response and args.profile != "strict" and not stopped:
             quirk = _quirk_effect(output, filter_obj, response["filterId"], args.profile)
             if quirk is not None:  # said beside the result, with strict's answer (issue 16)
                 response["quirk"] = {k: v for k, v in quirk.to_dict().items() if k != "strictPassed"}

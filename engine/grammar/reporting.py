@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diagnostics import Diagnostic, position
+from engine.diagnostics import Diagnostic, Level, position
 from engine.grammar.candidates import Candidate, Hits, QuirkHit
 from engine.grammar.stopreason import stop_reason_label
 from engine.jsvalues import py_to_utf16_index
@@ -57,18 +57,18 @@ class PartScan:
 
 
 def quirk_diagnostic(hit: QuirkHit, *, part: int | None = None, text: str | None = None,
-                     cp_range: tuple[int, int] | None = None, level: str = "info") -> Diagnostic:
+                     cp_range: tuple[int, int] | None = None, level: Level = "info") -> Diagnostic:
     """A diagnostic naming a quirk; located in the part's text when the range is known."""
     data: dict[str, Any] = {}
-    where: dict[str, int] = {}
+    line = column = end_line = end_column = None
     if part is not None:
         data["part"] = part
     if text is not None and cp_range is not None:
         start, end = cp_range
         data["span"] = [py_to_utf16_index(text, start), py_to_utf16_index(text, end)]
-        (where["line"], where["column"]), (where["end_line"], where["end_column"]) = (
-            position(text, start), position(text, end))
-    return Diagnostic(hit.message, level, hit.quirk, source="grammar", data=data, **where)  # type: ignore[arg-type]
+        (line, column), (end_line, end_column) = position(text, start), position(text, end)
+    return Diagnostic(hit.message, level, hit.quirk, source="grammar", line=line, column=column,
+                      end_line=end_line, end_column=end_column, data=data)
 
 
 def unique_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -22,7 +22,7 @@ class Capabilities:
     stream_output: bool
     web_search_plugin_config: Any
 
-    def to_report(self) -> dict:
+    def to_report(self) -> dict[str, Any]:
         return {
             "enableReasoning": self.enable_reasoning,
             "enableWebSearch": self.enable_web_search,
@@ -34,37 +34,37 @@ class Capabilities:
         }
 
 
-def is_openrouter_search_model(model: dict) -> bool:
+def is_openrouter_search_model(model: dict[str, Any]) -> bool:
     base = ids.base_id(model)
     return get(model, "providerId") == "openrouter" and (
         any(s in base for s in SEARCH_PREVIEW_IDS) or "sonar" in base)
 
 
-def reasoning_enabled(model: dict, assistant: dict) -> bool:
+def reasoning_enabled(model: dict[str, Any], assistant: dict[str, Any]) -> bool:
     effort_defined = ids.effort_of(assistant) is not UNDEFINED
     return (((ids.has_thinking_limits(model) or ids.is_effort_model(model)) and effort_defined)
             or ids.is_fixed_reasoning(model))
 
 
-def requested_url_context(model: dict, assistant: dict) -> bool:
+def requested_url_context(model: dict[str, Any], assistant: dict[str, Any] | None) -> bool:
     """The condition the strict profile uses (PAR-Q9): the toggle on a Gemini model."""
     return get_path(assistant, "settings", "enableUrlContext") is True and ids.is_gemini(model)
 
 
-def requested_image_generation(model: dict, assistant: dict) -> bool:
+def requested_image_generation(model: dict[str, Any], assistant: dict[str, Any] | None) -> bool:
     return (get_path(assistant, "settings", "enableGenerateImage") is True
             and ids.has_capability(model, "image-generation"))
 
 
-def web_search_enabled(model: dict, assistant: dict) -> bool:
+def web_search_enabled(model: dict[str, Any], assistant: dict[str, Any]) -> bool:
     toggle = truthy(get_path(assistant, "settings", "enableWebSearch"))
     return ((toggle and ids.has_capability(model, "web-search"))
             or is_openrouter_search_model(model)
             or "sonar" in ids.unique_id(model))
 
 
-def resolve_capabilities(model: dict, provider: dict, assistant: dict, options_id: str,
-                         prefs: dict, *, strict: bool = False) -> Capabilities:
+def resolve_capabilities(model: dict[str, Any], provider: dict[str, Any], assistant: dict[str, Any], options_id: str,
+                         prefs: dict[str, Any], *, strict: bool = False) -> Capabilities:
     web = web_search_enabled(model, assistant)
     stream = get_path(assistant, "settings", "streamOutput") is not False
     url_context, generate_image = requested_url_context(model, assistant), \
@@ -83,7 +83,7 @@ def resolve_capabilities(model: dict, provider: dict, assistant: dict, options_i
     )
 
 
-def search_context_size(model: dict, max_results: Any) -> str:
+def search_context_size(model: dict[str, Any], max_results: Any) -> str:
     if ids.is_deep_research(model):
         return "medium"
     n = max_results if isinstance(max_results, (int, float)) else 0
@@ -94,7 +94,7 @@ def search_context_size(model: dict, max_results: Any) -> str:
     return "high"
 
 
-def web_search_config(model: dict, options_id: str, prefs: dict, *, strict: bool = False) -> dict:
+def web_search_config(model: dict[str, Any], options_id: str, prefs: dict[str, Any], *, strict: bool = False) -> dict[str, Any]:
     """Config keyed by the §4.3 id (PAR-Q24: the gateway family mapping is unreachable)."""
     max_results = prefs.get("chat.web_search.max_results")
     exclude = prefs.get("chat.web_search.exclude_domains")
@@ -106,7 +106,7 @@ def web_search_config(model: dict, options_id: str, prefs: dict, *, strict: bool
     return _config_for(model, options_id, max_results, exclude)
 
 
-def strict_config_family(model: dict, options_id: str) -> str | None:
+def strict_config_family(model: dict[str, Any], options_id: str) -> str | None:
     """Strict fixes: Vertex Claude gets the Anthropic config (PAR-Q29), AI Gateway models are
     mapped by family (PAR-Q24)."""
     if options_id == "google-vertex-anthropic":
@@ -121,7 +121,7 @@ def strict_config_family(model: dict, options_id: str) -> str | None:
     return None
 
 
-def _config_for(model: dict, key: str, max_results: Any, exclude: list) -> dict:
+def _config_for(model: dict[str, Any], key: str, max_results: Any, exclude: list[Any]) -> dict[str, Any]:
     if key in ("openai", "azure-responses"):
         return {"openai": {"searchContextSize": search_context_size(model, max_results)}}
     if key == "openai-chat":
@@ -130,7 +130,7 @@ def _config_for(model: dict, key: str, max_results: Any, exclude: list) -> dict:
         return {"anthropic": {"maxUses": max_results,
                               "blockedDomains": list(exclude) if exclude else UNDEFINED}}
     if key in ("xai", "xai-responses"):
-        web: dict = {"enableImageUnderstanding": True}
+        web: dict[str, Any] = {"enableImageUnderstanding": True}
         if exclude:
             web["excludedDomains"] = list(exclude[:5])
         return {"xai-responses": {"webSearch": web, "xSearch": {"enableImageUnderstanding": True}}}

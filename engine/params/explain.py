@@ -13,10 +13,10 @@ from engine.params.tools import ToolsResult
 
 
 def build_explain(scope: Any, outcomes: list[FeatureOutcome], tools: ToolsResult,
-                  prompt_notes: list[str]) -> dict:
+                  prompt_notes: list[str]) -> dict[str, Any]:
     features = []
     for outcome in outcomes:
-        entry: dict = {"name": outcome.name, "applied": outcome.applied, "why": outcome.reason}
+        entry: dict[str, Any] = {"name": outcome.name, "applied": outcome.applied, "why": outcome.reason}
         if outcome.warning:
             entry["warning"] = outcome.warning
         plugins = []
@@ -41,7 +41,7 @@ def build_explain(scope: Any, outcomes: list[FeatureOutcome], tools: ToolsResult
         "sdkBuilder": scope.sdk_config.builder,
         "sdkProviderId": scope.sdk_config.provider_id,
     }
-    tool_info: dict = {"skipped": tools.skipped,
+    tool_info: dict[str, Any] = {"skipped": tools.skipped,
                        "entries": [{"name": e.name, "why": e.why, "defer": e.defer}
                                    for e in tools.active]}
     for note in tools.notes:

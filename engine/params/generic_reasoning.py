@@ -14,22 +14,22 @@ NOT_ENABLE_THINKING = ("ollama", "lmstudio", "nvidia", "gpustack")
 QWEN_EXCLUDED_WORDS = ("coder", "asr", "tts", "reranker", "embedding", "instruct", "thinking")
 
 
-def is_enable_thinking_provider(provider: dict) -> bool:
+def is_enable_thinking_provider(provider: dict[str, Any]) -> bool:
     return get(provider, "id") not in NOT_ENABLE_THINKING
 
 
-def is_thinking_token_qwen(model: dict) -> bool:
+def is_thinking_token_qwen(model: dict[str, Any]) -> bool:
     base = ids.base_id(model)
     return (ids.is_qwen(model) and not any(w in base for w in QWEN_EXCLUDED_WORDS)
             and ids.has_thinking_limits(model))
 
 
-def is_always_think_qwen(model: dict) -> bool:
+def is_always_think_qwen(model: dict[str, Any]) -> bool:
     base = ids.base_id(model)
     return base.startswith("qwen3") and "thinking" in base
 
 
-def is_none_capable_gpt(model: dict) -> bool:
+def is_none_capable_gpt(model: dict[str, Any]) -> bool:
     base = ids.base_id(model)
     if re.search(r"gpt-5\.\d", base) is None:
         return False
@@ -38,7 +38,7 @@ def is_none_capable_gpt(model: dict) -> bool:
     return not ("codex" in base and re.search(r"gpt-5\.[12](?!\d)", base))
 
 
-def _budget(model: dict, effort: Any, *, on_raw: bool = False) -> int | None:
+def _budget(model: dict[str, Any], effort: Any, *, on_raw: bool = False) -> int | None:
     model_id = ids.table_raw_id(model) if on_raw else ids.table_base_id(model)
     limits = ids.token_limits(model_id)
     if limits is None:
@@ -46,7 +46,7 @@ def _budget(model: dict, effort: Any, *, on_raw: bool = False) -> int | None:
     return ids.raw_budget(limits, effort_ratio(effort))
 
 
-def _max_tokens(settings: dict) -> float:
+def _max_tokens(settings: dict[str, Any]) -> float:
     value = get(settings, "maxTokens")
     return value if truthy(value) and isinstance(value, (int, float)) else 4096
 
@@ -59,7 +59,7 @@ def _doubao_auto_capable(base: str) -> bool:
     return re.search(r"seed-1[.-]6(?![.-]?thinking)", base) is not None
 
 
-def generic_reasoning_params(ctx: OptionsContext) -> dict:
+def generic_reasoning_params(ctx: OptionsContext) -> dict[str, Any]:
     model, provider, settings = ctx.model, ctx.provider, ctx.settings
     pid = get(provider, "id")
     mpid = get(model, "providerId")
@@ -140,7 +140,7 @@ def generic_reasoning_params(ctx: OptionsContext) -> dict:
             return {"reasoning": {"effort": "medium" if effort == "auto" else effort}}
     if mpid == "nvidia":
         if qwen_tt:
-            kwargs: dict = {} if is_always_think_qwen(model) else {"enable_thinking": True}
+            kwargs: dict[str, Any] = {} if is_always_think_qwen(model) else {"enable_thinking": True}
             kwargs["thinking_budget"] = budget if budget is not None else UNDEFINED
             return {"chat_template_kwargs": kwargs}
         if hybrid or tt(ids.is_kimi, model):
@@ -171,7 +171,7 @@ def generic_reasoning_params(ctx: OptionsContext) -> dict:
         mapped = {"minimal": "low", "xhigh": "high", "auto": "medium"}.get(effort, effort)
         return {"reasoningEffort": mapped, "reasoning": {"enabled": True}}
     if ids.is_qwen(model) and ids.is_reasoning_model(model):
-        inner: dict = {} if is_always_think_qwen(model) else {"enable_thinking": True}
+        inner: dict[str, Any] = {} if is_always_think_qwen(model) else {"enable_thinking": True}
         inner["thinking_budget"] = budget if budget is not None else UNDEFINED
         if is_enable_thinking_provider(provider):
             return inner

@@ -13,8 +13,10 @@ VOID_HOOKS = ("onStart", "onStepFinish", "onToolExecutionStart", "onToolExecutio
               "onFinish")
 log = logging.getLogger(__name__)
 
+Hook = Callable[..., object]  # a feature's hook: the reference passes each hook its own arguments
 
-def _sequential(handlers: list[Callable]) -> Callable:
+
+def _sequential(handlers: list[Hook]) -> Callable[..., None]:
     def run(*args: Any, **kwargs: Any) -> None:
         for handler in handlers:
             try:
@@ -24,7 +26,7 @@ def _sequential(handlers: list[Callable]) -> Callable:
     return run
 
 
-def _on_error(handlers: list[Callable]) -> Callable:
+def _on_error(handlers: list[Hook]) -> Callable[..., str]:
     def run(*args: Any, **kwargs: Any) -> str:
         verdicts = []
         for handler in handlers:
@@ -36,9 +38,9 @@ def _on_error(handlers: list[Callable]) -> Callable:
     return run
 
 
-def _prepare_step(handlers: list[Callable]) -> Callable:
-    def run(options: Mapping[str, Any]) -> dict | None:
-        merged: dict = {}
+def _prepare_step(handlers: list[Hook]) -> Callable[[Mapping[str, Any]], dict[str, Any] | None]:
+    def run(options: Mapping[str, Any]) -> dict[str, Any] | None:
+        merged: dict[str, Any] = {}
         messages = options.get("messages")
         for handler in handlers:
             result = handler({**options, "messages": messages})
@@ -50,7 +52,7 @@ def _prepare_step(handlers: list[Callable]) -> Callable:
     return run
 
 
-def compose_hooks(parts: list[Mapping[str, Any]]) -> dict:
+def compose_hooks(parts: list[Mapping[str, Any]]) -> dict[str, Any]:
     """0 parts → ``{}``; 1 → that part; otherwise one handler per hook name."""
     if not parts:
         return {}
@@ -59,7 +61,7 @@ def compose_hooks(parts: list[Mapping[str, Any]]) -> dict:
     names: list[str] = []
     for part in parts:
         names.extend(n for n in part if n not in names)
-    composed: dict = {}
+    composed: dict[str, Any] = {}
     for name in names:
         handlers = [p[name] for p in parts if callable(p.get(name))]
         if not handlers:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -24,7 +24,7 @@ W = r"[A-Za-z0-9_]"
 # ------------------------------------------------------------------ id forms
 
 
-def unique_id(model: dict) -> str:
+def unique_id(model: dict[str, Any]) -> str:
     value = get(model, "id")
     return value if isinstance(value, str) else ""
 
@@ -34,7 +34,7 @@ def after_separator(uid: str) -> str:
     return uid.split("::", 1)[1] if "::" in uid else uid
 
 
-def raw_id(model: dict) -> str:
+def raw_id(model: dict[str, Any]) -> str:
     api = get(model, "apiModelId")
     if isinstance(api, str) and api:
         return api
@@ -70,16 +70,16 @@ def base_of(raw: str) -> str:
     return text
 
 
-def base_id(model: dict) -> str:
+def base_id(model: dict[str, Any]) -> str:
     return base_of(raw_id(model))
 
 
-def table_base_id(model: dict) -> str:
+def table_base_id(model: dict[str, Any]) -> str:
     """Base id as the reasoning functions derive it: from the unique id's part after ``::``."""
     return base_of(after_separator(unique_id(model)))
 
 
-def table_raw_id(model: dict) -> str:
+def table_raw_id(model: dict[str, Any]) -> str:
     return after_separator(unique_id(model))
 
 
@@ -88,55 +88,55 @@ def _search(pattern: str, text: str) -> bool:
 
 
 @cache
-def _compiled(pattern: str) -> re.Pattern:
+def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, _F)
 
 
 # ------------------------------------------------------------------ model data
 
 
-def capabilities(model: dict) -> list:
+def capabilities(model: dict[str, Any]) -> list[Any]:
     caps = get(model, "capabilities")
     return caps if isinstance(caps, list) else []
 
 
-def has_capability(model: dict, cap: str) -> bool:
+def has_capability(model: dict[str, Any], cap: str) -> bool:
     return cap in capabilities(model)
 
 
-def reasoning_info(model: dict) -> Any:
+def reasoning_info(model: dict[str, Any]) -> Any:
     return get(model, "reasoning")
 
 
-def has_thinking_limits(model: dict) -> bool:
+def has_thinking_limits(model: dict[str, Any]) -> bool:
     return not is_nullish(get_path(model, "reasoning", "thinkingTokenLimits"))
 
 
-def supported_efforts(model: dict) -> list:
+def supported_efforts(model: dict[str, Any]) -> list[Any]:
     efforts = get_path(model, "reasoning", "supportedEfforts")
     return efforts if isinstance(efforts, list) else []
 
 
-def is_effort_model(model: dict) -> bool:
+def is_effort_model(model: dict[str, Any]) -> bool:
     return len(supported_efforts(model)) > 0
 
 
-def is_reasoning_model(model: dict) -> bool:
+def is_reasoning_model(model: dict[str, Any]) -> bool:
     return has_capability(model, "reasoning") or not is_nullish(reasoning_info(model))
 
 
-def is_fixed_reasoning(model: dict) -> bool:
+def is_fixed_reasoning(model: dict[str, Any]) -> bool:
     return is_reasoning_model(model) and not has_thinking_limits(model) and not is_effort_model(model)
 
 
-def provider_id_of_model(model: dict) -> Any:
+def provider_id_of_model(model: dict[str, Any]) -> Any:
     return get(model, "providerId")
 
 
 # ------------------------------------------------------------------ vendor tests (base id)
 
 
-def is_anthropic(model: dict) -> bool:
+def is_anthropic(model: dict[str, Any]) -> bool:
     b = base_id(model)
     return b.startswith("claude") or b.startswith("anthropic.claude")
 
@@ -145,11 +145,11 @@ def is_gemini_id(b: str) -> bool:
     return _search(r"gemini|palm|veo|imagen|learnlm", b)
 
 
-def is_gemini(model: dict) -> bool:
+def is_gemini(model: dict[str, Any]) -> bool:
     return is_gemini_id(base_id(model))
 
 
-def is_grok(model: dict) -> bool:
+def is_grok(model: dict[str, Any]) -> bool:
     return "grok" in base_id(model)
 
 
@@ -157,44 +157,44 @@ def is_openai_id(b: str) -> bool:
     return _search(rf"(?<!{W})gpt(?!{W})", b) or b.startswith(("o1", "o3", "o4"))
 
 
-def is_openai(model: dict) -> bool:
+def is_openai(model: dict[str, Any]) -> bool:
     return is_openai_id(base_id(model))
 
 
-def is_qwen(model: dict) -> bool:
+def is_qwen(model: dict[str, Any]) -> bool:
     return base_id(model).startswith(("qwen", "qwq", "qvq", "tongyi"))
 
 
-def is_doubao(model: dict) -> bool:
+def is_doubao(model: dict[str, Any]) -> bool:
     b = base_id(model)
     return (_search(r"doubao|seed", b) or b.startswith("ep-")
             or provider_id_of_model(model) == "doubao")
 
 
-def is_hunyuan(model: dict) -> bool:
+def is_hunyuan(model: dict[str, Any]) -> bool:
     b = base_id(model)
     return b.startswith("hunyuan") or "hy-" in b or provider_id_of_model(model) == "hunyuan"
 
 
-def is_kimi(model: dict) -> bool:
+def is_kimi(model: dict[str, Any]) -> bool:
     return _search(r"kimi|moonshot", base_id(model)) or provider_id_of_model(model) == "moonshot"
 
 
-def is_deepseek(model: dict) -> bool:
+def is_deepseek(model: dict[str, Any]) -> bool:
     name = get(model, "name")
     return ("deepseek" in base_id(model) or provider_id_of_model(model) == "deepseek"
             or (isinstance(name, str) and "deepseek" in name.lower()))
 
 
-def is_glm(model: dict) -> bool:
+def is_glm(model: dict[str, Any]) -> bool:
     return _search(r"glm|cogview|cogvideo", base_id(model)) or provider_id_of_model(model) == "zhipu"
 
 
-def is_mimo(model: dict) -> bool:
+def is_mimo(model: dict[str, Any]) -> bool:
     return base_id(model).startswith("mimo-")
 
 
-def thinking_token(vendor_test, model: dict) -> bool:
+def thinking_token(vendor_test: Callable[[dict[str, Any]], bool], model: dict[str, Any]) -> bool:
     """"thinking-token X": vendor X and ``reasoning.thinkingTokenLimits`` present."""
     return vendor_test(model) and has_thinking_limits(model)
 
@@ -228,7 +228,7 @@ def is_gemini3_id(b: str) -> bool:
     return "gemini-3" in b or b in ("gemini-flash-latest", "gemini-pro-latest")
 
 
-def is_gemini3_model(model: dict) -> bool:
+def is_gemini3_model(model: dict[str, Any]) -> bool:
     return is_gemini3_id(base_id(model))
 
 
@@ -236,7 +236,7 @@ def is_qwen35_plus_id(b: str) -> bool:
     return _search(r"^qwen3\.[5-9]", b)
 
 
-def unique_has_gemini_then_flash(model: dict) -> bool:
+def unique_has_gemini_then_flash(model: dict[str, Any]) -> bool:
     return _search(rf"gemini{N}*flash", unique_id(model))
 
 
@@ -251,20 +251,20 @@ def _deepseek_v4_in(text: str) -> bool:
     # finditer does not retry overlapping starts; try every occurrence explicitly.
     start = text.find("deepseek-v")
     while start != -1:
-        m = _DEEPSEEK_V4.match(text, start)
-        if m and int(m.group(1)) >= 4:
+        at = _DEEPSEEK_V4.match(text, start)
+        if at and int(at.group(1)) >= 4:
             return True
         start = text.find("deepseek-v", start + 1)
     return False
 
 
-def is_deepseek_v4_plus(model: dict) -> bool:
+def is_deepseek_v4_plus(model: dict[str, Any]) -> bool:
     name = get(model, "name")
     name_base = base_of(name) if isinstance(name, str) else ""
     return _deepseek_v4_in(base_id(model)) or _deepseek_v4_in(name_base)
 
 
-def is_deepseek_hybrid(model: dict) -> bool:
+def is_deepseek_hybrid(model: dict[str, Any]) -> bool:
     b = base_id(model)
     m = re.search(r"deepseek-v3[.-]\d(?:[.-](" + W + r"+))?\Z", b, _F)
     if m and (m.group(1) or "").lower() != "speciale":
@@ -274,7 +274,7 @@ def is_deepseek_hybrid(model: dict) -> bool:
     return is_deepseek_v4_plus(model)
 
 
-def is_deep_research(model: dict) -> bool:
+def is_deep_research(model: dict[str, Any]) -> bool:
     return (provider_id_of_model(model) in ("openai", "openai-chat")
             and _search(r"deep[-_]?research", base_id(model)))
 

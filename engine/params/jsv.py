@@ -14,7 +14,7 @@ from typing import Any
 from engine.jsvalues import UNDEFINED as _JS_UNDEFINED
 from engine.jsvalues import js_string, json_stringify, utf16_len
 
-UNDEFINED: Any = _JS_UNDEFINED
+UNDEFINED = _JS_UNDEFINED
 UNDEFINED_JSON = {"$undefined": True}
 
 

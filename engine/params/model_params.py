@@ -6,20 +6,21 @@ from typing import Any
 
 from engine.params import ids
 from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
-from engine.params.provider_options import OptionsContext, capped_claude_budget
+from engine.params.options_context import OptionsContext, QuirkNote
+from engine.params.provider_options import capped_claude_budget
 
 
-def _settings(assistant: Any) -> dict:
+def _settings(assistant: Any) -> dict[str, Any]:
     settings = get(assistant, "settings")
     return settings if isinstance(settings, dict) else {}
 
 
-def _claude_reasoning_active(model: dict, effort: Any) -> bool:
+def _claude_reasoning_active(model: dict[str, Any], effort: Any) -> bool:
     return (ids.is_anthropic(model) and ids.is_reasoning_model(model)
             and not ids.effort_unset(effort) and effort not in ("default", "none"))
 
 
-def _max_temp_one(model: dict) -> bool:
+def _max_temp_one(model: dict[str, Any]) -> bool:
     support = get_path(model, "parameterSupport", "temperature")
     if isinstance(support, dict):
         high = support.get("max")
@@ -28,7 +29,7 @@ def _max_temp_one(model: dict) -> bool:
     return base.startswith("claude") or "glm" in base or "kimi" in base or "moonshot" in base
 
 
-def temperature(model: dict, assistant: Any) -> Any:
+def temperature(model: dict[str, Any], assistant: Any) -> Any:
     settings = _settings(assistant)
     base = ids.base_id(model)
     if ids.is_gemini3_id(base) or get(settings, "enableTemperature") is not True:
@@ -44,7 +45,7 @@ def temperature(model: dict, assistant: Any) -> Any:
     return value
 
 
-def top_p(model: dict, assistant: Any) -> Any:
+def top_p(model: dict[str, Any], assistant: Any) -> Any:
     settings = _settings(assistant)
     base = ids.base_id(model)
     if ids.is_gemini3_id(base) or get(settings, "enableTopP") is not True:
@@ -62,12 +63,12 @@ def top_p(model: dict, assistant: Any) -> Any:
     return value
 
 
-def _anthropic_like(provider: dict) -> bool:
-    return (get(provider, "id") == "anthropic" or get(provider, "presetProviderId") == "anthropic"
-            or get(provider, "authType") == "iam-aws")
+def _anthropic_like(provider: dict[str, Any]) -> bool:
+    return bool(get(provider, "id") == "anthropic" or get(provider, "presetProviderId") == "anthropic"
+                or get(provider, "authType") == "iam-aws")
 
 
-def max_output_tokens(model: dict, provider: dict, assistant: Any, quirks: list[dict],
+def max_output_tokens(model: dict[str, Any], provider: dict[str, Any], assistant: Any, quirks: list[QuirkNote],
                       *, strict: bool = False) -> Any:
     settings = _settings(assistant)
     if get(settings, "enableMaxTokens") is not True:
@@ -90,9 +91,9 @@ def max_output_tokens(model: dict, provider: dict, assistant: Any, quirks: list[
     return value
 
 
-def model_params_details(model: dict, provider: dict, assistant: Any, quirks: list[dict],
-                         *, strict: bool = False) -> dict:
-    out: dict = {}
+def model_params_details(model: dict[str, Any], provider: dict[str, Any], assistant: Any, quirks: list[QuirkNote],
+                         *, strict: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in (("temperature", temperature(model, assistant)),
                        ("topP", top_p(model, assistant)),
                        ("maxOutputTokens", max_output_tokens(model, provider, assistant, quirks,

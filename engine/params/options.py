@@ -6,8 +6,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import as_object
 from engine.params import ids
 from engine.params.jsv import UNDEFINED, JSONParseError, get, get_path, is_nullish, js_string, json_parse
+from engine.params.options_context import QuirkNote
 
 STANDARD_PARAMS = ("maxOutputTokens", "temperature", "topP", "topK", "presencePenalty",
                    "frequencyPenalty", "stopSequences", "seed")
@@ -20,14 +22,14 @@ DEFAULT_STEP_COUNT = 20
 
 @dataclass
 class CustomParams:
-    standard: dict = field(default_factory=dict)
-    provider: dict = field(default_factory=dict)
+    standard: dict[str, Any] = field(default_factory=dict)
+    provider: dict[str, Any] = field(default_factory=dict)
     dropped: list[str] = field(default_factory=list)
 
 
-def flatten_custom_parameters(items: Any, quirks: list[dict], *, strict: bool = False) -> dict:
+def flatten_custom_parameters(items: Any, quirks: list[QuirkNote], *, strict: bool = False) -> dict[str, Any]:
     """``getCustomParameters``: later items win; blank names skipped (PAR-Q8 for json values)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     if not isinstance(items, list):
         return out
     for item in items:
@@ -48,7 +50,7 @@ def flatten_custom_parameters(items: Any, quirks: list[dict], *, strict: bool = 
     return out
 
 
-def _json_value(value: Any, name: str, quirks: list[dict], *, strict: bool) -> Any:
+def _json_value(value: Any, name: str, quirks: list[QuirkNote], *, strict: bool) -> Any:
     if value == "undefined":
         return UNDEFINED
     if strict and not isinstance(value, str):
@@ -65,7 +67,7 @@ def _json_value(value: Any, name: str, quirks: list[dict], *, strict: bool) -> A
     return parsed
 
 
-def split_custom_parameters(flat: dict, model: dict, quirks: list[dict], *,
+def split_custom_parameters(flat: dict[str, Any], model: dict[str, Any], quirks: list[QuirkNote], *,
                             strict: bool = False) -> CustomParams:
     result = CustomParams()
     for key, value in flat.items():
@@ -106,9 +108,9 @@ def _deep(a: Any, b: Any) -> Any:
     return b
 
 
-def merge_custom_provider_parameters(provider_options: dict, provider_params: dict,
-                                     ai_sdk_provider_id: str, quirks: list[dict], *,
-                                     strict: bool = False) -> dict:
+def merge_custom_provider_parameters(provider_options: dict[str, Any], provider_params: dict[str, Any],
+                                     ai_sdk_provider_id: str, quirks: list[QuirkNote], *,
+                                     strict: bool = False) -> dict[str, Any]:
     """``mergeCustomProviderParameters`` (§9.3 Merge); shallow by design (PAR-Q6)."""
     result = {k: (dict(v) if isinstance(v, dict) else v) for k, v in provider_options.items()}
     ids_ = list(result)
@@ -149,7 +151,7 @@ _PROVIDER_KEYS = ("openai", "anthropic", "google", "xai", "bedrock", "ollama", "
                   "gateway", "cherryin", "newapi", "aihubmix")
 
 
-def _note_replaced(existing: dict, incoming: dict, where: str, quirks: list[dict]) -> None:
+def _note_replaced(existing: dict[str, Any], incoming: dict[str, Any], where: str, quirks: list[QuirkNote]) -> None:
     for k, v in incoming.items():
         if isinstance(existing.get(k), dict) and isinstance(v, dict) and existing[k] != v:
             quirks.append({"code": "PAR-Q6", "message":
@@ -157,11 +159,11 @@ def _note_replaced(existing: dict, incoming: dict, where: str, quirks: list[dict
                            "merge)"})
 
 
-def stop_step_count(assistant: Any, quirks: list[dict], *, strict: bool = False) -> Any:
+def stop_step_count(assistant: Any, quirks: list[QuirkNote], *, strict: bool = False) -> Any:
     """§9.2 → the step count, ``None`` for no condition or one that never fires (PAR-Q18)."""
     if not isinstance(assistant, dict):
         return None
-    settings = assistant.get("settings") if isinstance(assistant.get("settings"), dict) else {}
+    settings = as_object(assistant.get("settings"))
     if get(settings, "enableMaxToolCalls") is False:
         return DEFAULT_STEP_COUNT
     value = get(settings, "maxToolCalls")
@@ -181,8 +183,8 @@ def stop_step_count(assistant: Any, quirks: list[dict], *, strict: bool = False)
     return DEFAULT_STEP_COUNT
 
 
-def telemetry(request: dict, prefs: dict, sdk_provider_id: str, sdk_model_id: Any,
-              model: dict, request_id: str) -> dict | None:
+def telemetry(request: dict[str, Any], prefs: dict[str, Any], sdk_provider_id: str, sdk_model_id: Any,
+              model: dict[str, Any], request_id: object) -> dict[str, Any] | None:
     chat_id = request.get("chatId")
     if is_nullish(chat_id) or not chat_id or prefs.get("app.developer_mode.enabled") is not True:
         return None
@@ -197,11 +199,11 @@ def telemetry(request: dict, prefs: dict, sdk_provider_id: str, sdk_model_id: An
     }
 
 
-def max_retries(request: dict) -> Any:
+def max_retries(request: dict[str, Any]) -> Any:
     value = get_path(request, "requestOptions", "maxRetries")
     return 0 if is_nullish(value) else value
 
 
-def request_headers(request: dict) -> Any:
+def request_headers(request: dict[str, Any]) -> Any:
     value = get_path(request, "requestOptions", "headers")
     return None if is_nullish(value) else value

@@ -5,28 +5,35 @@ them without importing each other."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.params import ids
 from engine.params.jsv import get
 
 
+class QuirkNote(TypedDict):
+    """A reference quirk that shaped this report: its id and what it did here."""
+
+    code: str
+    message: str
+
+
 @dataclass
 class OptionsContext:
-    provider: dict
-    model: dict
-    assistant: dict
+    provider: dict[str, Any]
+    model: dict[str, Any]
+    assistant: dict[str, Any]
     enable_reasoning: bool
     enable_web_search: bool
     strict: bool = False
-    quirks: list[dict] = field(default_factory=list)
+    quirks: list[QuirkNote] = field(default_factory=list)
 
     @property
     def effort(self) -> Any:
         return ids.effort_of(self.assistant)
 
     @property
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         settings = get(self.assistant, "settings")
         return settings if isinstance(settings, dict) else {}
 

@@ -30,13 +30,13 @@ DEFAULT_ENV: dict[str, Any] = {
 
 @dataclass
 class Envelope:
-    request: dict
-    provider: dict
-    model: dict
-    assistant: dict | None
-    env: dict
-    prefs: dict
-    raw: dict
+    request: dict[str, Any]
+    provider: dict[str, Any]
+    model: dict[str, Any]
+    assistant: dict[str, Any] | None
+    env: dict[str, Any]
+    prefs: dict[str, Any]
+    raw: dict[str, Any]
 
 
 def _type_name(value: Any) -> str:
@@ -46,7 +46,7 @@ def _type_name(value: Any) -> str:
             int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-def _require(obj: dict, key: str, kind: type | tuple, pointer: str, what: str) -> Any:
+def _require(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], pointer: str, what: str) -> Any:
     if key not in obj:
         raise ParamsError(f"missing {what}", f"{pointer}/{key}")
     value = obj[key]
@@ -56,9 +56,9 @@ def _require(obj: dict, key: str, kind: type | tuple, pointer: str, what: str) -
     return value
 
 
-def _expected(kind: type | tuple) -> str:
+def _expected(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {dict: "an object", list: "an array", str: "a string"}
+    names: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
@@ -111,7 +111,7 @@ def read_envelope(payload: Any) -> Envelope:
                     {**DEFAULT_PREFS, **prefs_overlay}, payload)
 
 
-def _check_clock(env: dict) -> None:
+def _check_clock(env: dict[str, Any]) -> None:
     from zoneinfo import ZoneInfo
 
     from engine.params.system_prompt import _parse_now

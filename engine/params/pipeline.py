@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from engine.diagnostics import Diagnostic
 from engine.params import ids
-from engine.params.capabilities import resolve_capabilities
+from engine.params.capabilities import Capabilities, resolve_capabilities
 from engine.params.explain import build_explain
 from engine.params.features.collect import collect_from_features
 from engine.params.features.internal import INTERNAL_FEATURES
@@ -24,10 +25,12 @@ from engine.params.options import (
     stop_step_count,
     telemetry,
 )
+from engine.params.options_context import OptionsContext, QuirkNote
 from engine.params.payload import read_envelope
-from engine.params.provider_options import OptionsContext, capability_provider_options
+from engine.params.provider_options import capability_provider_options
 from engine.params.quirks import QUIRK_POINTERS, QUIRKS
 from engine.params.routing import (
+    SdkConfig,
     build_sdk_config,
     effective_endpoint,
     resolve_options_provider_id,
@@ -43,7 +46,7 @@ REPORT_KEYS = ("sdkConfig", "scope", "features", "plugins", "pluginDetails", "sy
 
 
 def build_params_report(payload: Any, *, profile: str = "cherry-studio",
-                        features: Any = None) -> dict:
+                        features: Iterable[object] | None = None) -> dict[str, Any]:
     """The report of spec §2 plus ``diagnostics`` (quirks that changed it) and ``explain``.
 
     ``features`` are extra ``RequestFeature`` objects run after the internal ones. Raises
@@ -55,7 +58,7 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
     env = read_envelope(payload)
     schema_findings = validate_strict(payload) if strict else []
     request, provider, model, assistant = env.request, env.provider, env.model, env.assistant
-    diagnostics: list[dict] = []
+    diagnostics: list[QuirkNote] = []
 
     endpoint = effective_endpoint(provider, model)
     scope_id = resolve_scope_provider_id(provider, endpoint)
@@ -137,7 +140,7 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
     }
     explain = build_explain(scope, outcomes, tools, prompt_notes)
     explain["hooks"] = sorted(compose_hooks(hook_parts))
-    out = to_json(report)
+    out: dict[str, Any] = to_json(report)
     out["profile"] = profile
     out["diagnostics"] = schema_findings + _dedupe(diagnostics)
     out["explain"] = to_json(explain)
@@ -147,7 +150,7 @@ def build_params_report(payload: Any, *, profile: str = "cherry-studio",
 KNOWN_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "auto", "default")
 
 
-def validate_strict(payload: dict) -> list[dict]:
+def validate_strict(payload: dict[str, Any]) -> list[dict[str, Any]]:
     """Strict profile: the payload is checked against the schema (partial endpoint records, an
     effort enum) and every finding is reported (PAR-Q23 fix). The report is still built, as
     the reference would build it from the same input."""
@@ -162,14 +165,14 @@ def validate_strict(payload: dict) -> list[dict]:
     return [d.to_dict() for d in found]
 
 
-def _strict_identities(sdk, scope_id: str, options_id: str) -> tuple[str, str]:
+def _strict_identities(sdk: SdkConfig, scope_id: str, options_id: str) -> tuple[str, str]:
     """PAR-Q21/PAR-Q22 fixes: the scope (and options) follow the sdk builder's identity."""
     if sdk.provider_id in ("ollama", "azure-anthropic") and scope_id != sdk.provider_id:
         return sdk.provider_id, sdk.provider_id
     return scope_id, options_id
 
 
-def _strict_hash_endpoint(sdk, provider: dict, endpoint: Any) -> None:
+def _strict_hash_endpoint(sdk: SdkConfig, provider: dict[str, Any], endpoint: Any) -> None:
     """PAR-Q26 fix: ``base#suffix`` routes to ``suffix`` before the URL is formatted."""
     from engine.params.routing import formatted_base_url, raw_base_url
 
@@ -182,7 +185,8 @@ def _strict_hash_endpoint(sdk, provider: dict, endpoint: Any) -> None:
         sdk.provider_settings["baseURL"] = formatted_base_url(provider, endpoint, base + "#")
 
 
-def _has_provider_web_tool(sdk, caps, model, options_id: str, strict: bool) -> bool:
+def _has_provider_web_tool(sdk: SdkConfig, caps: Capabilities | None, model: dict[str, Any], options_id: str,
+                           strict: bool) -> bool:
     from engine.params.capabilities import strict_config_family
     from engine.params.web_search import web_search_details
 
@@ -194,11 +198,11 @@ def _has_provider_web_tool(sdk, caps, model, options_id: str, strict: bool) -> b
     return bool(details.get("tools"))
 
 
-def _q(code: str, message: str) -> dict:
+def _q(code: str, message: str) -> QuirkNote:
     return {"code": code, "message": message}
 
 
-def _dedupe(diagnostics: list[dict]) -> list[dict]:
+def _dedupe(diagnostics: list[QuirkNote]) -> list[dict[str, Any]]:
     """One diagnostic per quirk id, in first-seen order, with the JSON path it is about."""
     merged: dict[str, list[str]] = {}
     for d in diagnostics:
@@ -210,10 +214,12 @@ def _dedupe(diagnostics: list[dict]) -> list[dict]:
             for code, messages in merged.items()]
 
 
-def _build_options(request, provider, model, assistant, caps, options_id, scope_id, sdk, prefs,
-                   request_id, diagnostics, *, strict: bool) -> dict:
-    provider_options: dict = {}
-    standard: dict = {}
+def _build_options(request: dict[str, Any], provider: dict[str, Any], model: dict[str, Any],
+                   assistant: dict[str, Any] | None, caps: Capabilities | None, options_id: str, scope_id: str,
+                   sdk: SdkConfig, prefs: dict[str, Any], request_id: object, diagnostics: list[QuirkNote], *,
+                   strict: bool) -> dict[str, Any]:
+    provider_options: dict[str, Any] = {}
+    standard: dict[str, Any] = {}
     if isinstance(assistant, dict) and caps is not None:
         ctx = OptionsContext(provider, model, assistant, caps.enable_reasoning,
                              caps.enable_web_search, strict=strict, quirks=diagnostics)
@@ -241,7 +247,7 @@ def _build_options(request, provider, model, assistant, caps, options_id, scope_
     }
 
 
-def _drop_empty(options: dict) -> dict:
+def _drop_empty(options: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for key, value in options.items():
         if isinstance(value, dict):
@@ -252,7 +258,7 @@ def _drop_empty(options: dict) -> dict:
     return out
 
 
-def _apply_param_plugins(options: dict, details: dict) -> dict:
+def _apply_param_plugins(options: dict[str, Any], details: dict[str, Any]) -> dict[str, Any]:
     """PAR-Q1 fix: the param plugins' ``transformParams`` reach the built options."""
     out = dict(options)
     standard = dict(out["standardParams"])
@@ -269,7 +275,7 @@ def _apply_param_plugins(options: dict, details: dict) -> dict:
     return out
 
 
-def _param_plugin_quirk(diagnostics, details) -> None:
+def _param_plugin_quirk(diagnostics: list[QuirkNote], details: dict[str, Any]) -> None:
     effective = {k: v for k, v in details.items() if k in ("model-params", "anthropic-headers",
                                                              "webSearch", "urlContext") and v}
     if effective:
@@ -277,7 +283,8 @@ def _param_plugin_quirk(diagnostics, details) -> None:
                               "change the request but never run on the chat path"))
 
 
-def _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint) -> None:
+def _routing_quirks(diagnostics: list[QuirkNote], sdk: SdkConfig, scope_id: str, provider: dict[str, Any],
+                    model: dict[str, Any], endpoint: Any) -> None:
     if sdk.provider_id == "ollama" and scope_id != "ollama":
         diagnostics.append(_q("PAR-Q21", f"the sdk builder is 'ollama' but the scope id is "
                                          f"{scope_id!r}"))
@@ -295,7 +302,8 @@ def _routing_quirks(diagnostics, sdk, scope_id, provider, model, endpoint) -> No
                                          "(region prefix)"))
 
 
-def _capability_quirks(diagnostics, caps, model, assistant, options_id, strict) -> None:
+def _capability_quirks(diagnostics: list[QuirkNote], caps: Capabilities, model: dict[str, Any],
+                       assistant: dict[str, Any] | None, options_id: str, strict: bool) -> None:
     from engine.params.capabilities import requested_image_generation, requested_url_context
 
     if strict:
@@ -308,7 +316,8 @@ def _capability_quirks(diagnostics, caps, model, assistant, options_id, strict) 
                                          "family mapping is unreachable"))
 
 
-def _tools_quirks(diagnostics, tools: ToolsResult, assistant, model) -> None:
+def _tools_quirks(diagnostics: list[QuirkNote], tools: ToolsResult, assistant: dict[str, Any] | None,
+                  model: dict[str, Any]) -> None:
     from engine.params.collation import collation_differs
 
     names = [e.name for e in tools.active]

@@ -37,7 +37,7 @@ def effort_inactive(effort: Any) -> bool:
 # ------------------------------------------------------------------ budgets (§9.5)
 
 
-def capped_claude_budget(ctx: OptionsContext) -> int | None:
+def capped_claude_budget(ctx: OptionsContext) -> int | float | None:
     """Anthropic/Bedrock/model-params budget on the unique id, capped at ``settings.maxTokens``."""
     effort = ctx.effort
     if ids.effort_unset(effort) or effort == "none":
@@ -103,7 +103,7 @@ def text_verbosity(ctx: OptionsContext) -> Any:
 # ------------------------------------------------------------------ builders
 
 
-def openai_reasoning_params(ctx: OptionsContext) -> dict:
+def openai_reasoning_params(ctx: OptionsContext) -> dict[str, Any]:
     model, effort = ctx.model, ctx.effort
     if not ids.is_reasoning_model(model) or effort_inactive(effort):
         return {}
@@ -116,8 +116,8 @@ def openai_reasoning_params(ctx: OptionsContext) -> dict:
     return {}
 
 
-def openai_options(ctx: OptionsContext) -> dict:
-    out: dict = {}
+def openai_options(ctx: OptionsContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     if ctx.enable_reasoning:
         out.update(openai_reasoning_params(ctx))
         if ids.is_reasoning_model(ctx.model):
@@ -134,7 +134,7 @@ _CLAUDE46_EFFORT = {"minimal": "low", "low": "low", "medium": "medium", "high": 
                     "xhigh": "max"}
 
 
-def anthropic_options(ctx: OptionsContext) -> dict:
+def anthropic_options(ctx: OptionsContext) -> dict[str, Any]:
     model, effort = ctx.model, ctx.effort
     if not ctx.enable_reasoning:
         return {}
@@ -145,7 +145,7 @@ def anthropic_options(ctx: OptionsContext) -> dict:
     uid = ids.unique_id(model)
     if ids.thinking_token(ids.is_anthropic, model):
         if ids.is_opus47_id(uid):
-            out: dict = {"thinking": {"type": "adaptive", "display": "summarized"}}
+            out: dict[str, Any] = {"thinking": {"type": "adaptive", "display": "summarized"}}
             if effort in _OPUS47_EFFORT:
                 out["effort"] = _OPUS47_EFFORT[effort]
             return out
@@ -167,7 +167,7 @@ def anthropic_options(ctx: OptionsContext) -> dict:
     return out
 
 
-def _is_hosted_gemma4(model: dict) -> bool:
+def _is_hosted_gemma4(model: dict[str, Any]) -> bool:
     return get(model, "providerId") == "gemini" and ids.base_id(model).startswith("gemma-4-")
 
 
@@ -175,16 +175,16 @@ _GEMINI3_LEVEL = {"none": "minimal", "minimal": "minimal", "low": "low", "medium
                   "high": "high", "xhigh": "high"}
 
 
-def gemini_options(ctx: OptionsContext) -> dict:
+def gemini_options(ctx: OptionsContext) -> dict[str, Any]:
     model, effort = ctx.model, ctx.effort
-    out: dict = {"safetySettings": [{"category": c, "threshold": "BLOCK_NONE"}
+    out: dict[str, Any] = {"safetySettings": [{"category": c, "threshold": "BLOCK_NONE"}
                                     for c in SAFETY_CATEGORIES]}
     if not ctx.enable_reasoning or not ids.is_reasoning_model(model):
         return out
     gemma = _is_hosted_gemma4(model)
     if not (ids.thinking_token(ids.is_gemini, model) or gemma) or effort_inactive(effort):
         return out
-    config: dict = {"includeThoughts": effort != "none"}
+    config: dict[str, Any] = {"includeThoughts": effort != "none"}
     base = ids.base_id(model)
     if gemma:
         high = effort in ("high", "xhigh")
@@ -216,7 +216,7 @@ _XAI_EFFORT = {"auto": "low", "minimal": "low", "medium": "low", "low": "low", "
                "xhigh": "high"}
 
 
-def xai_options(ctx: OptionsContext) -> dict:
+def xai_options(ctx: OptionsContext) -> dict[str, Any]:
     model, effort = ctx.model, ctx.effort
     if not ctx.enable_reasoning or effort_inactive(effort):
         return {}
@@ -231,9 +231,9 @@ def xai_options(ctx: OptionsContext) -> dict:
     return {}
 
 
-def bedrock_options(ctx: OptionsContext) -> dict:
+def bedrock_options(ctx: OptionsContext) -> dict[str, Any]:
     model, effort = ctx.model, ctx.effort
-    out: dict = {}
+    out: dict[str, Any] = {}
     if ctx.enable_reasoning and ids.is_reasoning_model(model) and not effort_inactive(effort):
         uid = ids.unique_id(model)
         if effort == "none":
@@ -244,7 +244,7 @@ def bedrock_options(ctx: OptionsContext) -> dict:
                 ctx.quirk("PAR-Q17", "cross-region Bedrock id is not recognised as Claude: "
                                      "no reasoningConfig")
         elif ids.is_claude46_id(uid) or ids.is_opus47_id(uid):
-            config: dict = {"type": "adaptive"}
+            config: dict[str, Any] = {"type": "adaptive"}
             if effort in _CLAUDE46_EFFORT:
                 config["maxReasoningEffort"] = _CLAUDE46_EFFORT[effort]
             out["reasoningConfig"] = config
@@ -262,7 +262,7 @@ def bedrock_options(ctx: OptionsContext) -> dict:
     return out
 
 
-def ollama_options(ctx: OptionsContext) -> dict:
+def ollama_options(ctx: OptionsContext) -> dict[str, Any]:
     if not ctx.enable_reasoning:
         return {}
     effort = ctx.effort
@@ -273,7 +273,7 @@ def ollama_options(ctx: OptionsContext) -> dict:
     return {"think": effort != "none"}
 
 
-def web_search_body_params(ctx: OptionsContext) -> dict:
+def web_search_body_params(ctx: OptionsContext) -> dict[str, Any]:
     pid = get(ctx.model, "providerId")
     if pid == "hunyuan":
         return {"enable_enhancement": True, "citation": True, "search_info": True}
@@ -287,7 +287,7 @@ def web_search_body_params(ctx: OptionsContext) -> dict:
     return {}
 
 
-def deep_merge(a: dict, b: dict) -> dict:
+def deep_merge(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     out = dict(a)
     for key, value in b.items():
         if isinstance(out.get(key), dict) and isinstance(value, dict):
@@ -297,9 +297,9 @@ def deep_merge(a: dict, b: dict) -> dict:
     return out
 
 
-def generic_options(ctx: OptionsContext, *, tiers: bool) -> dict:
+def generic_options(ctx: OptionsContext, *, tiers: bool) -> dict[str, Any]:
     if ctx.strict and not ctx.enable_reasoning:
-        params: dict = {}  # PAR-Q10 fix: gate the generic reasoning params on enableReasoning
+        params: dict[str, Any] = {}  # PAR-Q10 fix: gate the generic reasoning params on enableReasoning
     else:
         params = generic_reasoning_params(ctx)
         if params and not ctx.enable_reasoning:
@@ -313,7 +313,7 @@ def generic_options(ctx: OptionsContext, *, tiers: bool) -> dict:
     return params
 
 
-def aggregator_options(ctx: OptionsContext) -> tuple[str, dict]:
+def aggregator_options(ctx: OptionsContext) -> tuple[str, dict[str, Any]]:
     endpoint = model_endpoint(ctx.model)
     if endpoint == "anthropic-messages":
         return "anthropic", anthropic_options(ctx)
@@ -335,7 +335,7 @@ def aggregator_options(ctx: OptionsContext) -> tuple[str, dict]:
     return "openai-compatible", generic_options(ctx, tiers=False)
 
 
-def capability_provider_options(ctx: OptionsContext, options_id: str) -> dict:
+def capability_provider_options(ctx: OptionsContext, options_id: str) -> dict[str, Any]:
     """One top-level key from the §4.3 id (PAR-Q5: the OpenAI family is always ``openai``)."""
     if options_id in OPENAI_BUILDER_IDS:
         key = options_id if ctx.strict else "openai"

@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import as_array, as_object
+
 CHAT = "openai-chat-completions"
 RESPONSES = "openai-responses"
 ANTHROPIC = "anthropic-messages"
@@ -61,7 +63,7 @@ def detect_format(value: Any) -> str | None:
     anthropic_keys = ("system", "thinking", "stop_sequences", "top_k", "anthropic_version")
     if any(k in value for k in anthropic_keys):
         return ANTHROPIC
-    tools = value.get("tools") if isinstance(value.get("tools"), list) else []
+    tools = as_array(value.get("tools"))
     if any(isinstance(t, dict) and ("input_schema" in t or str(t.get("type", "")).startswith("web_search_"))
            for t in tools):
         return ANTHROPIC
@@ -228,12 +230,12 @@ class _Mapper:
                                    "read it")
         else:
             self.messages("input", b.get("input"), ("system", "developer"))
-        reasoning = b.get("reasoning") if isinstance(b.get("reasoning"), dict) else {}
+        reasoning = as_object(b.get("reasoning"))
         self.effort("reasoning.effort", reasoning.get("effort"))
         if "summary" in reasoning:
             self.unmapped("reasoning.summary", "Cherry Studio sets reasoningSummary itself from the model and "
                                                "provider (spec §9.4)")
-        text = b.get("text") if isinstance(b.get("text"), dict) else {}
+        text = as_object(b.get("text"))
         self.provider_setting("text.verbosity", "verbosity", "verbosity", text.get("verbosity"))
         if "format" in text:
             self.unmapped("text.format", "structured output formats are not a setting of the params pipeline")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from engine.jsvalues import Undefined
 from engine.params.errors import ParamsError
 from engine.params.ids import unique_id
 from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
@@ -51,7 +52,7 @@ NO_VERSION_PROVIDERS = ("copilot", "github", "cherryai", "perplexity", "newapi",
 # ------------------------------------------------------------------ endpoint
 
 
-def effective_endpoint(provider: dict, model: dict) -> Any:
+def effective_endpoint(provider: dict[str, Any], model: dict[str, Any]) -> Any:
     """``model.endpointTypes[0]``, else ``provider.defaultChatEndpoint`` (may be ``UNDEFINED``)."""
     types = get(model, "endpointTypes")
     if isinstance(types, list) and types and not is_nullish(types[0]):
@@ -60,26 +61,26 @@ def effective_endpoint(provider: dict, model: dict) -> Any:
     return UNDEFINED if default is None else default
 
 
-def model_endpoint(model: dict) -> Any:
+def model_endpoint(model: dict[str, Any]) -> Any:
     types = get(model, "endpointTypes")
     if isinstance(types, list) and types and not is_nullish(types[0]):
         return types[0]
     return UNDEFINED
 
 
-def _configs(provider: dict) -> dict:
+def _configs(provider: dict[str, Any]) -> dict[str, Any]:
     configs = get(provider, "endpointConfigs")
     return configs if isinstance(configs, dict) else {}
 
 
-def _config_base(provider: dict, endpoint: Any) -> str | None:
+def _config_base(provider: dict[str, Any], endpoint: Any) -> str | None:
     if not isinstance(endpoint, str):
         return None
     url = get_path(_configs(provider), endpoint, "baseUrl")
     return url if isinstance(url, str) and url else None
 
 
-def raw_base_url(provider: dict, endpoint: Any) -> str:
+def raw_base_url(provider: dict[str, Any], endpoint: Any) -> str:
     """§4.1 lookup order for the unformatted base URL."""
     for candidate in (endpoint, get(provider, "defaultChatEndpoint")):
         url = _config_base(provider, candidate)
@@ -115,7 +116,7 @@ def _with_variant(base: str, endpoint: Any) -> str:
     return base
 
 
-def resolve_scope_provider_id(provider: dict, endpoint: Any) -> str:
+def resolve_scope_provider_id(provider: dict[str, Any], endpoint: Any) -> str:
     """§4.2 ``resolveAiSdkProviderId``: one signal, the endpoint's ``adapterFamily``."""
     if not isinstance(endpoint, str):
         return "openai-compatible"
@@ -125,7 +126,7 @@ def resolve_scope_provider_id(provider: dict, endpoint: Any) -> str:
     return _with_variant(family, endpoint)
 
 
-def resolve_options_provider_id(provider: dict, endpoint: Any) -> str:
+def resolve_options_provider_id(provider: dict[str, Any], endpoint: Any) -> str:
     """§4.3 ``getAiSdkProviderId``: as §4.2, but no endpoint means chat-completions (PAR-Q4)."""
     return resolve_scope_provider_id(
         provider, endpoint if isinstance(endpoint, str) else "openai-chat-completions")
@@ -134,19 +135,19 @@ def resolve_options_provider_id(provider: dict, endpoint: Any) -> str:
 # ------------------------------------------------------------------ provider tests
 
 
-def is_ollama_provider(provider: dict) -> bool:
-    return (get(provider, "id") == "ollama" or get(provider, "presetProviderId") == "ollama"
-            or get(provider, "defaultChatEndpoint") == "ollama-chat")
+def is_ollama_provider(provider: dict[str, Any]) -> bool:
+    return bool(get(provider, "id") == "ollama" or get(provider, "presetProviderId") == "ollama"
+                or get(provider, "defaultChatEndpoint") == "ollama-chat")
 
 
-def is_gemini_provider(provider: dict) -> bool:
-    return ((get(provider, "id") in ("google", "gemini")
-             or get(provider, "presetProviderId") == "gemini"
-             or get(provider, "defaultChatEndpoint") == "google-generate-content")
-            and get(provider, "authType") != "iam-gcp")
+def is_gemini_provider(provider: dict[str, Any]) -> bool:
+    return bool((get(provider, "id") in ("google", "gemini")
+                 or get(provider, "presetProviderId") == "gemini"
+                 or get(provider, "defaultChatEndpoint") == "google-generate-content")
+                and get(provider, "authType") != "iam-gcp")
 
 
-def api_key(provider: dict) -> str:
+def api_key(provider: dict[str, Any]) -> str:
     """The key store's rotated key: the sentinel when any key is enabled, else ``""``."""
     keys = get(provider, "apiKeys")
     if isinstance(keys, list) and any(isinstance(k, dict) and k.get("isEnabled") is True
@@ -195,7 +196,7 @@ def format_ollama_url(url: str) -> str:
     return f"{text}/api"
 
 
-def formatted_base_url(provider: dict, endpoint: Any, url: str) -> str:
+def formatted_base_url(provider: dict[str, Any], endpoint: Any, url: str) -> str:
     if endpoint in ("ollama-chat", "ollama-generate"):
         return format_ollama_url(url)
     if endpoint == "google-generate-content":
@@ -217,17 +218,17 @@ def formatted_base_url(provider: dict, endpoint: Any, url: str) -> str:
 class SdkConfig:
     provider_id: str
     model_id: Any
-    provider_settings: dict
+    provider_settings: dict[str, Any]
     builder: str
     endpoint: str = ""
     notes: list[str] = field(default_factory=list)
 
-    def to_report(self) -> dict:
+    def to_report(self) -> dict[str, Any]:
         return {"providerId": self.provider_id, "modelId": self.model_id,
                 "endpoint": self.endpoint, "providerSettings": redact(self.provider_settings)}
 
 
-def redact(settings: dict) -> dict:
+def redact(settings: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for key, value in settings.items():
         if key in SECRET_KEYS and value is not UNDEFINED:
@@ -239,16 +240,16 @@ def redact(settings: dict) -> dict:
     return out
 
 
-def _extra_headers(provider: dict) -> dict:
+def _extra_headers(provider: dict[str, Any]) -> dict[str, Any]:
     extra = get_path(provider, "settings", "extraHeaders")
     return dict(extra) if isinstance(extra, dict) else {}
 
 
-def app_headers(provider: dict) -> dict:
+def app_headers(provider: dict[str, Any]) -> dict[str, Any]:
     return {**APP_HEADERS, **_extra_headers(provider)}
 
 
-def wire_id(model: dict) -> str:
+def wire_id(model: dict[str, Any]) -> str:
     api = get(model, "apiModelId")
     return api if isinstance(api, str) and api else unique_id(model)
 
@@ -270,13 +271,13 @@ def _strip_suffix_once(text: str, suffix: str) -> str:
     return text[: -len(suffix)] if text.endswith(suffix) else text
 
 
-def sdk_model_id(model: dict) -> Any:
+def sdk_model_id(model: dict[str, Any]) -> Any:
     """``apiModelId``, else the unique id (PAR-Q12 — the strict profile strips the prefix)."""
     api = get(model, "apiModelId")
     return model.get("id", UNDEFINED) if is_nullish(api) else api
 
 
-def build_sdk_config(provider: dict, model: dict, endpoint: Any, scope_id: str,
+def build_sdk_config(provider: dict[str, Any], model: dict[str, Any], endpoint: Any, scope_id: str,
                      cherryin_provider: Any) -> SdkConfig:
     """§4.4: the first matching builder wins."""
     key = api_key(provider)
@@ -338,7 +339,8 @@ def build_sdk_config(provider: dict, model: dict, endpoint: Any, scope_id: str,
     }, "openai-compatible")
 
 
-def _azure_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
+def _azure_config(provider: dict[str, Any], model: dict[str, Any], scope_id: str, url: str, key: str,
+                  model_id: Any) -> SdkConfig:
     stripped = _strip_suffix_once(_strip_suffix_once(url, "/v1"), "/openai")
     headers = app_headers(provider)
     endpoint_types = get(model, "endpointTypes")
@@ -347,7 +349,7 @@ def _azure_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
         return SdkConfig("azure-anthropic", model_id,
                          {"baseURL": stripped, "apiKey": key, "headers": headers}, "azure")
     sdk_id = "azure-responses" if scope_id == "azure-responses" else "azure"
-    settings = {"baseURL": f"{stripped}/openai", "apiKey": key, "headers": headers}
+    settings: dict[str, Any] = {"baseURL": f"{stripped}/openai", "apiKey": key, "headers": headers}
     version = get_path(provider, "settings", "apiVersion")
     if isinstance(version, str) and version.strip():
         settings["apiVersion"] = version.strip()
@@ -356,8 +358,8 @@ def _azure_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
     return SdkConfig(sdk_id, model_id, settings, "azure")
 
 
-def _bedrock_config(provider, url, key, model_id) -> SdkConfig:
-    settings: dict = {"baseURL": url if url else UNDEFINED, "apiKey": key}
+def _bedrock_config(provider: dict[str, Any], url: str, key: str, model_id: Any) -> SdkConfig:
+    settings: dict[str, Any] = {"baseURL": url if url else UNDEFINED, "apiKey": key}
     auth = get(provider, "authConfig")
     if isinstance(auth, dict) and auth.get("type") == "iam-aws":
         region = auth.get("region")
@@ -369,16 +371,16 @@ def _bedrock_config(provider, url, key, model_id) -> SdkConfig:
     return SdkConfig("bedrock", model_id, settings, "bedrock")
 
 
-def _vertex_config(provider, model, scope_id, url, key, model_id) -> SdkConfig:
+def _vertex_config(provider: dict[str, Any], model: dict[str, Any], scope_id: str, url: str, key: str,
+                   model_id: Any) -> SdkConfig:
     auth = get(provider, "authConfig")
     if not (isinstance(auth, dict) and auth.get("type") == "iam-gcp"):
         raise ParamsError("VertexAI requires iam-gcp auth configuration.", "/provider/authConfig")
     claude = scope_id == "google-vertex-anthropic" or wire_id(model).lower().startswith("claude")
     sdk_id = "google-vertex-anthropic" if claude else "google-vertex"
+    base: str | Undefined = UNDEFINED
     if url:
         base = url + ("/publishers/anthropic/models" if claude else "/publishers/google")
-    else:
-        base = UNDEFINED
     settings = {"baseURL": base, "apiKey": key, "project": get(auth, "project"),
                 "location": get(auth, "location")}
     credentials = get(auth, "credentials")

@@ -6,25 +6,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.params.capabilities import Capabilities
+from engine.params.options_context import QuirkNote
 from engine.params.routing import SdkConfig
 
 
 @dataclass(frozen=True)
 class RequestScope:
-    request: dict
-    assistant: dict | None
-    model: dict
-    provider: dict
+    request: dict[str, Any]
+    assistant: dict[str, Any] | None
+    model: dict[str, Any]
+    provider: dict[str, Any]
     capabilities: Capabilities | None
     sdk_config: SdkConfig
     endpoint_type: Any  # str or UNDEFINED
     ai_sdk_provider_id: str
     options_provider_id: str
     mcp_tool_ids: tuple[str, ...]
-    prefs: dict
-    env: dict
+    prefs: dict[str, Any]
+    env: dict[str, Any]
     profile: str = "cherry-studio"
-    diagnostics: list = field(default_factory=list, compare=False)  # append-only side channel
+    diagnostics: list[QuirkNote] = field(default_factory=list, compare=False)  # append-only side channel
 
     @property
     def strict(self) -> bool:

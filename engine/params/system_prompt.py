@@ -49,7 +49,7 @@ def _parse_now(now: Any) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def local_time(env: dict) -> tuple[datetime, list[str]]:
+def local_time(env: dict[str, Any]) -> tuple[datetime, list[str]]:
     """The clock in ``env.timeZone`` (checked by :func:`engine.params.payload.read_envelope`)."""
     moment = _parse_now(env.get("now"))
     return moment.astimezone(ZoneInfo(env.get("timeZone") or "UTC")), []
@@ -65,7 +65,7 @@ def format_time(moment: datetime) -> str:
     return f"{hour}:{moment.minute:02d}:{moment.second:02d} {suffix}"
 
 
-def date_variables(env: dict) -> tuple[dict[str, str], list[str]]:
+def date_variables(env: dict[str, Any]) -> tuple[dict[str, str], list[str]]:
     """``{{date}}``, ``{{time}}``, ``{{datetime}}`` as the en-US JS locale functions print them."""
     moment, notes = local_time(env)
     locale = env.get("locale") or "en-US"
@@ -75,7 +75,7 @@ def date_variables(env: dict) -> tuple[dict[str, str], list[str]]:
     return {"{{date}}": date, "{{time}}": time, "{{datetime}}": f"{date}, {time}"}, notes
 
 
-def substitute_variables(prompt: str, model: dict, env: dict, prefs: dict) -> tuple[str, list[str]]:
+def substitute_variables(prompt: str, model: dict[str, Any], env: dict[str, Any], prefs: dict[str, Any]) -> tuple[str, list[str]]:
     values, notes = date_variables(env)
     username = prefs.get("app.user.name")
     language = prefs.get("app.language")
@@ -94,7 +94,7 @@ def substitute_variables(prompt: str, model: dict, env: dict, prefs: dict) -> tu
     return prompt, notes
 
 
-def assemble_system_prompt(assistant: Any, model: dict, env: dict, prefs: dict,
+def assemble_system_prompt(assistant: Any, model: dict[str, Any], env: dict[str, Any], prefs: dict[str, Any],
                            exposed: list[str] | None, deferred_namespaces: list[str],
                            *, strict: bool = False) -> tuple[str | None, list[str]]:
     sections: list[str] = []

@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import as_array, as_object
 from engine.params.collation import sort_names
 from engine.params.jsv import get, get_path, is_nullish, json_compact, truthy, utf16_len
+from engine.params.options_context import QuirkNote
 
 META_TOOLS = ("tool_search", "tool_inspect", "tool_invoke")
 DEFAULT_CONTEXT_WINDOW = 32000
@@ -56,32 +58,32 @@ class ToolsResult:
     active: list[ToolEntry] = field(default_factory=list)
     exposed: list[str] | None = None
     deferred: list[str] = field(default_factory=list)
-    defer_diagnostics: dict | None = None
+    defer_diagnostics: dict[str, Any] | None = None
     skipped: str | None = None
-    notes: list[dict] = field(default_factory=list)
-    quirks: list[dict] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    quirks: list[QuirkNote] = field(default_factory=list)
 
-    def to_report(self) -> dict:
+    def to_report(self) -> dict[str, Any]:
         return {"exposed": self.exposed, "deferred": list(self.deferred),
                 "active": [e.name for e in self.active],
                 "deferDiagnostics": self.defer_diagnostics}
 
 
-def _servers(payload: dict) -> list[dict]:
+def _servers(payload: dict[str, Any]) -> list[dict[str, Any]]:
     servers = payload.get("mcpServers")
     return [s for s in servers if isinstance(s, dict)] if isinstance(servers, list) else []
 
 
-def _server_active(server: dict) -> bool:
+def _server_active(server: dict[str, Any]) -> bool:
     return server.get("isActive", True) is not False
 
 
-def _server_tools(server: dict) -> list[dict]:
+def _server_tools(server: dict[str, Any]) -> list[dict[str, Any]]:
     tools = server.get("tools")
     return [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
 
 
-def _rule_matches(rules: Any, server: dict, tool: dict, *, strict: bool) -> bool:
+def _rule_matches(rules: Any, server: dict[str, Any], tool: dict[str, Any], *, strict: bool) -> bool:
     if not isinstance(rules, list):
         return False
     name = str(tool.get("name", ""))
@@ -92,17 +94,17 @@ def _rule_matches(rules: Any, server: dict, tool: dict, *, strict: bool) -> bool
     return any(rule in candidates for rule in rules if isinstance(rule, str))
 
 
-def is_disabled(server: dict, tool: dict, *, strict: bool = False) -> bool:
+def is_disabled(server: dict[str, Any], tool: dict[str, Any], *, strict: bool = False) -> bool:
     return _rule_matches(server.get("disabledTools"), server, tool, strict=strict)
 
 
-def is_force_prompt(server: dict, tool: dict, *, strict: bool = False) -> bool:
+def is_force_prompt(server: dict[str, Any], tool: dict[str, Any], *, strict: bool = False) -> bool:
     if _rule_matches(server.get("disabledAutoApproveTools"), server, tool, strict=strict):
         return True
     return tool.get("name") == "execute" and server.get("name") == "@cherry/browser"
 
 
-def quirk27_hits(server: dict, tool: dict) -> bool:
+def quirk27_hits(server: dict[str, Any], tool: dict[str, Any]) -> bool:
     """True when only the strict matcher would see a source rule for this tool (PAR-Q27)."""
     for key in ("disabledTools", "disabledAutoApproveTools"):
         rules = server.get(key)
@@ -112,7 +114,7 @@ def quirk27_hits(server: dict, tool: dict) -> bool:
     return False
 
 
-def mcp_mode(assistant: dict) -> str:
+def mcp_mode(assistant: dict[str, Any]) -> str:
     mode = get_path(assistant, "settings", "mcpMode")
     if isinstance(mode, str) and not is_nullish(mode):
         return mode
@@ -120,9 +122,9 @@ def mcp_mode(assistant: dict) -> str:
     return "manual" if isinstance(servers, list) and servers else "disabled"
 
 
-def resolve_mcp_tool_ids(payload: dict, *, strict: bool = False) -> tuple[list[str], str]:
+def resolve_mcp_tool_ids(payload: dict[str, Any], *, strict: bool = False) -> tuple[list[str], str]:
     """§8.1: the request's MCP id set, plus a sentence saying where it came from."""
-    request = payload.get("request") if isinstance(payload.get("request"), dict) else {}
+    request = as_object(payload.get("request"))
     assistant = payload.get("assistant")
     explicit = request.get("mcpToolIds")
     if not is_nullish(explicit) and isinstance(explicit, list):
@@ -135,7 +137,7 @@ def resolve_mcp_tool_ids(payload: dict, *, strict: bool = False) -> tuple[list[s
     mode = mcp_mode(assistant)
     if mode == "disabled":
         return [], "assistant mcpMode is disabled"
-    linked = assistant.get("mcpServerIds") if isinstance(assistant.get("mcpServerIds"), list) else []
+    linked = as_array(assistant.get("mcpServerIds"))
     out: list[str] = []
     for server in _servers(payload):
         if not _server_active(server):
@@ -151,7 +153,7 @@ def resolve_mcp_tool_ids(payload: dict, *, strict: bool = False) -> tuple[list[s
     return list(dict.fromkeys(out)), f"derived from the assistant (mcpMode {mode})"
 
 
-def mcp_cost_chars(name: str, tool: dict) -> int:
+def mcp_cost_chars(name: str, tool: dict[str, Any]) -> int:
     description = tool.get("description")
     description = description if isinstance(description, str) else ""
     schema = tool.get("inputSchema")
@@ -159,7 +161,7 @@ def mcp_cost_chars(name: str, tool: dict) -> int:
     return utf16_len(name) + utf16_len(description) + utf16_len(schema_json)
 
 
-def registry_entries(payload: dict, mcp_ids: list[str], *, strict: bool = False,
+def registry_entries(payload: dict[str, Any], mcp_ids: list[str], *, strict: bool = False,
                      builtin_web: bool = True) -> list[ToolEntry]:
     """Entries that apply, in registry (collation) order.
 
@@ -188,8 +190,7 @@ def registry_entries(payload: dict, mcp_ids: list[str], *, strict: bool = False,
             if name not in wanted or is_disabled(server, tool, strict=strict):
                 continue
             defer = "never" if is_force_prompt(server, tool, strict=strict) else "auto"
-            description = tool.get("description") if isinstance(tool.get("description"), str) \
-                else ""
+            description = tool["description"] if isinstance(tool.get("description"), str) else ""
             entries.append(ToolEntry(name, f"mcp:{server_name}", defer, mcp_cost_chars(name, tool),
                                      "mcp", description=description, server=server_name,
                                      why="id is in the request's MCP id set"))
@@ -222,7 +223,7 @@ def apply_defer(active: list[ToolEntry], context_window: Any) -> ToolsResult:
         })
 
 
-def resolve_tools(payload: dict, model: dict, *, strict: bool = False,
+def resolve_tools(payload: dict[str, Any], model: dict[str, Any], *, strict: bool = False,
                   builtin_web: bool = True) -> ToolsResult:
     from engine.params.ids import has_capability
 

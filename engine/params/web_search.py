@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.jsvalues import as_object
 from engine.params.jsv import get
+from engine.params.options_context import QuirkNote
 
 
-def _tool(tool_id: str, args: Any) -> dict:
+def _tool(tool_id: str, args: Any) -> dict[str, Any]:
     return {"type": "provider", "id": tool_id, "args": args}
 
 
-def web_search_details(sdk_provider_id: str, config: Any, quirks: list[dict], *,
-                       strict: bool = False, gateway_family: str | None = None) -> dict:
+def web_search_details(sdk_provider_id: str, config: Any, quirks: list[QuirkNote], *,
+                       strict: bool = False, gateway_family: str | None = None) -> dict[str, Any]:
     """``gateway_family``: strict only, the family an AI Gateway model maps to (PAR-Q24 fix)."""
     config = config if isinstance(config, dict) else {}
     if strict and sdk_provider_id == "gateway" and gateway_family:
@@ -31,7 +33,7 @@ def web_search_details(sdk_provider_id: str, config: Any, quirks: list[dict], *,
                                                          "empty config"})
         return {"tools": {"webSearch": _tool("anthropic.web_search_20250305", args)}}
     if sdk_provider_id == "xai-responses":
-        entry = config.get("xai-responses") if isinstance(config.get("xai-responses"), dict) else {}
+        entry = as_object(config.get("xai-responses"))
         return {"tools": {"webSearch": _tool("xai.web_search", get(entry, "webSearch")),
                           "xSearch": _tool("xai.x_search", get(entry, "xSearch"))}}
     if sdk_provider_id == "openrouter":

@@ -18,7 +18,7 @@ FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPattern
 
 def filter_object(text: str, filter_id: str) -> tuple[str, dict[str, Any]]:
     """(pointer, value) of the filter ``filter_id`` in a filter file's text."""
-    from engine.workspace.panels_model import filter_pointers
+    from engine.workspace.panel_models.filter_files import filter_pointers
 
     parsed = jsontree.parse(text)
     if not parsed.ok:

@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 
 from app.panel_params import ParamsPanel
 from app.panel_repair import RepairPanel
-from engine.workspace.panels_model import PRESET_SCHEMAS
+from engine.workspace.panel_models.repair_playground import PRESET_SCHEMAS
 
 pytestmark = pytest.mark.gui
 

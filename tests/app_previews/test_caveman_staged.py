@@ -9,7 +9,7 @@ import pytest
 
 import app.panel_caveman as panel_module
 from app.panel_caveman import CavemanPreviewPanel
-from engine.workspace.previews import (
+from engine.workspace.previews.caveman_preview import (
     STAGED_MIN,
     CavemanRequest,
     PreviewCancelled,
@@ -161,7 +161,7 @@ def test_span_view_draws_only_the_spans_near_what_is_on_screen(qtbot):
     edit and text replacement walk them all (replacing the text took minutes). Only the spans
     near the visible text are drawn, and scrolling draws those of the new place."""
     from app.widgets.spanview import SPAN_WINDOW, SpanTextView
-    from engine.workspace.previews import Span
+    from engine.workspace.previews.marks import Span
 
     view = SpanTextView()
     qtbot.addWidget(view)

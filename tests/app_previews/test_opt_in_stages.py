@@ -53,7 +53,7 @@ def test_stage_menu_sets_the_config_keys(rtk):
 
 
 def test_renderer_and_code_strip_steps_in_the_preview_model():
-    from engine.workspace.previews import RtkRequest, run_rtk_preview
+    from engine.workspace.previews.rtk_preview import RtkRequest, run_rtk_preview
 
     table = '[{"name":"a","id":1},{"name":"b","id":2}]'
     preview = run_rtk_preview(RtkRequest(table, options={"enableRenderers": True}))

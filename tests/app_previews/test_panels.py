@@ -186,7 +186,7 @@ def test_caveman_panel_latest_request_wins(qtbot, caveman):
 
 
 def test_caveman_panel_broken_pack_shows_the_loader_message(qtbot, caveman):
-    from engine.workspace.previews import PackOverride
+    from engine.workspace.previews.caveman_packs import PackOverride
 
     caveman.override = PackOverride("en", "filler", json.dumps({"language": "en", "category": "filler",
                                                                 "rules": [{"name": "x", "pattern": "("}]}))
@@ -264,7 +264,7 @@ def rtk(qtbot):
 
 
 def _filter_buffer(workspace):
-    from engine.workspace.previews import FilterBuffer
+    from engine.workspace.previews.rtk_preview import FilterBuffer
 
     path = workspace / "filters" / "mytool.json"
     return FilterBuffer(str(path), path.read_text(encoding="utf-8"), "mytool")
@@ -354,7 +354,7 @@ def test_panels_open_in_docs_mode(qtbot, workspace, tmp_path):
 
 def test_span_view_click_reports_the_span(qtbot):
     from app.widgets.spanview import SpanTextView
-    from engine.workspace.previews import Span
+    from engine.workspace.previews.marks import Span
 
     view = SpanTextView()
     qtbot.addWidget(view)
@@ -386,7 +386,7 @@ def test_rtk_panel_says_when_the_open_filter_was_not_chosen(qtbot, rtk, workspac
 
 def test_protected_regions_are_shaded_by_kind(qtbot):
     from app.widgets.spanview import SpanTextView, protected_family, span_format
-    from engine.workspace.previews import Span
+    from engine.workspace.previews.marks import Span
 
     assert protected_family("url") == "link" and protected_family("file_path") == "name"
     assert protected_family("fenced_code") == "code" and protected_family("error_message") == "error"

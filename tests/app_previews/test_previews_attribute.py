@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.workspace.previews import DiffOp, RuleHit, _attribute
+from engine.workspace.previews.caveman_preview import RuleHit, _attribute
+from engine.workspace.previews.word_diff import DiffOp
 
 
 def plain_rules_for(marks: list[tuple[int, int, str]], a: int, b: int) -> list[str]:

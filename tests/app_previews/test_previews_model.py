@@ -7,22 +7,19 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.workspace.previews import (
-    CavemanRequest,
-    FilterBuffer,
-    PackOverride,
-    RtkRequest,
-    Utf16Offsets,
+from engine.workspace.previews.caveman_packs import PackOverride
+from engine.workspace.previews.caveman_preview import CavemanRequest, run_caveman_preview
+from engine.workspace.previews.marks import span_at
+from engine.workspace.previews.rtk_preview import FilterBuffer, RtkRequest, run_rtk_preview
+from engine.workspace.previews.samples import (
     caveman_samples,
     command_hint,
     output_samples,
-    run_caveman_preview,
-    run_rtk_preview,
     sample_file_name,
-    span_at,
-    word_diff,
     workspace_samples_dir,
 )
+from engine.workspace.previews.utf16 import Utf16Offsets
+from engine.workspace.previews.word_diff import word_diff
 
 from .conftest import FILTER, PACK, RUNAWAY, SAMPLE, tool_output, write_pack
 

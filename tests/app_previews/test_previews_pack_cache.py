@@ -7,7 +7,7 @@ import json
 import os
 
 from engine.caveman import PackSource
-from engine.workspace.previews import PackOverride, pack_source
+from engine.workspace.previews.caveman_packs import PackOverride, pack_source
 
 
 def _write(root, language, base, rules):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.workspace.previews import _TOKEN, _tokens
+from engine.workspace.previews.word_diff import _TOKEN, _tokens
 
 
 def plain_tokens(text: str, base: int) -> tuple[list[str], list[int]]:

@@ -16,7 +16,7 @@ from engine.params.request_import import (
     detect_format,
     import_request,
 )
-from engine.workspace.panels_model import run_params_view
+from engine.workspace.panel_models.params_playground import run_params_view
 
 CHAT_BODY = {"model": "gpt-4o", "messages": [{"role": "system", "content": "Be terse."},
                                              {"role": "user", "content": "hi"}],

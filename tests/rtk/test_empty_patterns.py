@@ -8,7 +8,7 @@ from engine.rtk.empty_patterns import (
     without_empty_patterns,
 )
 from engine.validate import validate_file
-from engine.workspace.previews import FilterBuffer, RtkRequest, run_rtk_preview
+from engine.workspace.previews.rtk_preview import FilterBuffer, RtkRequest, run_rtk_preview
 from engine.workspace.templates import example_filter, render
 
 

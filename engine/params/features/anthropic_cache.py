@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 from engine.params.features.base import Decision, Feature, show
 from engine.params.jsv import get, get_path, truthy
 
+if TYPE_CHECKING:
+    from engine.params.scope import RequestScope
+
 CACHE_MARKER = {"anthropic": {"cacheControl": {"type": "ephemeral"}}}
 
 
-def estimate_tokens(content) -> int:
+def estimate_tokens(content: object) -> int:
     """Approximation of ``tokenx`` (≈ 4 characters per token) over strings and text parts."""
     if isinstance(content, str):
         return math.ceil(len(content) / 4)
@@ -20,7 +24,7 @@ def estimate_tokens(content) -> int:
     return 0
 
 
-def place_cache_markers(messages: list[dict], settings: dict) -> list[dict]:
+def place_cache_markers(messages: list[dict[str, Any]], settings: dict[str, Any]) -> list[dict[str, Any]]:
     """Return copies of ``messages`` with the markers the middleware would add."""
     threshold = settings.get("tokenThreshold") or 0
     out = [dict(m) for m in messages]
@@ -53,7 +57,7 @@ def place_cache_markers(messages: list[dict], settings: dict) -> list[dict]:
 
 
 class AnthropicCacheFeature(Feature):
-    def decide(self, scope) -> Decision:
+    def decide(self, scope: RequestScope) -> Decision:
         if scope.endpoint_type != "anthropic-messages":
             return Decision(False, f"endpointType is {show(scope.endpoint_type)}, not "
                                    '"anthropic-messages"')
@@ -65,7 +69,7 @@ class AnthropicCacheFeature(Feature):
         return Decision(True, "anthropic-messages endpoint with cacheControl enabled and a "
                               "token threshold")
 
-    def demo(self, scope) -> dict:
+    def demo(self, scope: RequestScope) -> dict[str, Any]:
         cache = get_path(scope.provider, "settings", "cacheControl")
         settings = cache if isinstance(cache, dict) else {}
         threshold = get(settings, "tokenThreshold")

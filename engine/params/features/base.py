@@ -23,9 +23,9 @@ class Plugin:
 
     name: str
     kind: PluginKind
-    details: dict | None = None  # the report's pluginDetails entry (None: no entry)
+    details: dict[str, Any] | None = None  # the report's pluginDetails entry (None: no entry)
     summary: str = ""
-    effect: dict | None = None  # demo of the plugin on a sample request
+    effect: dict[str, Any] | None = None  # demo of the plugin on a sample request
 
     @property
     def acts_on_chat_path(self) -> bool:
@@ -51,7 +51,7 @@ class Feature:
     plugin_name: str = ""
     kind: PluginKind = "middleware"
     summary: str = ""
-    hooks: dict | None = field(default=None)
+    hooks: dict[str, Any] | None = field(default=None)
 
     def decide(self, scope: RequestScope) -> Decision:  # pragma: no cover - overridden
         return Decision(True, "always")
@@ -59,17 +59,17 @@ class Feature:
     def applies(self, scope: RequestScope) -> bool:
         return self.decide(scope).applies
 
-    def details(self, scope: RequestScope) -> dict | None:
+    def details(self, scope: RequestScope) -> dict[str, Any] | None:
         return None
 
-    def demo(self, scope: RequestScope) -> dict | None:
+    def demo(self, scope: RequestScope) -> dict[str, Any] | None:
         return None
 
     def contribute_model_adapters(self, scope: RequestScope) -> list[Plugin]:
         return [Plugin(self.plugin_name or self.name, self.kind, self.details(scope),
                        self.summary, self.demo(scope))]
 
-    def contribute_hooks(self, scope: RequestScope) -> dict | None:
+    def contribute_hooks(self, scope: RequestScope) -> dict[str, Any] | None:
         return self.hooks
 
 

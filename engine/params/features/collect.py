@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,17 +23,19 @@ def _reason(feature: Any, scope: Any, applied: bool) -> str:
     decide = getattr(feature, "decide", None)
     if decide is not None:
         try:
-            return decide(scope).reason
+            reason: str = decide(scope).reason
+            return reason
         except Exception:
             pass
     return "applies() returned " + ("true" if applied else "false") if hasattr(
         feature, "applies") else "no applies(): defaults to true"
 
 
-def collect_from_features(scope: Any, features) -> tuple[list[FeatureOutcome], list[Plugin], list]:
+def collect_from_features(scope: Any, features: Iterable[object],
+                          ) -> tuple[list[FeatureOutcome], list[Plugin], list[Any]]:
     outcomes: list[FeatureOutcome] = []
     plugins: list[Plugin] = []
-    hook_parts: list = []
+    hook_parts: list[Any] = []
     for feature in features:
         name = getattr(feature, "name", type(feature).__name__)
         outcome = FeatureOutcome(name, True, "")

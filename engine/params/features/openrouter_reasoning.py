@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engine.params.features.base import Decision, Feature, show
 from engine.params.jsv import get
+
+if TYPE_CHECKING:
+    from engine.params.scope import RequestScope
 
 MARKER = "[REDACTED]"
 
@@ -14,7 +19,7 @@ def strip_redacted(text: str, *, all_occurrences: bool = False) -> str:
 
 
 class OpenrouterReasoningFeature(Feature):
-    def decide(self, scope) -> Decision:
+    def decide(self, scope: RequestScope) -> Decision:
         pid = get(scope.provider, "id")
         if pid == "openrouter":
             return Decision(True, 'provider.id is "openrouter"')
@@ -25,7 +30,7 @@ class OpenrouterReasoningFeature(Feature):
                                    "tests the literal id")
         return Decision(False, f'provider.id is {show(pid)}, not "openrouter"')
 
-    def demo(self, scope) -> dict:
+    def demo(self, scope: RequestScope) -> dict[str, Any]:
         sample = "[REDACTED] Thinking about it. [REDACTED]"
         return {"sampleReasoning": sample,
                 "after": strip_redacted(sample, all_occurrences=scope.strict)}

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engine.params import ids
 from engine.params.features.base import Decision, Feature
 from engine.params.jsv import get
+
+if TYPE_CHECKING:
+    from engine.params.scope import RequestScope
 
 NATIVE_PDF_IDS = ("openai", "anthropic", "google", "azure", "azure-responses", "google-vertex",
                   "bedrock", "anthropic-vertex")
 
 
-def supports_native_pdf(scope) -> bool:
+def supports_native_pdf(scope: RequestScope) -> bool:
     provider = scope.provider
     if "qiniu" in (get(provider, "id"), get(provider, "presetProviderId")):
         return False
@@ -25,10 +30,10 @@ def supports_native_pdf(scope) -> bool:
 
 
 class PdfCompatibilityFeature(Feature):
-    def decide(self, scope) -> Decision:
+    def decide(self, scope: RequestScope) -> Decision:
         return Decision(True, "always applies")
 
-    def demo(self, scope) -> dict:
+    def demo(self, scope: RequestScope) -> dict[str, Any]:
         part = {"type": "file", "mediaType": "application/pdf", "filename": "report.pdf",
                 "data": "<pdf bytes>"}
         if supports_native_pdf(scope):

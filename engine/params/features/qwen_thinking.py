@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engine.params import ids
 from engine.params.features.base import Decision, Feature, show
 from engine.params.features.no_think import PROBE, append_suffix
@@ -9,8 +11,11 @@ from engine.params.generic_reasoning import is_enable_thinking_provider, is_thin
 from engine.params.jsv import UNDEFINED, get
 from engine.params.routing import is_ollama_provider
 
+if TYPE_CHECKING:
+    from engine.params.scope import RequestScope
 
-def suffix_for(scope) -> str:
+
+def suffix_for(scope: RequestScope) -> str:
     """PAR-Q2: the reference only tests that the effort is defined; strict honours ``none``."""
     effort = ids.effort_of(scope.assistant)
     if effort is UNDEFINED:
@@ -24,7 +29,7 @@ def suffix_for(scope) -> str:
 
 
 class QwenThinkingFeature(Feature):
-    def decide(self, scope) -> Decision:
+    def decide(self, scope: RequestScope) -> Decision:
         if not isinstance(scope.assistant, dict):
             return Decision(False, "no assistant")
         if is_ollama_provider(scope.provider):
@@ -38,11 +43,11 @@ class QwenThinkingFeature(Feature):
         return Decision(True, f"thinking-token Qwen on {show(get(scope.provider, 'id'))} (no "
                               "enable_thinking option)")
 
-    def details(self, scope) -> dict:
+    def details(self, scope: RequestScope) -> dict[str, Any]:
         return {"probeUserText": append_suffix(PROBE, suffix_for(scope),
                                                skip=("/think", "/no_think"))}
 
-    def demo(self, scope) -> dict:
+    def demo(self, scope: RequestScope) -> dict[str, Any]:
         return {"sampleUserText": PROBE, "after": self.details(scope)["probeUserText"]}
 
 

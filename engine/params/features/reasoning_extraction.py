@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engine.params import ids
 from engine.params.features.base import Decision, Feature, show
+
+if TYPE_CHECKING:
+    from engine.params.scope import RequestScope
 
 OPENAI_STYLE_IDS = ("openai", "openai-chat", "openai-response", "openai-compatible", "azure",
                     "azure-responses")
@@ -20,7 +25,7 @@ def tag_for(model_id: str) -> str:
     return "think"
 
 
-def tag_name(scope) -> str:
+def tag_name(scope: RequestScope) -> str:
     """From the lower-cased *unique* id (PAR-Q3); strict uses the raw model id."""
     unique_tag = tag_for(ids.unique_id(scope.model))
     raw_tag = tag_for(ids.raw_id(scope.model))
@@ -32,7 +37,7 @@ def tag_name(scope) -> str:
     return unique_tag
 
 
-def extract_reasoning(text: str, tag: str) -> dict:
+def extract_reasoning(text: str, tag: str) -> dict[str, Any]:
     """What the middleware makes of a generated text: reasoning parts and the remaining text."""
     opening, closing = f"<{tag}>", f"</{tag}>"
     reasoning: list[str] = []
@@ -51,16 +56,16 @@ def extract_reasoning(text: str, tag: str) -> dict:
 
 
 class ReasoningExtractionFeature(Feature):
-    def decide(self, scope) -> Decision:
+    def decide(self, scope: RequestScope) -> Decision:
         pid = scope.ai_sdk_provider_id
         ok = pid in OPENAI_STYLE_IDS
         return Decision(ok, f"aiSdkProviderId {show(pid)} is {'' if ok else 'not '}an OpenAI-style "
                             "adapter")
 
-    def details(self, scope) -> dict:
+    def details(self, scope: RequestScope) -> dict[str, Any]:
         return {"tagName": tag_name(scope)}
 
-    def demo(self, scope) -> dict:
+    def demo(self, scope: RequestScope) -> dict[str, Any]:
         tag = tag_name(scope)
         sample = f"<{tag}>The user greets me.</{tag}>Hello! How can I help?"
         return {"sampleResponse": sample, "after": extract_reasoning(sample, tag)}

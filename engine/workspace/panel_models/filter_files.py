@@ -1,0 +1,57 @@
+"""Which workspace files are RTK filter files, and where each filter sits in a JSON filter file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.fsutil import read_input_bytes
+from engine.workspace.kinds import FileKind, classify
+
+FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
+
+
+def filter_files_of(root: Path, entries: list[tuple[Path, FileKind]] | None = None) -> list[Path]:
+    """The workspace's RTK filter files (JSON filters, filter arrays, TOML), sorted by path.
+
+    ``entries`` are (path, kind) pairs from a workspace scan; without them the folder is walked.
+    """
+    if entries is None:
+        from engine.workspace.scan import scan_workspace
+
+        entries = [(f.path, f.kind) for f in scan_workspace(root).files]
+    return sorted(p for p, kind in entries if kind in FILTER_KINDS or (p.suffix == ".toml" and _is_rtk_toml(p)))
+
+
+def _is_rtk_toml(path: Path) -> bool:
+    """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
+    try:
+        return "[filters." in read_input_bytes(path).decode("utf-8", "replace")
+    except OSError:
+        return False
+
+
+def is_filter_file(path: Path) -> bool:
+    """Whether ``path`` (on disk) is an RTK filter file the tests runner would read."""
+    if path.suffix == ".toml":
+        return classify_path(path) in FILTER_KINDS or _is_rtk_toml(path)
+    return path.suffix == ".json" and classify_path(path) in FILTER_KINDS
+
+
+def filter_pointers(value: Any) -> dict[str, str]:
+    """filter id -> JSON pointer of its object in a filter file (single object or array)."""
+    if isinstance(value, dict):
+        return {value["id"]: ""} if isinstance(value.get("id"), str) else {}
+    if isinstance(value, list):
+        return {v["id"]: f"/{i}" for i, v in enumerate(value) if isinstance(v, dict) and isinstance(v.get("id"), str)}
+    return {}
+
+
+def classify_path(path: Path) -> FileKind:
+    """Kind of a file on disk (used to offer 'add test' only on filter files)."""
+    try:
+        value = json.loads(read_input_bytes(path).decode("utf-8").lstrip("\ufeff"))
+        return classify(path, value, True)
+    except (OSError, ValueError, RecursionError):
+        return classify(path, None, False)

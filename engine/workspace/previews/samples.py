@@ -1,0 +1,84 @@
+"""Named samples the previews offer: Caveman prose samples (workspace, beside the packs, built-in)
+and RTK command outputs kept in a workspace's ``samples/`` folder."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+SAMPLE_SUFFIXES = (".txt", ".md")
+OUTPUT_SUFFIXES = (".txt", ".log", ".out")
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    path: str
+    origin: str  # "workspace" | "built-in"
+    language: str = ""
+
+
+def workspace_samples_dir(workspace: str | Path) -> Path:
+    """Where the Caveman preview saves named samples of a workspace."""
+    return Path(workspace) / "samples" / "caveman"
+
+
+def caveman_samples(workspace: str | Path | None, builtin_rules: str | Path | None,
+                    pack_roots: Sequence[str | Path] = ()) -> list[Sample]:
+    """Named Caveman samples: the workspace's own, those beside its packs, then the built-in ones."""
+    out: list[Sample] = []
+    seen: set[Path] = set()
+
+    def add(path: Path, origin: str, language: str = "") -> None:
+        resolved = path.resolve()
+        if resolved in seen or not path.is_file():
+            return
+        seen.add(resolved)
+        label = f"{language}/{path.stem}" if language else path.stem
+        out.append(Sample(label, str(path), origin, language))
+
+    if workspace is not None:
+        folder = workspace_samples_dir(workspace)
+        if folder.is_dir():
+            for p in sorted(folder.iterdir()):
+                if p.suffix in SAMPLE_SUFFIXES:
+                    add(p, "workspace")
+    for root, origin in [*((Path(r), "workspace") for r in pack_roots),
+                         *([(Path(builtin_rules), "built-in")] if builtin_rules else [])]:
+        if not root.is_dir():
+            continue
+        for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+            samples = lang_dir / "samples"
+            if samples.is_dir():
+                for p in sorted(samples.iterdir()):
+                    if p.suffix in SAMPLE_SUFFIXES:
+                        add(p, origin, lang_dir.name)
+    return out
+
+
+def output_samples(workspace: str | Path | None) -> list[Sample]:
+    """Command outputs kept in a workspace's ``samples/`` folder (for the RTK preview)."""
+    out: list[Sample] = []
+    if workspace is None:
+        return out
+    folder = Path(workspace) / "samples"
+    if folder.is_dir():
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in OUTPUT_SUFFIXES and "caveman" not in p.relative_to(folder).parts:
+                out.append(Sample(str(p.relative_to(folder)), str(p), "workspace"))
+    return out
+
+
+def sample_file_name(name: str) -> str:
+    """A safe file name for a sample the user names (letters, digits, ``-_.``; ``.txt`` added)."""
+    stem = re.sub(r"[^\w.-]+", "-", name.strip()).strip(".-") or "sample"
+    return stem if stem.endswith(".txt") else f"{stem}.txt"
+
+
+def command_hint(path: str | Path) -> str:
+    """A command stored beside an output sample (``engine.corpus.samples.sidecar_command``), or ""."""
+    from engine.corpus.samples import sidecar_command
+
+    return sidecar_command(path) or ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -595,7 +595,7 @@ def _locate_issue(doc: JsonDocument, issue: dict[str, Any], d: Diagnostic, shown
     return doc.locate(diagnostic)
 
 
-def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
+def filter_files_in(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Expand folders into their ``*.json`` / ``*.toml`` files (sorted); keep files as given."""
     out: list[Path] = []
     for item in paths:

@@ -308,6 +308,11 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
                         run.tags, run.diagnostics, preserve_verdicts=run.preserve_verdicts)
 
 
+def _no_rewrite(line: str) -> str:
+    """Stands in for a missing ``fn``: called only if a line was to be rewritten without one."""
+    raise TypeError("_map_lines needs fn (or whole) to rewrite a line")
+
+
 def _map_lines(run: _Run, name: str, lines: list[str], fn: Callable[[str], str] | None = None, *,
                pattern: str | None = None, pointer: str | None = None, note: str = "",
                only: Iterable[int] | None = None, whole: Callable[[list[str]], list[str]] | None = None
@@ -318,12 +323,11 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn: Callable[[str], str] 
     if whole is not None:
         out = whole(lines)
         changed = out is not lines
-    elif fn is None:
-        raise TypeError("_map_lines needs fn or whole")
     elif only is not None:
         # Only the listed lines can change: compare those, and hand back ``lines`` itself when
         # none did (a later stage may then reuse what was prepared for them).
-        rewritten = {i: fn(lines[i]) for i in only}
+        rewrite = fn if fn is not None else _no_rewrite
+        rewritten = {i: rewrite(lines[i]) for i in only}
         changed_at = [i for i, text in rewritten.items() if text != lines[i]]
         changed = bool(changed_at)
         out = lines
@@ -332,7 +336,8 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn: Callable[[str], str] 
             for i in changed_at:
                 out[i] = rewritten[i]
     else:
-        out = [fn(line) for line in lines]
+        rewrite = fn if fn is not None else _no_rewrite
+        out = [rewrite(line) for line in lines]
         changed = out != lines
         if not changed:
             out = lines  # (what was prepared for these lines stays valid)

@@ -10,8 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.caveman.compress import CompressResult, Compressor
+    from engine.caveman.packs import PackSource, Rule
 
 INTENSITIES = ("lite", "full", "ultra")
 PROFILES = ("omniroute", "strict")
@@ -59,14 +64,14 @@ def _length(value: str) -> float:
 # ---------------------------------------------------------------- shared by run and handle_request
 
 @cache
-def _dir_source(path: str):
+def _dir_source(path: str) -> PackSource:
     from engine.caveman.packs import PackSource
 
     return PackSource.from_dir(path)
 
 
 @cache
-def _fallback(path: str):
+def _fallback(path: str) -> list[Rule]:
     from engine.caveman.packs import load_fallback_rules
 
     return load_fallback_rules(path)
@@ -78,7 +83,7 @@ def default_rules_dir() -> str:
     return str(builtin_rules_dir())
 
 
-def _response(result, *, messages_mode: bool) -> dict[str, Any]:
+def _response(result: CompressResult, *, messages_mode: bool) -> dict[str, Any]:
     stats = result.stats
     out: dict[str, Any] = {}
     if messages_mode:
@@ -100,7 +105,8 @@ def _response(result, *, messages_mode: bool) -> dict[str, Any]:
     return out
 
 
-def _config(language, intensity, role, min_length, overrides=None, skip=()) -> dict[str, Any]:
+def _config(language: str | None, intensity: str, role: str, min_length: float,
+            overrides: Mapping[str, Any] | None = None, skip: Iterable[str] = ()) -> dict[str, Any]:
     config: dict[str, Any] = {"enabled": True, "compressRoles": [role], "minMessageLength": min_length,
                               "autoDetectLanguage": False, "intensity": intensity}
     if language is not None:
@@ -160,7 +166,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
                      messages_mode=False)
 
 
-def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]:
+def compress_request_body(compressor: Compressor, body: Any, profile: str) -> dict[str, Any]:
     """A whole request body through the shared adapter (chat, Responses ``input``, Kiro), as
     OmniRoute's Caveman step runs it (``caveman.md`` §2.3)."""
     from engine.bodies import adapt_body
@@ -176,7 +182,7 @@ def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]
 
 # ---------------------------------------------------------------- the command
 
-def _load_fallback(path: str) -> tuple[list | None, str | None]:
+def _load_fallback(path: str) -> tuple[list[Rule] | None, str | None]:
     """The ``--fallback-rules`` file, or why it cannot be used as ``path:line:col: error: ...``."""
     from engine.caveman.packs import load_fallback_rules
 
@@ -194,7 +200,7 @@ def _load_fallback(path: str) -> tuple[list | None, str | None]:
                       f"objects with name and pattern: {detail}")
 
 
-def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
+def _unknown_rule_names(names: list[str], source: PackSource, fallback: list[Rule] | None) -> list[str]:
     """``--skip-rule`` names that match no rule of any loadable pack (a typo skips nothing)."""
     from engine.caveman.packs import PackError
 
@@ -209,12 +215,12 @@ def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
     return [name for name in names if name not in known]
 
 
-def _below_min_length(body, role: str, min_length: float) -> list[dict]:
+def _below_min_length(body: object, role: str, min_length: float) -> list[dict[str, float]]:
     """Messages Caveman left alone only because they are shorter than ``minMessageLength``."""
     from engine.caveman.compress import content_string
     from engine.jsvalues import utf16_len
 
-    out = []
+    out: list[dict[str, float]] = []
     messages = body.get("messages") if isinstance(body, dict) else None
     for n, msg in enumerate(messages if isinstance(messages, list) else []):
         content = msg.get("content") if isinstance(msg, dict) else None

@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.caveman.compress import CompressResult, Compressor
+    from engine.caveman.compress import Compressor, CompressResult
     from engine.caveman.packs import PackSource, Rule
 
 INTENSITIES = ("lite", "full", "ultra")

@@ -2,7 +2,7 @@
 
     python bench/bench_gui_stalls.py     # prints the figures; exit 1 when a target is missed
 
-The steps are the journey of ``tests/app/big_file_journey.py`` (the test suite runs them without
+The steps are the journey of ``tests/app/ide/big_file_journey.py`` (the test suite runs them without
 a clock).
 
 A 5 ms ``QTimer`` measures the longest gap between its ticks (a stall of the event loop), per

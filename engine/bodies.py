@@ -52,11 +52,11 @@ def _diag(code: str, message: str, level: Level = "info") -> Diagnostic:
     return Diagnostic(message, level, code, source="body-adapter")
 
 
-def _identity(result: Any) -> Any:
+def _identity(result: object) -> Any:
     return result
 
 
-def adapt_body(body: Any, *, profile: str = "omniroute") -> AdaptedBody:
+def adapt_body(body: object, *, profile: str = "omniroute") -> AdaptedBody:
     """Pick the body's shape (§2.3.1) and build the engine's view of it."""
     if not isinstance(body, dict) or isinstance(body.get("messages"), list):
         return AdaptedBody(body, "chat" if isinstance(body, dict) and isinstance(body.get("messages"), list)
@@ -87,7 +87,7 @@ def adapt_body(body: Any, *, profile: str = "omniroute") -> AdaptedBody:
 def _has_inline_image(part: Record) -> bool:
     kind = part.get("type")
 
-    def data_url(v: Any) -> bool:
+    def data_url(v: object) -> bool:
         return isinstance(v, str) and _DATA_IMAGE.match(v) is not None
 
     if kind == "input_image" and data_url(part.get("image_url")):
@@ -105,7 +105,7 @@ def _has_inline_image(part: Record) -> bool:
     return _record(inline) and isinstance(inline.get("data"), str)
 
 
-def _keepable(content: Any) -> bool:
+def _keepable(content: object) -> bool:
     if isinstance(content, str):
         return content != ""
     if isinstance(content, list):
@@ -121,7 +121,7 @@ def _parse_json(text: str) -> Any:
         return None
 
 
-def _command_of(arguments: Any) -> str | None:
+def _command_of(arguments: object) -> str | None:
     parsed = _parse_json(arguments) if isinstance(arguments, str) else arguments
     if not _record(parsed):
         return None
@@ -198,7 +198,7 @@ def _adapt_responses(body: Record, profile: str) -> AdaptedBody | None:
                 notes.append(_diag("CAV-Q19", f"input item {index}'s JSON output string is re-serialised on "
                                               "restore"))
 
-    def restore(result: Any) -> Any:
+    def restore(result: object) -> Any:
         new_messages = result.get("messages") if _record(result) else None
         rebuilt = list(items)
         for n, index in enumerate(kept):
@@ -222,7 +222,7 @@ def _adapt_responses(body: Record, profile: str) -> AdaptedBody | None:
     return AdaptedBody(adapted, "responses", restore, notes, tool_calls)
 
 
-def _fill(x: Any, original: Any) -> Any:
+def _fill(x: object, original: object) -> Any:
     """F(X, original) of §2.3.4: a string written into the first text part of an array."""
     if isinstance(original, list) and isinstance(x, str):
         out, placed = [], False
@@ -236,7 +236,7 @@ def _fill(x: Any, original: Any) -> Any:
     return x
 
 
-def _rebuild_item(item: Record, x: Any, profile: str) -> Record:
+def _rebuild_item(item: Record, x: object, profile: str) -> Record:
     kind = item.get("type") if isinstance(item.get("type"), str) else "message"
     if kind == "message":
         if profile == "strict" and "content" not in item:
@@ -311,7 +311,7 @@ def _adapt_kiro(body: Record, profile: str) -> AdaptedBody | None:
                                       "on restore"))
     adapted = {**body, "messages": messages}
 
-    def restore(result: Any) -> Any:
+    def restore(result: object) -> Any:
         new_messages = result.get("messages") if _record(result) else None
         texts: dict[KiroPath, str] = {}
         for n, path in enumerate(paths):

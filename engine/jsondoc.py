@@ -44,7 +44,7 @@ class _Entry(Protocol):
     def value_end(self) -> _Location: ...
 
 
-def escape_pointer_token(token: Any) -> str:
+def escape_pointer_token(token: object) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 

@@ -188,7 +188,7 @@ _DECIMAL_LITERAL = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?
 _RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
 
 
-def js_number(value: Any) -> float:
+def js_number(value: object) -> float:
     """``Number(value)`` for the primitive values JSON can carry (strings, numbers, booleans, null)."""
     if value is None:
         return 0.0
@@ -271,7 +271,7 @@ def canonical_number(value: float | int) -> float | int:
     return value
 
 
-def js_string(value: Any) -> str:
+def js_string(value: object) -> str:
     """``String(value)`` for JSON-shaped values, ``UNDEFINED`` and functions."""
     if value is None:
         return "null"
@@ -317,7 +317,7 @@ def object_keys(obj: Mapping[str, Any]) -> list[str]:
     return index_keys + [k for k in keys if k not in chosen]
 
 
-def json_stringify(value: Any, indent: int | str | None = None) -> str | None:
+def json_stringify(value: object, indent: int | str | None = None) -> str | None:
     """``JSON.stringify(value, null, indent)``.
 
     Python ``None`` is ``null``; ``UNDEFINED`` and callables are JavaScript ``undefined`` (dropped
@@ -336,11 +336,11 @@ def json_stringify(value: Any, indent: int | str | None = None) -> str | None:
     return _stringify(value, gap, "")
 
 
-def _is_undefined(value: Any) -> bool:
+def _is_undefined(value: object) -> bool:
     return value is UNDEFINED or callable(value)
 
 
-def _stringify(value: Any, gap: str, current: str) -> str | None:
+def _stringify(value: object, gap: str, current: str) -> str | None:
     if _is_undefined(value):
         return None
     if value is None:

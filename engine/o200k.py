@@ -85,7 +85,7 @@ def count_o200k(text: str) -> int:
     return len(encoding().encode_ordinary(text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")))
 
 
-def is_codex_body(body: Any) -> bool:
+def is_codex_body(body: object) -> bool:
     """§13.2: ``provider`` ``codex``/``cx``, or a ``model`` starting ``codex/``/``cx/`` or containing ``codex``."""
     if not isinstance(body, dict):
         return False
@@ -99,7 +99,7 @@ def is_codex_body(body: Any) -> bool:
     return False
 
 
-def estimate_body_tokens(body: Any) -> int:
+def estimate_body_tokens(body: object) -> int:
     """A whole body's token estimate: o200k for Codex bodies, else ``ceil(length/4)`` of its JSON."""
     text = body if isinstance(body, str) else (json_stringify(body) or "")
     if is_codex_body(body):

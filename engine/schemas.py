@@ -59,7 +59,7 @@ def _validator(kind: str, fragment: str = "") -> Draft202012Validator:
     return Draft202012Validator(schema, registry=_registry())
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
         type(value), "integer" if isinstance(value, int) else "number")
 
@@ -92,7 +92,7 @@ def _messages(error: ValidationError) -> list[tuple[str, str, bool]]:
     return [(pointer, f"{where}: {error.message}", False)]
 
 
-def validate_against(kind: str, value: Any, *, fragment: str = "", code_prefix: str = "schema",
+def validate_against(kind: str, value: object, *, fragment: str = "", code_prefix: str = "schema",
                      unknown_key_level: Level = "error") -> list[Diagnostic]:
     """Schema errors as diagnostics carrying pointers (no line yet).
 
@@ -109,7 +109,7 @@ def validate_against(kind: str, value: Any, *, fragment: str = "", code_prefix: 
     return out
 
 
-def filter_branch(value: Any) -> str:
+def filter_branch(value: object) -> str:
     """Which RTK filter shape an object is meant to be (OmniRoute tries canonical, then legacy)."""
     if isinstance(value, dict) and ("commandTypes" in value or "name" in value) and "label" not in value:
         return "/$defs/legacy"

@@ -25,7 +25,7 @@ SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", "samples
 KINDS = ("caveman-pack", "rtk-filter-file", "trust", "rtk-toml", "repair-config", "params-payload")
 
 
-def classify(path: Path, value: Any = None) -> str | None:
+def classify(path: Path, value: object = None) -> str | None:
     """Which kind of Rulewright file this is, from its ``$schema``, name, place and shape."""
     if isinstance(value, dict) and isinstance(value.get("$schema"), str):
         for kind, filename in SCHEMA_FILES.items():
@@ -66,7 +66,7 @@ def _duplicate_names(items: list[Any], key: str, base: str, what: str) -> list[D
     return out
 
 
-def _check_caveman(value: Any, profile: str) -> list[Diagnostic]:
+def _check_caveman(value: object, profile: str) -> list[Diagnostic]:
     schema = validate_against("caveman-pack", value, unknown_key_level="warning")
     from engine.caveman import check_pack
 
@@ -77,7 +77,7 @@ def _check_caveman(value: Any, profile: str) -> list[Diagnostic]:
     return out
 
 
-def _check_filters(value: Any, profile: str) -> list[Diagnostic]:
+def _check_filters(value: object, profile: str) -> list[Diagnostic]:
     items = value if isinstance(value, list) else [value]
     base = "" if isinstance(value, list) else None
     schema: list[Diagnostic] = []

@@ -62,7 +62,7 @@ def parse_json_or_string(text: str) -> Any:
     return text if value is FAIL else value
 
 
-def finite_or_null(value: Any) -> Any:
+def finite_or_null(value: object) -> Any:
     """Replace non-finite numbers by ``None`` throughout, as ``JSON.stringify`` writes them."""
     if isinstance(value, float) and not math.isfinite(value):
         return None

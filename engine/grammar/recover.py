@@ -69,7 +69,7 @@ def with_part_text(part: dict[str, Any], text: str) -> dict[str, Any]:
     return {**part, key: text}
 
 
-def is_tool_call_part(part: Any, *, strict: bool = False) -> bool:
+def is_tool_call_part(part: object, *, strict: bool = False) -> bool:
     """A real toolCall part; one with a non-string name does not count (GRM-Q26)."""
     if not (isinstance(part, dict) and part.get("type") == "toolCall"):
         return False

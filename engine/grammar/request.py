@@ -23,7 +23,7 @@ class Scenario:
     active_tools: list[Any] | None  # None: pi.getActiveTools() throws
 
 
-def _spread(value: Any) -> dict[str, Any]:
+def _spread(value: object) -> dict[str, Any]:
     """``{...value}``: own enumerable keys (a string or array spreads its indexes; others nothing)."""
     if isinstance(value, dict):
         return dict(value)
@@ -32,14 +32,14 @@ def _spread(value: Any) -> dict[str, Any]:
     return {}
 
 
-def model_id_of(value: Any) -> str | None:
+def model_id_of(value: object) -> str | None:
     """The model id as the gate's ``RegExp.test`` sees it: ``String(value)``; absent/null is no model."""
     if value is None:
         return None
     return value if isinstance(value, str) else js_string(value)
 
 
-def tool_list(value: Any) -> list[Any]:
+def tool_list(value: object) -> list[Any]:
     """What ``getActiveTools()`` / ``knownTools`` contribute: an array's entries, else nothing."""
     return list(value) if isinstance(value, list) else []
 
@@ -77,17 +77,17 @@ def api_message(request: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-def grammar_list(value: Any) -> list[Any] | None:
+def grammar_list(value: object) -> list[Any] | None:
     """``grammars``: an array restricts the parsers (unknown names ignored); anything else = all ten."""
     return list(value) if isinstance(value, list) else None
 
 
-def require_known(value: Any) -> bool:
+def require_known(value: object) -> bool:
     """``requireKnownTool ?? true``, then used as a JavaScript condition."""
     return True if value is None else _js_truthy(value)
 
 
-def _js_truthy(value: Any) -> bool:
+def _js_truthy(value: object) -> bool:
     if value is None or value is False:
         return False
     if isinstance(value, int | float) and not isinstance(value, bool):

@@ -25,7 +25,7 @@ class GrammarSettings:
         }
 
 
-def migrate(stored: Any) -> GrammarSettings:
+def migrate(stored: object) -> GrammarSettings:
     """Settings as the extension reads ``settings.json``; anything invalid falls back."""
     if not isinstance(stored, dict):
         return GrammarSettings()

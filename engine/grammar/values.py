@@ -36,7 +36,7 @@ def assignable(key: str) -> bool:
     return key != "__proto__"
 
 
-def normalize_arguments(value: Any, hits: Hits, *, strict: bool) -> dict[str, Any] | None:
+def normalize_arguments(value: object, hits: Hits, *, strict: bool) -> dict[str, Any] | None:
     """``N(v)``: parse strings, unwrap an inner ``arguments`` object (GRM-Q14)."""
     if isinstance(value, str):
         parsed = parse_json(value)
@@ -88,7 +88,7 @@ def call_from_json_object(obj: dict[str, Any], *, strict: bool) -> Call | None:
     return Call(js_trim(name), arguments or {}, hits)
 
 
-def calls_from_json_value(value: Any, *, strict: bool) -> list[Call]:
+def calls_from_json_value(value: object, *, strict: bool) -> list[Call]:
     """An object gives one call, an array one per object item (non-objects skipped)."""
     if isinstance(value, list):
         out: list[Call] = []
@@ -102,7 +102,7 @@ def calls_from_json_value(value: Any, *, strict: bool) -> list[Call]:
     return []
 
 
-def _short(value: Any, limit: int = 40) -> str:
+def _short(value: object, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -187,7 +187,7 @@ def pythonish_value(raw: str) -> Any:
     return parse_json_or_string(replaced)
 
 
-def _from_python_literal(value: Any) -> Any:
+def _from_python_literal(value: object) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int | float):

@@ -3,7 +3,7 @@
 Computing them takes a loop over every code point (~0.5 s of CPU), which every CLI run with an
 ``i`` pattern used to pay at start-up. The tables only change when the `regex` package (its
 Unicode tables and case pairs) or Python's ``unicodedata`` changes, so they are shipped as data
-and ``tests/jsregex/test_unicode_tables.py`` checks that regenerating gives the same module.
+and ``tests/engine/jsregex/test_unicode_tables.py`` checks that regenerating gives the same module.
 
 Run ``python -m engine.jsregex.gen_unicode_tables`` after moving the exact `regex` pin in pyproject.toml
 (or changing Python), and review the diff against V8.

@@ -11,7 +11,7 @@ INTERLEAVED_THINKING = "interleaved-thinking-2025-05-14"
 WEB_SEARCH_BETA = "web-search-2025-03-05"
 
 
-def anthropic_beta_flags(model: dict[str, Any], assistant: Any, provider: dict[str, Any] | None) -> list[str]:
+def anthropic_beta_flags(model: dict[str, Any], assistant: object, provider: dict[str, Any] | None) -> list[str]:
     """``provider=None`` is how the Bedrock options builder calls it (PAR-Q28)."""
     base = ids.base_id(model)
     auth = get(provider, "authType") if isinstance(provider, dict) else None

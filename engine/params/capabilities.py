@@ -83,7 +83,7 @@ def resolve_capabilities(model: dict[str, Any], provider: dict[str, Any], assist
     )
 
 
-def search_context_size(model: dict[str, Any], max_results: Any) -> str:
+def search_context_size(model: dict[str, Any], max_results: object) -> str:
     if ids.is_deep_research(model):
         return "medium"
     n = max_results if isinstance(max_results, (int, float)) else 0
@@ -121,7 +121,7 @@ def strict_config_family(model: dict[str, Any], options_id: str) -> str | None:
     return None
 
 
-def _config_for(model: dict[str, Any], key: str, max_results: Any, exclude: list[Any]) -> dict[str, Any]:
+def _config_for(model: dict[str, Any], key: str, max_results: object, exclude: list[Any]) -> dict[str, Any]:
     if key in ("openai", "azure-responses"):
         return {"openai": {"searchContextSize": search_context_size(model, max_results)}}
     if key == "openai-chat":

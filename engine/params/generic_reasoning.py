@@ -38,7 +38,7 @@ def is_none_capable_gpt(model: dict[str, Any]) -> bool:
     return not ("codex" in base and re.search(r"gpt-5\.[12](?!\d)", base))
 
 
-def _budget(model: dict[str, Any], effort: Any, *, on_raw: bool = False) -> int | None:
+def _budget(model: dict[str, Any], effort: object, *, on_raw: bool = False) -> int | None:
     model_id = ids.table_raw_id(model) if on_raw else ids.table_base_id(model)
     limits = ids.token_limits(model_id)
     if limits is None:

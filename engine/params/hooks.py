@@ -17,7 +17,7 @@ Hook = Callable[..., object]  # a feature's hook: the reference passes each hook
 
 
 def _sequential(handlers: list[Hook]) -> Callable[..., None]:
-    def run(*args: Any, **kwargs: Any) -> None:
+    def run(*args: object, **kwargs: object) -> None:
         for handler in handlers:
             try:
                 handler(*args, **kwargs)
@@ -27,7 +27,7 @@ def _sequential(handlers: list[Hook]) -> Callable[..., None]:
 
 
 def _on_error(handlers: list[Hook]) -> Callable[..., str]:
-    def run(*args: Any, **kwargs: Any) -> str:
+    def run(*args: object, **kwargs: object) -> str:
         verdicts = []
         for handler in handlers:
             try:

@@ -347,7 +347,7 @@ def raw_budget(limits: tuple[int, int], ratio: float) -> int:
     return math.floor((high - low) * ratio + low)
 
 
-def effort_of(assistant: Any) -> Any:
+def effort_of(assistant: object) -> Any:
     """``assistant.settings.reasoning_effort`` (``UNDEFINED`` when missing)."""
     if not isinstance(assistant, dict):
         return UNDEFINED
@@ -358,5 +358,5 @@ def effort_of(assistant: Any) -> Any:
     return value
 
 
-def effort_unset(effort: Any) -> bool:
+def effort_unset(effort: object) -> bool:
     return is_nullish(effort) or effort == ""

@@ -18,14 +18,14 @@ UNDEFINED = _JS_UNDEFINED
 UNDEFINED_JSON = {"$undefined": True}
 
 
-def get(obj: Any, key: str) -> Any:
+def get(obj: object, key: str) -> Any:
     """``obj[key]`` the JS way: ``UNDEFINED`` for a missing key or a non-object holder."""
     if isinstance(obj, dict) and key in obj:
         return obj[key]
     return UNDEFINED
 
 
-def get_path(obj: Any, *keys: str) -> Any:
+def get_path(obj: object, *keys: str) -> Any:
     """``obj?.a?.b`` — optional chaining through missing keys and nulls."""
     for key in keys:
         if obj is None or obj is UNDEFINED:
@@ -34,11 +34,11 @@ def get_path(obj: Any, *keys: str) -> Any:
     return obj
 
 
-def is_nullish(value: Any) -> bool:
+def is_nullish(value: object) -> bool:
     return value is None or value is UNDEFINED
 
 
-def truthy(value: Any) -> bool:
+def truthy(value: object) -> bool:
     """JS truthiness (``0``, ``NaN``, ``""``, ``null``, ``undefined``, ``false`` are falsy)."""
     if value is None or value is UNDEFINED or value is False:
         return False
@@ -51,7 +51,7 @@ def truthy(value: Any) -> bool:
     return True
 
 
-def to_json(value: Any) -> Any:
+def to_json(value: object) -> Any:
     """Report value → plain JSON, ``UNDEFINED`` as ``{"$undefined": true}``."""
     if value is UNDEFINED:
         return dict(UNDEFINED_JSON)
@@ -83,7 +83,7 @@ def json_parse(text: str) -> Any:
         raise JSONParseError(str(exc)) from exc
 
 
-def json_compact(value: Any) -> str:
+def json_compact(value: object) -> str:
     """``JSON.stringify(value)`` (compact, key order kept, non-ASCII raw)."""
     return json_stringify(value) or ""
 

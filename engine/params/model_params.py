@@ -10,12 +10,12 @@ from engine.params.options_context import OptionsContext, QuirkNote
 from engine.params.provider_options import capped_claude_budget
 
 
-def _settings(assistant: Any) -> dict[str, Any]:
+def _settings(assistant: object) -> dict[str, Any]:
     settings = get(assistant, "settings")
     return settings if isinstance(settings, dict) else {}
 
 
-def _claude_reasoning_active(model: dict[str, Any], effort: Any) -> bool:
+def _claude_reasoning_active(model: dict[str, Any], effort: object) -> bool:
     return (ids.is_anthropic(model) and ids.is_reasoning_model(model)
             and not ids.effort_unset(effort) and effort not in ("default", "none"))
 
@@ -29,7 +29,7 @@ def _max_temp_one(model: dict[str, Any]) -> bool:
     return base.startswith("claude") or "glm" in base or "kimi" in base or "moonshot" in base
 
 
-def temperature(model: dict[str, Any], assistant: Any) -> Any:
+def temperature(model: dict[str, Any], assistant: object) -> Any:
     settings = _settings(assistant)
     base = ids.base_id(model)
     if ids.is_gemini3_id(base) or get(settings, "enableTemperature") is not True:
@@ -45,7 +45,7 @@ def temperature(model: dict[str, Any], assistant: Any) -> Any:
     return value
 
 
-def top_p(model: dict[str, Any], assistant: Any) -> Any:
+def top_p(model: dict[str, Any], assistant: object) -> Any:
     settings = _settings(assistant)
     base = ids.base_id(model)
     if ids.is_gemini3_id(base) or get(settings, "enableTopP") is not True:
@@ -91,7 +91,7 @@ def max_output_tokens(model: dict[str, Any], provider: dict[str, Any], assistant
     return value
 
 
-def model_params_details(model: dict[str, Any], provider: dict[str, Any], assistant: Any, quirks: list[QuirkNote],
+def model_params_details(model: dict[str, Any], provider: dict[str, Any], assistant: object, quirks: list[QuirkNote],
                          *, strict: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in (("temperature", temperature(model, assistant)),

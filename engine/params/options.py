@@ -27,7 +27,7 @@ class CustomParams:
     dropped: list[str] = field(default_factory=list)
 
 
-def flatten_custom_parameters(items: Any, quirks: list[QuirkNote], *, strict: bool = False) -> dict[str, Any]:
+def flatten_custom_parameters(items: object, quirks: list[QuirkNote], *, strict: bool = False) -> dict[str, Any]:
     """``getCustomParameters``: later items win; blank names skipped (PAR-Q8 for json values)."""
     out: dict[str, Any] = {}
     if not isinstance(items, list):
@@ -50,7 +50,7 @@ def flatten_custom_parameters(items: Any, quirks: list[QuirkNote], *, strict: bo
     return out
 
 
-def _json_value(value: Any, name: str, quirks: list[QuirkNote], *, strict: bool) -> Any:
+def _json_value(value: object, name: str, quirks: list[QuirkNote], *, strict: bool) -> Any:
     if value == "undefined":
         return UNDEFINED
     if strict and not isinstance(value, str):
@@ -91,7 +91,7 @@ def split_custom_parameters(flat: dict[str, Any], model: dict[str, Any], quirks:
     return result
 
 
-def _shallow(a: Any, b: Any) -> Any:
+def _shallow(a: object, b: object) -> Any:
     if isinstance(a, dict) and isinstance(b, dict):
         return {**a, **b}
     if isinstance(b, dict):
@@ -99,7 +99,7 @@ def _shallow(a: Any, b: Any) -> Any:
     return b
 
 
-def _deep(a: Any, b: Any) -> Any:
+def _deep(a: object, b: object) -> Any:
     if isinstance(a, dict) and isinstance(b, dict):
         out = dict(a)
         for k, v in b.items():
@@ -159,7 +159,7 @@ def _note_replaced(existing: dict[str, Any], incoming: dict[str, Any], where: st
                            "merge)"})
 
 
-def stop_step_count(assistant: Any, quirks: list[QuirkNote], *, strict: bool = False) -> Any:
+def stop_step_count(assistant: object, quirks: list[QuirkNote], *, strict: bool = False) -> Any:
     """§9.2 → the step count, ``None`` for no condition or one that never fires (PAR-Q18)."""
     if not isinstance(assistant, dict):
         return None
@@ -183,7 +183,7 @@ def stop_step_count(assistant: Any, quirks: list[QuirkNote], *, strict: bool = F
     return DEFAULT_STEP_COUNT
 
 
-def telemetry(request: dict[str, Any], prefs: dict[str, Any], sdk_provider_id: str, sdk_model_id: Any,
+def telemetry(request: dict[str, Any], prefs: dict[str, Any], sdk_provider_id: str, sdk_model_id: object,
               model: dict[str, Any], request_id: object) -> dict[str, Any] | None:
     chat_id = request.get("chatId")
     if is_nullish(chat_id) or not chat_id or prefs.get("app.developer_mode.enabled") is not True:

@@ -41,7 +41,7 @@ class OptionsContext:
         self.quirks.append({"code": code, "message": message})
 
 
-def effort_ratio(effort: Any, ctx: OptionsContext | None = None) -> float:
+def effort_ratio(effort: object, ctx: OptionsContext | None = None) -> float:
     if isinstance(effort, str) and effort in ids.EFFORT_RATIOS:
         return ids.EFFORT_RATIOS[effort]
     if ctx is not None:

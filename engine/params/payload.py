@@ -39,7 +39,7 @@ class Envelope:
     raw: dict[str, Any]
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     if value is None:
         return "null"
     return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
@@ -62,7 +62,7 @@ def _expected(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def read_envelope(payload: Any) -> Envelope:
+def read_envelope(payload: object) -> Envelope:
     if not isinstance(payload, dict):
         raise ParamsError(f"the payload must be a JSON object, got {_type_name(payload)}", "")
     request = payload.get("request", {})

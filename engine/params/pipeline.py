@@ -172,7 +172,7 @@ def _strict_identities(sdk: SdkConfig, scope_id: str, options_id: str) -> tuple[
     return scope_id, options_id
 
 
-def _strict_hash_endpoint(sdk: SdkConfig, provider: dict[str, Any], endpoint: Any) -> None:
+def _strict_hash_endpoint(sdk: SdkConfig, provider: dict[str, Any], endpoint: object) -> None:
     """PAR-Q26 fix: ``base#suffix`` routes to ``suffix`` before the URL is formatted."""
     from engine.params.routing import formatted_base_url, raw_base_url
 
@@ -284,7 +284,7 @@ def _param_plugin_quirk(diagnostics: list[QuirkNote], details: dict[str, Any]) -
 
 
 def _routing_quirks(diagnostics: list[QuirkNote], sdk: SdkConfig, scope_id: str, provider: dict[str, Any],
-                    model: dict[str, Any], endpoint: Any) -> None:
+                    model: dict[str, Any], endpoint: object) -> None:
     if sdk.provider_id == "ollama" and scope_id != "ollama":
         diagnostics.append(_q("PAR-Q21", f"the sdk builder is 'ollama' but the scope id is "
                                          f"{scope_id!r}"))

@@ -29,7 +29,7 @@ TIERS_DEFAULT = ("auto", "default", "flex", "priority")
 TIERS_GROQ = ("auto", "on_demand", "flex")
 
 
-def effort_inactive(effort: Any) -> bool:
+def effort_inactive(effort: object) -> bool:
     """Unset (undefined/null/empty) or ``default``."""
     return ids.effort_unset(effort) or effort == "default"
 
@@ -58,7 +58,7 @@ def capped_claude_budget(ctx: OptionsContext) -> int | float | None:
     return max(1024, raw)
 
 
-def fallback_budget(effort: Any) -> int:
+def fallback_budget(effort: object) -> int:
     return max(1024, ids.raw_budget((1024, 16384), effort_ratio(effort)))
 
 

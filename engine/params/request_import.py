@@ -48,7 +48,7 @@ class ImportResult:
         return f"{self.title} request: {len(self.mapped)} mapped, {len(self.unmapped)} not mapped"
 
 
-def detect_format(value: Any) -> str | None:
+def detect_format(value: object) -> str | None:
     """Which request body ``value`` is, or None (a Cherry Studio payload, or something else)."""
     if not isinstance(value, dict) or not isinstance(value.get("model"), str):
         return None
@@ -74,7 +74,7 @@ def detect_format(value: Any) -> str | None:
     return CHAT
 
 
-def _text_of(content: Any) -> str:
+def _text_of(content: object) -> str:
     """The text of a message content: a string, or the text parts of a list of parts/blocks."""
     if isinstance(content, str):
         return content
@@ -156,11 +156,11 @@ class _Mapper:
             if isinstance(stop, list) and all(isinstance(s, str) for s in stop):
                 self.custom(key, "stopSequences", "json", json.dumps(stop))
 
-    def custom(self, key: str, name: str, kind: str, value: Any) -> None:
+    def custom(self, key: str, name: str, kind: str, value: object) -> None:
         self.settings["customParameters"].append({"name": name, "type": kind, "value": value})
         self.mapped(key, f"assistant.settings.customParameters {name} (a standard option, spec §9.3)")
 
-    def effort(self, key: str, effort: Any) -> None:
+    def effort(self, key: str, effort: object) -> None:
         if not isinstance(effort, str):
             return
         self.settings["reasoning_effort"] = effort
@@ -173,7 +173,7 @@ class _Mapper:
         self.capability("web-search")
         self.mapped(key, "assistant.settings.enableWebSearch (model gets the web-search capability)")
 
-    def provider_setting(self, key: str, setting: str, feature: str, value: Any) -> None:
+    def provider_setting(self, key: str, setting: str, feature: str, value: object) -> None:
         if isinstance(value, str):
             self.provider["settings"][setting] = value
             self.provider["apiFeatures"][feature] = True
@@ -193,7 +193,7 @@ class _Mapper:
             self.unmapped("tools", f"{functions} function tool(s): Cherry Studio's tools come from MCP servers and "
                                    "its built-in tools (assistant.mcpServerIds, settings.mcpMode), not from the request")
 
-    def messages(self, key: str, items: Any, system_roles: tuple[str, ...]) -> None:
+    def messages(self, key: str, items: object, system_roles: tuple[str, ...]) -> None:
         if not isinstance(items, list):
             return
         kept = 0
@@ -296,7 +296,7 @@ class _Mapper:
         return self.result
 
 
-def import_request(body: Any, fmt: str | None = None) -> ImportResult:
+def import_request(body: object, fmt: str | None = None) -> ImportResult:
     """Map a request body to the params payload; ``fmt`` forces the format (else detected)."""
     fmt = fmt or detect_format(body)
     if fmt is None or not isinstance(body, dict) or not isinstance(body.get("model"), str):

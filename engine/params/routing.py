@@ -73,14 +73,14 @@ def _configs(provider: dict[str, Any]) -> dict[str, Any]:
     return configs if isinstance(configs, dict) else {}
 
 
-def _config_base(provider: dict[str, Any], endpoint: Any) -> str | None:
+def _config_base(provider: dict[str, Any], endpoint: object) -> str | None:
     if not isinstance(endpoint, str):
         return None
     url = get_path(_configs(provider), endpoint, "baseUrl")
     return url if isinstance(url, str) and url else None
 
 
-def raw_base_url(provider: dict[str, Any], endpoint: Any) -> str:
+def raw_base_url(provider: dict[str, Any], endpoint: object) -> str:
     """§4.1 lookup order for the unformatted base URL."""
     for candidate in (endpoint, get(provider, "defaultChatEndpoint")):
         url = _config_base(provider, candidate)
@@ -100,7 +100,7 @@ def raw_base_url(provider: dict[str, Any], endpoint: Any) -> str:
 # ------------------------------------------------------------------ provider ids
 
 
-def canonical_family(family: Any) -> str | None:
+def canonical_family(family: object) -> str | None:
     if not isinstance(family, str):
         return None
     if family in REGISTERED_IDS:
@@ -108,7 +108,7 @@ def canonical_family(family: Any) -> str | None:
     return ALIASES.get(family)
 
 
-def _with_variant(base: str, endpoint: Any) -> str:
+def _with_variant(base: str, endpoint: object) -> str:
     if endpoint in ("openai-chat-completions", "ollama-chat") and f"{base}-chat" in REGISTERED_IDS:
         return f"{base}-chat"
     if endpoint == "openai-responses" and f"{base}-responses" in REGISTERED_IDS:
@@ -116,7 +116,7 @@ def _with_variant(base: str, endpoint: Any) -> str:
     return base
 
 
-def resolve_scope_provider_id(provider: dict[str, Any], endpoint: Any) -> str:
+def resolve_scope_provider_id(provider: dict[str, Any], endpoint: object) -> str:
     """§4.2 ``resolveAiSdkProviderId``: one signal, the endpoint's ``adapterFamily``."""
     if not isinstance(endpoint, str):
         return "openai-compatible"
@@ -126,7 +126,7 @@ def resolve_scope_provider_id(provider: dict[str, Any], endpoint: Any) -> str:
     return _with_variant(family, endpoint)
 
 
-def resolve_options_provider_id(provider: dict[str, Any], endpoint: Any) -> str:
+def resolve_options_provider_id(provider: dict[str, Any], endpoint: object) -> str:
     """§4.3 ``getAiSdkProviderId``: as §4.2, but no endpoint means chat-completions (PAR-Q4)."""
     return resolve_scope_provider_id(
         provider, endpoint if isinstance(endpoint, str) else "openai-chat-completions")
@@ -196,7 +196,7 @@ def format_ollama_url(url: str) -> str:
     return f"{text}/api"
 
 
-def formatted_base_url(provider: dict[str, Any], endpoint: Any, url: str) -> str:
+def formatted_base_url(provider: dict[str, Any], endpoint: object, url: str) -> str:
     if endpoint in ("ollama-chat", "ollama-generate"):
         return format_ollama_url(url)
     if endpoint == "google-generate-content":
@@ -254,7 +254,7 @@ def wire_id(model: dict[str, Any]) -> str:
     return api if isinstance(api, str) and api else unique_id(model)
 
 
-def cherryin_endpoint_type(endpoint: Any) -> Any:
+def cherryin_endpoint_type(endpoint: object) -> Any:
     if is_nullish(endpoint):
         return UNDEFINED
     return {
@@ -277,8 +277,8 @@ def sdk_model_id(model: dict[str, Any]) -> Any:
     return model.get("id", UNDEFINED) if is_nullish(api) else api
 
 
-def build_sdk_config(provider: dict[str, Any], model: dict[str, Any], endpoint: Any, scope_id: str,
-                     cherryin_provider: Any) -> SdkConfig:
+def build_sdk_config(provider: dict[str, Any], model: dict[str, Any], endpoint: object, scope_id: str,
+                     cherryin_provider: object) -> SdkConfig:
     """§4.4: the first matching builder wins."""
     key = api_key(provider)
     pid = get(provider, "id")
@@ -340,7 +340,7 @@ def build_sdk_config(provider: dict[str, Any], model: dict[str, Any], endpoint: 
 
 
 def _azure_config(provider: dict[str, Any], model: dict[str, Any], scope_id: str, url: str, key: str,
-                  model_id: Any) -> SdkConfig:
+                  model_id: object) -> SdkConfig:
     stripped = _strip_suffix_once(_strip_suffix_once(url, "/v1"), "/openai")
     headers = app_headers(provider)
     endpoint_types = get(model, "endpointTypes")
@@ -358,7 +358,7 @@ def _azure_config(provider: dict[str, Any], model: dict[str, Any], scope_id: str
     return SdkConfig(sdk_id, model_id, settings, "azure")
 
 
-def _bedrock_config(provider: dict[str, Any], url: str, key: str, model_id: Any) -> SdkConfig:
+def _bedrock_config(provider: dict[str, Any], url: str, key: str, model_id: object) -> SdkConfig:
     settings: dict[str, Any] = {"baseURL": url if url else UNDEFINED, "apiKey": key}
     auth = get(provider, "authConfig")
     if isinstance(auth, dict) and auth.get("type") == "iam-aws":
@@ -372,7 +372,7 @@ def _bedrock_config(provider: dict[str, Any], url: str, key: str, model_id: Any)
 
 
 def _vertex_config(provider: dict[str, Any], model: dict[str, Any], scope_id: str, url: str, key: str,
-                   model_id: Any) -> SdkConfig:
+                   model_id: object) -> SdkConfig:
     auth = get(provider, "authConfig")
     if not (isinstance(auth, dict) and auth.get("type") == "iam-gcp"):
         raise ParamsError("VertexAI requires iam-gcp auth configuration.", "/provider/authConfig")
@@ -392,7 +392,7 @@ def _vertex_config(provider: dict[str, Any], model: dict[str, Any], scope_id: st
     return SdkConfig(sdk_id, model_id, settings, "vertex")
 
 
-def _cherryin_url(row: Any, endpoint: str, version: str) -> Any:
+def _cherryin_url(row: object, endpoint: str, version: str) -> Any:
     """A base URL of the system CherryIN row (``undefined`` without the row)."""
     if not isinstance(row, dict):
         return UNDEFINED

@@ -40,7 +40,7 @@ def deferred_tools_section(deferred_namespaces: list[str], *, strict: bool = Fal
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
-def _parse_now(now: Any) -> datetime:
+def _parse_now(now: object) -> datetime:
     text = now if isinstance(now, str) and now else DEFAULT_NOW
     if text.endswith("Z"):
         text = text[:-1] + "+00:00"
@@ -94,7 +94,7 @@ def substitute_variables(prompt: str, model: dict[str, Any], env: dict[str, Any]
     return prompt, notes
 
 
-def assemble_system_prompt(assistant: Any, model: dict[str, Any], env: dict[str, Any], prefs: dict[str, Any],
+def assemble_system_prompt(assistant: object, model: dict[str, Any], env: dict[str, Any], prefs: dict[str, Any],
                            exposed: list[str] | None, deferred_namespaces: list[str],
                            *, strict: bool = False) -> tuple[str | None, list[str]]:
     sections: list[str] = []

@@ -83,7 +83,7 @@ def _server_tools(server: dict[str, Any]) -> list[dict[str, Any]]:
     return [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
 
 
-def _rule_matches(rules: Any, server: dict[str, Any], tool: dict[str, Any], *, strict: bool) -> bool:
+def _rule_matches(rules: object, server: dict[str, Any], tool: dict[str, Any], *, strict: bool) -> bool:
     if not isinstance(rules, list):
         return False
     name = str(tool.get("name", ""))
@@ -198,7 +198,7 @@ def registry_entries(payload: dict[str, Any], mcp_ids: list[str], *, strict: boo
     return [by_name[n] for n in sort_names(by_name, strict=strict)]
 
 
-def apply_defer(active: list[ToolEntry], context_window: Any) -> ToolsResult:
+def apply_defer(active: list[ToolEntry], context_window: object) -> ToolsResult:
     """§8.4: the ``auto`` entries are deferred together or not at all."""
     ctx = context_window if isinstance(context_window, (int, float)) and not isinstance(
         context_window, bool) and context_window > 0 else DEFAULT_CONTEXT_WINDOW

@@ -9,11 +9,11 @@ from engine.params.jsv import get
 from engine.params.options_context import QuirkNote
 
 
-def _tool(tool_id: str, args: Any) -> dict[str, Any]:
+def _tool(tool_id: str, args: object) -> dict[str, Any]:
     return {"type": "provider", "id": tool_id, "args": args}
 
 
-def web_search_details(sdk_provider_id: str, config: Any, quirks: list[QuirkNote], *,
+def web_search_details(sdk_provider_id: str, config: object, quirks: list[QuirkNote], *,
                        strict: bool = False, gateway_family: str | None = None) -> dict[str, Any]:
     """``gateway_family``: strict only, the family an AI Gateway model maps to (PAR-Q24 fix)."""
     config = config if isinstance(config, dict) else {}

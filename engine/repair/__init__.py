@@ -35,7 +35,7 @@ from .quirks import DEFAULT_PROFILE, PROFILES, QUIRKS
 from .rules import RULES, RuleInfo
 
 
-def adapt_result(result: RepairResult, raw_args: Any, *, unrepairable: str = "throw") -> Any:
+def adapt_result(result: RepairResult, raw_args: object, *, unrepairable: str = "throw") -> Any:
     """The pi adapter: the arguments the tool receives, or raise when unrepairable."""
     if result.outcome != "unrepairable":
         return result.args

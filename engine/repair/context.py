@@ -33,7 +33,7 @@ class RepairContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
 
-    def step(self, stage: str, message: str, **data: Any) -> None:
+    def step(self, stage: str, message: str, **data: object) -> None:
         """Record what a stage did, for the playground's explanation of a result."""
         self.trace.append(TraceStep(stage, message, data))
 

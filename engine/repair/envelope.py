@@ -78,12 +78,12 @@ def escape_control_characters(text: str) -> str:
     return _STRING_LITERAL.sub(lambda m: _RAW_CONTROL.sub(_escape_match, m.group(0)), text)
 
 
-def _over_size(value: Any, limit: float) -> bool:
+def _over_size(value: object, limit: float) -> bool:
     text = value if isinstance(value, str) else stringify(value)
     return text is not None and utf8_byte_length(text) > limit
 
 
-def recover_envelope(raw: Any, limits: dict[str, float], *, exact_ints: bool = False,
+def recover_envelope(raw: object, limits: dict[str, float], *, exact_ints: bool = False,
                      on_inexact: Callable[[str], Any] | None = None) -> EnvelopeResult:
     started = time.perf_counter()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.jsvalues import js_sort_key, js_string, utf16_len
 
@@ -49,7 +48,7 @@ def _utf16_prefix(text: str, units: int) -> str:
     return data.decode("utf-16-le", "surrogatepass")
 
 
-def received_text(value: Any) -> str:
+def received_text(value: object) -> str:
     """``JSON.stringify(value)`` (or ``String(value)``), cut to 300 UTF-16 units plus ``…``."""
     text = stringify(value)
     if text is None:
@@ -59,7 +58,7 @@ def received_text(value: Any) -> str:
     return text
 
 
-def retry_message(tool_name: str, errors: Sequence[SchemaError], received: Any) -> str:
+def retry_message(tool_name: str, errors: Sequence[SchemaError], received: object) -> str:
     lines = [f'Invalid input for tool "{tool_name}". Fix these issues and retry:']
     for error in errors[:8]:
         lines.append(f"  • {error.instance_path or '(root)'}: {error.message or error.keyword}")

@@ -36,7 +36,7 @@ class JSFunction:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def __call__(self, *args: Any) -> Any:  # pragma: no cover - never invoked
+    def __call__(self, *args: object) -> Any:  # pragma: no cover - never invoked
         return UNDEFINED
 
     def __repr__(self) -> str:
@@ -51,7 +51,7 @@ OBJECT_PROTOTYPE_MEMBERS = frozenset({
 })
 
 
-def is_plain_object(value: Any) -> bool:
+def is_plain_object(value: object) -> bool:
     """Prototype ``Object.prototype`` or ``null``: JSON objects, never arrays."""
     return isinstance(value, dict)
 
@@ -60,7 +60,7 @@ def is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def js_typeof(value: Any) -> str:
+def js_typeof(value: object) -> str:
     if value is UNDEFINED:
         return "undefined"
     if value is None:
@@ -96,7 +96,7 @@ def js_get(obj: dict[str, Any], key: str, *, own_only: bool = False) -> Any:
     return UNDEFINED
 
 
-def deep_clone(value: Any) -> Any:
+def deep_clone(value: object) -> Any:
     """Structural copy of a JSON-like value (keeps NullProtoDict and UNDEFINED)."""
     if isinstance(value, dict):
         out = value.__class__()
@@ -127,7 +127,7 @@ def normalize_number(x: float | int, *, exact_ints: bool = False) -> float | int
     return x
 
 
-def js_values(value: Any, *, exact_ints: bool = False) -> Any:
+def js_values(value: object, *, exact_ints: bool = False) -> Any:
     """Bring Python-parsed JSON to JS number semantics (what ``JSON.parse`` would have built)."""
     if isinstance(value, dict):
         return value.__class__((k, js_values(v, exact_ints=exact_ints)) for k, v in value.items())
@@ -175,7 +175,7 @@ def parse_json(text: str, *, exact_ints: bool = False,
         raise JSONParseError(str(exc)) from None
 
 
-def stringify(value: Any) -> str | None:
+def stringify(value: object) -> str | None:
     """``JSON.stringify(value)`` (``None`` for a top-level undefined/function)."""
     return json_stringify(value)
 
@@ -191,7 +191,7 @@ def same_value(a: Any, b: Any) -> bool:
     return json_stringify(a) == json_stringify(b)
 
 
-def js_strict_equal(a: Any, b: Any) -> bool:
+def js_strict_equal(a: object, b: object) -> bool:
     """``a === b`` for primitives (booleans never equal numbers)."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -204,7 +204,7 @@ def js_strict_equal(a: Any, b: Any) -> bool:
     return a is b
 
 
-def deep_equal(a: Any, b: Any) -> bool:
+def deep_equal(a: object, b: object) -> bool:
     """Structural equality with JS types (``true`` is not ``1``); used by ``uniqueItems``."""
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(deep_equal(a[k], b[k]) for k in a)
@@ -215,12 +215,12 @@ def deep_equal(a: Any, b: Any) -> bool:
     return js_strict_equal(a, b)
 
 
-def stable_serialize(value: Any) -> str:
+def stable_serialize(value: object) -> str:
     """The layer's stable serialisation: JSON with object keys sorted (UTF-16 order)."""
     return _stable(value) or "undefined"
 
 
-def _stable(value: Any) -> str | None:
+def _stable(value: object) -> str | None:
     if isinstance(value, dict):
         parts = []
         for key in sorted(value, key=js_sort_key):
@@ -238,7 +238,7 @@ def utf8_byte_length(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def exceeds_depth(value: Any, limit: int, level: int = 0) -> bool:
+def exceeds_depth(value: object, limit: int, level: int = 0) -> bool:
     """True when a value nests deeper than ``limit`` (root 0, each item/property value +1)."""
     if level > limit:
         return True
@@ -249,7 +249,7 @@ def exceeds_depth(value: Any, limit: int, level: int = 0) -> bool:
     return False
 
 
-def to_json_data(value: Any) -> Any:
+def to_json_data(value: object) -> Any:
     """Plain JSON data for output: undefined/functions dropped (null in arrays), numbers as JS
     prints them (an integral double prints without exponent below 1e21, so it becomes an exact
     ``int`` of those digits)."""

@@ -34,7 +34,7 @@ class LegacyRepairResult:
                 "retryMessage": self.retry_message}
 
 
-def repair_tool_input(tool_name: str, schema: Any, args: Any, config: dict[str, Any] | None = None,
+def repair_tool_input(tool_name: str, schema: object, args: object, config: dict[str, Any] | None = None,
                       *, profile: str = DEFAULT_PROFILE) -> LegacyRepairResult:
     result = run_repair(schema, args, {"toolName": tool_name, "legacyConfig": config or {}}, profile=profile)
     changes = [RepairChange("parseJsonStringifiedRootObject", c.stage, c.note)

@@ -24,11 +24,11 @@ def owner_shim(spec: dict[str, Any]) -> OwnerHook:
     if kind == "rootStringTo":
         name = str(spec.get("field", ""))
 
-        def root_string_to(value: Any) -> Any:
+        def root_string_to(value: object) -> Any:
             return {name: value} if isinstance(value, str) else value
         return root_string_to
     if kind == "throw":
-        def always_throw(value: Any) -> Any:
+        def always_throw(value: object) -> Any:
             raise OwnerShimError("owner prepareArguments failed")
         return always_throw
     raise ValueError(f"unknown ownerShim kind {kind!r} (expected rootStringTo or throw)")

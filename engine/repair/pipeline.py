@@ -36,7 +36,7 @@ class _Attempt:
 
 
 class _Pipeline:
-    def __init__(self, raw: Any, options: RepairOptions, ctx: RepairContext) -> None:
+    def __init__(self, raw: object, options: RepairOptions, ctx: RepairContext) -> None:
         self.raw = raw
         self.options = options
         self.ctx = ctx
@@ -51,7 +51,7 @@ class _Pipeline:
             except Exception:  # the reference swallows observer errors
                 pass
 
-    def owner(self, value: Any) -> Any:
+    def owner(self, value: object) -> Any:
         hook = self.options.owner_prepare_arguments
         if hook is None:
             return value
@@ -61,7 +61,7 @@ class _Pipeline:
             self.ctx.step("owner-shim", f"the owner hook threw ({exc}); the value is kept")
             return value
 
-    def downstream(self, value: Any, initial: list[RepairChange]) -> _Attempt:
+    def downstream(self, value: object, initial: list[RepairChange]) -> _Attempt:
         ctx = self.ctx
         shimmed = self.owner(value)
         owner_changed = stable_serialize(shimmed) != stable_serialize(value)
@@ -165,7 +165,7 @@ class _Pipeline:
         return result
 
 
-def run_repair(schema: Any, args: Any, options: dict[str, Any] | RepairOptions | None = None, *,
+def run_repair(schema: object, args: object, options: dict[str, Any] | RepairOptions | None = None, *,
                profile: str = DEFAULT_PROFILE) -> RepairResult:
     """Repair one tool call's arguments against its parameter schema (``runRepairPipeline``).
 

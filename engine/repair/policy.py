@@ -89,7 +89,7 @@ class FamilyPattern(Protocol):
     def test(self, s: str) -> bool: ...
 
 
-def compile_family(entry: Any) -> FamilyPattern:
+def compile_family(entry: object) -> FamilyPattern:
     """A model-family entry: a string (case-insensitive source), ``"/source/flags"``,
     ``{"source", "flags"}``, or an object with ``.test`` (an already compiled JSRegExp)."""
     from engine.jsregex import compile_js

@@ -105,7 +105,7 @@ def fold_flat_edit_fields(value: Any, tool_name: str) -> tuple[dict[str, Any], s
     return out, note
 
 
-def fold_structural(value: Any) -> dict[str, Any] | None:
+def fold_structural(value: object) -> dict[str, Any] | None:
     """The fold as a structural preprocessor: the reference always names tool "edit" (quirk)."""
     folded = fold_flat_edit_fields(value, "edit")
     return None if folded is None else {"value": folded[0], "note": folded[1]}
@@ -128,7 +128,7 @@ def _where(selector: str) -> str:
     return selector or "/"
 
 
-def _accepts(kind: Any, value: Any) -> bool:
+def _accepts(kind: object, value: object) -> bool:
     if kind is None:
         return value is not None and value is not UNDEFINED
     if kind == "string":
@@ -147,7 +147,7 @@ def _accepts(kind: Any, value: Any) -> bool:
 class _Run:
     """One ``preprocessInput`` call."""
 
-    def __init__(self, value: Any, ctx: RepairContext) -> None:
+    def __init__(self, value: object, ctx: RepairContext) -> None:
         self.value = deep_clone(value)
         self.ctx = ctx
         self.changes: list[RepairChange] = []
@@ -165,7 +165,7 @@ class _Run:
     def record(self, rule_id: str, note: str) -> None:
         self.changes.append(RepairChange(rule_id, "preprocess", note))
 
-    def write(self, loc: Location, new: Any) -> bool:
+    def write(self, loc: Location, new: object) -> bool:
         """Store ``new`` at ``loc`` when it differs; True when something changed."""
         if same_value(loc.value, new):
             return False
@@ -339,7 +339,7 @@ class _Run:
                 self.record(rule_id, str(note))
 
 
-def _scalar(value: Any, scalar_type: Any) -> Any:
+def _scalar(value: object, scalar_type: object) -> Any:
     if scalar_type == "string" and (is_number(value) or isinstance(value, bool)):
         return js_string(value)
     if scalar_type == "number" and isinstance(value, str) and js_trim(value) != "":
@@ -351,7 +351,7 @@ def _scalar(value: Any, scalar_type: Any) -> Any:
     return UNDEFINED
 
 
-def preprocess_input(value: Any, preprocessors: list[dict[str, Any]], ctx: RepairContext) -> PreprocessOutcome:
+def preprocess_input(value: object, preprocessors: list[dict[str, Any]], ctx: RepairContext) -> PreprocessOutcome:
     """Run the configured preprocessors in order on a clone of ``value``."""
     run = _Run(value, ctx)
     for entry in preprocessors:

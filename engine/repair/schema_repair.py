@@ -89,7 +89,7 @@ def _decode(segment: str) -> str:
     return segment.replace("~1", "/").replace("~0", "~")
 
 
-def _walk(root: Any, segments: list[str]) -> Any:
+def _walk(root: object, segments: list[str]) -> Any:
     node = root
     for segment in segments:
         if isinstance(node, dict):
@@ -105,7 +105,7 @@ def _segments(pointer: str) -> list[str]:
     return [_decode(s) for s in pointer.split("/")[1:]] if pointer else []
 
 
-def collect_sites(value: Any, errs: list[SchemaError]) -> list[_Site]:
+def collect_sites(value: object, errs: list[SchemaError]) -> list[_Site]:
     sites: list[_Site] = []
     seen: set[str] = set()
     for error in errs:
@@ -243,7 +243,7 @@ class _Stage:
             return site.parent[site.key] if isinstance(site.key, int) and site.key < len(site.parent) else UNDEFINED
         return site.parent.get(str(site.key), UNDEFINED)
 
-    def _set(self, site: _Site, value: Any) -> None:
+    def _set(self, site: _Site, value: object) -> None:
         if isinstance(site.parent, list):
             site.parent[site.key] = value
         else:
@@ -305,7 +305,7 @@ class _Stage:
                 or self.parse_array(site) or self.parse_object(site) or self.wrap_string(site))
 
 
-def repair_schema_input(value: Any, ctx: RepairContext, legacy: LegacyConfig) -> SchemaStageResult:
+def repair_schema_input(value: object, ctx: RepairContext, legacy: LegacyConfig) -> SchemaStageResult:
     schema = ctx.schema
     stage = _Stage(ctx, legacy)
     work = deep_clone(value)

@@ -79,7 +79,7 @@ def resolve(root: Any, selector: str, *, index_arrays: bool = False,
     return []  # pragma: no cover - the loop always returns at the last segment
 
 
-def set_location(root: Any, location: Location, value: Any) -> Any:
+def set_location(root: object, location: Location, value: object) -> Any:
     """Write ``value`` at the location; returns the (possibly replaced) root."""
     if location.is_root:
         return value
@@ -88,7 +88,7 @@ def set_location(root: Any, location: Location, value: Any) -> Any:
     return root
 
 
-def schema_at(schema: Any, selector: str) -> Any:
+def schema_at(schema: object, selector: str) -> Any:
     """The (built) schema node a selector addresses, following properties/items; ``None`` if unknown."""
     node = schema
     for segment in split_selector(selector) or []:

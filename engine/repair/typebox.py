@@ -46,7 +46,7 @@ _SIMPLE_KINDS = {"string": "String", "number": "Number", "integer": "Integer", "
 # ----------------------------------------------------------------------------- rebuild
 
 
-def build_schema(schema: Any, mode: str = "typebox") -> Any:
+def build_schema(schema: object, mode: str = "typebox") -> Any:
     """Rebuild a JSON Schema as TypeBox builders would (mode ``typebox``) or keep it (``plain``).
 
     Local ``$ref``s (``#/$defs/…``, ``#/definitions/…``) are inlined first — an extension: the
@@ -59,7 +59,7 @@ def build_schema(schema: Any, mode: str = "typebox") -> Any:
     return _build(_inline_refs(schema, schema, ()))
 
 
-def _resolve_pointer(root: Any, ref: str) -> Any:
+def _resolve_pointer(root: object, ref: str) -> Any:
     node = root
     for segment in ref[2:].split("/") if ref.startswith("#/") else ():
         segment = segment.replace("~1", "/").replace("~0", "~")
@@ -69,7 +69,7 @@ def _resolve_pointer(root: Any, ref: str) -> Any:
     return node if ref.startswith("#/") else True
 
 
-def _inline_refs(node: Any, root: Any, active: tuple[str, ...]) -> Any:
+def _inline_refs(node: object, root: object, active: tuple[str, ...]) -> Any:
     if isinstance(node, list):
         return [_inline_refs(item, root, active) for item in node]
     if not isinstance(node, dict):
@@ -89,7 +89,7 @@ def _options(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: schema[k] for k in _COPIED_OPTIONS if k in schema}
 
 
-def _literal(value: Any, options: dict[str, Any]) -> dict[str, Any]:
+def _literal(value: object, options: dict[str, Any]) -> dict[str, Any]:
     if isinstance(value, bool):
         type_name = "boolean"
     elif is_number(value):
@@ -101,7 +101,7 @@ def _literal(value: Any, options: dict[str, Any]) -> dict[str, Any]:
     return {**options, KIND: "Literal", "type": type_name, "const": value}
 
 
-def _build(schema: Any) -> dict[str, Any]:
+def _build(schema: object) -> dict[str, Any]:
     if schema is True or schema is None:
         return {KIND: "Unknown"}
     if schema is False:
@@ -156,13 +156,13 @@ class SchemaError:
                 "instancePath": self.instance_path, "params": self.params, "message": self.message}
 
 
-def errors(schema: Any, value: Any, limit: int | None = MAX_ERRORS) -> list[SchemaError]:
+def errors(schema: object, value: object, limit: int | None = MAX_ERRORS) -> list[SchemaError]:
     """``Value.Errors``: the first ``limit`` errors in TypeBox order."""
     found = _errors(schema, value, "", "#")
     return list(found if limit is None else islice(found, limit))
 
 
-def check(schema: Any, value: Any) -> bool:
+def check(schema: object, value: object) -> bool:
     """``Value.Check``."""
     return next(_errors(schema, value, "", "#"), None) is None
 
@@ -171,7 +171,7 @@ def _escape(segment: str) -> str:
     return segment.replace("~", "~0").replace("/", "~1")
 
 
-def _type_ok(type_name: Any, value: Any) -> bool:
+def _type_ok(type_name: object, value: object) -> bool:
     if type_name == "string":
         return isinstance(value, str)
     if type_name == "number":
@@ -189,11 +189,11 @@ def _type_ok(type_name: Any, value: Any) -> bool:
     return True
 
 
-def _num(n: Any) -> str:
+def _num(n: object) -> str:
     return number_to_js_string(n) if is_number(n) else str(n)
 
 
-def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
+def _errors(s: object, v: object, path: str, spath: str) -> Iterator[SchemaError]:
     if s is True or not isinstance(s, dict):
         if s is False:
             yield SchemaError("false", path, "schema is false", {}, spath)
@@ -251,7 +251,7 @@ def _errors(s: Any, v: Any, path: str, spath: str) -> Iterator[SchemaError]:
                               {"passingSchemas": passing}, spath + "/oneOf")
 
 
-def _applicator_errors(s: dict[str, Any], v: Any, path: str, spath: str) -> Iterator[SchemaError]:
+def _applicator_errors(s: dict[str, Any], v: object, path: str, spath: str) -> Iterator[SchemaError]:
     """Keywords only a plain JSON Schema carries (the TypeBox rebuild drops them)."""
     if "if" in s and ("then" in s or "else" in s):
         branch = "then" if check(s["if"], v) else "else"
@@ -460,7 +460,7 @@ def convert(schema: Any, value: Any) -> Any:
     return value if handler is None else handler(schema, value)
 
 
-def _try_string(v: Any) -> Any:
+def _try_string(v: object) -> Any:
     if isinstance(v, str):
         return v
     if isinstance(v, bool):
@@ -472,7 +472,7 @@ def _try_string(v: Any) -> Any:
     return _FAIL
 
 
-def _try_number(v: Any) -> Any:
+def _try_number(v: object) -> Any:
     if isinstance(v, bool):
         return 1 if v else 0
     if is_number(v):
@@ -493,7 +493,7 @@ def _try_number(v: Any) -> Any:
     return _FAIL
 
 
-def _try_boolean(v: Any) -> Any:
+def _try_boolean(v: object) -> Any:
     if isinstance(v, bool):
         return v
     if is_number(v) and v in (0, 1):
@@ -509,7 +509,7 @@ def _try_boolean(v: Any) -> Any:
     return _FAIL
 
 
-def _try_null(v: Any) -> Any:
+def _try_null(v: object) -> Any:
     if v is None or v is False or (is_number(v) and not isinstance(v, bool) and v == 0):
         return None
     if isinstance(v, str) and (v in ("", "0") or v.lower() in ("null", "undefined")):
@@ -521,20 +521,20 @@ Converter = Callable[[dict[str, Any], Any], Any]  # (schema node, value) -> conv
 
 
 def _convert_with(try_fn: Callable[[Any], Any]) -> Converter:
-    def run(_schema: dict[str, Any], v: Any) -> Any:
+    def run(_schema: dict[str, Any], v: object) -> Any:
         result = try_fn(v)
         return v if result is _FAIL else result
     return run
 
 
-def _convert_integer(_schema: dict[str, Any], v: Any) -> Any:
+def _convert_integer(_schema: dict[str, Any], v: object) -> Any:
     result = _try_number(v)
     if result is _FAIL:
         return v
     return normalize_number(float(math.trunc(result))) if isinstance(result, float) else result
 
 
-def _convert_literal(schema: dict[str, Any], v: Any) -> Any:
+def _convert_literal(schema: dict[str, Any], v: object) -> Any:
     const = schema.get("const")
     if js_strict_equal(v, const):
         return v
@@ -546,7 +546,7 @@ def _convert_literal(schema: dict[str, Any], v: Any) -> Any:
     return result if result is not _FAIL and js_strict_equal(result, const) else v
 
 
-def _convert_array(schema: dict[str, Any], v: Any) -> Any:
+def _convert_array(schema: dict[str, Any], v: object) -> Any:
     items = v if isinstance(v, list) else [v]
     item_schema = schema.get("items")
     return [convert(item_schema, item) for item in items]
@@ -564,7 +564,7 @@ def _key_matches(pattern: str, key: str) -> bool:
         return pattern == key
 
 
-def _convert_object(schema: dict[str, Any], v: Any) -> Any:
+def _convert_object(schema: dict[str, Any], v: object) -> Any:
     if not isinstance(v, dict):
         return v
     props = schema.get("properties", {})
@@ -581,7 +581,7 @@ def _convert_object(schema: dict[str, Any], v: Any) -> Any:
     return v
 
 
-def _convert_union(schema: dict[str, Any], v: Any) -> Any:
+def _convert_union(schema: dict[str, Any], v: object) -> Any:
     variants = schema.get("anyOf", [])
     if any(check(variant, v) for variant in variants):
         return v

@@ -1,5 +1,5 @@
 """One regression test per finding 4–11 of issue 23 (hostile input to the CLI); the IDE's
-findings 12–17 (and 4's workspace FIFO) are in ``tests/app/test_data_safety.py``.
+findings 12–17 (and 4's workspace FIFO) are in ``tests/app/ide/test_data_safety.py``.
 
 Each runs the real command in-process (``harness.run_cli``) and asserts the contract: no
 traceback, exit code 0/1/2, a located diagnostic, bounded time and memory.

@@ -73,7 +73,7 @@ class Feature:
         return self.hooks
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     """A value as JSON text, for explanations (``'x'`` → ``"x"``, ``False`` → ``false``)."""
     import json
 

@@ -19,7 +19,7 @@ class FeatureOutcome:
     warning: str | None = None
 
 
-def _reason(feature: Any, scope: Any, applied: bool) -> str:
+def _reason(feature: object, scope: object, applied: bool) -> str:
     decide = getattr(feature, "decide", None)
     if decide is not None:
         try:
@@ -31,7 +31,7 @@ def _reason(feature: Any, scope: Any, applied: bool) -> str:
         feature, "applies") else "no applies(): defaults to true"
 
 
-def collect_from_features(scope: Any, features: Iterable[object],
+def collect_from_features(scope: object, features: Iterable[object],
                           ) -> tuple[list[FeatureOutcome], list[Plugin], list[Any]]:
     outcomes: list[FeatureOutcome] = []
     plugins: list[Plugin] = []

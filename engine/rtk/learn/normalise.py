@@ -7,7 +7,7 @@ text forgotten, so ``Compiling serde v1.0.215`` and ``Compiling tokio v1.41.0`` 
 template. ``pattern_for`` turns a template (or a prefix of it) into a JavaScript regex that
 matches every line of the template, and whose repeats are all deterministic: each repeated
 class excludes what may follow it, so ``engine.jsregex.backtracking.linear_attempts`` proves it
-linear (``tests/rtk/test_learn_normalise.py`` checks that for generated templates).
+linear (``tests/engine/rtk/test_learn_normalise.py`` checks that for generated templates).
 
 Written here rather than taken from a library: ``grex`` (PyPI, Rust) builds a regex that
 matches exactly the strings it is given — ``Compiling (?:ledger v0\\.3\\.1 …|serde v1\\.0\\.215)``

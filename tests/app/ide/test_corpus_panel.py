@@ -1,0 +1,101 @@
+"""The Corpus panel through the real main window: run, read the report, open a sample, A/B, stop."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.corpus.synth import write_corpus
+
+pytestmark = [pytest.mark.gui, pytest.mark.slow]
+
+PROSE = "Could you please basically look at `src/app.py` and basically fix the loader before Friday, please?\n"
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "ask.txt").write_text(PROSE, encoding="utf-8")
+    (root / "status.txt").write_text("$ git status\nOn branch main\nnothing to commit, working tree clean\n",
+                                     encoding="utf-8")
+    (root / "chat.jsonl").write_text(json.dumps({"messages": [{"role": "user", "content": PROSE}]}) + "\n",
+                                     encoding="utf-8")
+    return root
+
+
+def _panel(window):
+    return window.show_panel("corpus")
+
+
+def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, corpus):
+    panel = _panel(window)
+    assert not panel.run_button.isEnabled()  # nothing to run yet
+    panel.add_paths([str(corpus)])
+    with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
+        assert panel.run()
+        assert panel.stop_button.isEnabled() and not panel.run_button.isEnabled()
+    report = blocker.args[0]
+    assert report["corpus"]["samples"] == 3 and report["partial"] is False
+    assert "3 samples" in panel.summary.text()
+    assert len(panel.histogram.items()) == 21
+    assert {b.label for b in panel.rules.items()} >= {"basically", "please"}
+    top = panel.samples.topLevelItem(0)
+    assert top.text(0).startswith("Worst samples (3)")
+    ids = [top.child(i).text(0) for i in range(top.childCount())]
+    chat_id = next(i for i in ids if i.endswith("chat.jsonl:1"))
+    assert panel.open_in_preview(chat_id)
+    assert window.panel_widgets["caveman-preview"].input.toPlainText() == PROSE
+    status_id = next(i for i in ids if i.endswith("status.txt"))
+    assert panel.open_in_preview(status_id)
+    rtk = window.panel_widgets["rtk-preview"]
+    assert rtk.command.text() == "git status"
+    assert "nothing to commit" in rtk.input.toPlainText()
+
+
+def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, corpus, workspace):
+    from .ide_helpers import open_pack
+
+    tab = open_pack(qtbot, window, workspace)
+    pack = json.loads(tab.text)
+    pack["rules"] = [r for r in pack["rules"] if r["name"] != "basically"]
+    tab.editor.setPlainText(json.dumps(pack, indent=2))
+    assert tab.is_dirty()
+    panel = _panel(window)
+    panel.add_paths([str(corpus)])
+    with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
+        assert panel.run_ab()
+    report = blocker.args[0]
+    assert report["ab"]["changedSamples"] == 2  # the prose and the chat body lose "basically"
+    assert all(r["delta"] < 0 for r in report["ab"]["topRegressions"])
+    assert "A/B:" in panel.summary.text()
+    assert json.loads((workspace / "rules" / "en" / "filler.json").read_text(encoding="utf-8"))["rules"][0][
+        "name"] == "basically"  # the file on disk is untouched
+    tab.undo_stack.setClean()
+
+
+def test_stop_writes_a_partial_report(qtbot, window, tmp_path):
+    write_corpus(tmp_path / "big", size=6_000_000, seed=3)
+    panel = _panel(window)
+    panel.add_paths([str(tmp_path / "big")])
+    with qtbot.waitSignal(panel.finished, timeout=180000) as blocker:
+        assert panel.run()
+        qtbot.waitUntil(lambda: panel.progress.maximum() == 100 and panel.progress.value() > 0, timeout=120000)
+        panel.stop()
+    report = blocker.args[0]
+    assert report["partial"] is True
+    assert report["corpus"]["samples"] > 0
+    assert "partial" in panel.summary.text()
+
+
+def test_the_corpus_is_remembered_for_the_next_session(qtbot, window, corpus):
+    from app.panel_corpus import CorpusPanel
+
+    panel = _panel(window)
+    panel.add_paths([str(corpus), str(corpus / "missing")])
+    assert window.settings.corpus_paths == [str(corpus), str(corpus / "missing")]
+    again = CorpusPanel(window)
+    qtbot.addWidget(again)
+    assert again.paths == [str(corpus)]  # a folder that is gone is not offered again
+    assert again.run_button.isEnabled()

@@ -1,0 +1,208 @@
+"""Opening a workspace, the two synced views, list actions, undo/redo (offscreen Qt)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QMimeData, Qt
+from PySide6.QtGui import QTextCursor
+
+from app.fields import FlagsField, PatternField, TableField, TextField
+
+from .ide_helpers import open_pack, wait_settled
+
+pytestmark = pytest.mark.gui
+
+
+def test_explorer_lists_packs_by_language_filters_and_rtk(window, workspace):
+    top = [window.explorer.tree.topLevelItem(i).text(0) for i in range(window.explorer.tree.topLevelItemCount())]
+    assert any(t.startswith("Caveman packs") for t in top)
+    assert any(t.startswith("RTK filters") for t in top)
+    assert any(t.startswith(".rtk") for t in top)
+    caveman = window.explorer.tree.topLevelItem(0)
+    assert sorted(caveman.child(i).text(0) for i in range(caveman.childCount())) == ["de", "en"]
+    assert workspace / ".rtk" / "filters.json" in window.explorer.items
+
+
+def test_open_shows_rules_in_the_list_and_form(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    assert tab.visual.model.rowCount() == 3
+    assert tab.visual.model.titles == ["basically", "please", "just"]
+    assert isinstance(tab.visual.form.fields["/pattern"], PatternField)
+    assert tab.visual.form.fields["/name"].edit.text() == "basically"
+    assert window.status_rules.text() == "rules 3"
+
+
+def test_form_edit_updates_json_and_keeps_formatting(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    before = tab.text
+    tab.visual.select(1)
+    name = tab.visual.form.fields["/name"]
+    assert isinstance(name, TextField)
+    name.edit.selectAll()
+    qtbot.keyClicks(name.edit, "polite")
+    assert json.loads(tab.editor.toPlainText())["rules"][1]["name"] == "polite"
+    assert tab.editor.toPlainText() == tab.text == before.replace('"name": "please"', '"name": "polite"')
+    assert tab.visual.model.titles[1] == "polite"
+    assert tab.is_dirty()
+
+
+def test_json_edit_updates_the_form_at_once(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    tab.visual.select(2)
+    tab.show_json()
+    cursor = tab.editor.textCursor()
+    cursor.setPosition(tab.editor.toPlainText().index('"just"') + 1)
+    tab.editor.setTextCursor(cursor)
+    qtbot.keyClicks(tab.editor, "only_")
+    assert tab.index.values[2]["name"] == "only_just"
+    assert tab.visual.form.fields["/name"].edit.text() == "only_just"
+    assert tab.visual.model.titles[2] == "only_just"
+
+
+def test_flags_toggles_and_default(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    tab.visual.select(2)  # "just" has no flags: default gi
+    flags = tab.visual.form.fields["/flags"]
+    assert isinstance(flags, FlagsField) and flags.default_box.isChecked()
+    flags.default_box.click()  # explicit flags, starting from the default
+    assert tab.index.values[2]["flags"] == "gi"
+    flags.boxes["m"].click()
+    assert tab.index.values[2]["flags"] == "gim"
+    flags.default_box.click()
+    assert "flags" not in tab.index.values[2]
+
+
+def test_replacement_map_table_writes_an_object(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    tab.visual.select(0)
+    table = tab.visual.form.fields["/replacementMap"]
+    assert isinstance(table, TableField)
+    table._add()
+    table.table.item(0, 0).setText("Basically")
+    table.table.item(0, 1).setText("")
+    assert tab.index.values[0]["replacementMap"] == {"Basically": ""}
+    assert json.loads(tab.text)["rules"][0]["replacementMap"] == {"Basically": ""}
+
+
+def test_pattern_errors_show_while_typing(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    pattern = tab.visual.form.fields["/pattern"]
+    pattern.edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(pattern.edit, "(")
+    assert pattern.error.isVisibleTo(tab.visual.form)
+    assert "Invalid regular expression" in pattern.error.text()
+    qtbot.keyClick(pattern.edit, Qt.Key.Key_Backspace)
+    assert not pattern.error.isVisibleTo(tab.visual.form)
+
+
+def test_add_duplicate_delete_move(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    names = lambda: [r["name"] for r in json.loads(tab.text)["rules"]]  # noqa: E731
+    tab.visual.select(0)
+    tab.visual.buttons["add"].click()
+    assert names()[1] == "new_rule" and len(names()) == 4
+    assert tab.visual.current() == 1
+    tab.visual.buttons["duplicate"].click()
+    assert names()[:3] == ["basically", "new_rule", "new_rule_copy"]
+    tab.visual.buttons["delete"].click()
+    assert names() == ["basically", "new_rule", "please", "just"]
+    tab.visual.select(3)
+    tab.visual.buttons["up"].click()
+    assert names() == ["basically", "new_rule", "just", "please"]
+    assert '{"name": "just", "pattern": "\\\\bjust\\\\s+", "replacement": ""}' in tab.text  # kept verbatim
+    while tab.undo_stack.canUndo():
+        tab.undo_stack.undo()
+    assert names() == ["basically", "please", "just"]
+    assert tab.text == (workspace / "rules" / "en" / "filler.json").read_text()
+    assert not tab.is_dirty()
+
+
+def test_drag_and_drop_reorders_through_the_document(qtbot, qtmodeltester, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    model = tab.visual.model
+    qtmodeltester.check(model)
+    mime = model.mimeData([model.index(0)])
+    assert model.dropMimeData(mime, Qt.DropAction.MoveAction, 3, 0, model.index(-1)) is False
+    assert [r["name"] for r in json.loads(tab.text)["rules"]] == ["please", "just", "basically"]
+    assert tab.editor.toPlainText() == tab.text
+    tab.undo_stack.undo()  # a long move is delete + insert, undone as one step
+    assert tab.text == (workspace / "rules" / "en" / "filler.json").read_text()
+    assert not model.dropMimeData(QMimeData(), Qt.DropAction.MoveAction, 0, 0, model.index(-1))
+
+
+def test_keystrokes_merge_into_one_undo_step(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    original = tab.text
+    name = tab.visual.form.fields["/name"]
+    name.edit.end(False)
+    qtbot.keyClicks(name.edit, "_more")
+    assert tab.undo_stack.count() == 1
+    tab.show_json()
+    tab.editor.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(tab.editor, "   ")
+    assert tab.undo_stack.count() == 2
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert tab.text == original.replace('"basically"', '"basically_more"', 1)
+    tab.undo_stack.undo()
+    assert tab.text == original and tab.editor.toPlainText() == original
+    assert tab.undo_stack.isClean() and not tab.is_dirty()
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert tab.visual.form.fields["/name"].edit.text() == "basically_more"
+
+
+def test_dirty_marker_in_tab_and_explorer(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "x", False)
+    assert window.tabs.tabText(window.tabs.indexOf(tab)).endswith("●")
+    assert window.explorer.badges[path]["dirty"] == "●"
+    tab.undo_stack.undo()
+    assert not window.tabs.tabText(window.tabs.indexOf(tab)).endswith("●")
+
+
+def test_filter_form_covers_nested_fields(qtbot, window, workspace):
+    tab = window.open_file(workspace / "filters" / "mytool.json")
+    wait_settled(qtbot, tab)
+    qtbot.waitUntil(lambda: tab.index is not None and tab.index.single, timeout=5000)
+    fields = tab.visual.form.fields
+    for pointer in ("/id", "/label", "/category", "/priority", "/match/commands", "/rules/dropPatterns",
+                    "/rules/replace", "/rules/matchOutput", "/rules/maxLines", "/preserve/errorPatterns", "/tests"):
+        assert pointer in fields
+    fields["/rules/stripAnsi"].box.click()
+    assert json.loads(tab.text)["rules"]["stripAnsi"] is False
+    fields["/priority"].spin.setValue(77)
+    assert json.loads(tab.text)["priority"] == 77
+    drop = fields["/rules/dropPatterns"]
+    drop._add()
+    drop.list.item(drop.list.count() - 1).setText("^DEBUG")
+    assert json.loads(tab.text)["rules"]["dropPatterns"][-1] == "^DEBUG"
+    assert not tab.visual.buttons["add"].isEnabled()  # a one-filter file has no list to grow
+
+
+def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    original = tab.text
+    tab.open_find(replace=True)
+    tab.find_bar.find_edit.setText("replacement")
+    tab.find_bar.replace_edit.setText("replacement")
+    tab.find_bar.find_edit.setText('"replacement": ""')
+    tab.find_bar.replace_edit.setText('"replacement": "-"')
+    assert tab.find_bar.replace_all() == 3
+    assert [r["replacement"] for r in json.loads(tab.text)["rules"]] == ["-", "-", "-"]
+    tab.undo_stack.undo()
+    assert tab.text == original
+
+
+def test_command_palette_filters_and_runs(qtbot, window, workspace, dialogs):
+    from app.palette import CommandPalette
+
+    palette = CommandPalette(list(window.actions_.values()), window)
+    qtbot.addWidget(palette)
+    palette.query.setText("diag next")
+    assert palette.list.count() == 1 and "Next Diagnostic" in palette.list.item(0).text()
+    palette.query.setText("show json")
+    open_pack(qtbot, window, workspace)
+    palette.run_current()
+    assert window.current_tab().views.currentWidget() is window.current_tab().json_page

@@ -1,0 +1,222 @@
+"""Editing safety: atomic saves, live reload, conflicts, crash recovery, diagnostics without dialogs."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from app.conflict import DiffDialog
+from app.mainwindow import MainWindow
+from engine.fsutil import atomic_write_text
+from engine.workspace.settings import Settings
+
+from .ide_helpers import open_pack, wait_settled
+
+pytestmark = pytest.mark.gui
+
+
+def test_save_is_atomic_and_keeps_formatting(qtbot, window, workspace, monkeypatch):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    inode_before = os.stat(path).st_ino
+    writes = []
+    import engine.workspace.document as document_module
+
+    real = document_module.atomic_write_bytes
+    monkeypatch.setattr(document_module, "atomic_write_bytes", lambda p, d: (writes.append(p), real(p, d)))
+    tab.edit_field(1, "/replacement", "pls", False)
+    assert window.save_current()
+    assert writes == [path]
+    assert os.stat(path).st_ino != inode_before  # replaced by rename, never written in place
+    assert path.read_text() == tab.text
+    assert json.loads(path.read_text())["rules"][1]["replacement"] == "pls"
+    assert not tab.is_dirty() and not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_save_all_saves_every_dirty_tab(qtbot, window, workspace):
+    a = open_pack(qtbot, window, workspace)
+    b = window.open_file(workspace / "filters" / "mytool.json")
+    wait_settled(qtbot, b)
+    qtbot.waitUntil(lambda: b.index is not None, timeout=5000)
+    a.edit_field(0, "/name", "a1", False)
+    b.edit_field(0, "/label", "Label 2", False)
+    assert window.save_all()
+    assert json.loads((workspace / "filters" / "mytool.json").read_text())["label"] == "Label 2"
+    assert json.loads((workspace / "rules" / "en" / "filler.json").read_text())["rules"][0]["name"] == "a1"
+
+
+def test_external_change_reloads_a_clean_file(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    path.write_text(path.read_text().replace('"just"', '"merely"'))
+    qtbot.waitUntil(lambda: '"merely"' in tab.text, timeout=8000)
+    assert tab.editor.toPlainText() == tab.text and not tab.is_dirty()
+    qtbot.waitUntil(lambda: tab.visual.model.titles[2] == "merely", timeout=5000)
+
+
+def test_atomic_save_by_another_editor_arrives_as_a_move(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    atomic_write_text(path, path.read_text().replace('"please"', '"kindly"'))  # temp file + os.replace
+    qtbot.waitUntil(lambda: '"kindly"' in tab.text, timeout=8000)
+    assert not tab.is_dirty()
+
+
+def test_conflict_bar_when_dirty_and_changed_on_disk(qtbot, window, workspace, dialogs):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "mine", False)
+    path.write_text(path.read_text().replace('"just"', '"theirs"'))
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    assert json.loads(tab.text)["rules"][0]["replacement"] == "mine"  # nothing lost
+    # compare shows both sides
+    dialog = tab.compare_with_disk()
+    assert isinstance(dialog, DiffDialog)
+    assert any(r.tag != "equal" and "theirs" in r.right for r in dialog.rows)
+    # saving now asks first; cancelling leaves the disk alone
+    dialogs.answers["File changed on disk"] = QMessageBox.StandardButton.Cancel
+    assert not tab.save()
+    assert '"theirs"' in path.read_text()
+    # keep mine: the user has seen it, so saving overwrites
+    tab.keep_mine()
+    assert not tab.conflict_bar.isVisible() and tab.is_dirty()
+    assert tab.save()
+    saved = json.loads(path.read_text())
+    assert saved["rules"][0]["replacement"] == "mine" and saved["rules"][2]["name"] == "just"
+
+
+def test_conflict_reload_is_undoable(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "mine", False)
+    mine = tab.text
+    path.write_text(path.read_text().replace('"just"', '"theirs"'))
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    tab.conflict_bar.reload_button.click()
+    assert tab.text == path.read_text() and not tab.is_dirty() and not tab.conflict_bar.isVisible()
+    tab.undo_stack.undo()
+    assert tab.text == mine
+
+
+def test_deleted_file_keeps_the_buffer(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    path.unlink()
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    assert tab.is_dirty() and "deleted" in tab.conflict_bar.message.text()
+    assert tab.save() and path.exists()
+
+
+def test_crash_recovery_restores_unsaved_edits(qtbot, workspace, dialogs):
+    first = MainWindow(Settings())
+    qtbot.addWidget(first)
+    first.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: first.index is not None, timeout=10000)
+    tab = open_pack(qtbot, first, workspace)
+    tab.edit_field(1, "/name", "recovered_name", False)
+    tab.write_journal()
+    qtbot.waitUntil(lambda: bool(first.journal.entries(workspace)) and not tab._journaler.busy, timeout=5000)
+    first.watcher.stop()  # the "crash": no close, no save; the journal stays on disk
+
+    second = MainWindow(Settings())
+    qtbot.addWidget(second)
+    dialogs.answers["Restore unsaved edits?"] = QMessageBox.StandardButton.Yes
+    second.open_workspace(workspace, restore=False)
+    restored = second.offer_recovery()
+    assert len(restored) == 1
+    again = second.tab_for(workspace / "rules" / "en" / "filler.json")
+    assert again.is_dirty()
+    assert json.loads(again.text)["rules"][1]["name"] == "recovered_name"
+    assert json.loads((workspace / "rules" / "en" / "filler.json").read_text())["rules"][1]["name"] == "please"
+    again.undo_stack.undo()  # the restore itself is one undo step
+    assert json.loads(again.text)["rules"][1]["name"] == "please"
+    second.watcher.stop()
+
+
+def test_declining_recovery_discards_the_journal(qtbot, workspace, dialogs):
+    win = MainWindow(Settings())
+    qtbot.addWidget(win)
+    win.journal.write(workspace / "rules" / "en" / "filler.json", "{}", None, workspace)
+    win.open_workspace(workspace, restore=False)
+    dialogs.answers["Restore unsaved edits?"] = QMessageBox.StandardButton.Discard
+    assert win.offer_recovery() == []
+    assert win.journal.entries(workspace) == []
+    win.watcher.stop()
+
+
+def test_broken_file_shows_diagnostics_not_dialogs(qtbot, window, workspace, dialogs):
+    broken = workspace / "rules" / "en" / "broken.json"
+    broken.write_text('{\n  "language": "en",\n  "category": "x",\n  "rules": [\n    {"name": "a",}\n  ]\n}\n')
+    window.rescan()
+    qtbot.waitUntil(lambda: bool(window.diagnostics_panel.by_file.get(broken)), timeout=10000)
+    tab = window.open_file(broken)
+    wait_settled(qtbot, tab)
+    qtbot.waitUntil(lambda: bool(tab.diagnostics), timeout=5000)
+    d = next(d for d in tab.diagnostics if d.level == "error")
+    assert d.line == 5
+    assert tab.editor.marks() and tab.editor.mark_at(tab.editor.marks()[0].start) is not None
+    assert "syntax error" in tab.visual.notice.text()
+    assert dialogs.calls == []  # errors land in Diagnostics, never in modal dialogs
+    # clicking a diagnostic jumps to its place
+    window.go_to_diagnostic(d)
+    assert tab.editor.textCursor().blockNumber() == d.line - 1
+    assert window.explorer.badges[broken]["diag"].startswith("✖")
+
+
+def test_schema_problems_are_underlined_with_tooltips(qtbot, window, workspace):
+    tab = open_pack(qtbot, window, workspace)
+    tab.edit_field(0, "/context", "everyone", False)
+    qtbot.waitUntil(lambda: any("context" in d.message for d in tab.diagnostics), timeout=8000)
+    qtbot.waitUntil(lambda: any("context" in m.text for m in tab.editor.marks()), timeout=5000)
+    mark = next(m for m in tab.editor.marks() if "context" in m.text)
+    line = tab.editor.document().findBlock(mark.start).blockNumber() + 1
+    assert line == next(d.line for d in tab.diagnostics if "context" in d.message)
+
+
+def test_next_diagnostic_walks_the_panel(qtbot, window, workspace):
+    broken = workspace / "rules" / "en" / "broken.json"
+    broken.write_text("{")
+    window.rescan()
+    qtbot.waitUntil(lambda: window.diagnostics_panel.proxy.rowCount() > 0, timeout=10000)
+    window.step_diagnostic(1)
+    assert window.current_tab() is not None and window.current_tab().path is not None
+
+
+def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):
+    project = workspace / ".rtk" / "filters.json"
+    assert window.explorer.badges[project]["trust"] == "🔓 untrusted"  # from the workspace scan
+    tab = window.open_file(project)
+    wait_settled(qtbot, tab)
+    qtbot.waitUntil(lambda: tab.trust is not None and tab.trust.verdict == "untrusted", timeout=5000)
+    assert window.status_trust.text() == "trust: untrusted"
+    import hashlib
+
+    digest = hashlib.sha256((workspace / ".rtk" / "filters.json").read_bytes()).hexdigest()
+    (workspace / ".rtk" / "trust.json").write_text(json.dumps({"filtersSha256": digest}))
+    qtbot.waitUntil(lambda: tab.trust.verdict == "trusted", timeout=8000)
+    qtbot.waitUntil(lambda: window.explorer.badges[project].get("trust") == "🔒 trusted", timeout=8000)
+    tab.edit_field(0, "/label", "edited", False)
+    # shown as soon as the buffer differs, before any save or reload (verify-trust §4.4)
+    qtbot.waitUntil(lambda: tab.trust.verdict == "changed", timeout=5000)
+    assert window.status_trust.text() == "trust: changed"
+
+
+def test_window_state_and_open_files_are_remembered(qtbot, workspace):
+    first = MainWindow(Settings())
+    qtbot.addWidget(first)
+    first.open_workspace(workspace, restore=False)
+    first.resize(1111, 777)
+    open_pack(qtbot, first, workspace)
+    first.close()
+    saved = Settings.load()
+    assert saved.last_workspace == str(workspace.resolve())
+    assert saved.open_files == [str(workspace / "rules" / "en" / "filler.json")]
+    assert saved.window_state.count(";") == 2  # geometry; docks; the rule list's width (empty: default)
+    second = MainWindow(saved)
+    qtbot.addWidget(second)
+    assert second.restore_window_state()  # Qt accepted the saved geometry and dock layout
+    first.watcher.stop()
+    second.watcher.stop()

@@ -1,0 +1,276 @@
+"""The previews' view-models (engine.workspace.previews), without Qt."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.workspace.previews.caveman_packs import PackOverride
+from engine.workspace.previews.caveman_preview import CavemanRequest, run_caveman_preview
+from engine.workspace.previews.marks import span_at
+from engine.workspace.previews.rtk_preview import FilterBuffer, RtkRequest, run_rtk_preview
+from engine.workspace.previews.samples import (
+    caveman_samples,
+    command_hint,
+    output_samples,
+    sample_file_name,
+    workspace_samples_dir,
+)
+from engine.workspace.previews.utf16 import Utf16Offsets
+from engine.workspace.previews.word_diff import word_diff
+from tests.support.preview_samples import FILTER, PACK, RUNAWAY, SAMPLE, tool_output, write_pack
+
+
+def _utf16(s: str) -> list[int]:
+    return list(s.encode("utf-16-le"))
+
+
+def _slice16(s: str, start: int, end: int) -> str:
+    units = s.encode("utf-16-le")
+    return units[start * 2:end * 2].decode("utf-16-le")
+
+
+def _rebuild(a: str, b: str) -> tuple[str, str]:
+    """Both texts rebuilt from the diff's spans: a from equal+delete/replace, b from equal+insert/replace."""
+    ops = word_diff(a, b)
+    left = "".join(_slice16(a, op.a_start, op.a_end) for op in ops)
+    right = "".join(_slice16(b, op.b_start, op.b_end) for op in ops)
+    for op in ops:
+        if op.kind == "equal":
+            assert _slice16(a, op.a_start, op.a_end) == _slice16(b, op.b_start, op.b_end)
+    return left, right
+
+
+# ---------------------------------------------------------------- word diff
+
+def test_word_diff_marks_removed_words_and_replacements():
+    a = "please basically fix the bug in order to ship"
+    b = "fix the bug to ship"
+    ops = word_diff(a, b)
+    removed = [a[op.a_start:op.a_end] for op in ops if op.kind in ("delete", "replace")]
+    assert "please basically " in removed
+    assert any("in order" in r for r in removed)
+    assert [op.kind for op in ops if op.kind != "equal"]  # something changed
+    assert _rebuild(a, b) == (a, b)
+
+
+def test_word_diff_offsets_are_utf16():
+    a = "😀 basically done"
+    b = "😀 done"
+    ops = word_diff(a, b)
+    (deleted,) = [op for op in ops if op.kind == "delete"]
+    assert (deleted.a_start, deleted.a_end) == (3, 13)  # the emoji is two UTF-16 units
+    assert _slice16(a, deleted.a_start, deleted.a_end) == "basically "
+
+
+def test_word_diff_pairs_lines_of_long_texts_quickly():
+    import time
+
+    a = "\n".join(f"line {i}: could you basically check item {i} really carefully" for i in range(400))
+    b = "\n".join(f"line {i}: check item {i} carefully" for i in range(400))
+    started = time.perf_counter()
+    ops = word_diff(a, b)
+    assert time.perf_counter() - started < 1.0
+    assert sum(1 for op in ops if op.kind == "delete") >= 400
+    assert _rebuild(a, b) == (a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["a", "bb", " ", "\n", "😀", "é", ",", "word"]), max_size=30),
+       st.lists(st.sampled_from(["a", "bb", " ", "\n", "😀", "x", ".", "word"]), max_size=30))
+def test_word_diff_covers_both_texts_in_order(xs, ys):
+    a, b = "".join(xs), "".join(ys)
+    assert _rebuild(a, b) == (a, b)
+
+
+def test_utf16_offsets_and_span_lookup():
+    text = "a😀b😀c"
+    u = Utf16Offsets(text)
+    assert [u(i) for i in range(len(text) + 1)] == [0, 1, 3, 4, 6, 7]
+    assert len(_utf16("a😀b😀c")) // 2 == u(len(text))
+
+
+# ---------------------------------------------------------------- Caveman
+
+def test_caveman_preview_explains_rules_spans_and_tokens(pack_root):
+    p = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root)))
+    assert not p.error
+    assert "basically" not in p.output and "config" in p.output and "DB" in p.output
+    assert p.tokens_after < p.tokens_before
+    assert p.summary().startswith(f"tokens {p.tokens_before} → {p.tokens_after}")
+    hits = {h.name: h for h in p.rules}
+    assert hits["en_hedges"].matches == 2 and hits["en_hedges"].changed
+    for start, end in hits["en_hedges"].spans:  # spans point into the input
+        assert SAMPLE[start:end].strip() in ("basically", "really")
+    # the protected inline code is shaded and unchanged
+    (region,) = p.protected
+    assert SAMPLE[region.start:region.end] == "`src/app.py`" and region.label == "inline_code"
+    # every removed span names the rule that removed it
+    basically = SAMPLE.index("basically")
+    (removed,) = span_at(p.input_spans, basically)
+    assert "en_hedges" in removed.tip or "en_please" in removed.tip
+    in_order = SAMPLE.index("in order")
+    assert any(s.rule == "en_in_order_to" for s in span_at(p.input_spans, in_order))
+    # savings per category add up to the per-rule savings
+    assert sum(n for _c, n in p.categories) == sum(h.saved_tokens for h in p.rules)
+    assert p.languages == ["en"]
+
+
+def test_caveman_preview_intensity_role_and_only_rule(pack_root):
+    lite = run_caveman_preview(CavemanRequest(SAMPLE, intensity="lite", pack_root=str(pack_root)))
+    assert "configuration" in lite.output  # en_abbrev needs full
+    system = run_caveman_preview(CavemanRequest(SAMPLE, role="system", pack_root=str(pack_root)))
+    assert "en_please" not in {h.name for h in system.rules}  # context user only
+    only = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root), only_rule="en_in_order_to"))
+    assert [h.name for h in only.rules] == ["en_in_order_to"]
+    assert "basically" in only.output and "in order to" not in only.output
+
+
+def test_caveman_preview_uses_the_unsaved_buffer(pack_root):
+    edited = json.loads(json.dumps(PACK))
+    edited["rules"][0]["pattern"] = "\\bbasically\\s+"
+    override = PackOverride("en", "filler", json.dumps(edited))
+    p = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root), override=override))
+    assert "really" in p.output and "basically" not in p.output
+    broken = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root),
+                                                override=PackOverride("en", "filler", "{\"rules\": [")))
+    assert broken.error and "unsaved" in broken.error and broken.output == SAMPLE
+
+
+def test_caveman_preview_reports_a_runaway_rule_in_place(tmp_path):
+    pack = json.loads(json.dumps(PACK))
+    pack["rules"].append(RUNAWAY)
+    root = tmp_path / "runaway"
+    write_pack(root, pack)
+    text = SAMPLE + " " + "a" * 40 + "b"
+    p = run_caveman_preview(CavemanRequest(text, pack_root=str(root), timeout_ms=60))
+    hit = next(h for h in p.rules if h.name == "en_runaway")
+    assert hit.skipped == "timeout" and hit.timeout_ms == 60
+    assert hit.status == "timed out after 60 ms"
+    assert any(n.code == "CAV-timeout" and n.rule == "en_runaway" for n in p.notes)
+    assert "basically" not in p.output  # the rest of the pack still ran
+
+
+def test_caveman_notes_say_when_omniroute_sends_the_text_uncompressed(pack_root):
+    # CAV-Q1: the second cleanup changes indentation inside a fenced block, validation fails
+    text = "Could you please basically check this:\n```\ndef f():\n    return 1\n```\nreally now."
+    p = run_caveman_preview(CavemanRequest(text, pack_root=str(pack_root)))
+    assert p.sent_uncompressed and p.output == text
+    (verdict,) = [n for n in p.notes if n.code == "CAV-fallback"]
+    assert verdict.text.startswith("OmniRoute will send this message uncompressed because the compressed text "
+                                   "failed validation: fenced code block")
+    assert "(quirk CAV-Q1; see below)" in verdict.text
+    assert any(n.code == "CAV-Q1" and "second cleanup" in n.text for n in p.notes)
+    assert any(n.code == "CAV-Q2" for n in p.notes)
+    strict = run_caveman_preview(CavemanRequest(text, pack_root=str(pack_root), profile="strict"))
+    assert not strict.sent_uncompressed and "    return 1" in strict.output  # the CAV-Q1 fix
+    assert not any(n.code.startswith("CAV-Q") for n in strict.notes)
+    empty = run_caveman_preview(CavemanRequest("", pack_root=str(pack_root)))
+    assert empty.sent_uncompressed and empty.output == ""
+
+
+def test_quirk_notes_name_the_quirk(tmp_path):
+    pack = {"language": "en", "category": "filler", "rules": [
+        {"name": "en_map", "pattern": "\\bfoo\\b", "replacementMap": {"bar": "baz"}, "replacement": "$&!"}]}
+    root = tmp_path / "q5"
+    write_pack(root, pack)
+    p = run_caveman_preview(CavemanRequest("say foo twice: foo and foo", pack_root=str(root)))
+    q5 = [n for n in p.notes if n.code == "CAV-Q5"]
+    assert q5 and "(CAV-Q5: replacementMap miss inserts replacement verbatim" in q5[0].text
+    assert "$&!" in p.output
+
+
+# ---------------------------------------------------------------- samples
+
+def test_samples_from_workspace_packs_and_builtin(workspace, tmp_path):
+    builtin = tmp_path / "builtin"
+    (builtin / "de" / "samples").mkdir(parents=True)
+    (builtin / "de" / "samples" / "anfrage.txt").write_text("Könnten Sie bitte …", encoding="utf-8")
+    (builtin / "de" / "samples" / "ignore.json").write_text("{}", encoding="utf-8")
+    saved = workspace_samples_dir(workspace) / sample_file_name("my / sample")
+    saved.parent.mkdir(parents=True)
+    saved.write_text("mine", encoding="utf-8")
+    found = caveman_samples(workspace, builtin, [workspace / "rules"])
+    assert [(s.name, s.origin) for s in found] == [("my-sample", "workspace"), ("en/request", "workspace"),
+                                                   ("de/anfrage", "built-in")]
+    assert found[1].language == "en"
+    outputs = output_samples(workspace)
+    assert [s.name for s in outputs] == ["mytool.log"]
+    assert command_hint(outputs[0].path) == "mytool build"
+    assert sample_file_name("..") == "sample.txt" and sample_file_name("a.txt") == "a.txt"
+
+
+# ---------------------------------------------------------------- RTK
+
+def _buffer(tmp_path, flt=FILTER, name="mytool.json") -> FilterBuffer:
+    return FilterBuffer(str(tmp_path / name), json.dumps(flt), None)
+
+
+def test_rtk_preview_explains_detection_choice_and_stages(tmp_path):
+    out = tool_output()
+    p = run_rtk_preview(RtkRequest(out, "mytool build", active=_buffer(tmp_path)))
+    assert not p.error
+    assert p.filter_id == "mytool"
+    assert "command pattern matched" in p.why and "/^mytool\\b/" in p.why
+    assert p.detected_type and 0 <= p.confidence <= 1
+    first = p.stages[0]
+    assert first.lines_in == p.lines_before and first.counts.get("dropped", 0) >= 30
+    assert all(e.action == "dropped" for e in first.events)
+    assert any(e.pattern == "^debug:" for e in first.events)
+    funnel = p.funnel()
+    assert funnel[0] == ("input", p.lines_before)
+    assert funnel[-1][1] == p.lines_after
+    assert "debug:" not in p.text and "error: link failed" in p.text
+    kinds = {p.text[h.start:h.end]: h.kind for h in p.highlights}
+    assert kinds["error: link failed in main.o"] == "error"
+    assert kinds["summary: 1 error, 1 warning"] == "error"  # the engine's error pattern wins
+    assert p.tokens_after < p.tokens_before and p.savings_percent > 0
+
+
+def test_rtk_preview_summary_lines_and_this_filter_only(tmp_path):
+    out = "mytool run\n" + "".join(f"debug: {i}\n" for i in range(5)) + "summary: all good\n"
+    p = run_rtk_preview(RtkRequest(out, "", active=_buffer(tmp_path), scope="filter"))
+    assert p.filter_id == "mytool" and "run alone" in p.why
+    assert not p.detected_type  # no detection when the filter runs alone
+    assert [h.kind for h in p.highlights] == ["summary"]
+    assert p.text.splitlines() == ["mytool run", "summary: all good"]
+
+
+def test_rtk_preview_reports_a_broken_open_filter(tmp_path):
+    bad = dict(FILTER, category="nonsense")
+    p = run_rtk_preview(RtkRequest(tool_output(), "mytool build", active=_buffer(tmp_path, bad)))
+    assert p.filter_id != "mytool"
+    assert any(n.level == "error" and n.text.startswith("open filter file: /category") for n in p.notes)
+    alone = run_rtk_preview(RtkRequest(tool_output(), "", active=_buffer(tmp_path, bad), scope="filter"))
+    assert alone.error == "no filter in the open file to run alone"
+    syntax = run_rtk_preview(RtkRequest("x\n", "", active=FilterBuffer(str(tmp_path / "f.json"), "{", None)))
+    assert any("not valid JSON" in n.text for n in syntax.notes)
+
+
+def test_rtk_preview_with_no_filters_and_empty_output():
+    p = run_rtk_preview(RtkRequest("", ""))
+    assert p.lines_before == 0 and p.text == ""
+    q = run_rtk_preview(RtkRequest("just some prose that is no command output\n", ""))
+    assert q.document_read and "document read" in q.why
+
+
+TOML_FILTER = """schema_version = 1
+
+[filters.quiet-build]
+description = "drops debug chatter"
+match_command = "^quietbuild\\\\b"
+strip_lines_matching = ["^debug:"]
+"""
+
+
+def test_rtk_preview_runs_an_unsaved_toml_filter(tmp_path):
+    buf = FilterBuffer(str(tmp_path / "filters.toml"), TOML_FILTER, None)
+    out = "building\ndebug: a\ndebug: b\ndone\n"
+    p = run_rtk_preview(RtkRequest(out, "quietbuild all", active=buf))
+    assert p.filter_id == "quiet-build" and "debug:" not in p.text
+    alone = run_rtk_preview(RtkRequest(out, "", active=buf, scope="filter"))
+    assert alone.filter_id == "quiet-build" and alone.text.splitlines()[:2] == ["building", "done"]
+    broken = run_rtk_preview(RtkRequest(out, "quietbuild", active=FilterBuffer(buf.path, "schema_version = 2\n")))
+    assert any(n.code == "RTK-TOML" for n in broken.notes)

@@ -19,6 +19,7 @@ result is re-parsed and its inline tests re-run under OmniRoute semantics.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -218,7 +219,7 @@ def _target(output: str | os.PathLike[str], name: str) -> Path:
     return out / name if out.is_dir() else out
 
 
-def plan_export(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *, toml: bool = False,
+def plan_export(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, toml: bool = False,
                 replace: bool = False, profile: str = "omniroute") -> ExportPlan:
     """Read the chosen files and plan the write (``engine.rtk.export_plan``); nothing is written."""
     from engine.rtk.export_plan import PlanError, check_exported, plan_json, plan_toml
@@ -269,7 +270,7 @@ def execute_export(plan: ExportPlan, *, with_trust: bool = False, allow_failing:
     return result
 
 
-def export_json(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+def export_json(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
                 with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
                 allow_failing: bool = False) -> ExportResult:
     """Write the chosen filters as one filters.json (array), merged into an existing file unless
@@ -425,7 +426,7 @@ def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, FilterTabl
     return tables, tests, notes
 
 
-def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+def export_toml(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
                 with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
                 allow_failing: bool = False) -> ExportResult:
     plan = plan_export(files, output, toml=True, replace=replace, profile=profile)

@@ -21,7 +21,9 @@ from engine.diagnostics import Diagnostic
 from engine.jsregex.budget import total_budget
 from engine.jsvalues import JsonObject, locale_compare, math_round
 from engine.rtk.inline_test import run_filter_stage as run_filter_stage  # re-exported for callers
-from engine.rtk.inline_test import strip_trailing_newlines
+from engine.rtk.inline_test import (
+    strip_trailing_newlines as strip_trailing_newlines,  # re-exported for callers
+)
 from engine.rtk.model import FilterTest, RtkFilter
 from engine.rtk.tokens import estimate_tokens
 

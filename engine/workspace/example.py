@@ -6,8 +6,7 @@ import shutil
 import time
 from pathlib import Path
 
-from engine.paths import example_workspace_dir
-from engine.workspace.settings import data_dir
+from engine.paths import data_dir, example_workspace_dir
 
 
 def user_example_workspace() -> Path:

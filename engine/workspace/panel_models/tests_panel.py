@@ -9,10 +9,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.diagnostics import Diagnostic
 from engine.workspace import jsonedit, jsontree
+
+if TYPE_CHECKING:
+    from engine.rtk.model import Source
 
 
 @dataclass
@@ -97,7 +100,7 @@ class TestRunResult:
         return text
 
 
-def _source_of(path: Path) -> str:
+def _source_of(path: Path) -> Source:
     """Selection precedence: ``.rtk`` files are project filters; other workspace files stand in
     for built-ins (they are what gets shipped or exported)."""
     return "project" if path.parent.name == ".rtk" else "builtin"

@@ -20,13 +20,8 @@ import re
 
 from engine.jsvalues import js_trim_end
 
-_HWS_RUN = re.compile(r"[ \t]{2,}")
-_PUNCT_RUN = re.compile(r"[.!?]{2,}")
-_TRAILING_HWS_CRLF = re.compile(r"[ \t]+(?=\r?\n|\Z)")
 _BLANKS_BEFORE_LF = re.compile(r"[ \t]+(?=\n)")
-_BLANKS_BEFORE_CRLF = re.compile(r"[ \t]+(?=\r?\n)")
 _BLANK_LINES = re.compile(r"\n{3,}")
-_BLANK_LINES_CRLF = re.compile(r"(?:\r?\n){3,}")
 
 
 # views: tab -> space; for the in-line steps every one of ,.;:!? -> "." (a blank before any of
@@ -72,19 +67,95 @@ def collapse_spaces(text: str) -> str:
 def _collapse(text: str) -> tuple[str, bytes]:
     """Steps 1–3, and the in-line view of the text after step 2 (steps 3+ never make or
     break a blank before a line break, so the view still answers step 4's test)."""
-    if "  " in text or "\t" in text:
-        text = _HWS_RUN.sub(" ", text)
-    # after step 1 every blank run is a single space or tab (no two blanks touch), so step 2
-    # drops each blank that precedes one of ,.;:!? and a drop never creates another such pair
     raw = _encode(text)
     view = raw.translate(_INLINE_VIEW)
+    # step 1: a run of two or more blanks is a run of two or more spaces in the view
+    runs = [m.span() for m in _BLANK_RUN_VIEW.finditer(view)]
+    if runs:
+        raw, view = _squeeze(raw, runs), _squeeze(view, runs)
+        text = _decode(raw)
+    # after step 1 every blank run is a single space or tab (no two blanks touch), so step 2
+    # drops each blank that precedes one of ,.;:!? and a drop never creates another such pair
     drops = [m.start() - 1 for m in _BLANK_BEFORE_PUNCT.finditer(view)]
     if drops:
-        text = _decode(_drop(raw, drops))
-        view = _drop(view, drops)
-    if _PUNCT_PAIR.search(view):
-        text = _PUNCT_RUN.sub(lambda m: m.group(0)[-1], text)
+        raw, view = _drop(raw, drops), _drop(view, drops)
+        text = _decode(raw)
+    if _PUNCT_PAIR.search(view):  # (also flags ",." and the like: then the exact search below)
+        # step 3: each run of two or more of .!? becomes its last character
+        runs = [m.span() for m in _PUNCT_RUN_VIEW.finditer(raw.translate(_PUNCT_VIEW))]
+        if runs:
+            pieces = []
+            last = 0
+            for a, b in runs:
+                pieces += [raw[last:a], raw[b - 1:b]]
+                last = b
+            pieces.append(raw[last:])
+            text = _decode(b"".join(pieces))
     return text, view
+
+
+_PUNCT_VIEW = bytes.maketrans(b"!?", b"..")
+_PUNCT_RUN_VIEW = re.compile(rb"\.\.+")  # (a literal lead, as _BLANK_RUN_VIEW)
+
+
+_BLANK_RUN_VIEW = re.compile(rb"  +")  # (a literal lead: re skips along; [ \t]{2,} is tried at every blank)
+
+
+def _squeeze(raw: bytes, runs: list[tuple[int, int]]) -> bytes:
+    """``raw`` with each (sorted, disjoint) run replaced by one space."""
+    pieces = []
+    last = 0
+    for a, b in runs:
+        pieces.append(raw[last:a])
+        last = b
+    pieces.append(raw[last:])
+    return b" ".join(pieces)
+
+
+# a line break with a blank before it (directly, or before its \r): led by the \n, which ``re``
+# skips to, where ``[ \t]+(?=\r?\n)`` is tried at every blank of the text
+_BREAK_AFTER_BLANK = re.compile(r"\n(?:(?<=[ \t]\n)|(?<=[ \t]\r\n))")
+_BREAK_RUN = re.compile(r"\n(?:\r?\n){2,}")  # three or more \r?\n, from the first \n (see _blank_lines_crlf)
+
+
+def _trailing_blanks_crlf(text: str, *, at_end: bool) -> str:
+    r"""``text`` without the blank runs before each ``\r?\n`` (``[ \t]+(?=\r?\n)``), and before
+    its end too when ``at_end`` (``[ \t]+(?=\r?\n|\Z)``)."""
+    pieces = []
+    last = 0
+    for m in _BREAK_AFTER_BLANK.finditer(text):
+        end = m.start() - 1 if text[m.start() - 1] == "\r" else m.start()
+        start = end
+        while start > last and text[start - 1] in " \t":
+            start -= 1
+        pieces.append(text[last:start])
+        last = end
+    if at_end and text.endswith((" ", "\t")):
+        end = len(text.rstrip(" \t"))
+        pieces.append(text[last:end])
+        last = len(text)
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _blank_lines_crlf(text: str) -> str:
+    r"""``(?:\r?\n){3,}`` replaced by ``\r\n\r\n`` when the run holds a ``\r``, else ``\n\n``. A
+    run is found from its first ``\n`` (a ``\r`` before it belongs to the run: a run never ends
+    in ``\r``, so the character before the next one is never part of an earlier one)."""
+    pieces = []
+    last = 0
+    for m in _BREAK_RUN.finditer(text):
+        start, end = m.span()
+        if text[start - 1:start] == "\r":
+            start -= 1
+        pieces += [text[last:start], "\r\n\r\n" if "\r" in text[start:end] else "\n\n"]
+        last = end
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
 def cleanup(text: str, *, crlf: bool = False) -> str:
@@ -92,13 +163,13 @@ def cleanup(text: str, *, crlf: bool = False) -> str:
     text, view = _collapse(text)
     if crlf:
         if _BLANK_BEFORE_LF_VIEW.search(view) or _BLANK_BEFORE_CRLF_VIEW.search(view):
-            text = _TRAILING_HWS_CRLF.sub("", text)
+            text = _trailing_blanks_crlf(text, at_end=True)
     elif _BLANK_BEFORE_LF_VIEW.search(view):
         text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     if text.endswith((" ", "\t")):
         text = js_trim_end(text)
     if crlf:
-        text = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
+        text = _blank_lines_crlf(text)
     elif _THREE_LF.search(text):
         text = _BLANK_LINES.sub("\n\n", text)
     return text.strip("\n")
@@ -178,12 +249,13 @@ def _inline_steps(text: str, *, crlf: bool = False) -> str:
     ``cleanup_segments``. Each line-break step is skipped where a substring test shows no work."""
     text = _collapse(text)[0]
     if "\n" in text:
-        if " \n" in text or "\t\n" in text or (crlf and "\r\n" in text):
-            text = (_BLANKS_BEFORE_CRLF if crlf else _BLANKS_BEFORE_LF).sub("", text)
         if crlf:
-            text = _BLANK_LINES_CRLF.sub(lambda m: "\r\n\r\n" if "\r" in m.group(0) else "\n\n", text)
-        elif "\n\n\n" in text:
-            text = _BLANK_LINES.sub("\n\n", text)
+            text = _blank_lines_crlf(_trailing_blanks_crlf(text, at_end=False))
+        else:
+            if " \n" in text or "\t\n" in text:
+                text = _BLANKS_BEFORE_LF.sub("", text)
+            if "\n\n\n" in text:
+                text = _BLANK_LINES.sub("\n\n", text)
     return text
 
 

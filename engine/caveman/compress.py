@@ -345,10 +345,11 @@ class Compressor:
         o.after_rules = work
         self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
-        if self.diagnose and not self.strict and "\r\n" in work and cleanup(work) != cleanup(work, crlf=True):
+        cleaned = cleanup(work, crlf=self.strict)
+        if self.diagnose and not self.strict and "\r\n" in work and cleaned != cleanup(work, crlf=True):
             self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
                        "trailing blanks / blank lines)")
-        work = recapitalize(cleanup(work, crlf=self.strict))
+        work = recapitalize(cleaned)
         o.after_cleanup = work
         # 8. restore and second cleanup
         if self.strict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from functools import lru_cache
@@ -60,26 +61,47 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     return list(spans)
 
 
-_OPEN_LINE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.M)
-# a closing line: the fence run, then only JS blanks to the end of the line (``$``: before a
-# ``\n`` or at the end; only ``\n`` breaks lines here, as in ``split_lines``)
-_CLOSE_LINE = re.compile(rf"^[ \t]{{0,3}}(`{{3,}}|~{{3,}})[{JS_WS.replace(chr(10), '')}]*$", re.M)
+# runs of three or more fence characters, one pattern per character: ``re`` finds a literal
+# prefix quickly, while an alternation, a class or a multi-line ``^`` is tried at every position
+_FENCE_RUNS = (re.compile("```+"), re.compile("~~~+"))
+_INDENT = frozenset(" \t")
+_CLOSER_TAIL = JS_WS.replace("\n", "")  # what may follow a closing run on its line
+
+
+def _fence_lines(text: str) -> tuple[list[tuple[int, str, int]], dict[str, list[tuple[int, int, int]]]]:
+    """The opening and closing lines of spec §3.1 kind 2, from the fence runs: a run that starts
+    its line after at most three blanks or tabs opens a block (line start, char, run length);
+    it closes one when only JavaScript blanks follow it on its line (line start, run length,
+    end of the line incl. its ``\n``). Only ``\n`` breaks lines (as ``split_lines``)."""
+    openers: list[tuple[int, str, int]] = []
+    closers: dict[str, list[tuple[int, int, int]]] = {"`": [], "~": []}
+    n = len(text)
+    for start, end in heapq.merge(*([m.span() for m in rx.finditer(text)] for rx in _FENCE_RUNS)):
+        line = text.rfind("\n", max(0, start - 4), start) + 1
+        if (line == 0 and start > 3) or any(c not in _INDENT for c in text[line:start]):
+            continue  # more than three characters, or not only blanks, before it on its line
+        char = text[start]
+        openers.append((line, char, end - start))
+        nl = text.find("\n", end)
+        rest = text[end:] if nl < 0 else text[end:nl]
+        if not rest.strip(_CLOSER_TAIL):
+            closers[char].append((line, end - start, n if nl < 0 else nl + 1))
+    return openers, closers
 
 
 def _fence_spans(text: str) -> list[tuple[int, int]]:
-    """The line scan of spec §3.1 kind 2, from the opening and closing lines found by two ``re``
-    scans (a walk of every line in Python cost more than the rest of a validation)."""
+    """The line scan of spec §3.1 kind 2, from the opening and closing lines found from the
+    fence runs (a walk of every line in Python cost more than the rest of a validation)."""
     if not contains(text, "```") and not contains(text, "~~~"):
         return []
-    closers = _Closers(text)
+    openers, found = _fence_lines(text)
+    closers = _Closers(found)
     spans = []
     resume = 0  # lines inside a block are never openers
-    for opener in _OPEN_LINE.finditer(text):
-        start = opener.start()
+    for start, char, size in openers:
         if start < resume:
             continue
-        run = opener.group(1)
-        end = closers.next(start, run[0], len(run))
+        end = closers.next(start, char, size)
         if end < 0:
             continue  # plain text; scanning resumes on the next line
         spans.append((start, end))
@@ -94,13 +116,9 @@ class _Closers:
     run length asked for), the sorted starts of the closing lines that qualify, built on first
     use; the lists for all lengths together hold at most the total closer length."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, found: dict[str, list[tuple[int, int, int]]]) -> None:
         # char → [(line start, run length, line end incl. its \n)]
-        self._found: dict[str, list[tuple[int, int, int]]] = {"`": [], "~": []}
-        n = len(text)
-        for m in _CLOSE_LINE.finditer(text):
-            run = m.group(1)
-            self._found[run[0]].append((m.start(), len(run), m.end() + 1 if m.end() < n else n))
+        self._found = found
         self._lists: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
 
     def next(self, after: int, char: str, size: int) -> int:

@@ -191,10 +191,16 @@ def occurring_in_any(texts: Sequence[str], items: Iterable[str]) -> set[str]:
     joined by NUL (an item without NUL cannot match across a join); an item holding NUL, which
     could, is looked for in each text."""
     wanted = set(items)
+    # an item that is one of the texts needs no search (a fallen-back part's missing fenced
+    # blocks are its protected blocks); the empty item is never reported (as ``occurring``)
+    whole = wanted.intersection(texts) - {""}
+    wanted -= whole
+    if not wanted:
+        return whole
     with_nul = {item for item in wanted if _JOIN in item}
     found = occurring(_JOIN.join(texts), wanted - with_nul)
     found.update(item for item in with_nul if any(item in text for text in texts))
-    return found
+    return found | whole
 
 
 _JOIN = "\x00"

@@ -103,6 +103,15 @@ def test_cleanup_equals_the_spec_steps(pieces):
     assert cleanup(text, crlf=True) == plain_cleanup(text, crlf=True)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(" \t\n\r\r\n.!a"), max_size=80), st.booleans())
+def test_cleanup_equals_the_spec_steps_on_line_break_soup(text, crlf):
+    # blank runs, trailing blanks and blank-line runs found from their line breaks
+    assert cleanup(text, crlf=crlf) == plain_cleanup(text, crlf=crlf)
+    assert cleanup_segments([(text, False), ("P", True), (text, False)], crlf=crlf) \
+        == plain_cleanup_segments([(text, False), ("P", True), (text, False)], crlf=crlf)
+
+
 def plain_cleanup_segments(pieces, crlf=False):
     """The strict per-piece cleanup (CAV-Q1 fix) one regex per step on every unprotected piece."""
     from engine.jsvalues import js_trim_end

@@ -61,13 +61,21 @@ def plain_validate(original: str, compressed: str):
 
 
 FENCE_LINES = ("```", "````", "~~~", "```js", "   ```", "    ```", "~~~~ ", "``` \t", "code", "", "`x`", " ~~~",
-               "```\r", "\t~~~~", "``` \u2028", "~~~x")
+               "```\r", "\t~~~~", "``` \u2028", "~~~x",
+               "``` ```", "a```", "  ~~~ ~~~", "````` x", "\u00a0```", "```\t\u2029", "`` ```", "~~~```",
+               "   ````", " \t ~~~", "\t\t\t\t```")
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(FENCE_LINES), max_size=40), st.booleans())
 def test_fence_spans_equal_the_walk_of_later_lines(lines, final_newline):
     text = "\n".join(lines) + ("\n" if final_newline else "")
+    assert fence_spans(text) == plain_fence_spans(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="`~ \t\n\ra\u2028\u00a0", max_size=80))
+def test_fence_spans_equal_the_walk_on_any_text_of_fence_characters(text):
     assert fence_spans(text) == plain_fence_spans(text)
 
 

@@ -64,3 +64,13 @@ def test_present_finds_keys_across_the_first_stretch_and_in_the_rest(monkeypatch
     assert present(text, frozenset({"ZEBRA", "QUOKKA", "PANDA", "xxx"})) == {"ZEBRA", "QUOKKA", "xxx"}
     wide = "é" + text  # the UTF-16 view: the stretch is counted in characters
     assert present(wide, frozenset({"ZEBRA", "QUOKKA", "PANDA"})) == {"ZEBRA", "QUOKKA"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab\x00é😀", max_size=8), max_size=6), st.lists(st.text(alphabet="ab\x00é😀", max_size=4),
+                                                                         max_size=6), st.booleans())
+def test_occurring_in_any_is_the_plain_search_of_each_text(texts, items, with_texts):
+    # items equal to one of the texts are answered without a search: still exactly the plain answer
+    items = items + texts if with_texts else items
+    assert needles.occurring_in_any(texts, items) == {item for item in items
+                                                       if item and any(item in text for text in texts)}

@@ -70,6 +70,18 @@ def test_utf16_units_round_trip(s):
     assert jsvalues.from_utf16_units(units) == jsvalues.from_utf16_units(s)
 
 
+@given(st.text(alphabet=st.sampled_from("a\u00e9\u4e2d\ud83d\ude00\udfff\U0001f600\U00010000\U0010ffff\U000e0001"),
+               max_size=40))
+def test_utf16_units_equal_a_split_of_every_astral_character(s):
+    # (lone surrogates stay as they are; each astral character becomes its two units)
+    def units(m: re.Match[str]) -> str:
+        raw = m.group().encode("utf-16-le")
+        return chr(int.from_bytes(raw[:2], "little")) + chr(int.from_bytes(raw[2:], "little"))
+
+    plain = _ASTRAL.sub(units, s)
+    assert jsvalues.to_utf16_units(s) == plain
+
+
 # ----------------------------------------------------------------------------- String()
 
 NUMBERS = st.one_of(st.integers(-(2**70), 2**70), st.floats())

@@ -40,8 +40,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench import reference  # noqa: E402
 from engine.rtk.engine import RtkConfig, process_rtk_text  # noqa: E402
+from engine.rtk.linescan import LineScanner  # noqa: E402
 from engine.rtk.model import load_filter_dir, parse_filter  # noqa: E402
-from engine.rtk.patterns import LineScanner, compile_list  # noqa: E402
+from engine.rtk.patterns import compile_list  # noqa: E402
 from engine.rtk.stages import apply_line_filter  # noqa: E402
 
 TARGET_MS_PER_MB = 40.0

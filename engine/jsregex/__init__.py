@@ -11,11 +11,26 @@ already evaluated and case-folded; ``emitter`` writes an explicit `regex` VERSIO
 UTF-16 copy of the subject (case-canonicalized under ``i``) and implements exec/replace/split/
 matchAll with JS's iteration rules. ``quirks()`` reports the JSR-Qn quirks a pattern relies on.
 ``GAPS.md`` beside this file lists what is not reproduced, with proof.
+
+What other areas need to know about a pattern is answered here too, from the parsed pattern
+(never from its source text), so no caller re-derives JavaScript syntax:
+
+- ``pattern_facts(source, flags)`` → :class:`PatternFacts` (``facts``): where matches start
+  (``^`` prefix, line head, leading literal), the literals every match holds, whether a match or
+  a lookaround can cross a line break, and how the pattern splits into alternatives;
+- ``required_any(root)`` (``literals``): texts of which every match holds one;
+- ``linear_attempts`` / ``linear_scan`` (``backtracking``): proofs that an anchored attempt or a
+  whole scan cannot backtrack without bound (so a caller may run it untimed);
+- ``specialised`` / ``after_line_break`` (``variants``): the pattern emitted for subjects whose
+  only line break is LF (native anchors, native ``\\s``), and a ``^…`` pattern as ``\n(?:…)``;
+- ``canonicalize`` (``subject``): text case-folded as the pattern reads it under ``i``;
+- ``expand_template`` (``template``): JavaScript's replacement-template expansion.
 """
 
 from __future__ import annotations
 
 from .errors import JSSyntaxError, JSUnsupportedError, RegexTimeout
+from .facts import PatternFacts, pattern_facts
 from .quirks import QUIRKS, quirks
 from .runtime import JSMatch, JSRegExp, get_default_timeout, set_default_timeout
 from .translate import canonical_flags, translate
@@ -26,11 +41,13 @@ __all__ = [
     "JSRegExp",
     "JSSyntaxError",
     "JSUnsupportedError",
+    "PatternFacts",
     "RegexTimeout",
     "canonical_flags",
     "compile_js",
     "get_default_timeout",
     "is_valid",
+    "pattern_facts",
     "quirks",
     "set_default_timeout",
 ]

@@ -45,10 +45,14 @@ class Seq(Node):
 
 
 class Alt(Node):
-    __slots__ = _fields = ("alternatives",)
+    __slots__ = ("alternatives", "spans")
+    _fields = ("alternatives",)
 
-    def __init__(self, alternatives: list[Node]) -> None:
+    def __init__(self, alternatives: list[Node], spans: tuple[tuple[int, int], ...] = ()) -> None:
         self.alternatives = alternatives
+        # where each alternative lies in the source (parser units), when the parser made it;
+        # not compared (``engine.jsregex.facts`` reads alternatives back as source text)
+        self.spans = spans
 
 
 class CharSet(Node):

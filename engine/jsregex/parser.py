@@ -177,11 +177,17 @@ class Parser:
         return Parsed(root, self.group_count, self.group_names, self.quirks, self.unsupported)
 
     def parse_disjunction(self) -> Node:
+        start = self.pos
         alternatives = [self.parse_alternative()]
+        if self.peek() != "|":
+            return alternatives[0]
+        spans = [(start, self.pos)]
         while self.peek() == "|":
             self.pos += 1
+            start = self.pos
             alternatives.append(self.parse_alternative())
-        return alternatives[0] if len(alternatives) == 1 else Alt(alternatives)
+            spans.append((start, self.pos))
+        return Alt(alternatives, tuple(spans))
 
     def parse_alternative(self) -> Node:
         items: list[Node] = []

@@ -15,13 +15,14 @@ from functools import lru_cache
 import regex
 
 from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
-from .ast import Alt, CharSet, Group, Look, Node, Quant, QuirkEvent, Seq
+from .ast import Alt, CharSet, Group, Look, Node, Parsed, Quant, QuirkEvent, Seq
 from .emitter import MAX_REPEAT, Emitter, nullable
 from .errors import JSSyntaxError
 from .parser import ParseError, parse
 
 FLAG_ORDER = "dgimsuvy"
 CACHE_SIZE = 4096
+PARSE_CACHE_SIZE = 256  # parsed trees kept (a tree of hundreds of nodes each: few, unlike translations)
 MAX_EXPANSION = 400_000  # unrolled nodes `regex` may build for minimum counts (~100 MB)
 # Compile cost limits (issue 23): `regex` compiles in time that grows with these, outside any
 # per-call budget — 32,000 capture groups take ~2 s a compile, 20,000 nested groups ~6 s.
@@ -74,17 +75,33 @@ class Translation:
     @property
     def compiled(self) -> regex.Pattern[str]:
         """The `regex` pattern, compiled on first use (validation alone never pays for it)."""
-        return _compile(self.emitted)
+        return compile_emitted(self.emitted)
 
     @property
     def compiled_lf(self) -> regex.Pattern[str] | None:
-        return None if self.emitted_lf is None else _compile(self.emitted_lf)
+        return None if self.emitted_lf is None else compile_emitted(self.emitted_lf)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _compile(emitted: str) -> regex.Pattern[str]:
+def compile_emitted(emitted: str) -> regex.Pattern[str]:
+    """An emitted pattern compiled as the layer compiles its own (VERSION0), cached."""
     with recursion_headroom(emitted):  # `regex`'s parser recurses per nesting level too
         return regex.compile(emitted, regex.VERSION0)
+
+
+def parse_source(source: str, flags: str) -> tuple[str, Parsed]:
+    """``/source/flags`` parsed: the units the parser read (UTF-16 units, or code points with
+    ``u``/``v``) and the parse. Shared (a few hundred recent patterns) by the translation and the
+    analyses of a pattern (``facts``, ``variants``), so one parse serves all; callers must not
+    change it. Raises ``ParseError``."""
+    return _parse_cached(source, "u" in flags or "v" in flags, "v" in flags, "i" in flags)
+
+
+@lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _parse_cached(source: str, unicode: bool, vmode: bool, ignore_case: bool) -> tuple[str, Parsed]:
+    units = from_utf16_units(source) if unicode else to_utf16_units(source)
+    with recursion_headroom(source):
+        return units, parse(units, unicode=unicode, vmode=vmode, ignore_case=ignore_case)
 
 
 def canonical_flags(flags: str) -> str:
@@ -211,9 +228,8 @@ def _translate_nested(source: str, flags: str) -> Translation:
     if refusal is not None:
         return _refused(source, ordered, refusal)
     unicode = "u" in ordered or "v" in ordered
-    units = from_utf16_units(source) if unicode else to_utf16_units(source)
     try:
-        parsed = parse(units, unicode=unicode, vmode="v" in ordered, ignore_case="i" in ordered)
+        units, parsed = parse_source(source, ordered)
     except ParseError as exc:
         raise JSSyntaxError(
             f"Invalid regular expression: /{source}/{ordered}: {exc.reason}", source, ordered, exc.reason
@@ -291,4 +307,5 @@ def _is_v8_atom(parsed, flags: str) -> bool:
 
 def cache_clear() -> None:
     _translate_cached.cache_clear()
-    _compile.cache_clear()
+    _parse_cached.cache_clear()
+    compile_emitted.cache_clear()

@@ -21,9 +21,10 @@ from engine.rtk.codestrip import strip_code_blocks
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.grouping import group_similar_lines, grouping_threshold
+from engine.rtk.linescan import LineScanner
 from engine.rtk.memo import active_memo
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import LineScanner, compile_list
+from engine.rtk.patterns import compile_list
 from engine.rtk.priority import DEFAULT_PRIORITY as DEFAULT_PRIORITY  # (re-exported: the previews use it)
 from engine.rtk.priority import default_priority_lines
 from engine.rtk.renderers import UNSET, js_truthy, render

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from engine.diagnostics import Diagnostic, Level
 from engine.fsutil import atomic_write_bytes
+from engine.jsregex import JSSyntaxError, pattern_facts
 from engine.jsvalues import JsonObject, json_stringify
 from engine.rtk.model import FilterObject
-from engine.rtk.patterns import has_top_level_alternation
 from engine.rtk.sources import FilterFile, read_filter_file
 from engine.rtk.toml_io import (
     FilterTable,
@@ -307,7 +307,7 @@ def combine_commands(commands: list[str]) -> str:
         return commands[0]
     branches = []
     for p in commands:
-        if p.startswith("^") and not has_top_level_alternation(p):
+        if p.startswith("^") and not _alternation(p):
             branches.append(f"^(?:{p[1:]})")
         else:
             branches.append(f"^(?:{p})")
@@ -335,7 +335,7 @@ def filter_object_to_toml(obj: FilterObject, where: str) -> tuple[FilterTable, l
         table = {"description": obj["description"], **table}  # the schema's key order
     if len(commands) > 1:
         notes.append(_warn(where, fid, f"{len(commands)} command patterns combined into one alternation"))
-    elif not commands[0].startswith("^") or has_top_level_alternation(commands[0]):
+    elif not commands[0].startswith("^") or _alternation(commands[0]):
         notes.append(_warn(where, fid, "match_command is not ^-anchored: newer rtk versions ignore such filters"))
     for key, label in (("label", "label"), ("category", "category"), ("priority", "priority")):
         if key in obj and not (key == "priority" and obj[key] == 50):
@@ -504,3 +504,12 @@ def _write_private(folder: Path, target: Path, data: bytes, token: uuid.UUID) ->
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _alternation(source: str) -> bool:
+    """Whether a command pattern has a ``|`` outside every group (an invalid one is taken as
+    it reads: a plain sequence)."""
+    try:
+        return pattern_facts(source).alternation
+    except JSSyntaxError:
+        return False

@@ -10,6 +10,7 @@ the winner only (RTK-Q5); ``strict`` falls through to the next candidate instead
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, cmp_to_key, lru_cache
@@ -17,12 +18,12 @@ from itertools import groupby
 from operator import is_
 
 from engine.diagnostics import Diagnostic
-from engine.jsregex import RegexTimeout
-from engine.jsvalues import js_sort_key, locale_compare
+from engine.jsregex import RegexTimeout, pattern_facts
+from engine.jsvalues import from_utf16_units, js_sort_key, locale_compare
 from engine.rtk.detect import Detection, detect_command_type
 from engine.rtk.memo import active_memo
 from engine.rtk.model import FORMAT_RANK, SOURCE_RANK, RtkFilter
-from engine.rtk.patterns import anchored_prefix, compile_cached, required_literals
+from engine.rtk.patterns import compile_cached
 
 # A filter tagged with where it came from: ``RtkFilter.source`` is the scope (project, global,
 # builtin) and ``source_format`` the format, so loaders hand their filters over as they are.
@@ -130,12 +131,20 @@ _LARGE = 4096  # below this, a search costs less than the checks
 
 @lru_cache(maxsize=4096)
 def _literals(source: str) -> tuple[str, ...]:
-    return tuple(sorted(set(required_literals(source)), key=len, reverse=True))
+    """The texts every match holds, as the pattern spells them (read without ``i``: the caller
+    folds ASCII itself), longest first; none that splits an astral character."""
+    texts = {from_utf16_units(text) for text in pattern_facts(source).required_literals}
+    return tuple(sorted((t for t in texts if not _SURROGATE.search(t)), key=len, reverse=True))
 
 
 @lru_cache(maxsize=4096)
 def _prefix(source: str) -> str:
-    return anchored_prefix(source)
+    """The text every match of a ``^…`` pattern starts with, as the pattern spells it."""
+    prefix = from_utf16_units(pattern_facts(source).anchored_prefix)
+    return "" if _SURROGATE.search(prefix) else prefix
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Haystack:

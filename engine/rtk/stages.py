@@ -25,8 +25,9 @@ from engine.jsvalues import js_trim
 from engine.rtk.ansi import strip_csi_lines
 from engine.rtk.dedup import deduplicate_lines, split_lines
 from engine.rtk.heads import line_heads
+from engine.rtk.linescan import LineScanner
 from engine.rtk.model import RtkFilter
-from engine.rtk.patterns import CompiledPattern, LineScanner, compile_cached, compile_list, tester
+from engine.rtk.patterns import CompiledPattern, compile_cached, compile_list, tester
 from engine.rtk.trace import MAX_EVENTS, LineEvent, StageTrace, Trace
 from engine.rtk.truncate import TruncateResult, smart_truncate
 

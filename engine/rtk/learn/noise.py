@@ -101,7 +101,8 @@ def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
     """The lines ``pattern`` (flag ``i``, as drop patterns run) matches. Many lines go through
     the engine's ``LineScanner`` (a few scans of the joined lines instead of a call per line; the
     same lists are asked about again and again, so their scanner is kept for the next pattern)."""
-    from engine.rtk.patterns import LineScanner, compile_list
+    from engine.rtk.linescan import LineScanner
+    from engine.rtk.patterns import compile_list
 
     if len(lines) < LineScanner.min_scan_lines:
         return [ln for ln in lines if search(pattern, "i", ln.text)]

@@ -178,7 +178,8 @@ def _highlights(text: str, flt: Any) -> list[Span]:
     patterns) that reached the final text."""
     from engine.jsregex import RegexTimeout
     from engine.rtk.engine import DEFAULT_PRIORITY
-    from engine.rtk.patterns import LineScanner, compile_list
+    from engine.rtk.linescan import LineScanner
+    from engine.rtk.patterns import compile_list
 
     lines = _line_spans(text)
     u16 = Utf16Offsets(text)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from engine.rtk.ansi import CSI, strip_csi_lines
 from engine.rtk.dedup import split_lines
 from engine.rtk.detect import detect_command_type
-from engine.rtk.patterns import LineScanner
+from engine.rtk.linescan import LineScanner
 from engine.rtk.stages import _Run, apply_line_filter
 from engine.rtk.trace import Trace
 

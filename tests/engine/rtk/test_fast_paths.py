@@ -20,7 +20,7 @@ from engine.rtk.bmp import bmp_only
 from engine.rtk.dedup import deduplicate_lines
 from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text
-from engine.rtk.patterns import LineScanner, _estimated_count
+from engine.rtk.linescan import LineScanner, _estimated_count
 from engine.rtk.select import _sort_by_comparison, sort_filters
 from engine.rtk.stages import apply_line_filter
 from engine.rtk.trace import Trace

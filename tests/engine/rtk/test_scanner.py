@@ -5,27 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine.rtk.engine as engine_module
-from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
-from engine.jsregex.translate import translate
-from engine.jsregex.unicode_data import canon_table
 from engine.rtk.detect import detect_command_type
 from engine.rtk.engine import RtkConfig, process_rtk_text
-from engine.rtk.patterns import (
-    LineScanner,
-    anchored_prefix,
-    canonicalize,
-    compile_list,
-    leading_group_alternatives,
-    line_local_lookarounds,
-    required_literal,
-    required_literals,
-    top_level_alternatives,
-)
+from engine.rtk.linescan import LineScanner
+from engine.rtk.patterns import compile_list
 from engine.rtk.priority import DEFAULT_PRIORITY, default_priority_lines
 
 from .helpers import make
@@ -106,12 +93,6 @@ def test_superset_mode_never_misses_a_line(lines):
         assert set(per_line(pattern, lines)) <= set(scanner.hits(pattern, exact=False)), pattern.source
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(max_size=40), st.booleans())
-def test_canonicalize_matches_the_regex_layer_table(text, unicode_mode):
-    assert canonicalize(text, unicode_mode) == text.translate(canon_table(unicode_mode))
-
-
 PRIORITY_WORDS = st.sampled_from([
     "error", "ErRoR", "err", "fail", "FAILED", "fai", "exception", "Traceback", "trace", "ts", "TS", "Ts",
     "1", "12", "1234", "\u2716", "\u2715", "\u0130", "\u017f", "\u212a", "\U0001F600", "\ud800", " ", "x", "\r",
@@ -123,99 +104,6 @@ PRIORITY_WORDS = st.sampled_from([
 def test_default_priority_lines_equal_the_pattern_per_line(lines):
     """The lower-cased-bytes search finds exactly the lines ``DEFAULT_PRIORITY`` matches."""
     assert default_priority_lines(lines) == [i for i, line in enumerate(lines) if DEFAULT_PRIORITY.search(line)]
-
-
-@pytest.mark.parametrize(("source", "prefix"), [
-    ("^FAILED ", "FAILED "), ("^E\\s+", "E"), ("^\\.", "."), ("^\\s*$", ""), ("^ab?c", "a"),
-    ("^a|b", ""), ("^(?:x)", ""), ("^abc{2}", "ab"), ("x^", ""),
-])
-def test_anchored_prefix(source, prefix):
-    assert anchored_prefix(source) == prefix
-
-
-@pytest.mark.parametrize(("source", "literal"), [
-    ("^\\S+\\.py:\\d+: ", ".py:"), ("AssertionError", "AssertionError"), ("ab+c", "a"), ("a|b", ""),
-    ("(x)yz[ab]qq", "xyz"), ("^\\s{2}\\S+", ""), ("^commit [0-9a-f]{7,40}", "commit "), ("colou?r", "colo"),
-    ("[a\\]b]cd", "cd"),
-])
-def test_required_literal(source, literal):
-    assert required_literal(source) == literal
-
-
-def test_required_literals_lists_every_top_level_run():
-    assert required_literals("^\\S+\\.py:\\d+: ") == [".py:", ": "]
-    assert required_literals("x(?:y)z+w") == ["xy", "w"]
-    assert required_literals("a|b") == []
-
-
-@pytest.mark.parametrize(("source", "literals"), [
-    ("^(\\S+\\.py) ([.sxFE]+)\\s+\\[", [".py ", "["]), ("(?<n>ab)c", ["abc"]), ("((a)b)c", ["abc"]),
-    ("(?=ab)c", ["c"]), ("a(?<=b)c", ["a", "c"]), ("(a|b)c", ["c"]), ("(ab)?c", ["c"]), ("(ab)+c", ["c"]),
-    ("(ab){2}c", ["c"]), ("x(?i:ab)y", ["x", "y"]),
-])
-def test_required_literals_read_through_plain_groups(source, literals):
-    """A group that only brackets a plain sequence does not end a literal run."""
-    assert required_literals(source) == literals
-
-
-@pytest.mark.parametrize(("source", "dot_all", "local"), [
-    ("^\\[warn\\] (?!Code style issues)", False, True), ("b(?!c)", False, True), ("(?<=a)b", False, True),
-    ("^(?!rsync|\\S+: )[^\\s:]+$", False, True), ("a(?=.)", False, True), ("a(?=.)", True, False),
-    ("x(?=\\s*y)", False, False), ("x(?![^y])", False, False), ("(?<=\\n)a", False, False),
-    ("(?=\\x41)", False, False), ("(?<=[\\t-~])a", False, False), ("(?=\\W)", False, False),
-    ("(?=(a)\\1)", False, False), ("(?=[\\w.-])", False, True), ("no lookaround", False, True),
-])
-def test_line_local_lookarounds(source, dot_all, local):
-    assert line_local_lookarounds(source, dot_all) is local
-
-
-@pytest.mark.parametrize(("source", "parts"), [
-    ("^a|b", ["^a", "b"]), ("a(b|c)", []), ("[|]x|y", ["[|]x", "y"]), ("(a)|\\1", []), ("a\\|b", []),
-    ("x|", ["x", ""]), ("(?<n>a)|\\k<n>", []), ("error|fail(?:ed|ure)", ["error", "fail(?:ed|ure)"]),
-])
-def test_top_level_alternatives(source, parts):
-    assert top_level_alternatives(source) == parts
-
-
-def test_required_literals_skip_whole_escapes():
-    """``\\u2717`` is one character: its hex digits are not literal text of the pattern."""
-    assert required_literals("\\u2717") == []
-    assert required_literals("\\u2717 done") == [" done"]
-    assert required_literals("a\\x41bc") == ["a", "bc"]
-    assert required_literals("\\cJx\\p{L}ab\\k<n>yz") == ["x", "ab", "yz"]
-
-
-@pytest.mark.parametrize(("source", "parts"), [
-    ("(?:^|\\|\\s)\\w*(?:Error|Exception)\\b", ["^\\w*(?:Error|Exception)\\b", "\\|\\s\\w*(?:Error|Exception)\\b"]),
-    ("(a|b)+c", []), ("(a|b)c\\1", []), ("(?:a)b", []), ("(?=a|b)c", []), ("(a|b)", ["a", "b"]),
-    ("(?<n>a|b)c", []), ("(?:a|b)c|d", []), ("(?:a|(b|c))d", ["ad", "(b|c)d"]),
-])
-def test_leading_group_alternatives(source, parts):
-    assert leading_group_alternatives(source) == parts
-
-
-@pytest.mark.parametrize("flags", ["", "i", "m", "im", "g"])
-@pytest.mark.parametrize("source", ["\\s", "\\S", "\\s+\\S*", "^\\S+\\s(\\S)", "[\\s]", "[\\S]x", "a\\s{2,3}?b"])
-def test_native_space_translation_is_exact_without_the_two_exceptions(source, flags):
-    """``emitted_native_space`` uses `regex`'s own \\s/\\S; on every code point but U+0085 and
-    U+FEFF it answers as the JavaScript classes the layer spells out."""
-    translation = translate(source, flags)
-    assert translation.emitted_native_space is not None
-    exact = regex.compile(translation.emitted, regex.VERSION0)
-    native = regex.compile(translation.emitted_native_space, regex.VERSION0)
-    samples = [chr(c) for c in range(0x3100) if chr(c) not in NATIVE_SPACE_EXCEPTIONS]
-    samples += ["\ud800", "\udfff", "\uffff", "\U0001F600"]
-    for ch in samples:
-        for subject in (ch, f"x{ch}y", f"a{ch}{ch}b", f"{ch} {ch}"):
-            left, right = exact.search(subject), native.search(subject)
-            assert (left and left.span()) == (right and right.span()), (source, hex(ord(ch[0])))
-    assert translate(source, flags + "u").emitted_native_space is None  # code-point mode: not used
-
-
-def test_no_native_space_translation_without_such_a_class():
-    assert translate("[^\\s:]+", "").emitted_native_space is None
-    assert translate("[\\s\\S]", "").emitted_native_space is None
-    assert translate("abc", "i").emitted_native_space is None
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -38,7 +38,7 @@ from engine.rtk.learn.normalise import (
 from engine.rtk.learn.regexes import search
 
 if TYPE_CHECKING:
-    from engine.rtk.patterns import LineScanner
+    from engine.rtk.linescan import LineScanner
 
 BLANK_PATTERN = r"^\s*$"
 REPEATS_IN_ONE = 3  # a kind of line seen this often in one run is progress, not news

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,12 @@ from app.jsonview import FindBar, JsonEditor, Mark
 from app.undo import MERGE_WINDOW_S, SpliceCommand, SplicesCommand
 from app.visual import VisualEditor
 from app.workers import Dispatcher
+from engine import jsonedit, jsontree
 from engine.diagnostics import Diagnostic
-from engine.workspace import jsonedit, jsontree
+from engine.jsonedit import Splice, Style
 from engine.workspace.document import Document, merged_splices, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
-from engine.workspace.jsonedit import Splice, Style
 from engine.workspace.kinds import FileKind
 from engine.workspace.templates import new_filter, new_rule, unique_name
 from engine.workspace.validation import TrustInfo, trust_of, validate_version
@@ -50,6 +51,11 @@ def _combined(changes: list[int | None]) -> int | None:
         return None
     return touched.pop() if len(touched) == 1 else LIST_CHANGED
 
+
+
+def _texts(values: Iterable[object]) -> set[str]:
+    """The strings among ``values`` (names or ids taken in a list; other values cannot clash)."""
+    return {v for v in values if isinstance(v, str)}
 
 class _SpliceCommand(SpliceCommand):
     """A :class:`SpliceCommand` whose merge rebuilds only the edited window, not the whole text."""
@@ -330,7 +336,7 @@ class DocumentTab(QWidget):
         if self.visual is None:
             return
         if not parsed.ok:
-            if self.index is None or self.index.stale:
+            if (self.index is None or self.index.stale) and parsed.error is not None:  # not ok: has an error
                 line, col = jsontree.position_of(self.doc.text, parsed.error.offset)
                 self.visual.set_notice(f"The JSON has a syntax error at {line}:{col} ({parsed.error.message}); "
                                        "fix it in the JSON view — the list shows the last valid state.")
@@ -341,7 +347,8 @@ class DocumentTab(QWidget):
             self.visual.set_items(kind, [], True)
             return
         rebuild = self.index is None or self.index.stale or kind != old_kind
-        if rebuild or fresh.values != self.index.values or fresh.spans != self.index.spans:
+        if rebuild or (self.index is not None
+                       and (fresh.values != self.index.values or fresh.spans != self.index.spans)):
             self.index = fresh
             self.visual.set_items(kind, fresh.values, fresh.single)
         self.visual.set_header(parsed.value)
@@ -384,6 +391,11 @@ class DocumentTab(QWidget):
         self.index, _parsed = ItemIndex.scan(self.doc.kind, self.doc.text)
         return self.index
 
+    def _form(self) -> VisualEditor:
+        """The form view: the item edits below arrive from its signals, so it exists by then."""
+        assert self.visual is not None
+        return self.visual
+
     @Slot(int, str, object, bool)
     def edit_field(self, item: int, pointer: str, value: Any, mergeable: bool) -> None:
         index = self._ensure_index()
@@ -397,7 +409,7 @@ class DocumentTab(QWidget):
             else:
                 splice = index.set_field(self.doc.text, item, pointer, value, self.style_)
         except jsonedit.EditError as exc:
-            self.visual.set_notice(str(exc))
+            self._form().set_notice(str(exc))
             return
         key = ("field", id(self), item, pointer) if mergeable else None
         self._push(splice, f"Edit {pointer[1:]}", key)
@@ -410,18 +422,18 @@ class DocumentTab(QWidget):
         try:
             splice = jsonedit.set_value(self.doc.text, parsed, pointer, value, self.style_)
         except jsonedit.EditError as exc:
-            self.visual.set_notice(str(exc))
+            self._form().set_notice(str(exc))
             return
         self._push(splice, f"Edit {pointer[1:]}", ("header", id(self), pointer))
 
     def _new_item(self, index: ItemIndex) -> Any:
         if index.kind == FileKind.CAVEMAN_PACK:
-            names = {v.get("name") for v in index.values if isinstance(v, dict)}
+            names = _texts(v.get("name") for v in index.values if isinstance(v, dict))
             current = self.visual.current() if self.visual else -1
             category = index.values[current].get("category", "filler") if 0 <= current < len(index.values) \
                 and isinstance(index.values[current], dict) else "filler"
             return new_rule(names, category)
-        return new_filter({v.get("id") for v in index.values if isinstance(v, dict)})
+        return new_filter(_texts(v.get("id") for v in index.values if isinstance(v, dict)))
 
     @Slot(int)
     def add_item(self, position: int) -> None:
@@ -430,7 +442,7 @@ class DocumentTab(QWidget):
             return
         position = max(0, min(position, len(index)))
         self._push(index.insert(self.doc.text, position, self._new_item(index), self.style_), "Add item")
-        self.visual.select(position)
+        self._form().select(position)
 
     @Slot(int)
     def duplicate_item(self, row: int) -> None:
@@ -440,11 +452,11 @@ class DocumentTab(QWidget):
         value = copy.deepcopy(index.values[row])
         if isinstance(value, dict):
             key = "name" if index.kind == FileKind.CAVEMAN_PACK else "id"
-            taken = {v.get(key) for v in index.values if isinstance(v, dict)}
+            taken = _texts(v.get(key) for v in index.values if isinstance(v, dict))
             if isinstance(value.get(key), str):
                 value[key] = unique_name(f"{value[key]}_copy" if key == "name" else f"{value[key]}-copy", taken)
         self._push(index.insert(self.doc.text, row + 1, value, self.style_), "Duplicate item")
-        self.visual.select(row + 1)
+        self._form().select(row + 1)
 
     @Slot(int)
     def delete_item(self, row: int) -> None:
@@ -452,7 +464,7 @@ class DocumentTab(QWidget):
         if index is None or index.single or not 0 <= row < len(index):
             return
         self._push(index.remove(self.doc.text, row), "Delete item")
-        self.visual.select(min(row, len(index) - 1))
+        self._form().select(min(row, len(index) - 1))
 
     @Slot(int, int)
     def move_item(self, src: int, dst: int) -> None:
@@ -471,7 +483,7 @@ class DocumentTab(QWidget):
             second_inverse, second_change = self._apply_to_text(second, "form")
             self._after_change(_combined([first_change, second_change]))
             self.undo_stack.push(SplicesCommand(self, [(first, first_inverse), (second, second_inverse)], "Move item"))
-        self.visual.select(dst)
+        self._form().select(dst)
 
     # -- views ------------------------------------------------------------------------------------------------
     @Slot(int)

@@ -37,6 +37,7 @@ from app.icons import icon
 from app.layout_report import readable
 from app.regexcheck import compile_error
 from app.theme import tints
+from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
 from app.widgets.flow import FlowBox
 
@@ -91,7 +92,8 @@ class FieldWidget(QWidget):
     def set_check_flags(self, flags: str) -> None:
         self._flags_for_check = flags
 
-    def emit(self, value: Any, mergeable: bool = False) -> None:
+    def emit_value(self, value: Any, mergeable: bool = False) -> None:
+        """Emit ``edited`` (named apart from ``QObject.emit``, which it must not shadow)."""
         self.present = value is not REMOVE
         self.edited.emit(value, mergeable)
 
@@ -113,7 +115,7 @@ class TextField(FieldWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.edit)
-        self.edit.textEdited.connect(lambda text: self.emit(text, True))
+        self.edit.textEdited.connect(lambda text: self.emit_value(text, True))
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -139,7 +141,7 @@ class MultiLineField(FieldWidget):
 
     def _changed(self) -> None:
         if not self._echo:
-            self.emit(self.edit.toPlainText(), True)
+            self.emit_value(self.edit.toPlainText(), True)
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -199,7 +201,7 @@ class PatternField(FieldWidget):
     def _changed(self) -> None:
         self.check()
         if not self._echo:
-            self.emit(self.edit.toPlainText(), True)
+            self.emit_value(self.edit.toPlainText(), True)
 
     def set_check_flags(self, flags: str) -> None:
         super().set_check_flags(flags)
@@ -229,18 +231,18 @@ class FlagsField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        box = FlowBox()  # the eight flag toggles wrap instead of widening the form
-        lay = box.flow
+        flow_box = FlowBox()  # the eight flag toggles wrap instead of widening the form
+        lay = flow_box.flow
         outer = QHBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(box, 1)
+        outer.addWidget(flow_box, 1)
         self.default_box = QCheckBox(f"default ({spec.default})")
         self.default_box.setToolTip("Leave 'flags' out of the rule; OmniRoute then compiles with "
                                     f"'{spec.default}'. Note that any explicit value replaces the default entirely.")
         lay.addWidget(self.default_box)
         self.boxes: dict[str, QToolButton] = {}
         for flag in JS_FLAGS:
-            box = QToolButton(text=flag)
+            box = text_button(flag)
             box.setCheckable(True)
             box.setToolTip(FLAG_HELP[flag])
             lay.addWidget(box)
@@ -261,13 +263,13 @@ class FlagsField(FieldWidget):
         if self._echo:
             return
         if on:
-            self.emit(REMOVE)
+            self.emit_value(REMOVE)
         else:
-            self.emit(self.flags())
+            self.emit_value(self.flags())
 
     def _changed(self) -> None:
         if not self._echo and not self.default_box.isChecked():
-            self.emit(self.flags())
+            self.emit_value(self.flags())
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -294,7 +296,7 @@ class EnumField(FieldWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.combo)
         lay.addStretch(1)
-        self.combo.activated.connect(lambda i: self.emit(self.combo.itemData(i)))
+        self.combo.activated.connect(lambda i: self.emit_value(self.combo.itemData(i)))
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -316,7 +318,7 @@ class BoolField(FieldWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.box)
-        self.box.clicked.connect(lambda on: self.emit(bool(on)))
+        self.box.clicked.connect(lambda on: self.emit_value(bool(on)))
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -334,7 +336,7 @@ class IntField(FieldWidget):
         lay.addWidget(self.spin)
         self.note = ElidedLabel()  # may quote an invalid value of any length
         lay.addWidget(self.note, 1)
-        self.spin.valueChanged.connect(lambda v: self.emit(int(v), True))
+        self.spin.valueChanged.connect(lambda v: self.emit_value(int(v), True))
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -364,7 +366,7 @@ class ListField(FieldWidget):
         buttons = QVBoxLayout()
         for text, tip, slot in (("+", "Add an entry", self._add), ("−", "Remove the selected entry", self._remove),
                                 ("↑", "Move up", lambda: self._move(-1)), ("↓", "Move down", lambda: self._move(1))):
-            b = QToolButton(text=text)
+            b = text_button(text)
             b.setToolTip(tip)
             b.clicked.connect(slot)
             buttons.addWidget(b)
@@ -383,7 +385,7 @@ class ListField(FieldWidget):
     def _emit_all(self) -> None:
         if not self._echo:
             self._mark_errors()
-            self.emit(self.values())
+            self.emit_value(self.values())
 
     def _make_item(self, text: str) -> QListWidgetItem:
         item = QListWidgetItem(text)
@@ -504,7 +506,7 @@ class TableField(FieldWidget):
         buttons = QVBoxLayout()
         for text, tip, slot in (("+", "Add a row", self._add), ("−", "Remove the selected row", self._remove),
                                 ("↑", "Move up", lambda: self._move(-1)), ("↓", "Move down", lambda: self._move(1))):
-            b = QToolButton(text=text)
+            b = text_button(text)
             b.setToolTip(tip)
             b.clicked.connect(slot)
             buttons.addWidget(b)
@@ -539,7 +541,7 @@ class TableField(FieldWidget):
     def _emit_all(self) -> None:
         if not self._echo:
             self._mark_errors()
-            self.emit(self.value())
+            self.emit_value(self.value())
 
     def _set_row(self, r: int, row: dict) -> None:
         for c, (key, _header, _optional) in enumerate(self.columns):

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.highlight import LazyHighlighter
 from app.icons import icon
 from app.theme import tints
+from app.widgets.buttons import text_button
 
 CHUNK = 32 * 1024
 MAX_UNDERLINES = 2000
@@ -315,14 +316,14 @@ class FindBar(QWidget):
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addWidget(self.find_edit, 2)
-        prev_btn, next_btn = QToolButton(text="↑"), QToolButton(text="↓")
+        prev_btn, next_btn = text_button("↑"), text_button("↓")
         prev_btn.setToolTip("Previous match (Shift+Enter)")
         next_btn.setToolTip("Next match (Enter)")
         lay.addWidget(prev_btn)
         lay.addWidget(next_btn)
         lay.addWidget(self.case)
         lay.addWidget(self.replace_edit, 2)
-        one, every = QToolButton(text="Replace"), QToolButton(text="All")
+        one, every = text_button("Replace"), text_button("All")
         lay.addWidget(one)
         lay.addWidget(every)
         lay.addWidget(self.status)

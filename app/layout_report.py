@@ -21,7 +21,7 @@ but scrolled so that 90 px show is as unreadable as a 90 px field. Inputs with n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import (
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 READABLE_CHARS = 20
+W = TypeVar("W", bound=QWidget)
 
 
 def _rect(r: QRect) -> dict[str, int]:
@@ -71,7 +72,7 @@ def readable_min_width(w: QWidget) -> int:
     return chars
 
 
-def readable(widget: QWidget) -> QWidget:
+def readable(widget: W) -> W:
     """Give ``widget`` its readable minimum width: a form then wraps its label above it, or
     scrolls, instead of squeezing it to a sliver. Returns the widget."""
     widget.setMinimumWidth(readable_min_width(widget))
@@ -124,9 +125,9 @@ def layout_report(window: QWidget) -> dict[str, Any]:
             "readable_min": minimum, "too_narrow": shown.width() < minimum,
         })
     inputs.sort(key=lambda i: (i["y"], i["x"]))
-    minimum = window.minimumSizeHint().expandedTo(window.minimumSize())
+    smallest = window.minimumSizeHint().expandedTo(window.minimumSize())
     return {
-        "window": {**_rect(window.frameGeometry()), "min_width": minimum.width(), "min_height": minimum.height()},
+        "window": {**_rect(window.frameGeometry()), "min_width": smallest.width(), "min_height": smallest.height()},
         "screen": {**_rect(screen.availableGeometry()), "device_pixel_ratio": screen.devicePixelRatio()},
         "inputs": inputs,
     }

@@ -17,7 +17,7 @@ edit (``engine.workspace.learn_edits``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QBrush, QColor
@@ -50,6 +50,7 @@ from engine.workspace.previews.marks import Span
 if TYPE_CHECKING:
     from app.mainwindow import MainWindow
     from app.panel_rtk import RtkPreviewPanel
+    from engine.rtk.learn.draft import Draft, LearnResult
 
 MAX_SAMPLE_BYTES = 16 * 1024 * 1024
 PROPOSAL_COLUMNS = ("Pattern", "Kind", "Lines", "Why")
@@ -95,8 +96,8 @@ class LearnDialog(QDialog):
         super().__init__(parent or window)
         self.window_ = window
         self.setWindowTitle("New Filter from Samples")
-        self.draft = None
-        self.result = None
+        self.draft: Draft | None = None
+        self.learned: LearnResult | None = None  # the composed filter and its proof
         self.saved_path: Path | None = None
         self._filling = False
 
@@ -245,7 +246,8 @@ class LearnDialog(QDialog):
         return True
 
     def sample_views(self) -> list[SpanTextView]:
-        return [self.samples.widget(i) for i in range(self.samples.count())]
+        views = [self.samples.widget(i) for i in range(self.samples.count())]
+        return [v for v in views if isinstance(v, SpanTextView)]  # every tab is one
 
     def sample_texts(self) -> list[str]:
         return [v.toPlainText() for v in self.sample_views() if v.toPlainText().strip()]
@@ -266,7 +268,7 @@ class LearnDialog(QDialog):
         return True
 
     def show_result(self, draft, result) -> None:
-        self.draft, self.result = draft, result
+        self.draft, self.learned = draft, result
         if not self.filter_id.text().strip():
             self.filter_id.setPlaceholderText(draft.filter_id)
         self._filling = True
@@ -336,7 +338,7 @@ class LearnDialog(QDialog):
         """Tick or untick the first proposal with this pattern (as a click would)."""
         for i in range(self.proposals.topLevelItemCount()):
             item = self.proposals.topLevelItem(i)
-            if item.text(0) == pattern and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+            if item is not None and item.text(0) == pattern and item.flags() & Qt.ItemFlag.ItemIsUserCheckable:
                 item.setCheckState(0, Qt.CheckState.Checked if accepted else Qt.CheckState.Unchecked)
                 return True
         return False
@@ -372,9 +374,9 @@ class LearnDialog(QDialog):
 
     # -- saving -----------------------------------------------------------------------------------------------
     def target_path(self) -> Path | None:
-        if self.result is None:
+        if self.learned is None:
             return None
-        ident = self.result.filter["id"]
+        ident = self.learned.filter["id"]
         if self.window_ is not None and self.window_.workspace is not None:
             from engine.workspace import templates
 
@@ -383,7 +385,7 @@ class LearnDialog(QDialog):
         return Path(name) if name else None
 
     def save(self, path: Path | None = None, *, overwrite: bool = False) -> bool:
-        if self.result is None or not self.result.proof.passed:
+        if self.learned is None or not self.learned.proof.passed:
             return False
         path = path or self.target_path()
         if path is None:
@@ -397,7 +399,7 @@ class LearnDialog(QDialog):
         from engine.fsutil import atomic_write_text
         from engine.rtk.learn.draft import schema_ref
 
-        obj = dict(self.result.filter)
+        obj = dict(self.learned.filter)
         obj["$schema"] = schema_ref(path.parent)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -407,7 +409,7 @@ class LearnDialog(QDialog):
             return False
         self.saved_path = path
         if self.window_ is not None:
-            self.window_.log(f"Created {path} from {len(self.result.filter['tests'])} sample(s)")
+            self.window_.log(f"Created {path} from {len(self.learned.filter['tests'])} sample(s)")
             self.window_.rescan()
             self.window_.open_file(path)
         self.accept()
@@ -420,7 +422,8 @@ def _html(text: str) -> str:
 
 def open_learn_dialog(window: MainWindow) -> LearnDialog:
     """File ▸ New Filter from Samples…: prefilled with the RTK preview's command and output."""
-    preview = window.panel_widgets.get("rtk-preview")
+    # the panel registered as "rtk-preview" is an RtkPreviewPanel (app.panel_rtk, a layer above)
+    preview = cast("RtkPreviewPanel | None", window.panel_widgets.get("rtk-preview"))
     command = preview.command.text() if preview is not None else ""
     sample = preview.input.toPlainText() if preview is not None else ""
     dialog = LearnDialog(window, command=command, samples=[sample] if sample.strip() else None)
@@ -516,8 +519,8 @@ def target_of(panel: RtkPreviewPanel):
     tab = window.current_tab() if window is not None else None
     if tab is None or tab.doc.kind not in (FileKind.RTK_FILTER, FileKind.RTK_FILTERS):
         return None, "open a JSON filter file to add patterns to it"
-    from engine.workspace import jsontree
-    from engine.workspace.panel_models.filter_files import filter_pointers
+    from engine import jsontree
+    from engine.workspace.filter_files import filter_pointers
 
     parsed = jsontree.shallow_parse(tab.text)
     pointers = filter_pointers(parsed.value if parsed.ok else None)
@@ -531,7 +534,7 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     """Propose a pattern for the selected input lines (in a worker); once it arrives and is
     confirmed, add it to the open filter as one undoable edit (``_offer``). False when there is
     nothing to do it for."""
-    from engine.workspace import jsonedit
+    from engine import jsonedit
     from engine.workspace.learn_edits import pattern_list
 
     target, why = target_of(panel)
@@ -551,12 +554,13 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
 
 def _offer(panel: RtkPreviewPanel, found) -> bool:
     from app.undo import SpliceCommand
-    from engine.workspace import jsonedit
+    from engine import jsonedit
     from engine.workspace.learn_edits import add_pattern_splice
 
-    if getattr(panel, "lines_like_pending", None) is None:
+    pending = getattr(panel, "lines_like_pending", None)
+    if pending is None:
         return False
-    tab, filter_id, kind, confirm = panel.lines_like_pending
+    tab, filter_id, kind, confirm = pending
     panel.lines_like_pending = None
     dialog = LinesLikeDialog(kind, found, filter_id, panel)
     panel.last_lines_like = dialog

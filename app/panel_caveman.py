@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTabWidget,
-    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 from app.panels import register_panel
 from app.theme import tints
 from app.widgets.adaptive import AdaptiveSplitter
+from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, BarChart
 from app.widgets.elided import ElidedLabel
 from app.widgets.flow import FlowBox, labelled
@@ -65,7 +65,7 @@ from engine.workspace.previews.caveman_preview import (
     run_caveman_output,
     run_caveman_preview,
 )
-from engine.workspace.previews.marks import Span
+from engine.workspace.previews.marks import Note, Span
 from engine.workspace.previews.samples import Sample, caveman_samples, sample_file_name, workspace_samples_dir
 from engine.workspace.settings import PROFILES
 
@@ -144,10 +144,10 @@ class CavemanPreviewPanel(QWidget):
         self.sample_combo.setMinimumContentsLength(14)
         self.sample_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.sample_combo.activated.connect(self._sample_chosen)
-        self.save_button = QToolButton(text="Save…")
+        self.save_button = text_button("Save…")
         self.save_button.setToolTip("Keep this text as a named sample in the workspace (samples/caveman/)")
         self.save_button.clicked.connect(self.save_sample_dialog)
-        self.open_button = QToolButton(text="Open…")
+        self.open_button = text_button("Open…")
         self.open_button.setToolTip("Load a text file as the sample")
         self.open_button.clicked.connect(self.open_sample_dialog)
         self.language = option_combo([settings.language if settings else "en"], settings.language if settings else "en",
@@ -160,8 +160,8 @@ class CavemanPreviewPanel(QWidget):
         for combo in (self.language, self.intensity, self.role, self.profile):
             combo.currentTextChanged.connect(lambda _t: self.schedule())
 
-        self.whole_button = QToolButton(text="Whole pack")
-        self.rule_button = QToolButton(text="This rule only")
+        self.whole_button = text_button("Whole pack")
+        self.rule_button = text_button("This rule only")
         self.scope = QButtonGroup(self)
         for i, button in enumerate((self.whole_button, self.rule_button)):
             button.setCheckable(True)
@@ -182,6 +182,7 @@ class CavemanPreviewPanel(QWidget):
         self.output.spanClicked.connect(self._span_clicked)
         self.input.spanClicked.connect(self._span_clicked)
         texts = AdaptiveSplitter(INPUT_BESIDE_OUTPUT_CHARS)  # input above output when the dock is narrow
+        titled: list[tuple[ElidedLabel, QVBoxLayout]] = []
         for title, view in (("Input", self.input), ("Output", self.output)):
             box = QWidget()
             lay = QVBoxLayout(box)
@@ -191,11 +192,11 @@ class CavemanPreviewPanel(QWidget):
             lay.addWidget(label)
             lay.addWidget(view, 1)
             texts.addWidget(box)
-        self.input_label = texts.widget(0).layout().itemAt(0).widget()
+            titled.append((label, lay))
+        (self.input_label, input_layout), (self.output_label, _) = titled
         self.legend = ElidedLabel(protected_legend())
         self.legend.setToolTip("Protected regions are left as written; hover one to see its kind")
-        texts.widget(0).layout().addWidget(self.legend)
-        self.output_label = texts.widget(1).layout().itemAt(0).widget()
+        input_layout.addWidget(self.legend)
 
         # -- results
         self.summary = ElidedLabel("Pick a sample or type some text to see what the pack does to it.")
@@ -231,7 +232,7 @@ class CavemanPreviewPanel(QWidget):
         cl.addWidget(self.rule_chart, 3)
         cl.addWidget(self.category_chart, 2)
         self.notes = NotesList()
-        self.notes.noteActivated.connect(lambda note: note.rule and self.select_rule(note.rule))
+        self.notes.noteActivated.connect(self._note_activated)
         self.details = QTabWidget()
         self.details.setDocumentMode(True)
         self.details.addTab(rules_page, "Rules")
@@ -243,9 +244,9 @@ class CavemanPreviewPanel(QWidget):
         top.addWidget(labelled("Sample", self.sample_combo, stretch=1))
         top.addWidget(self.open_button)
         top.addWidget(self.save_button)
-        for label, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
-                             ("Profile", self.profile)):
-            top.addWidget(labelled(label, combo))
+        for caption, combo in (("Lang", self.language), ("Intensity", self.intensity), ("Role", self.role),
+                               ("Profile", self.profile)):
+            top.addWidget(labelled(caption, combo))
         top.addWidget(self.whole_button)
         top.addWidget(self.rule_button)
         self.refresh_button = QPushButton("Refresh")
@@ -258,7 +259,7 @@ class CavemanPreviewPanel(QWidget):
         self.explain_progress.setFormat("explaining %p%")
         self.explain_progress.setToolTip("The rules' matches, the word diff and the quirks of this large text are "
                                          "being worked out; the output shown is already final")
-        self.cancel_button = QToolButton(text="Cancel")
+        self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
         for widget in (self.explain_progress, self.cancel_button):
@@ -671,11 +672,15 @@ class CavemanPreviewPanel(QWidget):
             if self.rule_button.isChecked():
                 self.schedule(immediate=True)
 
+    def _note_activated(self, note: Note) -> None:
+        if note.rule:
+            self.select_rule(note.rule)
+
     def select_rule(self, name: str) -> None:
         """Select rule ``name`` in the list (lighting up its spans)."""
         for i in range(self.rules.topLevelItemCount()):
             item = self.rules.topLevelItem(i)
-            if item.data(0, Qt.ItemDataRole.UserRole) == name:
+            if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == name:
                 self.rules.setCurrentItem(item)
                 self.details.setCurrentIndex(0)
                 return

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from app.layout_report import readable
 from app.panels import register_panel
 from app.theme import tints
+from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
 from app.widgets.elided import ElidedLabel
 from app.widgets.flow import FlowBox, labelled
@@ -53,7 +54,7 @@ from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import SpanTextView
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
-from engine.workspace.kinds import FileKind
+from engine.workspace.filter_files import FILTER_KINDS
 from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
@@ -66,10 +67,10 @@ from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
     from app.document_tab import DocumentTab
+    from app.learn_dialog import LinesLikeDialog
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
-FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
 OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5
@@ -85,6 +86,11 @@ class RtkPreviewPanel(QWidget):
     """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
 
     resultShown = Signal(object)
+    # "Drop/Keep lines like these": set by app.learn_dialog.install_preview_actions
+    lines_like_actions: tuple[QAction, QAction]
+    lines_like_pending: tuple[DocumentTab, str, str, bool] | None  # (tab, filter id, kind, confirm)
+    lines_like_jobs: Dispatcher
+    last_lines_like: LinesLikeDialog  # the last proposal shown (tests read it)
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -105,7 +111,7 @@ class RtkPreviewPanel(QWidget):
         self.sample_combo.setMinimumContentsLength(12)
         self.sample_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.sample_combo.activated.connect(self._sample_chosen)
-        self.load_button = QToolButton(text="Load…")
+        self.load_button = text_button("Load…")
         self.load_button.setToolTip("Load command output from a file (or drop a .log file on the input)")
         self.load_button.clicked.connect(self.load_dialog)
         self.intensity = option_combo(RTK_INTENSITIES, "minimal", "RTK intensity: scales the line limits "
@@ -114,8 +120,8 @@ class RtkPreviewPanel(QWidget):
                                     "omniroute reproduces the reference with its quirks; strict fixes them")
         for combo in (self.intensity, self.profile):
             combo.currentTextChanged.connect(lambda _t: self.schedule())
-        self.engine_button = QToolButton(text="All filters")
-        self.filter_button = QToolButton(text="This filter only")
+        self.engine_button = text_button("All filters")
+        self.filter_button = text_button("This filter only")
         self.scope = QButtonGroup(self)
         for i, button in enumerate((self.engine_button, self.filter_button)):
             button.setCheckable(True)
@@ -218,7 +224,7 @@ class RtkPreviewPanel(QWidget):
 
     def _opt_in_stages(self) -> tuple[QToolButton, dict[str, QAction]]:
         """A menu of OmniRoute's opt-in engine steps; each one shows up in the funnel when on."""
-        button = QToolButton(text="Stages")
+        button = text_button("Stages")
         button.setToolTip("OmniRoute's opt-in engine steps: renderers, code-block stripping, grouping")
         button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(button)

@@ -45,14 +45,14 @@ from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
-from engine.workspace import jsonedit, jsontree
-from engine.workspace.kinds import FileKind
-from engine.workspace.panel_models.filter_files import (
+from engine import jsonedit, jsontree
+from engine.workspace.filter_files import (
     FILTER_KINDS,
     filter_files_of,
     filter_pointers,
     is_filter_file,
 )
+from engine.workspace.kinds import FileKind
 from engine.workspace.panel_models.tests_panel import (
     TestRow,
     TestRunResult,

@@ -42,7 +42,7 @@ from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.diagnostics import Diagnostic
-from engine.workspace.panel_models.filter_files import filter_files_of
+from engine.workspace.filter_files import filter_files_of
 from engine.workspace.panel_models.trust_panel import (
     ExportCandidate,
     TrustOverview,

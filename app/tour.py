@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -39,6 +39,8 @@ from engine.workspace.kinds import FileKind
 if TYPE_CHECKING:
     from app.document_tab import DocumentTab
     from app.mainwindow import MainWindow
+    from app.panel_tests import TestsPanel
+    from app.workers import Dispatcher
 
 TRACK_MS = 200  # how often the frame follows a target that moved (dock resized, list scrolled)
 CALLOUT_WIDTH = 360
@@ -120,7 +122,8 @@ def locate_pack(window: MainWindow) -> Target:
     if tab is None:
         return Target(window.centralWidget(), detail="This workspace has no Caveman pack: File ▸ New Pack "
                                                      "creates one from a template.")
-    window.explorer.select_path(tab.path)
+    if tab.path is not None:
+        window.explorer.select_path(tab.path)
     return Target(tab, detail=f"Open now: <code>{html.escape(_relative(window, tab.path))}</code>.")
 
 
@@ -134,7 +137,7 @@ def locate_preview(window: MainWindow) -> Target:
     return Target(panel)
 
 
-def _first_failing_item(panel: QWidget):
+def _first_failing_item(panel: TestsPanel):
     from app.panel_tests import ROW_ROLE
 
     for item in panel.test_items():
@@ -145,7 +148,7 @@ def _first_failing_item(panel: QWidget):
 
 
 def locate_failing_test(window: MainWindow) -> Target:
-    panel = _panel(window, "tests")
+    panel = cast("TestsPanel | None", _panel(window, "tests"))  # registered as "tests" by app.panel_tests
     if panel is None:
         return Target(window.centralWidget(), detail="(The Tests panel is not available in this build.)")
     if panel.result is None:
@@ -311,8 +314,9 @@ class TourCallout(QWidget):
 
     def sizeHint(self) -> QSize:
         width = CALLOUT_WIDTH + 2 * ARROW
-        return QSize(width, self.layout().heightForWidth(width) if self.layout().hasHeightForWidth()
-                     else self.layout().sizeHint().height())
+        lay = self.layout()
+        assert lay is not None  # set in __init__
+        return QSize(width, lay.heightForWidth(width) if lay.hasHeightForWidth() else lay.sizeHint().height())
 
     def place(self, frame: QRect | None, spot: QRect | None, bounds: QRect) -> None:
         """Outside the framed widget where there is room (so it never hides what it explains), else
@@ -407,7 +411,7 @@ class Tour(QObject):
         self._tracker = QTimer(self)
         self._tracker.setInterval(TRACK_MS)
         self._tracker.timeout.connect(self.relayout)
-        self._saver = None
+        self._saver: Dispatcher | None = None
         self.action: QAction | None = None  # Help ▸ Show Tour, set by install_tour
         self._placed: tuple | None = None  # what the last relayout drew for
 
@@ -553,8 +557,10 @@ def install_tour(window: MainWindow) -> Tour:
     panels.offer_action(window, "show_tour", action)
     menu = panels.window_menu(window, "Help") or window.menuBar().addMenu("&Help")
     first = menu.actions()[0] if menu.actions() else None
-    menu.insertAction(first, action)
-    if first is not None:
+    if first is None:
+        menu.addAction(action)
+    else:
+        menu.insertAction(first, action)
         menu.insertSeparator(first)
     tour.action = action
     return tour

@@ -15,8 +15,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoCommand
 from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLineEdit, QPlainTextEdit, QWidget
 
+from engine.jsonedit import Splice
 from engine.workspace.document import minimal_splice
-from engine.workspace.jsonedit import Splice
 
 MERGE_WINDOW_S = 2.0
 _merge_ids: dict[tuple, int] = {}
@@ -26,7 +26,7 @@ class SpliceTarget(Protocol):
     @property
     def text(self) -> str: ...
 
-    def apply_splice(self, splice: Splice, origin: str) -> None: ...
+    def apply_splice(self, splice: Splice, origin: str) -> object: ...  # the inverse; unused here
 
     def apply_splices(self, splices: list[Splice], origin: str) -> list[Splice]: ...
 

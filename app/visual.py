@@ -39,8 +39,9 @@ from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make
 from app.icons import icon
 from app.undo import UndoKeys
 from app.widgets.adaptive import AdaptiveSplitter
+from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
-from engine.workspace.jsontree import resolve_value
+from engine.jsontree import resolve_value
 from engine.workspace.kinds import FileKind, item_label, item_title
 from engine.workspace.templates import FILTER_CATEGORIES, INTENSITIES, RULE_CATEGORIES, RULE_CONTEXTS
 
@@ -378,7 +379,7 @@ class VisualEditor(QWidget):
                                ("delete", "−", "Delete (Del)"),
                                ("up", "↑", "Move up (Alt+↑) — order is semantics"),
                                ("down", "↓", "Move down (Alt+↓)")):
-            b = QToolButton(text=text)
+            b = text_button(text)
             b.setToolTip(tip)
             bar.addWidget(b)
             self.buttons[key] = b

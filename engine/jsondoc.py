@@ -19,7 +19,7 @@ from engine.fsutil import InputRefused, limit_words, max_input_bytes, read_input
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from engine.workspace.jsontree import LineIndex
+    from engine.jsontree import LineIndex
 
 MAX_DEPTH = 256
 
@@ -130,7 +130,7 @@ class JsonDocument:
         """1-based (line, UTF-16 column) of code-point ``index``: O(log n) over a line index built
         once, so locating thousands of diagnostics stays linear in the text (issue 23 #8)."""
         if self._lines is None:
-            from engine.workspace.jsontree import LineIndex
+            from engine.jsontree import LineIndex
 
             self._lines = LineIndex(self.text)
         return self._lines.position(index)

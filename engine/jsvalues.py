@@ -19,8 +19,9 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
 from typing import Any, TypeAlias
+
+from engine import memo
 
 __all__ = [
     "JS_WHITESPACE",
@@ -163,7 +164,7 @@ def to_utf16_units(s: str) -> str:
 _ASTRAL_LEADS = bytes.maketrans(b"\xf1\xf2\xf3\xf4", b"\xf0\xf0\xf0\xf0")
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _pair(encoded: bytes) -> str:
     """The surrogate pair of one astral character given as its four UTF-8 bytes."""
     c = ord(encoded.decode("utf-8")) - 0x10000

@@ -15,10 +15,10 @@ import hashlib
 import importlib.util
 import math
 import threading
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from engine import memo
 from engine.jsvalues import js_trim, json_stringify, utf16_len
 
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"  # tiktoken's expected hash
@@ -67,7 +67,7 @@ def parse_ranks(raw: bytes) -> dict[bytes, int]:
     return ranks
 
 
-@lru_cache(maxsize=1)
+@memo.lru(maxsize=1)
 def encoding() -> Any:
     import tiktoken
 

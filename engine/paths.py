@@ -1,4 +1,4 @@
-"""Where data lives: the bundled resources, built-in rules and filters; the user's data folder.
+"""Where the bundled data lives (resources, built-in rules and filters) and the user's own folders.
 
 In the repository ``resources/``, ``rules/`` and ``filters/`` are top-level folders. The wheel
 and the desktop bundle carry them as package data of ``engine`` (``engine/_data/<name>``, copied
@@ -12,14 +12,14 @@ is there the installation is broken and we say so instead of running without bui
 from __future__ import annotations
 
 import os
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-APP_NAME = "rulewright"
+from engine import memo
+
 DATA_FOLDERS = ("resources", "rules", "filters")
 PACKAGED = "_data"  # inside the engine package
 
@@ -38,7 +38,7 @@ def _extract(node: Traversable, target: Path) -> None:
         target.write_bytes(node.read_bytes())
 
 
-@cache
+@memo.lru(maxsize=None)
 def _packaged_root() -> Path | None:
     """``engine/_data`` as a real folder, or ``None`` when this is a source checkout."""
     from importlib import resources  # here, not at import: `rulewright --version` stays fast
@@ -97,9 +97,22 @@ def example_workspace_dir() -> Path:
     return resources_dir() / "example-workspace"
 
 
+APP_NAME = "rulewright"
+
+
+def config_dir() -> Path:
+    """The user's config folder (preferences); ``RULEWRIGHT_CONFIG_DIR`` overrides it."""
+    env = os.environ.get("RULEWRIGHT_CONFIG_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
 def data_dir() -> Path:
-    """The user's data folder (trust snapshots, recovery copies, the example workspace copy):
-    ``RULEWRIGHT_DATA_DIR``, else the platform's per-user data location."""
+    """The user's data folder (recovery journal, trust snapshots, the example workspace);
+    ``RULEWRIGHT_DATA_DIR`` overrides it."""
     env = os.environ.get("RULEWRIGHT_DATA_DIR")
     if env:
         return Path(env)

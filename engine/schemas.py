@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from engine import memo
 from engine.diagnostics import Diagnostic, Level
 from engine.jsondoc import escape_pointer_token, pointer_of
 from engine.paths import schemas_dir
@@ -30,7 +30,7 @@ SCHEMA_FILES = {
 }
 
 
-@cache
+@memo.lru(maxsize=None)
 def _registry() -> Registry[Any]:
     from referencing import Registry, Resource
 
@@ -43,13 +43,13 @@ def _registry() -> Registry[Any]:
     return Registry().with_resources(resources)
 
 
-@cache
+@memo.lru(maxsize=None)
 def load_schema(kind: str) -> dict[str, Any]:
     schema: dict[str, Any] = json.loads((schemas_dir() / SCHEMA_FILES[kind]).read_text(encoding="utf-8"))
     return schema
 
 
-@cache
+@memo.lru(maxsize=None)
 def _validator(kind: str, fragment: str = "") -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 

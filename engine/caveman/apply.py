@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
+from engine import memo
 from engine.caveman.fastscan import FastRegex, LiteralIndex, index_literals
 from engine.caveman.packs import INTENSITIES, Rule, normalize_key
 from engine.diagnostics import Diagnostic
@@ -254,12 +254,12 @@ def shared_regexp(pattern: str, flags: str) -> FastRegex:
     return FastRegex(pattern, flags) if "y" in flags else _stateless_regexp(pattern, flags)
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def _stateless_regexp(pattern: str, flags: str) -> FastRegex:
     return FastRegex(pattern, flags)
 
 
-@lru_cache(maxsize=16)
+@memo.lru(maxsize=16)
 def _literal_index(literals: frozenset[str]) -> LiteralIndex:
     """One index per literal set (a pack's rule list), reused across runs."""
     return LiteralIndex(literals)

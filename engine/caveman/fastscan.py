@@ -33,10 +33,10 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import accumulate
 from operator import add, sub
 
+from engine import memo
 from engine.caveman.needles import find_all, forget_views, present
 from engine.caveman.required import required_of
 from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_default_timeout
@@ -187,7 +187,7 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     return pattern_facts(source, flags)[:2]
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def pattern_facts(source: str, flags: str) -> tuple[Plan | None, int | None, frozenset[str] | None]:
     """``analyse``, and the literals every match holds (``engine.caveman.required``), from one
     parse (a pattern typed in a live preview is a new one at each keystroke)."""
@@ -341,7 +341,7 @@ def _bmp_only(text: str) -> bool:
     return result
 
 
-@lru_cache(maxsize=1)
+@memo.lru(maxsize=1)
 def _same_length_mismatch() -> tuple[str, ...]:
     """BMP characters whose ``str.upper()`` is one character but not their Canonicalize image
     (non-``u``): ``ı``, ``ſ`` and a few Unicode-version differences. Every other character
@@ -659,8 +659,8 @@ def _canonical_pieces(values: list[str]) -> list[str]:
 # itself (``,\\s*and also``, ``\\bdatabase\\b``) scans 1 MB in ~1 ms, less than a few thousand
 # anchored calls (each ~1.5 µs timed, most of it ``regex`` handling the ``timeout=`` argument;
 # ~0.5 µs untimed on the ``re`` twin). An unmeasured full scan is timed on a sample of the text.
-_COSTS: dict[tuple[str, str], list[float]] = {}
 MAX_COSTS = 4096
+_COSTS: memo.MemoDict[tuple[str, str], list[float]] = memo.MemoDict(f"{__name__}._COSTS", MAX_COSTS)
 ANCHORED_GUESS = 1.5e-6  # seconds per anchored call before one is measured
 UNTIMED_GUESS = 0.5e-6  # the same, on the untimed ``re`` twin
 SAMPLE_UNITS = 65_536  # a large text's unmeasured full-scan cost is learnt on this many units
@@ -673,7 +673,7 @@ MEASURE_MIN = 64  # anchored loops with fewer candidates are too short to time
 # much text. Below that it does not repay itself — a live preview runs a rule whose pattern is
 # being typed, a new pattern at each keystroke, on a 10 KB sample — and calls stay on the
 # timed ``regex`` translation (the same matches).
-_UNITS_MET: dict[tuple[str, str], int] = {}
+_UNITS_MET: memo.MemoDict[tuple[str, str], int] = memo.MemoDict(f"{__name__}._UNITS_MET", MAX_COSTS)
 UNTIMED_MIN_UNITS = 65_536
 _TIMED_CALLS: tuple[bool, None, None] = (False, None, None)
 
@@ -681,9 +681,7 @@ _TIMED_CALLS: tuple[bool, None, None] = (False, None, None)
 def _costs(key: tuple[str, str]) -> list[float]:
     costs = _COSTS.get(key)
     if costs is None:
-        if len(_COSTS) >= MAX_COSTS:
-            _COSTS.clear()
-        costs = _COSTS[key] = [0.0, 0.0]
+        costs = _COSTS.setdefault(key, [0.0, 0.0])
     return costs
 
 
@@ -705,7 +703,8 @@ def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess
 
 
 # (source, flags) → the ``re`` twin whole scans of that pattern run on (see FastRegex._whole_scanner)
-_WHOLE_SCANNERS: dict[tuple[str, str], re.Pattern[str]] = {}
+_WHOLE_SCANNERS: memo.MemoDict[tuple[str, str], re.Pattern[str]] = memo.MemoDict(f"{__name__}._WHOLE_SCANNERS",
+                                                                                  MAX_COSTS)
 
 
 def _meet(source: str, flags: str, units: int) -> None:
@@ -716,8 +715,6 @@ def _meet(source: str, flags: str, units: int) -> None:
     key = (source, flags)
     met = _UNITS_MET.get(key, 0)
     if met < UNTIMED_MIN_UNITS:
-        if len(_UNITS_MET) >= MAX_COSTS and key not in _UNITS_MET:
-            _UNITS_MET.clear()
         _UNITS_MET[key] = met + units
         costs = _COSTS.get(key)
         if met + units >= UNTIMED_MIN_UNITS and costs is not None:
@@ -816,8 +813,6 @@ class FastRegex:
             return plain
         led = charset_led_twin(self.rx.source, self.rx.flags, self.rx.translation.emitted)
         chosen = plain if led is None else _faster(plain, led, target[:SAMPLE_UNITS])
-        if len(_WHOLE_SCANNERS) >= MAX_COSTS:
-            _WHOLE_SCANNERS.clear()
         _WHOLE_SCANNERS[key] = chosen
         return chosen
 

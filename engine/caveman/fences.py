@@ -5,8 +5,8 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_right
-from functools import lru_cache
 
+from engine import memo
 from engine.jsvalues import JS_WHITESPACE as JS_WS
 
 _OPEN = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
@@ -26,7 +26,7 @@ def contains(text: str, needle: str) -> bool:
     return needle in text
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def literal_pattern(needle: str) -> re.Pattern[str]:
     """``needle`` as an ``re`` pattern (its search skips from one first character to the next)."""
     return re.compile(re.escape(needle))
@@ -43,7 +43,7 @@ def split_lines(text: str) -> list[str]:
 
 # the last text's spans (a part's original is scanned by extraction and twice by validation);
 # one tuple swapped at once, so concurrent runs never read a mismatched pair
-_LAST: tuple[str | None, list[tuple[int, int]]] = (None, [])
+_LAST: memo.MemoDict[int, tuple[str, list[tuple[int, int]]]] = memo.MemoDict(f"{__name__}._LAST", 1)  # id(text) →
 
 
 def fence_spans(text: str) -> list[tuple[int, int]]:
@@ -52,12 +52,11 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     An opener without a closer is plain text and scanning resumes on the next line; lines inside
     a block are never openers.
     """
-    global _LAST
-    last = _LAST
-    if last[0] is text:
+    last = _LAST.get(id(text))
+    if last is not None and last[0] is text:
         return list(last[1])
     spans = _fence_spans(text)
-    _LAST = (text, spans)
+    _LAST[id(text)] = (text, spans)
     return list(spans)
 
 

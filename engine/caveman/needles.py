@@ -13,9 +13,10 @@ occurrence). A text with astral characters has no view; callers then search the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 import ahocorasick_rs
+
+from engine import memo
 
 # the views of the last two texts, by identity: ((text, raw bytes, bytes per character), …);
 # each is one tuple swapped atomically, so concurrent runs never read a mismatched pair
@@ -57,7 +58,7 @@ def _encoded(needle: str, width: int) -> bytes | None:
     return needle.encode("utf-16-le", "surrogatepass")
 
 
-@lru_cache(maxsize=8192)
+@memo.lru(maxsize=8192)
 def _searcher(needle: str, width: int) -> ahocorasick_rs.BytesAhoCorasick | None:
     """The search for ``needle`` in views of this width (None: it cannot occur there)."""
     encoded = _encoded(needle, width)
@@ -80,7 +81,7 @@ def find_all(text: str, needle: str) -> list[int] | None:
     return [start >> 1 for _i, start, _end in hits if not start & 1]
 
 
-@lru_cache(maxsize=64)
+@memo.lru(maxsize=64)
 def _automaton(needles: tuple[bytes, ...]) -> ahocorasick_rs.BytesAhoCorasick:
     return ahocorasick_rs.BytesAhoCorasick(list(needles), implementation=ahocorasick_rs.Implementation.DFA)
 
@@ -111,7 +112,7 @@ def present(text: str, keys: frozenset[str]) -> set[str] | None:
     return found
 
 
-@lru_cache(maxsize=64)
+@memo.lru(maxsize=64)
 def _prepared(keys: frozenset[str], width: int) -> tuple[tuple[bytes, ...], dict[bytes, list[str]], int]:
     """The keys as needles of this width (sorted; keys that cannot occur left out), the keys of
     each needle, and the needles' longest length less one (the overlap of two stretches)."""

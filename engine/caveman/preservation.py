@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from engine import memo
 from engine.caveman.apply import budget_for
 from engine.caveman.fastscan import FastRegex, back_run_candidates, digit_run_candidates
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
@@ -194,7 +195,8 @@ def _applies(kind: Kind, text: str) -> bool:
     return not (kind.needs_any and not any(contains(text, s) for s in kind.needs_any))
 
 
-_KIND_CACHE: dict[tuple[str, str], FastRegex] = {}  # built-in kinds are global and stateless
+# built-in kinds are global and stateless
+_KIND_CACHE: memo.MemoDict[tuple[str, str], FastRegex] = memo.MemoDict(f"{__name__}._KIND_CACHE", 256)
 
 
 def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", seed: str | None = None,

@@ -12,8 +12,7 @@ run on other subjects than the one the literals are searched in).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from engine import memo
 from engine.jsregex import ast as A
 from engine.jsregex.backtracking import parse_root
 from engine.jsregex.literals import MIN_LITERAL, required_any
@@ -21,7 +20,7 @@ from engine.jsregex.literals import MIN_LITERAL, required_any
 __all__ = ["MIN_LITERAL", "required_literals", "required_of"]
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def required_literals(source: str, flags: str) -> frozenset[str] | None:
     """Strings of which every match of ``/source/flags`` contains one (in the subject the
     translated pattern runs on: the case-canonical text under ``i``), or None."""

@@ -11,8 +11,9 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from engine import memo
 
 if TYPE_CHECKING:
     from engine.caveman.compress import Compressor, CompressResult
@@ -63,14 +64,14 @@ def _length(value: str) -> float:
 
 # ---------------------------------------------------------------- shared by run and handle_request
 
-@cache
+@memo.lru(maxsize=None)
 def _dir_source(path: str) -> PackSource:
     from engine.caveman.packs import PackSource
 
     return PackSource.from_dir(path)
 
 
-@cache
+@memo.lru(maxsize=None)
 def _fallback(path: str) -> list[Rule]:
     from engine.caveman.packs import load_fallback_rules
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from functools import lru_cache
 
 import regex
 
+from engine import memo
 from engine.jsvalues import JS_WHITESPACE, js_trim
 
 # JavaScript's ``\s`` (WhiteSpace + LineTerminator) as a character class. Python's own ``\s``
@@ -43,7 +43,7 @@ IDENT_FULL = js_ascii(IDENT + r"\Z")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-@lru_cache(maxsize=8)
+@memo.lru(maxsize=8)
 def ascii_lower(text: str) -> str:
     """Lowercase ASCII letters only, so offsets stay the same (JavaScript's non-``u`` ``i``)."""
     return text.translate(_ASCII_LOWER)
@@ -227,7 +227,7 @@ def _plain_find_matching(text: str, open_index: int, opener: str, closer: str) -
     return None
 
 
-@lru_cache(maxsize=16)
+@memo.lru(maxsize=16)
 def _matcher(text: str, opener: str, closer: str) -> _BracketMatcher:
     return _BracketMatcher(text, opener, closer)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
 
 from engine.diagnostics import Diagnostic
 
+from .. import memo
 from .ast import Alt, Backref, Group, Look, Node, Quant, QuirkEvent, Seq
 from .emitter import nullable
 from .errors import JSSyntaxError
@@ -194,17 +194,17 @@ def _flag_events(source: str, t: Translation) -> list[QuirkEvent]:
     return events
 
 
-@cache
+@memo.lru(maxsize=None)
 def _legacy_class(c: int) -> frozenset[int]:
     return frozenset(_members(False).get(canon(c, False), {c}))
 
 
-@cache
+@memo.lru(maxsize=None)
 def _unicode_class(c: int) -> frozenset[int]:
     return frozenset(_members(True).get(canon(c, True), {c}))
 
 
-@cache
+@memo.lru(maxsize=None)
 def _members(unicode_mode: bool) -> dict[int, set[int]]:
     from .unicode_data import legacy_canon_changes, unicode_canon_changes
 

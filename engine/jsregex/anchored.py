@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from functools import lru_cache
+
+from engine import memo
 
 CHECK_EVERY = 32  # untimed calls between deadline checks (a check costs about a tenth of a call)
 
@@ -74,7 +75,7 @@ def anchored_spans(compiled, target: str, positions: Iterable[int], budget: floa
     return out
 
 
-@lru_cache(maxsize=1)
+@memo.lru(maxsize=1)
 def _positional_timeout() -> bool:
     """Whether ``regex``'s ``Pattern.match(string, pos, endpos, concurrent, partial, timeout)``
     takes its budget positionally: checked once, with a 1 ms budget, on a pattern that needs

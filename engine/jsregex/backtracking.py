@@ -26,8 +26,7 @@ not). The answers are conservative: anything not understood is "not linear".
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from .. import memo
 from . import ast as A
 from .charset import ALL, Ranges, intersect, union
 
@@ -38,7 +37,7 @@ class _NotLinear(Exception):
     pass
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def parsed_root(source: str, flags: str) -> A.Node:
     """The parsed pattern ``/source/flags`` (shared by the analyses of one pattern; callers
     must not change it). Raises ``JSSyntaxError``."""
@@ -58,7 +57,7 @@ def parse_root(source: str, flags: str) -> A.Node:
     return parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def linear_attempts(source: str, flags: str) -> bool:
     """Whether every anchored attempt of ``/source/flags`` does work linear in the text it
     reads (unbounded repeats of single characters, one or all deterministic; bounded
@@ -80,7 +79,7 @@ def linear_attempts(source: str, flags: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def linear_scan(source: str, flags: str) -> bool:
     """Whether a whole scan of ``/source/flags`` (an attempt at every position) does work
     linear in the text: ``linear_attempts``, and no unbounded repeat or one that only starts

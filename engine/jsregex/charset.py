@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
-from functools import cache
+
+from .. import memo
 
 MAX_CP = 0x10FFFF
 Ranges = tuple[tuple[int, int], ...]
@@ -97,7 +98,7 @@ def image(a: Ranges, changes: tuple[tuple[int, int], ...]) -> Ranges:
     return union(a, tuple(extra)) if extra else a
 
 
-_KEYS: dict[int, tuple[tuple[tuple[int, int], ...], list[int]]] = {}
+_KEYS: memo.MemoDict[int, tuple[tuple[tuple[int, int], ...], list[int]]] = memo.MemoDict(f"{__name__}._KEYS", 256)
 
 
 def _change_keys(changes: tuple[tuple[int, int], ...]) -> list[int]:
@@ -111,7 +112,7 @@ def _change_keys(changes: tuple[tuple[int, int], ...]) -> list[int]:
     return entry[1]
 
 
-@cache
+@memo.lru(maxsize=None)
 def _esc(c: int) -> str:
     if c < 0x80 and (chr(c).isalnum() or c == 0x5F):
         return chr(c)

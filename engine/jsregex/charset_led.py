@@ -20,7 +20,8 @@ this module cannot reproduce has no such twin (None).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from engine import memo
 
 from . import ast as A
 from .backtracking import parsed_root
@@ -29,7 +30,7 @@ from .emitter import Emitter
 from .twin import re_twin
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def charset_led_twin(source: str, flags: str, emitted: str) -> re.Pattern[str] | None:
     """The ``re`` pattern described above for ``/source/flags``, whose translation is
     ``emitted`` (a guard: the rewrite is only made when this module's emitter reproduces it),

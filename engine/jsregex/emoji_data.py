@@ -10,7 +10,7 @@ structural slice of it. Only entries up to Emoji 17.0 are used, the version of V
 
 from __future__ import annotations
 
-from functools import cache
+from .. import memo
 
 V8_EMOJI_VERSION = 17.0
 _COMPONENT, _FULLY_QUALIFIED = 1, 2
@@ -39,7 +39,7 @@ def _slice(sequence: str) -> str | None:
     return None
 
 
-@cache
+@memo.lru(maxsize=None)
 def _slices() -> dict[str, frozenset[str]]:
     from emoji import EMOJI_DATA
 

@@ -27,8 +27,8 @@ Rulewright refuses to parse (too long, too deep) gets ``UNKNOWN``: no claim at a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from .. import memo
 from ..jsvalues import from_utf16_units
 from . import ast as A
 from .literals import fixed_prefix, flat_items, required_runs, starts_with_fixed_char
@@ -70,7 +70,7 @@ def pattern_facts(source: str, flags: str = "") -> PatternFacts:
     return _facts(source, "".join(f for f in "isuv" if f in flags))
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _facts(source: str, flags: str) -> PatternFacts:
     canonical_flags(flags)  # (raises on u with v)
     if compile_cost_refusal(source, "v" in flags) is not None:

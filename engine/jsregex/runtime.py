@@ -12,15 +12,17 @@ import re
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import Any
 
 import regex
+
+from engine import memo
 
 from ..jsvalues import from_utf16_units, to_utf16_units
 from .budget import ReplacementTooLarge, check_total, output_cap
 from .budget import clip as budget_clip
 from .errors import JSUnsupportedError, RegexTimeout
+from .template import BEFORE, MATCH, pieces, regex_template
 from .translate import Translation
 from .unicode_data import canon_table
 
@@ -128,8 +130,7 @@ class _Subject:
 # canonicalization) between regex objects with the same mode. Keyed by identity; the entry holds
 # the string, so the id cannot be reused while cached.
 _SHARED_MIN_LENGTH = 256
-_SHARED: dict[tuple[int, bool, bool], _Subject] = {}
-_SHARED_MAX = 8
+_SHARED: memo.MemoDict[tuple[int, bool, bool], _Subject] = memo.MemoDict(f"{__name__}._SHARED", 8)
 
 
 def _shared_subject(s: str, t: Translation) -> _Subject:
@@ -138,9 +139,7 @@ def _shared_subject(s: str, t: Translation) -> _Subject:
     if found is not None and found.original is s:
         return found
     subj = _Subject(s, t)
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.pop(next(iter(_SHARED)))
-    _SHARED[key] = subj
+    _SHARED[key] = subj  # the oldest entry goes when full (under the memo's lock)
     return subj
 
 
@@ -343,7 +342,7 @@ class JSRegExp:
         flags = self._t.flags
         if isinstance(repl, str) and self._can_sub(flags):
             template = repl if repl.isascii() else to_utf16_units(repl)
-            converted = _sub_template(template, self._t.group_count, tuple(self._t.name_index.items()))
+            converted = regex_template(template, self._t.group_count, tuple(self._t.name_index.items()))
             # regex.sub builds its output in C, out of reach of the cap: only when the cap cannot
             # be reached (each unit of the subject yields at most the template's length)
             if converted is not None and len(subj.units) * (1 + len(template)) <= output_cap(len(subj.units)):
@@ -406,92 +405,37 @@ class JSRegExp:
         return "g" in flags and "y" not in flags and not self._t.nullable and not self._t.ignore_case
 
     def _expand(self, template: str, m: regex.Match[str], subj: _Subject, room: int | None = None) -> str:
-        """GetSubstitution (spec §11) on working units; JSR-Q9 fallbacks included. ``room``: the
-        most it may produce (``ReplacementTooLarge`` beyond: ``$&`` × 100,000 stops early)."""
-        if room is not None and len(template) > 64:
-            return self._expand_within(template, m, subj, room)
+        """GetSubstitution (``template``) on working units. ``room``: the most it may produce
+        (``ReplacementTooLarge`` beyond: ``$&`` × 100,000 stops early)."""
+        t = self._t
         units = subj.units
         start, end = m.span()
-        count = self._t.group_count
         spans: list[tuple[int, int] | None] | None = None
         out: list[str] = []
-        i = 0
-        n = len(template)
-        while i < n:
-            j = template.find("$", i)
-            if j < 0 or j + 1 >= n:
-                out.append(template[i:])
-                break
-            out.append(template[i:j])
-            c = template[j + 1]
-            if c == "$":
-                out.append("$")
-                i = j + 2
-            elif c == "&":
-                out.append(units[start:end])
-                i = j + 2
-            elif c == "`":
-                out.append(units[:start])
-                i = j + 2
-            elif c == "'":
-                out.append(units[end:])
-                i = j + 2
-            elif "0" <= c <= "9":
-                d2 = template[j + 2] if j + 2 < n else ""
-                index = 0
-                if d2 and "0" <= d2 <= "9" and 1 <= int(c + d2) <= count:
-                    index, i = int(c + d2), j + 3
-                elif 1 <= int(c) <= count:
-                    index, i = int(c), j + 2
-                if index:
-                    if spans is None:
-                        spans = self._group_spans(m)
-                    sp = spans[index - 1]
-                    if sp is not None:
-                        out.append(units[sp[0]:sp[1]])
-                else:
-                    out.append("$")
-                    i = j + 1
-            elif c == "<" and self._t.group_names:
-                close = template.find(">", j + 2)
-                if close < 0:
-                    out.append("$<")
-                    i = j + 2
-                    continue
-                name = from_utf16_units(template[j + 2:close])
-                index = self._t.name_index.get(name)
-                if index is not None:
-                    if spans is None:
-                        spans = self._group_spans(m)
-                    sp = spans[index - 1]
-                    if sp is not None:
-                        out.append(units[sp[0]:sp[1]])
-                i = close + 1
-            else:
-                out.append("$")
-                i = j + 1
-        return "".join(out)
-
-    def _expand_within(self, template: str, m: regex.Match[str], subj: _Subject, room: int) -> str:
-        """``_expand`` of a long template in pieces, stopping once ``room`` is used up."""
-        out: list[str] = []
         size = 0
-        step = 4096
-        i = 0
-        while i < len(template):
-            j = min(len(template), i + step)
-            while j < len(template) and template[j - 1] in "$<0123456789":
-                j += 1  # never cut a $-pattern in two
-            if template.rfind("$<", i, j) > template.rfind(">", i, j):
-                close = template.find(">", j)
-                j = len(template) if close < 0 else close + 1
-            piece = self._expand(template[i:j], m, subj)
-            size += len(piece)
-            if size > room:
-                cap = output_cap(len(subj.units))
-                raise ReplacementTooLarge(self._t.source, self._t.flags, cap)
-            out.append(piece)
-            i = j
+        for piece in pieces(template, t.group_count, bool(t.group_names)):
+            if isinstance(piece, str):
+                value = piece
+            else:
+                index = t.name_index.get(piece[0], 0) if isinstance(piece, tuple) else piece
+                if index > 0:
+                    if spans is None:
+                        spans = self._group_spans(m)
+                    sp = spans[index - 1]
+                    value = "" if sp is None else units[sp[0]:sp[1]]
+                elif isinstance(piece, tuple):
+                    value = ""  # no group has that name
+                elif piece == MATCH:
+                    value = units[start:end]
+                elif piece == BEFORE:
+                    value = units[:start]
+                else:
+                    value = units[end:]
+            out.append(value)
+            if room is not None:
+                size += len(value)
+                if size > room:
+                    raise ReplacementTooLarge(t.source, t.flags, output_cap(len(units)))
         return "".join(out)
 
     def split(self, s: str, limit: int | None = None, timeout: float | None = None) -> list[str | None]:
@@ -535,53 +479,3 @@ class JSRegExp:
             q = p
         out.append(subj.text(p, size))
         return out
-
-
-@lru_cache(maxsize=1024)
-def _sub_template(template: str, count: int, names: tuple[tuple[str, int], ...]) -> str | None:
-    """A JS replacement template as a `regex` template (None when it needs $` or $')."""
-    if "\\" not in template and "$" not in template:
-        return template
-    name_index = dict(names)
-    out: list[str] = []
-    i, n = 0, len(template)
-    while i < n:
-        j = template.find("$", i)
-        if j < 0 or j + 1 >= n:
-            out.append(template[i:].replace("\\", "\\\\"))
-            break
-        out.append(template[i:j].replace("\\", "\\\\"))
-        c = template[j + 1]
-        if c == "$":
-            out.append("$")
-            i = j + 2
-        elif c == "&":
-            out.append(r"\g<0>")
-            i = j + 2
-        elif c in "`'":
-            return None
-        elif "0" <= c <= "9":
-            d2 = template[j + 2] if j + 2 < n else ""
-            if d2 and "0" <= d2 <= "9" and 1 <= int(c + d2) <= count:
-                out.append(rf"\g<g{int(c + d2)}>")
-                i = j + 3
-            elif 1 <= int(c) <= count:
-                out.append(rf"\g<g{c}>")
-                i = j + 2
-            else:
-                out.append("$")
-                i = j + 1
-        elif c == "<" and names:
-            close = template.find(">", j + 2)
-            if close < 0:
-                out.append("$<")
-                i = j + 2
-                continue
-            index = name_index.get(from_utf16_units(template[j + 2:close]))
-            if index is not None:
-                out.append(rf"\g<g{index}>")
-            i = close + 1
-        else:
-            out.append("$")
-            i = j + 1
-    return "".join(out)

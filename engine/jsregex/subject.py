@@ -8,14 +8,13 @@ pattern's literals (``engine.jsregex.facts``) in many lines at once prepares the
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from .. import memo
 from .unicode_data import canon_table
 
 _ASCII_BYTES = bytes(range(128))
 
 
-@lru_cache(maxsize=2)
+@memo.lru(maxsize=2)
 def _canon(unicode_mode: bool) -> tuple[dict[int, int], str | None]:
     """The case-canonicalization table, and how it treats ASCII (``upper``, ``lower`` or
     ``None`` when it is neither)."""

@@ -10,10 +10,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 
 import regex
 
+from .. import memo
 from ..jsvalues import from_utf16_units, py_to_utf16_index, to_utf16_units
 from .ast import Alt, CharSet, Group, Look, Node, Parsed, Quant, QuirkEvent, Seq
 from .emitter import MAX_REPEAT, Emitter, nullable
@@ -82,7 +82,7 @@ class Translation:
         return None if self.emitted_lf is None else compile_emitted(self.emitted_lf)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@memo.lru(maxsize=CACHE_SIZE)
 def compile_emitted(emitted: str) -> regex.Pattern[str]:
     """An emitted pattern compiled as the layer compiles its own (VERSION0), cached."""
     with recursion_headroom(emitted):  # `regex`'s parser recurses per nesting level too
@@ -97,7 +97,7 @@ def parse_source(source: str, flags: str) -> tuple[str, Parsed]:
     return _parse_cached(source, "u" in flags or "v" in flags, "v" in flags, "i" in flags)
 
 
-@lru_cache(maxsize=PARSE_CACHE_SIZE)
+@memo.lru(maxsize=PARSE_CACHE_SIZE)
 def _parse_cached(source: str, unicode: bool, vmode: bool, ignore_case: bool) -> tuple[str, Parsed]:
     units = from_utf16_units(source) if unicode else to_utf16_units(source)
     with recursion_headroom(source):
@@ -122,7 +122,7 @@ def translate(source: str, flags: str = "") -> Translation:
     return result
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@memo.lru(maxsize=CACHE_SIZE)
 def _translate_cached(source: str, flags: str) -> Translation | JSSyntaxError:
     try:
         return _translate(source, flags)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import warnings
-from functools import lru_cache
+
+from .. import memo
 
 
-@lru_cache(maxsize=2048)
+@memo.lru(maxsize=2048)
 def re_twin(emitted: str) -> re.Pattern[str] | None:
     """``re.compile`` of an emitted pattern (``Translation.emitted``, which ``regex`` compiles in
     VERSION0 mode), or None when ``re`` may not read it exactly the same way."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Iterable, Iterator
-from functools import cache
 
 import regex
 
+from .. import memo
 from . import charset
 from .charset import Ranges
 
@@ -174,7 +174,7 @@ def negated_property_hint(name: str, value: str | None) -> tuple[str, Ranges] | 
     return r"\P" + hint[0][2:], charset.complement(hint[1])
 
 
-@cache
+@memo.lru(maxsize=None)
 def _property(kind: str, canonical: str) -> Ranges:
     if kind == "gc":
         if canonical == "Cased_Letter":
@@ -203,7 +203,7 @@ def _property(kind: str, canonical: str) -> Ranges:
     return charset.difference(_regex_property(canonical), ASSIGNED_AFTER_V8)
 
 
-@cache
+@memo.lru(maxsize=None)
 def _all_code_points() -> str:
     """Every code point, surrogates included, in order (what `regex`'s property tables are read off).
 
@@ -214,7 +214,7 @@ def _all_code_points() -> str:
     return array(typecode, range(charset.MAX_CP + 1)).tobytes().decode(codec, "surrogatepass")
 
 
-@cache
+@memo.lru(maxsize=None)
 def _regex_property(spec: str) -> Ranges:
     pattern = regex.compile(r"\p{" + spec + "}+")
     return tuple((m.start(), m.end() - 1) for m in pattern.finditer(_all_code_points()))
@@ -226,7 +226,7 @@ def _regex_property(spec: str) -> Ranges:
 # each CLI run with an ``i`` pattern would otherwise pay at start-up.
 
 
-@cache
+@memo.lru(maxsize=None)
 def unicode_canon_changes() -> tuple[tuple[int, int], ...]:
     """``(c, canon(c))`` for every c that ``u``/``v``-mode Canonicalize changes.
 
@@ -238,7 +238,7 @@ def unicode_canon_changes() -> tuple[tuple[int, int], ...]:
     return _from_runs(_groups(UNICODE_CANON_RUNS, 4))
 
 
-@cache
+@memo.lru(maxsize=None)
 def legacy_canon_changes() -> tuple[tuple[int, int], ...]:
     """``(c, canon(c))`` for every UTF-16 unit that non-``u`` Canonicalize changes.
 
@@ -262,7 +262,7 @@ def _from_runs(runs: Iterable[tuple[int, ...]]) -> tuple[tuple[int, int], ...]:
                  for first, count, step, delta in runs for k in range(count))
 
 
-@cache
+@memo.lru(maxsize=None)
 def canon_table(unicode_mode: bool) -> dict[int, int]:
     """``str.translate`` table producing the canonicalized subject (§5 of the spec)."""
     return dict(unicode_canon_changes() if unicode_mode else legacy_canon_changes())

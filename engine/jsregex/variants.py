@@ -12,10 +12,9 @@ be searched as ``\\n(?:…)`` behind an extra LF: the engine then finds each lin
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import regex
 
+from .. import memo
 from . import ast as A
 from .emitter import Emitter
 from .translate import compile_emitted, parse_source, translate
@@ -37,13 +36,13 @@ def specialised(source: str, flags: str, *, lf_only: bool, native_space: bool) -
     return t.compiled
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def _both(source: str, flags: str) -> regex.Pattern[str]:
     root = _root(source, flags)
     return compile_emitted(_emitter(flags, native_space=True).emit_pattern(root))
 
 
-@lru_cache(maxsize=1024)
+@memo.lru(maxsize=1024)
 def after_line_break(source: str, flags: str, *, native_space: bool) -> regex.Pattern[str] | None:
     """A pattern that starts with ``^`` (``m`` flag, LF-only subject) as ``\\n(?:rest)``, ``rest``
     with native line anchors (and native space classes when ``native_space``): a match at ``s``

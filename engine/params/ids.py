@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
 from typing import Any
 
+from engine import memo
 from engine.params.jsv import UNDEFINED, get, get_path, is_nullish
 
 _F = re.I | re.A
@@ -87,7 +87,7 @@ def _search(pattern: str, text: str) -> bool:
     return _compiled(pattern).search(text) is not None
 
 
-@cache
+@memo.lru(maxsize=None)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, _F)
 

@@ -1,7 +1,7 @@
 """Accept actual outputs as expected: the ``expected`` value of each chosen test, and nothing else,
 is rewritten in the file's own text.
 
-JSON files are edited through ``engine.workspace.jsonedit`` (only the value's span changes; the
+JSON files are edited through ``engine.jsonedit`` (only the value's span changes; the
 file's style is kept). In TOML the test is found by its ``[[tests.<filter>]]`` block and name,
 and only the ``expected = …`` value is replaced (a ``\"\"\"`` block when it has line breaks).
 """
@@ -40,7 +40,7 @@ class Accepted:
 
 
 def accept_json(text: str, outcomes: Iterable[TestOutcome]) -> tuple[str, list[Accepted]]:
-    from engine.workspace import jsonedit, jsontree
+    from engine import jsonedit, jsontree
 
     style = jsonedit.Style.detect(text)
     done: list[Accepted] = []

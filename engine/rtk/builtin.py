@@ -9,11 +9,14 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine import memo
+
 if TYPE_CHECKING:
     from engine.diagnostics import Diagnostic
     from engine.rtk.model import RtkFilter
 
-_BUILTIN_CACHE: dict[tuple[str, str], tuple[float, list[RtkFilter], list[Diagnostic]]] = {}
+_BUILTIN_CACHE: memo.MemoDict[tuple[str, str], tuple[float, list[RtkFilter], list[Diagnostic]]] = memo.MemoDict(
+    f"{__name__}._BUILTIN_CACHE", 16)  # (folder, profile) → (stamp, filters, diagnostics)
 
 
 def load_builtin(folder: str | os.PathLike[str], profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:

@@ -34,6 +34,16 @@ class RunMemo:
         self.hits = 0
         self._lock = threading.Lock()  # preview workers may overlap (a newer run starts before an older ends)
 
+    def clear(self) -> None:
+        """Forget the subject and every answer (``engine.memo.clear`` calls it)."""
+        with self._lock:
+            self._subject = None
+            self._detections = {}
+            self._searches = {}
+
+    def __len__(self) -> int:
+        return len(self._detections) + len(self._searches)
+
     def _for(self, subject: str) -> None:
         if self._subject is not subject and self._subject != subject:
             self._subject = subject

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
+from engine import memo
 from engine.jsregex import JSRegExp, JSSyntaxError, compile_js
 
 
@@ -24,7 +24,7 @@ class CompiledPattern:
     test: Callable[[str], bool]
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def compile_cached(source: str, flags: str) -> tuple[JSRegExp | None, str | None]:
     """``(JSRegExp, None)`` or ``(None, V8 error message)``."""
     try:

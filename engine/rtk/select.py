@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, cmp_to_key, lru_cache
+from functools import cached_property, cmp_to_key
 from itertools import groupby
 from operator import is_
 
+from engine import memo
 from engine.diagnostics import Diagnostic
 from engine.jsregex import RegexTimeout, pattern_facts
 from engine.jsvalues import from_utf16_units, js_sort_key, locale_compare
@@ -59,9 +60,7 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
     if found is not None and all(map(is_, found[0], items)):
         return list(found[1])
     ordered = _sort_filters(items, profile)
-    if len(_SORTED) >= _SORTED_MAX:
-        del _SORTED[next(iter(_SORTED))]  # the oldest filter set
-    # (the filters themselves are kept with the order, so their ids cannot be reused meanwhile)
+    # (the oldest filter set goes when full; the filters themselves are kept with the order, so their ids cannot be reused meanwhile)
     _SORTED[key] = (tuple(items), tuple(ordered))
     return ordered
 
@@ -70,8 +69,8 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
 # a run sorts the same loaded filters every time (the collation ties alone cost milliseconds), and
 # ``RtkFilter`` is frozen, so the same objects always sort the same way; a changed or reloaded
 # filter is a new object, hence a new key.
-_SORTED: dict[tuple[str | int, ...], tuple[tuple[RtkFilter, ...], tuple[RtkFilter, ...]]] = {}
-_SORTED_MAX = 8
+_SORTED: memo.MemoDict[tuple[str | int, ...], tuple[tuple[RtkFilter, ...], tuple[RtkFilter, ...]]] = memo.MemoDict(
+    f"{__name__}._SORTED", 8)
 
 
 def _sort_filters(items: list[RtkFilter], profile: str) -> list[RtkFilter]:
@@ -129,7 +128,7 @@ def _search(source: str, flags: str, subject: str, notes: list[Diagnostic]) -> b
 _LARGE = 4096  # below this, a search costs less than the checks
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _literals(source: str) -> tuple[str, ...]:
     """The texts every match holds, as the pattern spells them (read without ``i``: the caller
     folds ASCII itself), longest first; none that splits an astral character."""
@@ -137,7 +136,7 @@ def _literals(source: str) -> tuple[str, ...]:
     return tuple(sorted((t for t in texts if not _SURROGATE.search(t)), key=len, reverse=True))
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _prefix(source: str) -> str:
     """The text every match of a ``^…`` pattern starts with, as the pattern spells it."""
     prefix = from_utf16_units(pattern_facts(source).anchored_prefix)
@@ -183,15 +182,15 @@ class _Haystack:
         return frozenset(head.lower() for head in self.heads)
 
 
-_LAST: list[_Haystack] = []  # the last large subject
+_LAST: memo.MemoDict[int, _Haystack] = memo.MemoDict(f"{__name__}._LAST", 1)  # id → the last large subject
 
 
 def _haystack(subject: str) -> _Haystack:
-    last = _LAST[-1] if _LAST else None
+    last = _LAST.get(id(subject))
     if last is not None and last.text is subject:
         return last
     hay = _Haystack(subject)
-    _LAST[:] = [hay]
+    _LAST[id(subject)] = hay
     return hay
 
 

@@ -1,7 +1,7 @@
 """One open file: its text, what it was on disk, and edits as splices.
 
 The text is the single source of truth: the JSON view shows it, the visual editor reads the
-parsed tree and writes back through :mod:`engine.workspace.jsonedit`. Every change is a
+parsed tree and writes back through :mod:`engine.jsonedit`. Every change is a
 ``Splice`` so the undo stack can store just the edited range (a 2 MB file does not get copied
 per keystroke). Line endings are normalised to ``\\n`` in memory, as Qt shows them, and restored
 on save; a BOM stays in the text and is written back.
@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine import jsontree
 from engine.fsutil import atomic_write_bytes, clean_stale_temps, read_input_bytes
-from engine.workspace import jsontree
-from engine.workspace.jsonedit import Splice
+from engine.jsonedit import Splice
 from engine.workspace.kinds import FileKind, classify
 
 

@@ -11,30 +11,34 @@ index stale until the next full parse.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from engine.workspace import jsonedit, jsontree
-from engine.workspace.jsonedit import Splice, Style
+from engine import jsonedit, jsontree
+from engine.jsonedit import Splice, Style
 from engine.workspace.kinds import FileKind, item_list, items_of
 
 LIST_CHANGED = -1
-_WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
-class _SpanNodes(Sequence):
+class _SpanNodes(Sequence[jsontree.Node]):
     """The items of the list as span-only ``jsontree.Node`` objects, made when looked at."""
 
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
+    def __init__(self, spans: Sequence[Sequence[int]]) -> None:
         self._spans = spans
 
     def __len__(self) -> int:
         return len(self._spans)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> jsontree.Node: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[jsontree.Node]: ...
+
+    def __getitem__(self, index: int | slice) -> jsontree.Node | list[jsontree.Node]:
         if isinstance(index, slice):
             return [jsontree.Node("object", a, b) for a, b in self._spans[index]]
         a, b = self._spans[index]
@@ -79,7 +83,7 @@ class ItemIndex:
             return None, parsed
         spec = item_list(kind, parsed.value)
         root = parsed.root
-        if spec is None:
+        if spec is None or root is None:
             return None, parsed
         if spec.single:
             if root.kind != "object":
@@ -134,12 +138,12 @@ class ItemIndex:
         if first < len(old_spans) and old_spans[first][0] < s:
             pos = old_spans[first][0]
         elif first > 0:
-            pos = _WS.match(text, old_spans[first - 1][1]).end()
+            pos = jsontree.after_blanks(text, old_spans[first - 1][1])
             if not text.startswith(",", pos):
                 return self.rescan(text)
-            pos = _WS.match(text, pos + 1).end()
+            pos = jsontree.after_blanks(text, pos + 1)
         else:
-            pos = _WS.match(text, self.container[0] + 1).end()
+            pos = jsontree.after_blanks(text, self.container[0] + 1)
         # old items that start after the splice survive, shifted
         survivors = {a + delta: i for i, (a, _b) in enumerate(old_spans) if a >= e and i >= first}
         spans, values = old_spans[:first], old_values[:first]
@@ -160,9 +164,9 @@ class ItemIndex:
                 value, end = decoder.raw_decode(text, pos)
                 spans.append([pos, end])
                 values.append(value)
-                pos = _WS.match(text, end).end()
+                pos = jsontree.after_blanks(text, end)
                 if text.startswith(",", pos):
-                    pos = _WS.match(text, pos + 1).end()
+                    pos = jsontree.after_blanks(text, pos + 1)
                     continue
                 if text.startswith("]", pos):
                     self.spans, self.values = spans, values
@@ -182,7 +186,7 @@ class ItemIndex:
             return False
         spans: list[list[int]] = []
         values: list[Any] = []
-        pos = _WS.match(text, pos + 1).end()
+        pos = jsontree.after_blanks(text, pos + 1)
         try:
             if text.startswith("]", pos):
                 end = pos + 1
@@ -191,9 +195,9 @@ class ItemIndex:
                     value, end = decoder.raw_decode(text, pos)
                     spans.append([pos, end])
                     values.append(value)
-                    pos = _WS.match(text, end).end()
+                    pos = jsontree.after_blanks(text, end)
                     if text.startswith(",", pos):
-                        pos = _WS.match(text, pos + 1).end()
+                        pos = jsontree.after_blanks(text, pos + 1)
                         continue
                     if text.startswith("]", pos):
                         end = pos + 1

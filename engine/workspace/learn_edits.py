@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.workspace import jsonedit, jsontree
+from engine import jsonedit, jsontree
+from engine.workspace.filter_files import filter_pointers
 
 FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPatterns", "preserve.summaryPatterns",
           "match.patterns"}
@@ -18,8 +19,6 @@ FIELDS = {"rules.dropPatterns", "rules.collapsePatterns", "preserve.errorPattern
 
 def filter_object(text: str, filter_id: str) -> tuple[str, dict[str, Any]]:
     """(pointer, value) of the filter ``filter_id`` in a filter file's text."""
-    from engine.workspace.panel_models.filter_files import filter_pointers
-
     parsed = jsontree.parse(text)
     if not parsed.ok:
         raise jsonedit.EditError("the file is not valid JSON right now; fix it first")
@@ -27,6 +26,8 @@ def filter_object(text: str, filter_id: str) -> tuple[str, dict[str, Any]]:
     if filter_id not in pointers:
         raise jsonedit.EditError(f"no filter {filter_id!r} in this file")
     node = jsontree.resolve(parsed.root, pointers[filter_id])
+    if node is None or not isinstance(node.value, dict):  # (filter_pointers lists objects only)
+        raise jsonedit.EditError(f"no filter {filter_id!r} in this file")
     return pointers[filter_id], node.value
 
 

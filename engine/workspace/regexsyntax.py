@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.workspace.jsontree import utf16_len
+from engine.jsontree import utf16_len
 
 
 @dataclass(frozen=True)

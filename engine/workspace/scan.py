@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,7 +61,7 @@ class WorkspaceIndex:
         return next((f for f in self.files if f.path == target), None)
 
 
-def iter_candidate_files(root: Path):
+def iter_candidate_files(root: Path) -> Iterator[Path]:
     for current, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and (not d.startswith(".") or d == ".rtk"))
         for name in sorted(files):

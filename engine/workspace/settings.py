@@ -1,4 +1,4 @@
-"""App preferences (TOML in the user's config folder) and where app data lives.
+"""App preferences (TOML in the user's config folder, ``engine.paths.config_dir``).
 
 Preferences are a plain dataclass so the CLI, the tests and the settings dialog share them.
 ``RULEWRIGHT_CONFIG_DIR`` / ``RULEWRIGHT_DATA_DIR`` override the platformdirs locations (tests
@@ -16,21 +16,12 @@ from typing import Any
 import tomli_w
 
 from engine.fsutil import atomic_write_text, read_input_bytes
-from engine.paths import APP_NAME, data_dir
+from engine.paths import config_dir, data_dir
 
 PROFILES = ("omniroute", "strict")
 INTENSITIES = ("lite", "full", "ultra")
 THEMES = ("system", "light", "dark")
 MAX_RECENT = 10
-
-
-def config_dir() -> Path:
-    env = os.environ.get("RULEWRIGHT_CONFIG_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
 def recovery_dir() -> Path:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.workspace.jsonedit import Style, dumps
+from engine.jsonedit import Style, dumps
 
 RULE_CATEGORIES = ("filler", "context", "structural", "dedup", "terse", "ultra")
 RULE_CONTEXTS = ("all", "user", "assistant", "system")

@@ -11,10 +11,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from engine import jsontree
 from engine.diagnostics import Diagnostic, sort_key
 from engine.fsutil import read_input_bytes
-from engine.workspace import jsontree
+
+if TYPE_CHECKING:
+    from engine.workspace.scan import WorkspaceIndex
 
 
 def _fallback(path: Path, text: str) -> list[Diagnostic]:
@@ -94,7 +98,8 @@ def validate_version(version: int, path: str, text: str, profile: str = "omnirou
     return version, validate_text(path, text, profile=profile)
 
 
-def scan_and_validate(root: Path, buffers: Mapping[Path, str], profile: str = "omniroute"):
+def scan_and_validate(root: Path, buffers: Mapping[Path, str],
+                      profile: str = "omniroute") -> tuple[WorkspaceIndex, dict[Path, list[Diagnostic]]]:
     """Helper-process job for a workspace: the explorer index and every file's diagnostics."""
     from engine.fsutil import max_input_bytes
     from engine.workspace.scan import scan_workspace

@@ -13,6 +13,7 @@ import importlib
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 HEADER = 8
@@ -36,13 +37,15 @@ def read_message(inp: BinaryIO) -> Any:
     return pickle.loads(data)
 
 
-def resolve(name: str):
+def resolve(name: str) -> Callable[..., Any]:
     module_name, _, qualname = name.partition(":")
     if not (module_name == "engine" or module_name.startswith("engine.")):
         raise PermissionError(f"the worker only runs engine functions, not {name}")
-    target: Any = importlib.import_module(module_name)
+    target: object = importlib.import_module(module_name)
     for part in qualname.split("."):
         target = getattr(target, part)
+    if not callable(target):
+        raise TypeError(f"{name} is not a function")
     return target
 
 

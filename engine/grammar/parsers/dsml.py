@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine import memo
 from engine.grammar.candidates import Call, Candidate, Hits, ParseContext
 from engine.grammar.jsjson import parse_json_object, parse_json_or_string
 from engine.grammar.textscan import WS, first_balanced_json, js_unicode
@@ -61,7 +61,7 @@ def _first_at_or_after(spans: list[tuple[int, int]], pos: int) -> tuple[int, int
     return spans[at] if at < len(spans) else None
 
 
-@lru_cache(maxsize=8)
+@memo.lru(maxsize=8)
 def _closes(text: str, kind: str) -> list[tuple[int, int]]:
     """Every closer of one kind in the text. Closers cannot overlap (each is ``</``, a prefix
     without ``<``, and a name), so one pass finds every place a search could stop."""

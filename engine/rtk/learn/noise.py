@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine import memo
 from engine.jsregex import RegexTimeout
 from engine.jsregex.backtracking import linear_attempts
 from engine.jsvalues import JsonObject
@@ -94,7 +95,7 @@ def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     return out
 
 
-_SCANNERS: dict[int, tuple[list[SampleLine], LineScanner]] = {}
+_SCANNERS: memo.MemoDict[int, tuple[list[SampleLine], LineScanner]] = memo.MemoDict(f"{__name__}._SCANNERS", 16)
 
 
 def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
@@ -111,8 +112,6 @@ def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
         return []
     cached = _SCANNERS.get(id(lines))
     if cached is None or cached[0] is not lines:
-        if len(_SCANNERS) >= 16:
-            _SCANNERS.clear()
         cached = (lines, LineScanner([ln.text for ln in lines]))
         _SCANNERS[id(lines)] = cached
     try:

@@ -6,12 +6,11 @@ so a check that asks "does this drop pattern touch a protected line?" errs on th
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from engine import memo
 from engine.jsregex import JSRegExp, JSSyntaxError, RegexTimeout, compile_js
 
 
-@lru_cache(maxsize=4096)
+@memo.lru(maxsize=4096)
 def _compiled(pattern: str, flags: str) -> JSRegExp | None:
     try:
         return compile_js(pattern, flags)

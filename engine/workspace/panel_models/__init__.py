@@ -2,9 +2,9 @@
 
 The panels in ``app/panel_*.py`` are thin: they collect what the user typed, hand it to a
 function here (in a worker thread), and draw what comes back. Everything that decides *what*
-to show — which files hold tests (``filter_files``), how a JSON pane failed to parse
-(``json_panes``), which splice accepts an actual output (``tests_panel``), what exactly a trust
+to show — which splice accepts an actual output (``tests_panel``), what exactly a trust
 confirmation promises and how a selection of filters is exported (``trust_panel``), what the
-playgrounds show (``repair_playground``, ``grammar_playground``, ``params_playground``) — lives
-here so it is testable without a display.
+playgrounds show (``repair_playground``, ``grammar_playground``, ``params_playground``) and how
+one of their JSON panes failed to parse (``json_panes``) — lives here so it is testable without
+a display. Which workspace files are filter files is ``engine.workspace.filter_files``.
 """

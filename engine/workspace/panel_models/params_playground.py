@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import jsontree
 from engine.fsutil import read_input_bytes
-from engine.workspace import jsontree
 from engine.workspace.panel_models.json_panes import PaneError, parse_pane
 
 

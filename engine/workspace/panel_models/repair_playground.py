@@ -130,15 +130,16 @@ def run_repair_view(req: RepairRequest) -> RepairView:
         result = run_repair(schema, raw, options, profile=req.profile)
     except ValueError as exc:
         return RepairView([PaneError("config", str(exc), 1, 1)])
-    view = RepairView([], result.to_dict(), options=options)
+    report = result.to_dict()
+    view = RepairView([], report, options=options)
     try:
         view.returned = to_json_data(adapt_result(result, raw, unrepairable=options.get("unrepairable", "throw")))
     except UnrepairableToolInputError as exc:
         view.threw, view.error_message = True, exc.message
     view.raw_pretty = pretty(to_json_data(raw))
-    view.final_pretty = pretty(view.result["args"])
+    view.final_pretty = pretty(report["args"])
     view.diff = side_by_side(view.raw_pretty, view.final_pretty)
-    for change in view.result["changes"]:
+    for change in report["changes"]:
         info = RULES.get(change["ruleId"])
         view.changes.append({**change, "summary": info.summary if info else ""})
     return view

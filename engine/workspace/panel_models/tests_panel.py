@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import jsonedit, jsontree
 from engine.diagnostics import Diagnostic
-from engine.workspace import jsonedit, jsontree
+
+if TYPE_CHECKING:
+    from engine.rtk.model import RtkFilter
+    from engine.rtk.sources import FilterFile
 
 if TYPE_CHECKING:
     from engine.rtk.model import Source
@@ -32,8 +36,8 @@ class TestRow:
     diff: str
     command: str | None
     savings_percent: float
-    activation: dict | None  # ActivationCheck.to_dict() or None when the test has no command
-    quirk: dict | None = None  # QuirkEffect.to_dict(): a reference quirk changed the result (ids, strict answer)
+    activation: dict[str, Any] | None  # ActivationCheck.to_dict() or None when the test has no command
+    quirk: dict[str, Any] | None = None  # QuirkEffect.to_dict(): a reference quirk changed the result (ids, strict answer)
 
     @property
     def activation_ok(self) -> bool | None:
@@ -106,7 +110,7 @@ def _source_of(path: Path) -> Source:
     return "project" if path.parent.name == ".rtk" else "builtin"
 
 
-def _read_with_buffer(path: Path, buffer: str | None, profile: str):
+def _read_with_buffer(path: Path, buffer: str | None, profile: str) -> FilterFile:
     """``read_filter_file`` for ``path``; an unsaved buffer is read from a private copy."""
     from engine.rtk.sources import read_filter_file
 
@@ -125,7 +129,7 @@ def _read_with_buffer(path: Path, buffer: str | None, profile: str):
     return read
 
 
-def builtin_pool(exclude: list[Path], profile: str = "omniroute") -> list:
+def builtin_pool(exclude: list[Path], profile: str = "omniroute") -> list[RtkFilter]:
     """Rulewright's bundled filters (``filters/``) that are not among ``exclude``: they compete
     with the workspace's filters when a test's command is matched (the activation check)."""
     from engine.paths import builtin_filters_dir
@@ -228,8 +232,8 @@ def new_test_splice(text: str, filter_pointer: str, test: dict[str, Any]) -> jso
 def preview_test(filter_obj: dict[str, Any], name: str, command: str, input_text: str,
                  profile: str = "omniroute") -> dict[str, Any]:
     """A new test from a preview sample: its expected output is what the filter produces now."""
+    from engine.rtk.inline_test import run_filter_stage, strip_trailing_newlines
     from engine.rtk.model import parse_filter
-    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
 
     flt, found = parse_filter(filter_obj, profile=profile)
     if flt is None:

@@ -7,9 +7,16 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from engine.rtk.export import ExportResult
+    from engine.rtk.export_plan import ExportPlan
+    from engine.rtk.model import RtkFilter
+    from engine.rtk.trust import FileSnapshot
+    from engine.rtk.trust_diff import TrustDiff
 
 
 @dataclass
@@ -25,8 +32,8 @@ class TrustFileView:
     risk_text: str
     high_risks: int
     diagnostics: list[Diagnostic]
-    snapshot: Any = None  # engine.rtk.trust.FileSnapshot: the one read everything here comes from
-    since_trust: Any = None  # engine.rtk.trust_diff.TrustDiff (what changed since the stored trust)
+    snapshot: FileSnapshot | None = None  # the one read everything here comes from
+    since_trust: TrustDiff | None = None  # what changed since the stored trust
 
     @property
     def short_hash(self) -> str:
@@ -86,7 +93,7 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
                          env_trust_requested(environ if environ is not None else os.environ))
 
 
-def _decision_notes(snap, profile: str) -> tuple[str, list[Diagnostic]]:
+def _decision_notes(snap: FileSnapshot, profile: str) -> tuple[str, list[Diagnostic]]:
     from engine.rtk.trust import decide_trust
 
     decision = decide_trust(snap.path, data=snap.data, environ={}, profile=profile)
@@ -112,7 +119,7 @@ def since_trust_lines(f: TrustFileView) -> list[str]:
     return [f"{Path(f.path).name}: {head}", *comparison.format()]
 
 
-def trust_confirmation(view: TrustOverview) -> tuple[str, list]:
+def trust_confirmation(view: TrustOverview) -> tuple[str, list[FileSnapshot]]:
     """Exactly what "Trust" will record, as a question with the comparison against the last trust,
     and the snapshots (the bytes reviewed) whose hashes it writes."""
     from engine.rtk.trust import key_for, trust_entries
@@ -146,7 +153,7 @@ class ExportCandidate:
     problem: str | None = None  # a failing test or a test command that selects another filter
 
 
-def _test_problems(filters: list) -> dict[str, str]:
+def _test_problems(filters: list[RtkFilter]) -> dict[str, str]:
     """filter id -> its first test problem (failing, or its command selects another filter)."""
     from engine.rtk.verify import verify_filters
 
@@ -178,7 +185,7 @@ def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[li
 
 def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
                      fmt: str, with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
-                     allow_failing: bool = False):
+                     allow_failing: bool = False) -> ExportResult:
     """Plan and write in one step (``plan_selection`` then ``execute_export``)."""
     from engine.rtk.export import execute_export
 
@@ -187,11 +194,11 @@ def export_selection(chosen: list[ExportCandidate], all_candidates: list[ExportC
 
 
 def plan_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCandidate], output: Path, *,
-                   fmt: str, profile: str = "omniroute", replace: bool = False):
+                   fmt: str, profile: str = "omniroute", replace: bool = False) -> ExportPlan:
     """What exporting the chosen filters to ``output`` will add, replace, keep and remove; whole
     files go in as they are (lossless), partial ones as objects.
 
-    Returns ``engine.rtk.export_plan.ExportPlan``; raises ``ExportError``.
+    Raises ``ExportError``.
     """
     from engine.rtk.export import ExportError, collect_json_objects, plan_export, render_filters_json
 
@@ -200,12 +207,13 @@ def plan_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCan
     by_file: dict[str, set[str]] = {}
     for c in chosen:
         by_file.setdefault(c.file, set()).add(c.filter_id)
-    whole, partial = [], []
+    whole: list[str] = []
+    partial: list[str] = []
     for file, ids in by_file.items():
         everything = {c.filter_id for c in all_candidates if c.file == file}
         (whole if ids >= everything else partial).append(file)
     with tempfile.TemporaryDirectory(prefix="rulewright-export-") as tmp:
-        inputs: list[str] = list(whole)
+        inputs: list[str | os.PathLike[str]] = list(whole)
         for n, file in enumerate(partial):
             objects, _notes = collect_json_objects([Path(file)], profile)
             keep = [o for o in objects if o.get("id") in by_file[file]]
@@ -213,5 +221,6 @@ def plan_selection(chosen: list[ExportCandidate], all_candidates: list[ExportCan
             part.write_text(render_filters_json(keep), encoding="utf-8")
             inputs.append(str(part))
         order = {f: i for i, f in enumerate(by_file)}
-        inputs.sort(key=lambda p: order.get(p, len(order)))
-        return plan_export(inputs, output, toml=fmt == "toml", replace=replace, profile=profile)
+        inputs.sort(key=lambda p: order.get(str(p), len(order)))
+        plan: ExportPlan = plan_export(inputs, output, toml=fmt == "toml", replace=replace, profile=profile)
+        return plan

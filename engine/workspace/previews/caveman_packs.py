@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from engine import memo
+from engine.jsvalues import JsonValue
+
+if TYPE_CHECKING:
+    from engine.caveman import PackSource
 
 
 @dataclass
@@ -17,23 +23,23 @@ class PackOverride:
     text: str
 
 
-def without_unfinished_rules(pack: Any) -> tuple[Any, list[str]]:
+def without_unfinished_rules(pack: JsonValue) -> tuple[JsonValue, list[str]]:
     """A pack without the rules whose pattern is still empty (a rule just added), and their names.
 
     OmniRoute refuses a whole pack with an empty pattern; the preview runs the rest of the open
     pack instead, and says which rules it left out (the validator flags them where they are).
     """
-    if not isinstance(pack, dict) or not isinstance(pack.get("rules"), list):
+    rules = pack.get("rules") if isinstance(pack, dict) else None
+    if not isinstance(pack, dict) or not isinstance(rules, list):
         return pack, []
-    rules = pack["rules"]
     unfinished = [r for r in rules if isinstance(r, dict) and r.get("pattern") == ""]
     if not unfinished:
         return pack, []
-    names = [r.get("name") if isinstance(r.get("name"), str) else "(unnamed)" for r in unfinished]
+    names = [name if isinstance(name := r.get("name"), str) else "(unnamed)" for r in unfinished]
     return {**pack, "rules": [r for r in rules if not (isinstance(r, dict) and r.get("pattern") == "")]}, names
 
 
-def pack_source(root: str | None, override: PackOverride | None):
+def pack_source(root: str | None, override: PackOverride | None) -> PackSource:
     """The packs the preview runs: ``root`` on disk with the open buffer in place of its file."""
     from engine.caveman import PackSource
     from engine.caveman.packs import PackError
@@ -58,11 +64,13 @@ def pack_source(root: str | None, override: PackOverride | None):
     return source
 
 
-_DISK_PACKS: dict[str, tuple[tuple, Any]] = {}  # root → (state of its files, PackSource as read)
+_FilesState = tuple[tuple[str, str, int, int, int], ...]
 MAX_DISK_PACKS = 8
+_DISK_PACKS: memo.MemoDict[str, tuple[_FilesState, PackSource]] = memo.MemoDict(  # root → (files' state, PackSource)
+    f"{__name__}._DISK_PACKS", MAX_DISK_PACKS)
 
 
-def _packs_on_disk(root: str):
+def _packs_on_disk(root: str) -> PackSource:
     """``PackSource.from_dir(root)``, read again only when a pack file under ``root`` was added,
     removed or rewritten (the preview runs at each keystroke; reading and parsing the 40 files
     of our built-in packs cost ~2.4 ms of its ~20). Returns a source of its own: the files
@@ -72,14 +80,12 @@ def _packs_on_disk(root: str):
     state = _pack_files_state(root)
     cached = _DISK_PACKS.get(root)
     if cached is None or cached[0] != state:
-        if len(_DISK_PACKS) >= MAX_DISK_PACKS:
-            _DISK_PACKS.clear()
         cached = _DISK_PACKS[root] = (state, PackSource.from_dir(root))
     loaded = cached[1]
     return PackSource(files={lang: list(entries) for lang, entries in loaded.files.items()}, origin=loaded.origin)
 
 
-def _pack_files_state(root: str) -> tuple:
+def _pack_files_state(root: str) -> _FilesState:
     """(language folder, file name, inode, mtime, size) of every ``*.json`` under ``root``: an
     atomic save (a new inode) or any rewrite changes it."""
     import os

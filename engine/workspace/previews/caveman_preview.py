@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.workspace.previews.caveman_packs import PackOverride, pack_source, without_unfinished_rules
 from engine.workspace.previews.marks import Note, Span
 from engine.workspace.previews.word_diff import DiffOp, word_diff
+
+if TYPE_CHECKING:
+    from engine.caveman import CompressResult, Explanation, PackSource
 
 ROLES = ("user", "system", "assistant")
 INTENSITIES = ("lite", "full", "ultra")
@@ -102,7 +105,22 @@ def _quirk_text(code: str, message: str) -> str:
     return f"{message} ({code}: {title})" if title else message
 
 
-def caveman_notes(ex: Any, profile: str) -> tuple[list[Note], bool]:
+@dataclass(frozen=True)
+class Verdict:
+    """What the notes read of a plain compress run (an ``Explanation`` carries the same fields)."""
+
+    gated: str
+    fallback_applied: bool
+    validation_errors: list[str]
+    validation_warnings: list[str]
+    diagnostics: list[dict[str, Any]]
+    rules: Sequence[object]
+    language: str
+    intensity: str
+    role: str
+
+
+def caveman_notes(ex: Explanation | Verdict, profile: str) -> tuple[list[Note], bool]:
     """Plain-words notes for an explanation, and whether OmniRoute sends the text unchanged."""
     notes: list[Note] = []
     reference = "OmniRoute" if profile == "omniroute" else "The strict profile"
@@ -227,7 +245,7 @@ def run_caveman_body(req: CavemanRequest, body: dict[str, Any]) -> CavemanPrevie
 R = TypeVar("R")
 
 
-def _run_text(req: CavemanRequest, run: Callable[[Any], R],
+def _run_text(req: CavemanRequest, run: Callable[[PackSource], R],
               shape: Callable[[R, list[str], float], CavemanPreview]) -> CavemanPreview:
     """The frame both text runs share: a pasted request body goes to ``run_caveman_body``; else
     ``run(source)`` goes over the packs, a broken pack (the loader's message) is shown in place of
@@ -254,7 +272,7 @@ def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
     (``run_caveman_preview``) follows."""
     from engine.caveman import Compressor
 
-    def compress(source: Any) -> Any:
+    def compress(source: PackSource) -> CompressResult:
         compressor = Compressor(source, _explain_config(req), profile=req.profile, only_rule=req.only_rule,
                                 timeout=req.timeout_ms / 1000 if req.timeout_ms else None, diagnose=False)
         return compressor.compress_body({"messages": [{"role": req.role, "content": req.text}]})
@@ -262,10 +280,8 @@ def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
     return _run_text(req, compress, lambda result, languages, started: _first_result(req, result, languages, started))
 
 
-def _first_result(req: CavemanRequest, result: Any, languages: list[str], started: float) -> CavemanPreview:
+def _first_result(req: CavemanRequest, result: CompressResult, languages: list[str], started: float) -> CavemanPreview:
     """``run_caveman_output``'s drawing: output, tokens, protected regions and the verdict."""
-    from types import SimpleNamespace
-
     from engine.caveman import estimate_tokens
 
     output = result.body["messages"][0]["content"]
@@ -273,7 +289,7 @@ def _first_result(req: CavemanRequest, result: Any, languages: list[str], starte
     blocks = part.extraction.blocks if part is not None and part.extraction is not None else []
     protected = [Span(b.start, b.end, "protected", f"protected {b.kind}: left as written", label=b.kind)
                  for b in blocks]
-    verdict = SimpleNamespace(
+    verdict = Verdict(
         gated=part.gated if part is not None else "short", fallback_applied=bool(result.stats.get("fallbackApplied")),
         validation_errors=list(result.stats.get("validationErrors", [])),
         validation_warnings=list(result.stats.get("validationWarnings", [])),
@@ -290,7 +306,7 @@ def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], No
     ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop)."""
     from engine.caveman import explain
 
-    def run(source: Any) -> Any:
+    def run(source: PackSource) -> Explanation:
         return explain(req.text, source, {"language": req.language, "intensity": req.intensity},
                        only_rule=req.only_rule, role=req.role, profile=req.profile,
                        timeout=req.timeout_ms / 1000 if req.timeout_ms else None,
@@ -299,7 +315,7 @@ def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], No
     return _run_text(req, run, lambda ex, languages, started: _explained(req, ex, languages, started, progress))
 
 
-def _explained(req: CavemanRequest, ex: Any, languages: list[str], started: float,
+def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], started: float,
                progress: Callable[[float, str], None] | None) -> CavemanPreview:
     """``run_caveman_preview``'s drawing: rules with their matches, the word diff and the notes."""
     from engine.caveman import estimate_tokens

@@ -8,13 +8,18 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine import memo
 from engine.diagnostics import Diagnostic
+from engine.jsontree import Utf16Offsets
 from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
 from engine.workspace.previews.marks import Note, Span
-from engine.workspace.previews.utf16 import Utf16Offsets
+
+if TYPE_CHECKING:
+    from engine.rtk.model import RtkFilter
+    from engine.rtk.trace import LineEvent, Trace
 
 RTK_INTENSITIES = ("minimal", "standard", "aggressive")
 
@@ -49,7 +54,7 @@ class StageRow:
     counts: dict[str, int]
     markers: list[str]
     note: str
-    events: list[Any]  # engine.rtk.trace.LineEvent (line, action, text, pattern, pointer, after)
+    events: list[LineEvent]  # line, action, text, pattern, pointer, after
     events_truncated: bool = False
 
     @property
@@ -100,7 +105,7 @@ class RtkPreview:
                 f"{self.tokens_after} ({sign}{abs(self.savings_percent):.0f}%)")
 
 
-def parse_filter_buffer(buf: FilterBuffer, profile: str) -> tuple[list, list[Diagnostic]]:
+def parse_filter_buffer(buf: FilterBuffer, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Filters of an unsaved buffer (JSON or rtk TOML), as the loader would read the file."""
     from engine.rtk.model import parse_filter_file
 
@@ -154,7 +159,7 @@ def _why(selection: dict[str, Any] | None, filter_label: str) -> str:
     return " — ".join(parts)
 
 
-def _stage_rows(trace: Any) -> list[StageRow]:
+def _stage_rows(trace: Trace) -> list[StageRow]:
     rows: list[StageRow] = []
     for stage in [*trace.stages, *trace.steps]:
         counts: dict[str, int] = {}
@@ -173,7 +178,7 @@ def _line_spans(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _highlights(text: str, flt: Any) -> list[Span]:
+def _highlights(text: str, flt: RtkFilter | None) -> list[Span]:
     """Error lines (the engine's own priority pattern) and summary lines (the filter's priority
     patterns) that reached the final text."""
     from engine.jsregex import RegexTimeout
@@ -199,7 +204,7 @@ def _highlights(text: str, flt: Any) -> list[Span]:
     return [Span(u16(lines[i][0]), u16(lines[i][1]), kind, tip) for i, (kind, tip) in sorted(kinds.items())]
 
 
-def _rtk_notes(diags: Iterable[Any]) -> list[Note]:
+def _rtk_notes(diags: Iterable[Diagnostic | dict[str, Any]]) -> list[Note]:
     from engine.rtk.quirks import QUIRKS
 
     notes = []
@@ -235,7 +240,7 @@ def _buffer_notes(found: Iterable[Diagnostic]) -> list[Note]:
     return notes
 
 
-def _builtin_filters(folder: str | None, profile: str) -> tuple[list, list]:
+def _builtin_filters(folder: str | None, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     if not folder or not Path(folder).is_dir():
         return [], []
     from engine.rtk.builtin import load_builtin
@@ -243,7 +248,7 @@ def _builtin_filters(folder: str | None, profile: str) -> tuple[list, list]:
     return load_builtin(folder, profile)
 
 
-def _project_filters(project: str | None, profile: str) -> tuple[list, list[Diagnostic]]:
+def _project_filters(project: str | None, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Project filters (``.rtk/filters.json|toml``) for the preview, trusted or not: an author
     previews their own filters; trust gates what OmniRoute loads, and the trust panel shows it."""
     if not project:
@@ -251,7 +256,8 @@ def _project_filters(project: str | None, profile: str) -> tuple[list, list[Diag
     from engine.rtk.sources import filter_files_in, read_filter_file
 
     rtk = Path(project) / ".rtk"
-    found, diags = [], []
+    found: list[RtkFilter] = []
+    diags: list[Diagnostic] = []
     if rtk.is_dir():
         for path in filter_files_in([rtk]):
             ff = read_filter_file(path, profile=profile, source="project")
@@ -261,6 +267,7 @@ def _project_filters(project: str | None, profile: str) -> tuple[list, list[Diag
 
 
 _RTK_MEMO = RunMemo()
+memo.register(f"{__name__}._RTK_MEMO", _RTK_MEMO.clear, _RTK_MEMO.__len__)
 
 
 def run_rtk_preview(req: RtkRequest) -> RtkPreview:
@@ -275,7 +282,7 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
 
     started = time.perf_counter()
     notes: list[Note] = []
-    active: list = []
+    active: list[RtkFilter] = []
     if req.active is not None:
         active, found = parse_filter_buffer(req.active, req.profile)
         notes.extend(_buffer_notes(found))
@@ -283,16 +290,15 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     tokens_before = estimate_tokens(req.output)
     trace = Trace()
     if req.scope == "filter":
-        chosen = None
-        if active:
-            chosen = next((f for f in active if f.id == req.active.selected_id), active[0])
+        selected = req.active.selected_id if req.active is not None else None
+        chosen = next((f for f in active if f.id == selected), active[0]) if active else None
         if chosen is None:
             return RtkPreview(req.output, req.output, "", 0.0, "", [], None, "", "", [], tokens_before, tokens_before,
                               lines_before, lines_before, [], notes, error="no filter in the open file to run alone",
                               seconds=time.perf_counter() - started, filter_ids=[f.id for f in active])
-        result = apply_line_filter(req.output, chosen, profile=req.profile, trace=trace)
-        notes.extend(_rtk_notes(result.diagnostics))
-        text = result.text
+        alone = apply_line_filter(req.output, chosen, profile=req.profile, trace=trace)
+        notes.extend(_rtk_notes(alone.diagnostics))
+        text = alone.text
         return RtkPreview(
             req.output, text, "", 0.0, req.command, [], chosen.id, chosen.name or chosen.id,
             f"{chosen.name or chosen.id}: run alone (this filter only — no detection, no engine dedup or final cap)",

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
+from engine.jsontree import Utf16Offsets
 from engine.jsvalues import utf16_len
-from engine.workspace.previews.utf16 import Utf16Offsets
 
 _TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+")  # a word keeps its trailing blanks
 PAIR_BUDGET = 250_000  # tokens(a) × tokens(b) above which a block is not diffed word by word
@@ -135,6 +135,7 @@ def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = No
         else:
             for i, j in _align(a_seg[i1:i2], b_seg[j1:j2]):
                 if i is None:
+                    assert j is not None  # (_align never pairs a gap with a gap)
                     raw.append(("insert", a_off[i1 + prev_i + 1], a_off[i1 + prev_i + 1],
                                 b_off[j1 + j], b_off[j1 + j + 1]))
                     prev_j = j
@@ -148,13 +149,13 @@ def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = No
             prev_i = prev_j = -1
     ua, ub = Utf16Offsets(a), Utf16Offsets(b)
     ops: list[DiffOp] = []
-    for tag, a1, a2, b1, b2 in raw:
+    for kind, a1, a2, b1, b2 in raw:
         if a1 == a2 and b1 == b2:
             continue
-        op = DiffOp(tag, ua(a1), ua(a2), ub(b1), ub(b2))
+        op = DiffOp(kind, ua(a1), ua(a2), ub(b1), ub(b2))
         last = ops[-1] if ops else None
-        if last is not None and last.kind == tag and last.a_end == op.a_start and last.b_end == op.b_start:
-            ops[-1] = DiffOp(tag, last.a_start, op.a_end, last.b_start, op.b_end)
+        if last is not None and last.kind == kind and last.a_end == op.a_start and last.b_end == op.b_start:
+            ops[-1] = DiffOp(kind, last.a_start, op.a_end, last.b_start, op.b_end)
         else:
             ops.append(op)
     return ops

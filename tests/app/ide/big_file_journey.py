@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.workspace.jsonedit import Style, dumps
+from engine.jsonedit import Style, dumps
 from engine.workspace.templates import example_filter
 
 from .ide_helpers import wait_settled

@@ -35,7 +35,7 @@ def test_learn_shows_each_pattern_with_its_lines_and_saves_an_ordinary_filter(qt
     dialog = LearnDialog(None, command="cargo build --release", samples=RUNS)
     qtbot.addWidget(dialog)
     _learned(qtbot, dialog)
-    assert dialog.result.proof.passed and dialog.save_button.isEnabled()
+    assert dialog.learned.proof.passed and dialog.save_button.isEnabled()
     item = _item(dialog, r"^\s+Compiling \S")
     assert item.text(2) == "5"
     dialog.proposals.setCurrentItem(item)
@@ -60,12 +60,12 @@ def test_rejecting_a_pattern_composes_the_filter_again_without_it(qtbot):
     dialog = LearnDialog(None, command="cargo build", samples=RUNS)
     qtbot.addWidget(dialog)
     _learned(qtbot, dialog)
-    assert r"^\s*$" in dialog.result.filter["rules"]["dropPatterns"]
+    assert r"^\s*$" in dialog.learned.filter["rules"]["dropPatterns"]
     with qtbot.waitSignal(dialog.dispatcher.finished, timeout=30000):
         assert dialog.set_accepted(r"^\s*$", False)
-    assert r"^\s*$" not in dialog.result.filter["rules"]["dropPatterns"]
+    assert r"^\s*$" not in dialog.learned.filter["rules"]["dropPatterns"]
     assert _item(dialog, r"^\s*$").checkState(0) == Qt.CheckState.Unchecked
-    assert dialog.result.proof.passed
+    assert dialog.learned.proof.passed
 
 
 def test_nothing_to_learn_says_so(qtbot):

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from engine import jsonedit
 from engine.rtk.learn.lines_like import lines_like
-from engine.workspace import jsonedit
 from engine.workspace.learn_edits import add_pattern_splice, pattern_list
 
 SAMPLE = ("npm warn deprecated a@1.0.0\nfetch GET 200 https://r.test/zod 31ms\nfetch GET 200 https://r.test/vue 12ms\n"

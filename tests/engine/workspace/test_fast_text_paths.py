@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.jsonedit import Splice
+from engine.jsontree import LineIndex, cp_to_utf16, has_astral, position_of, utf16_len, utf16_to_cp
 from engine.workspace.document import Document, merged_splices
-from engine.workspace.jsonedit import Splice
-from engine.workspace.jsontree import LineIndex, cp_to_utf16, has_astral, position_of, utf16_len, utf16_to_cp
 
 TEXT = st.text(alphabet="ab\n…é😀", max_size=14)
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from engine import jsonedit
 from engine.paths import resources_dir
 from engine.rtk.export import ExportError
 from engine.rtk.trust import decide_trust, write_trust
-from engine.workspace import jsonedit
-from engine.workspace.panel_models.filter_files import filter_files_of, filter_pointers, is_filter_file
+from engine.workspace.filter_files import filter_files_of, filter_pointers, is_filter_file
 from engine.workspace.panel_models.grammar_playground import GrammarRequest, run_grammar_view
 from engine.workspace.panel_models.params_playground import load_params_templates, run_params_view
 from engine.workspace.panel_models.repair_playground import (

@@ -7,6 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.jsontree import Utf16Offsets
 from engine.workspace.previews.caveman_packs import PackOverride
 from engine.workspace.previews.caveman_preview import CavemanRequest, run_caveman_preview
 from engine.workspace.previews.marks import span_at
@@ -18,7 +19,6 @@ from engine.workspace.previews.samples import (
     sample_file_name,
     workspace_samples_dir,
 )
-from engine.workspace.previews.utf16 import Utf16Offsets
 from engine.workspace.previews.word_diff import word_diff
 from tests.support.preview_samples import FILTER, PACK, RUNAWAY, SAMPLE, tool_output, write_pack
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.workspace import jsonedit, jsontree
+from engine import jsonedit, jsontree
 from engine.workspace.diffrows import side_by_side
 from engine.workspace.document import Document, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex

@@ -1,7 +1,7 @@
 """Edit JSON text the way a person would: touch only the value that changed.
 
 Every operation returns one ``Splice`` (replace ``text[start:end]`` by ``insert``), computed from
-the span tree of :mod:`engine.workspace.jsontree`. Keys keep their order, untouched values keep
+the span tree of :mod:`engine.jsontree`. Keys keep their order, untouched values keep
 their formatting, and new text follows the file's own style (indent unit, ``": "`` spacing, line
 ending, one-line vs multi-line containers). The same splice is what the undo stack records.
 """
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.workspace.jsontree import Node, ParseResult, join_pointer, resolve, split_pointer
+from engine.jsontree import Node, ParseResult, join_pointer, resolve, split_pointer
 
 
 @dataclass(frozen=True)

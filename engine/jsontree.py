@@ -10,13 +10,15 @@ descent uses an explicit stack so deep nesting cannot hit the recursion limit.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.jsvalues import utf16_len  # re-exported: callers import it from here
+from engine.jsvalues import utf16_len as utf16_len  # re-exported: callers import it from here
 
 _TOKEN = re.compile(
     r"""
@@ -38,9 +40,10 @@ class Node:
     start: int
     end: int
     value: Any = None
-    # object: list of Member; array: list of Node
+    # object: list of Member; array: its items in order (a list here; a lazy view in
+    # engine.workspace.items, which only reads them)
     members: list[Member] = field(default_factory=list)
-    items: list[Node] = field(default_factory=list)
+    items: Sequence[Node] = field(default_factory=list)
 
     def child(self, token: str) -> Node | None:
         if self.kind == "object":
@@ -219,7 +222,8 @@ def _parse(text: str) -> Node:
     return root
 
 
-def _read_key(text: str, stack: list[list[Any]], next_token: Any, pos: int) -> int:
+def _read_key(text: str, stack: list[list[Any]], next_token: Callable[[int], tuple[str | None, int, int]],
+              pos: int) -> int:
     kind, start, end = next_token(pos)
     if kind != "string":
         if kind is None:
@@ -265,7 +269,7 @@ def split_pointer(pointer: str) -> list[str]:
     return [unescape_token(t) for t in pointer[1:].split("/")]
 
 
-def join_pointer(tokens: list[str | int]) -> str:
+def join_pointer(tokens: Sequence[str | int]) -> str:
     return "".join("/" + escape_token(str(t)) for t in tokens)
 
 
@@ -280,7 +284,8 @@ def resolve(root: Node | None, pointer: str) -> Node | None:
 
 def deepest(root: Node | None, pointer: str) -> tuple[Node | None, str]:
     """The deepest existing node on ``pointer``'s path and its own pointer."""
-    node, reached = root, []
+    node = root
+    reached: list[str] = []
     for token in split_pointer(pointer):
         if node is None:
             break
@@ -293,7 +298,8 @@ def deepest(root: Node | None, pointer: str) -> tuple[Node | None, str]:
 
 def pointer_at(root: Node | None, offset: int) -> str:
     """Pointer of the innermost value (or member key) containing code-point ``offset``."""
-    node, tokens = root, []
+    node = root
+    tokens: list[str] = []
     if node is None or not node.start <= offset <= node.end:
         return ""
     while True:
@@ -415,6 +421,22 @@ def utf16_to_cp(s: str, units: int) -> int:
     return max(0, min(units - extra, len(s)))
 
 
+class Utf16Offsets:
+    """Code-point index → UTF-16 offset for one text, for many lookups (``cp_to_utf16`` for one).
+
+    Only astral characters (two UTF-16 units) shift offsets, so texts without any map 1:1;
+    a lookup is a bisection over the astral characters' positions.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._astral = [] if _bmp_only(text) else [m.start() for m in _ASTRAL.finditer(text)]
+
+    def __call__(self, index: int) -> int:
+        if not self._astral:
+            return index
+        return index + bisect.bisect_left(self._astral, index)
+
+
 def cp_to_utf16(s: str, index: int) -> int:
     if _bmp_only(s):
         return len(range(len(s))[:index])  # same as len(s[:index]) without copying the text
@@ -437,6 +459,13 @@ def resolve_value(value: Any, pointer: str) -> tuple[bool, Any]:
 # --- shallow scanning at C speed ----------------------------------------------------------------
 
 _WS_RUN = re.compile(r"[ \t\n\r]*")
+
+
+def after_blanks(text: str, pos: int) -> int:
+    """The end of the JSON blanks at ``pos`` (``_WS_RUN`` also matches none: it always matches)."""
+    found = _WS_RUN.match(text, pos)
+    assert found is not None
+    return found.end()
 _DECODER = json.JSONDecoder()
 
 
@@ -462,9 +491,10 @@ def scan_container(text: str, start: int) -> Node:
     """
     opener = text[start]
     is_object = opener == "{"
-    node = Node("object" if is_object else "array", start, -1, {} if is_object else [])
+    items: list[Node] = []
+    node = Node("object" if is_object else "array", start, -1, {} if is_object else [], items=items)
     closer = "}" if is_object else "]"
-    pos = _WS_RUN.match(text, start + 1).end()
+    pos = after_blanks(text, start + 1)
     if text.startswith(closer, pos):
         node.end = pos + 1
         return node
@@ -474,21 +504,21 @@ def scan_container(text: str, start: int) -> Node:
                 raise json.JSONDecodeError("Expecting property name enclosed in double quotes", text, pos)
             key, key_end = _DECODER.raw_decode(text, pos)
             key_start = pos
-            pos = _WS_RUN.match(text, key_end).end()
+            pos = after_blanks(text, key_end)
             if not text.startswith(":", pos):
                 raise json.JSONDecodeError("Expecting ':' delimiter", text, pos)
-            pos = _WS_RUN.match(text, pos + 1).end()
+            pos = after_blanks(text, pos + 1)
         value, end = _DECODER.raw_decode(text, pos)
         child = Node(_kind_of_value(value), pos, end, value)
         if is_object:
             node.members.append(Member(key, key_start, key_end, child))
             node.value[key] = value
         else:
-            node.items.append(child)
+            items.append(child)
             node.value.append(value)
-        pos = _WS_RUN.match(text, end).end()
+        pos = after_blanks(text, end)
         if text.startswith(",", pos):
-            pos = _WS_RUN.match(text, pos + 1).end()
+            pos = after_blanks(text, pos + 1)
             continue
         if text.startswith(closer, pos):
             node.end = pos + 1
@@ -498,14 +528,14 @@ def scan_container(text: str, start: int) -> Node:
 
 def shallow_parse(text: str) -> ParseResult:
     """Root value plus one level of children with spans (children of children: values only)."""
-    start = _WS_RUN.match(text, 1 if text.startswith("\ufeff") else 0).end()
+    start = after_blanks(text, 1 if text.startswith("\ufeff") else 0)
     try:
         if text.startswith(("{", "["), start):
             root = scan_container(text, start)
         else:
             value, end = _DECODER.raw_decode(text, start)
             root = Node(_kind_of_value(value), start, end, value)
-        rest = _WS_RUN.match(text, root.end).end()
+        rest = after_blanks(text, root.end)
         if rest < len(text):
             raise json.JSONDecodeError("Extra data", text, rest)
     except json.JSONDecodeError as exc:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from engine.fsutil import read_input_bytes
 from engine.workspace.kinds import FileKind, classify
@@ -39,7 +38,7 @@ def is_filter_file(path: Path) -> bool:
     return path.suffix == ".json" and classify_path(path) in FILTER_KINDS
 
 
-def filter_pointers(value: Any) -> dict[str, str]:
+def filter_pointers(value: object) -> dict[str, str]:
     """filter id -> JSON pointer of its object in a filter file (single object or array)."""
     if isinstance(value, dict):
         return {value["id"]: ""} if isinstance(value.get("id"), str) else {}

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import overload
 
 from .errors import RegexTimeout
 
@@ -63,6 +64,10 @@ def left() -> float | None:
     return None if current is None else current[0] - time.monotonic()
 
 
+@overload
+def clip(per_call: float) -> float: ...
+@overload
+def clip(per_call: None) -> float | None: ...
 def clip(per_call: float | None) -> float | None:
     """A call's budget: its own, cut to what the enclosing total budget has left (at least 1 µs,
     so `regex` times out at once rather than running unbounded)."""
@@ -103,4 +108,4 @@ class ReplacementTooLarge(RegexTimeout):
                      f"(at most {OUTPUT_RATIO}× the input, or {OUTPUT_FLOOR:,}); the text is kept",)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])

@@ -1,7 +1,7 @@
 """Rulewright's desktop app (PySide6): views and view-models over the Qt-free ``engine``.
 
 Importing the package applies the toolkit workarounds of :mod:`app.qtfix` first (IDE-Q12 would
-otherwise abort a long session), so every entry point — the GUI, the tests, part 2's panels —
+otherwise abort a long session), so every entry point — the GUI, the tests, the panel modules —
 gets them.
 """
 

@@ -1,7 +1,7 @@
 """The workspace explorer: packs by language and category, filter files, ``.rtk``, with badges.
 
-Badges: ● unsaved, ⚠/✖ diagnostics (count in the tooltip), ✓/✗ test status when part 2 reports
-it, and the trust verdict (🔒 trusted, ⚠ changed, 🔓 untrusted) for project filter files. The
+Badges: ● unsaved, ⚠/✖ diagnostics (count in the tooltip), ✓/✗ test status once the tests panel
+has run the file's inline tests, and the trust verdict (🔒 trusted, ⚠ changed, 🔓 untrusted) for project filter files. The
 symbols are the badges' data; the tree draws the worst one as a bundled icon and the words.
 Folders and files can be dropped on it (or on the window) to open them.
 """

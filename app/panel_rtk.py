@@ -52,6 +52,7 @@ from app.widgets.previewkit import (
 )
 from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import SpanTextView
+from app.widgets.trees import top_items
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
 from engine.workspace.filter_files import FILTER_KINDS
@@ -252,8 +253,12 @@ class RtkPreviewPanel(QWidget):
         lay.addWidget(view, 1)
         return box
 
-    def _title_label(self, box: QWidget) -> QLabel:
-        return box.layout().itemAt(0).widget()
+    def _title_label(self, box: QWidget | None) -> QLabel:
+        lay = box.layout() if box is not None else None
+        first = lay.itemAt(0) if lay is not None else None
+        label = first.widget() if first is not None else None
+        assert isinstance(label, QLabel)  # _titled puts the title first
+        return label
 
     # -- context ----------------------------------------------------------------------------------------------
     def _workspace(self) -> Path | None:
@@ -484,8 +489,7 @@ class RtkPreviewPanel(QWidget):
             self.stages.addTopLevelItem(item)
 
     def select_stage(self, name: str) -> None:
-        for i in range(self.stages.topLevelItemCount()):
-            item = self.stages.topLevelItem(i)
+        for item in top_items(self.stages):
             if item.data(0, Qt.ItemDataRole.UserRole) == name:
                 self.details.setCurrentIndex(1)
                 self.stages.setCurrentItem(item)

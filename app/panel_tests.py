@@ -45,6 +45,7 @@ from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
+from app.widgets.trees import child_items, top_items
 from engine import jsonedit, jsontree
 from engine.workspace.filter_files import (
     FILTER_KINDS,
@@ -428,8 +429,7 @@ class TestsPanel(QWidget):
                     item.setForeground(1, QColor(t.punct))
                     file_item.addChild(item)
             for parent in by_filter.values():
-                fails = sum(1 for i in range(parent.childCount())
-                            if not parent.child(i).data(0, ROW_ROLE)[1].passed)
+                fails = sum(1 for child in child_items(parent) if not child.data(0, ROW_ROLE)[1].passed)
                 parent.setText(1, f"✗ {fails}" if fails else "✓")
                 parent.setForeground(1, QColor(t.error if fails else t.string))
                 parent.setExpanded(True)
@@ -481,11 +481,11 @@ class TestsPanel(QWidget):
             data = item.data(0, ROW_ROLE)
             if data and data[0] == "test":
                 out.append(item)
-            for i in range(item.childCount()):
-                walk(item.child(i))
+            for child in child_items(item):
+                walk(child)
 
-        for i in range(self.tree.topLevelItemCount()):
-            walk(self.tree.topLevelItem(i))
+        for top in top_items(self.tree):
+            walk(top)
         return out
 
     @staticmethod

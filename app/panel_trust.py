@@ -41,6 +41,7 @@ from app.widgets.elided import ElidedLabel
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
+from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
 from engine.workspace.filter_files import filter_files_of
 from engine.workspace.panel_models.trust_panel import (
@@ -350,11 +351,11 @@ class TrustPanel(QWidget):
     def _mark_unsaved(self, *_args) -> None:
         """Files with unsaved edits say so: the list (and the export) are of the files on disk."""
         root = self.window_.workspace
-        for i in range(self.export_tree.topLevelItemCount()):
-            parent = self.export_tree.topLevelItem(i)
-            if parent.childCount() == 0:
+        for parent in top_items(self.export_tree):
+            children = child_items(parent)
+            if not children:
                 continue
-            file = parent.child(0).data(0, CANDIDATE_ROLE).file
+            file = children[0].data(0, CANDIDATE_ROLE).file
             rel = str(Path(file).relative_to(root)) if root and Path(file).is_relative_to(root) else file
             tab = self.window_.tab_for(Path(file))
             dirty = tab is not None and tab.is_dirty()
@@ -366,21 +367,18 @@ class TrustPanel(QWidget):
     # -- selection ----------------------------------------------------------------------------------------
     def selected(self) -> list[ExportCandidate]:
         out = []
-        for i in range(self.export_tree.topLevelItemCount()):
-            parent = self.export_tree.topLevelItem(i)
-            for j in range(parent.childCount()):
-                item = parent.child(j)
+        for parent in top_items(self.export_tree):
+            for item in child_items(parent):
                 if item.checkState(0) == Qt.CheckState.Checked:
                     out.append(item.data(0, CANDIDATE_ROLE))
         return out
 
     def set_selected(self, keys: set[tuple[str, str]]) -> None:
-        for i in range(self.export_tree.topLevelItemCount()):
-            parent = self.export_tree.topLevelItem(i)
-            for j in range(parent.childCount()):
-                c: ExportCandidate = parent.child(j).data(0, CANDIDATE_ROLE)
-                parent.child(j).setCheckState(0, Qt.CheckState.Checked if (c.file, c.filter_id) in keys
-                                              else Qt.CheckState.Unchecked)
+        for parent in top_items(self.export_tree):
+            for child in child_items(parent):
+                c: ExportCandidate = child.data(0, CANDIDATE_ROLE)
+                child.setCheckState(0, Qt.CheckState.Checked if (c.file, c.filter_id) in keys
+                                    else Qt.CheckState.Unchecked)
 
     @Slot()
     def _on_check_changed(self, *_args) -> None:

@@ -2,10 +2,10 @@
 
 A panel is a factory ``(window) -> QWidget`` plus where it lives: ``"bottom"`` (the tabbed
 bottom area), ``"right"`` (the preview dock), ``"left"`` (the explorer dock) or ``"editor"`` (a
-tab in the editor area). Part 2 registers ``caveman-preview``, ``rtk-preview``, ``tests``,
-``trust``, ``repair`` and ``params`` by adding modules named ``app/panel_*.py`` that call
-:func:`register_panel` when imported; :func:`load_panel_modules` imports them all, and the
-window creates every registered panel at start-up.
+tab in the editor area). Besides the window's own panels, modules named ``app/panel_*.py``
+register ``caveman-preview``, ``rtk-preview``, ``tests``, ``trust``, ``repair``, ``params`` and
+``corpus`` by calling :func:`register_panel` when imported; :func:`load_panel_modules` imports them
+all, and the window creates every registered panel at start-up.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def window_menu(window: MainWindow, title: str) -> QMenu | None:
 
 
 def _register_builtin() -> None:
-    """Part 1's own panels; part 2's modules add theirs on import (see ``app.mainwindow``)."""
+    """The window's own panels (explorer, diagnostics, output); the ``app.panel_*`` modules add theirs
+    on import (see ``app.mainwindow``)."""
 
     def diagnostics(window: MainWindow) -> QWidget:
         return window.diagnostics_panel

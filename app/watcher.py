@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 
@@ -50,7 +51,7 @@ class WorkspaceWatcher(QObject):
         super().__init__(parent)
         self._bridge = WatchBridge()
         self._bridge.raw.connect(self._on_raw)
-        self._observer = None
+        self._observer: BaseObserver | None = None
         self._root: Path | None = None
         self._polling = polling
         self._pending: dict[str, str] = {}
@@ -69,16 +70,17 @@ class WorkspaceWatcher(QObject):
         self._root = Path(root)
         if not self._root.is_dir():
             return
-        self._observer = PollingObserver(timeout=0.5) if self._polling else Observer()
-        self._observer.schedule(self._bridge, str(self._root), recursive=True)
-        self._observer.daemon = True
+        observer: BaseObserver = PollingObserver(timeout=0.5) if self._polling else Observer()
+        self._observer = observer
+        observer.schedule(self._bridge, str(self._root), recursive=True)
+        observer.daemon = True
         try:
-            self._observer.start()
+            observer.start()
         except OSError:  # inotify limits reached: fall back to polling
-            self._observer = PollingObserver(timeout=1.0)
-            self._observer.schedule(self._bridge, str(self._root), recursive=True)
-            self._observer.daemon = True
-            self._observer.start()
+            observer = self._observer = PollingObserver(timeout=1.0)
+            observer.schedule(self._bridge, str(self._root), recursive=True)
+            observer.daemon = True
+            observer.start()
 
     def stop(self) -> None:
         if self._observer is not None:

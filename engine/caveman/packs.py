@@ -187,7 +187,9 @@ def _unsupported_patterns(obj: Any, taken: set[str | None]) -> list[Diagnostic]:
 # ---------------------------------------------------------------- building rules
 
 def rules_from_pack(pack: dict[str, Any], source: str) -> list[Rule]:
-    """Rules of an already validated pack, with the reference's defaults (§4)."""
+    """Rules of an already validated pack, with the reference's defaults for missing fields (spec
+    §4): flags ``gi``, context ``all``, category ``filler``, minimum intensity ``lite``; the keys of
+    a ``replacementMap`` are normalised (:func:`normalize_key`), a later duplicate winning."""
     out = []
     for i, raw in enumerate(pack["rules"]):
         mapping = raw.get("replacementMap")

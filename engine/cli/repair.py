@@ -99,7 +99,7 @@ def _summary(result, adapter: dict[str, Any], explain: bool = False) -> str:
 
 
 def _adapter_view(result, raw: Any, unrepairable: str) -> dict[str, Any]:
-    """What pi's tool adapter does: return the arguments, or throw (spec §10)."""
+    """What pi's tool adapter does: return the arguments, or throw (``repair.md`` §10)."""
     from engine.repair import UnrepairableToolInputError, adapt_result
 
     try:

@@ -255,7 +255,10 @@ def _side_effects(result: RecoveryResult | None, state: HookState, diagnostics: 
 
 def _reasons_not_promoted(skipped_by: str | None, mode: str, result: RecoveryResult | None,
                           message: dict[str, Any], known: set[str], strict: bool) -> list[str]:
-    """The derived classification of §10, in gate order."""
+    """Why a message's leak was not promoted (the report's derived reasons, spec §10), checked in
+    the hook's gate order: skipped, nothing detected, observe/strip mode; then every reason that
+    holds of an existing tool call, markers only, an unknown tool, empty arguments and a stop
+    reason other than ``stop``. Empty when a call was promoted."""
     if skipped_by:
         return [skipped_by]
     if result is None or result.detected_ranges == 0:

@@ -18,7 +18,8 @@ from engine.jsvalues import JS_WHITESPACE, js_trim
 # JavaScript's ``\s`` (WhiteSpace + LineTerminator) as a character class. Python's own ``\s``
 # differs (it adds U+001C–U+001F and U+0085), so patterns spell it out.
 WS = "[" + "".join(f"\\u{ord(ch):04x}" for ch in JS_WHITESPACE) + "]"
-# IDENT (spec §1).
+# A tool or parameter name as the parsers accept it (IDENT, spec §1): a letter or `_`, then
+# letters, digits, `_`, `.` or `-`.
 IDENT = r"[A-Za-z_][A-Za-z0-9_.\-]*"
 
 FENCE = "```"

@@ -62,7 +62,10 @@ def normalize_arguments(value: object, hits: Hits, *, strict: bool) -> dict[str,
 
 
 def call_from_json_object(obj: dict[str, Any], *, strict: bool) -> Call | None:
-    """A call object (§2.4): name from name/function_name/function.name, arguments through N."""
+    """A call object (spec §2.4): the name from ``name``, else ``function_name``, else
+    ``function.name`` (non-blank, trimmed); the arguments from the first of ``arguments``,
+    ``args``, ``parameters`` that is present, else ``function.arguments``, normalised by
+    :func:`normalize_arguments` (a non-object value gives no arguments, GRM-Q12)."""
     hits = Hits()
     function = obj.get("function")
     name = obj.get("name")

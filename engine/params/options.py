@@ -160,7 +160,9 @@ def _note_replaced(existing: dict[str, Any], incoming: dict[str, Any], where: st
 
 
 def stop_step_count(assistant: object, quirks: list[QuirkNote], *, strict: bool = False) -> Any:
-    """§9.2 → the step count, ``None`` for no condition or one that never fires (PAR-Q18)."""
+    """The agent's stop condition as a step count (spec §9.2): the default count when max tool
+    calls are switched off, else ``maxToolCalls`` when it is a whole number in 1…100 (or above
+    100, passed through); ``None`` for no condition or one that never fires (a fraction, PAR-Q18)."""
     if not isinstance(assistant, dict):
         return None
     settings = as_object(assistant.get("settings"))

@@ -81,7 +81,9 @@ def _config_base(provider: dict[str, Any], endpoint: object) -> str | None:
 
 
 def raw_base_url(provider: dict[str, Any], endpoint: object) -> str:
-    """§4.1 lookup order for the unformatted base URL."""
+    """The unformatted base URL (spec §4.1): the first non-empty one of the request's endpoint, the
+    provider's default chat endpoint, the fixed fallback endpoints in ``BASE_URL_FALLBACK_ORDER``,
+    then every other endpoint config the provider declares; ``""`` when none has one."""
     for candidate in (endpoint, get(provider, "defaultChatEndpoint")):
         url = _config_base(provider, candidate)
         if url:
@@ -170,7 +172,9 @@ def _has_version(url: str) -> bool:
 
 
 def format_url(url: str, version: str | None) -> str:
-    """Format(url, version) of §4.5; ``version=None`` suppresses the version."""
+    """A base URL ready for the SDK (spec §4.5): trimmed, one trailing ``/`` dropped; a trailing
+    ``#`` means "use as is" (the ``#`` is removed); otherwise ``/version`` is appended unless the
+    path already holds a version segment. ``version=None`` suppresses the version."""
     text = url.strip()
     if text.endswith("/"):
         text = text[:-1]

@@ -80,7 +80,9 @@ def _lines(text: str, *, result: bool) -> int:
 
 def strip_code(code: str, language: str, *, strip_comments: bool, keep_docstrings: bool,
                profile: str = "omniroute", hint_language: str = "unknown") -> tuple[str, int, list[Diagnostic]]:
-    """Step 3 of §7.4 on one block's code: (result, comments removed, diagnostics)."""
+    """One block's code, cleaned (``rtk.md`` §7.4 step 3): JS/TS comments removed when asked, then
+    blank lines dropped, trailing spaces cut and leading/trailing blank lines trimmed. Returns
+    (result, comments removed, diagnostics)."""
     diagnostics: list[Diagnostic] = []
     removed = 0
     if profile == "strict":
@@ -105,7 +107,9 @@ def _diag(code: str, message: str, level: str = "info") -> Diagnostic:
 
 def strip_code_blocks(text: str, *, strip_comments: Any = False, preserve_docstrings: Any = True,
                       profile: str = "omniroute") -> CodeStripResult:
-    """§7.4 over the whole text: every fenced block found by the reference's regex."""
+    """Clean every fenced code block of ``text`` (``rtk.md`` §7.4), found by the reference's regex; a
+    block without a known label gets its language guessed from its code first. Blocks that come
+    out unchanged are left byte for byte."""
     remove = strip_comments is True
     keep_docs = preserve_docstrings is not False
     blocks: list[BlockChange] = []

@@ -41,7 +41,11 @@ ERROR_MARKERS = ("Error:", "Exception:", "Traceback (most recent call last):")
 
 @dataclass
 class RtkConfig:
-    """``RtkConfig`` after OmniRoute's normalisation (``rtk.md`` §7.1)."""
+    """``RtkConfig`` after OmniRoute's normalisation (``rtk.md`` §7.1): an unknown intensity becomes
+    ``minimal``; the numeric limits are rounded down and raised to a minimum, with the default for a
+    missing or non-numeric value; filter lists keep only their strings; the custom/trust switches
+    are taken only when they are booleans; ``enabled``, the ``applyTo…`` switches and the opt-in
+    stage options are kept as given (read later with JavaScript truthiness)."""
 
     enabled: bool = False
     intensity: str = "minimal"

@@ -105,7 +105,9 @@ def _whitelist_allows(raw: Any, detected: str, renderer: str, profile: str,
 
 def render(text: str, detected: str, enable: Any, whitelist: Any = UNSET, *,
            profile: str = "omniroute") -> Rendering:
-    """Step 5 of ``rtk.md`` §7.2 on the current ``text`` for the original detection type."""
+    """Re-render ``text`` with the renderer of the type detected on the *original* output
+    (``rtk.md`` §7.2 step 5), when ``enable`` is truthy and the ``renderers`` whitelist allows
+    that type; a renderer that fails or declines leaves the text as it was."""
     if not js_truthy(enable):
         return Rendering(text)
     name = REGISTRY.get(detected)

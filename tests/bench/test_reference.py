@@ -32,6 +32,7 @@ def test_unknown_kind_is_refused(tmp_path):
         reference.run("bogus", tmp_path / "x.txt")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(reference.unavailable() is not None, reason=f"{reference.unavailable()}")
 def test_reference_measures_the_given_file(tmp_path):
     run = reference.run_text("rtk", "line one\nline two\n" * 200, tmp_path, repeats=2, command="pytest", cpu=True)

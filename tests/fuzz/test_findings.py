@@ -36,6 +36,7 @@ def _filter(tmp_path: Path, name: str = "f.json", **rules) -> Path:
 
 # ------------------------------------------------------------------ 4: every read is bounded
 
+@pytest.mark.slow
 @needs_fifo
 def test_finding_04_reads_are_bounded_fifo_dev_zero_and_limit(tmp_path: Path) -> None:
     project = tmp_path / "proj"

@@ -81,6 +81,7 @@ def test_every_test_input_has_signal_somewhere_in_each_filter():
         assert any(must_survive(t.input) for t in flt.tests), f"{flt.id}: no test input with an error or summary"
 
 
+@pytest.mark.slow
 def test_verify_gate_passes_with_every_test_command_selecting_its_filter():
     filters, _ = loaded()
     result = verify_filters(list(filters), require_all=True, check_activation=True)
@@ -222,6 +223,7 @@ def test_example_project_filters_are_trusted_by_their_recorded_hash():
         "re-run `rulewright trust resources/example-workspace --write` after editing .rtk/filters.json"
 
 
+@pytest.mark.slow
 def test_example_project_filters_pass_their_tests_and_win_for_their_commands():
     from engine.rtk.verify import run_rtk_filter_tests
 

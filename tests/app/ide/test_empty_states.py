@@ -91,6 +91,7 @@ def test_the_overlay_follows_the_viewport(qtbot, bare_window):
 
 
 # -- explorer ----------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_explorer_without_workspace_offers_open_and_example(qtbot, bare_window, tmp_path):
     state = bare_window.explorer.no_workspace
     assert shown(state)

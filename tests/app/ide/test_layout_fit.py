@@ -124,6 +124,7 @@ def test_docks_widen_collapse_reset(qtbot, ide):
     assert_fits(window, "View ▸ Reset Layout")
 
 
+@pytest.mark.slow
 def test_layout_persists_and_is_clamped_to_the_screen(qtbot, private_dirs):
     first = MainWindow(Settings())
     qtbot.addWidget(first)

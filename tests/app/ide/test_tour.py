@@ -69,6 +69,7 @@ def assert_framed(tour, window, widget) -> None:
     assert not tour.callout.geometry().intersects(frame), "the callout hides what it explains"
 
 
+@pytest.mark.slow
 def test_first_run_of_the_example_workspace_shows_the_tour_once(qtbot, monkeypatch):
     """Through the real start-up (app.main.launch): shown after the first scan, remembered when
     dismissed, not shown on the next start."""

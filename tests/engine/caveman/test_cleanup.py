@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.caveman.cleanup import cleanup, cleanup_segments, recapitalize
 
 
@@ -134,6 +136,7 @@ def plain_cleanup_segments(pieces, crlf=False):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.lists(st.sampled_from((*PIECES, " \n", "\t\n", "\n\n\n", "x ")), max_size=12)
                           .map("".join), st.booleans()), max_size=8), st.booleans())
+@pytest.mark.slow
 def test_segment_cleanup_equals_the_plain_steps(pieces, crlf):
     from engine.caveman.cleanup import cleanup_segments
 
@@ -160,6 +163,7 @@ def test_cleanup_leaves_its_recapitalised_result_unchanged(text):
        st.lists(st.tuples(st.integers(min_value=0, max_value=60),
                           st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "`x"), min_size=1, max_size=8)),
                 max_size=6))
+@pytest.mark.slow
 def test_cleanup_after_restore_equals_a_full_cleanup(text, blocks):
     clean = recapitalize(cleanup(text))
     restored, spans = _insert_blocks(clean, sorted((min(cut, len(clean)), content) for cut, content in blocks))
@@ -187,6 +191,7 @@ def _insert_blocks(clean: str, blocks: list[tuple[int, str]]) -> tuple[str, list
                           st.lists(st.sampled_from((" ", "\t", ".", ",", ":", "!", "\n", "\n\n", "a", "`x`", " ./p")),
                                    min_size=1, max_size=6)),
                 max_size=8))
+@pytest.mark.slow
 def test_cleaning_only_around_touched_blocks_equals_a_full_cleanup(words, blocks):
     # ordinary words at both ends: the blocks are cleaned in stretches, not by a whole pass
     clean = "Start" + recapitalize(cleanup("".join(words))) + "end"

@@ -46,6 +46,7 @@ def big_text(seed: int, size: int = 6000, odd: bool = False) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, odd", [(0, False), (1, False), (2, False), (3, True), (4, True), (5, True)])
 def test_planned_and_direct_paths_equal_jsregex(seed, odd):
     text = big_text(seed, odd=odd)
@@ -343,6 +344,7 @@ from engine.jsregex.twin import re_twin  # noqa: E402
 COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("untimed_min", [0, 10**9], ids=["untimed", "timed"])
 @pytest.mark.parametrize("seed, odd", [(20, False), (21, True)])
 @pytest.mark.parametrize("costs", COST_STATES)
@@ -499,6 +501,7 @@ class _RecordingIndex:
         self.calls.append((before, after, windows))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab c", min_size=1, max_size=40), st.data())
 def test_rewrite_windows_are_where_the_replacements_landed(text, data):

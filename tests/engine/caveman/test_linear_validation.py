@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,6 +100,7 @@ def _edit(pieces: list[str], ops: list[int]) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=60), st.lists(st.integers(0, 8), max_size=60))
 def test_validation_equals_a_search_of_the_whole_output_per_item(pieces, ops):
@@ -110,6 +112,7 @@ def test_validation_equals_a_search_of_the_whole_output_per_item(pieces, ops):
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab`. 😀é", max_size=200),
        st.lists(st.tuples(st.integers(0, 200), st.text(alphabet="ab`. 😀é", min_size=1, max_size=6)), max_size=40))
+@pytest.mark.slow
 def test_contained_in_order_answers_plain_containment(text, placed):
     placed.sort()
     starts = [s for s, _ in placed]
@@ -124,6 +127,7 @@ def test_occurring_answers_plain_containment(text, items):
     assert needles.occurring(text, items) == {item for item in items if item and item in text}
 
 
+@pytest.mark.slow
 def test_validation_of_many_repeated_items_is_linear():
     """The issue's case: thousands of items, the text repeated (the same item at many places), the
     output shorter: a search per item from the start was quadratic. Items that moved far still

@@ -3,6 +3,7 @@ skip keywords (ASCII texts only)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ def absent_keys(text: str) -> frozenset[str]:
     return frozenset(key for key in keys if key not in upper)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(WORDS), max_size=40))
 def test_skipping_known_absent_keywords_gives_the_same_answers(words):

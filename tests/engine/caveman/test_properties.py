@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ FENCE = "```\nint  a;\n```\n"
 unfenced = st.lists(st.sampled_from([p for p in PIECES if p != FENCE]), min_size=1, max_size=40).map(" ".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(texts)
 def test_strict_keeps_every_protected_region(text):
@@ -65,6 +67,7 @@ def test_the_packs_are_idempotent_per_rule():
     assert lint_idempotence(INDEPENDENT) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(unfenced, st.sampled_from(["omniroute", "strict"]))
 def test_twice_equals_once_with_idempotent_rules(text, profile):

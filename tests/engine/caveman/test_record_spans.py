@@ -5,6 +5,7 @@ characters, sticky, non-global and mapped rules."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def jsmatch_path(rule: Rule, text: str):
     return run.after, [m.to_dict() for m in run.matches]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(rules(), TEXT, st.integers(0, 300))
 def test_recorded_matches_equal_the_jsmatch_path(rule, text, repeat):

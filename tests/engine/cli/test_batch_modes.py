@@ -43,6 +43,7 @@ def test_validate_batch(tmp_path):
     assert "error" in neither
 
 
+@pytest.mark.slow
 def test_verify_batch():
     builtin, example, missing, wrong = batch(
         "verify", {}, {"paths": [str(EXAMPLE / "filters")]}, {"paths": ["no/such/folder"]}, {"requireAll": 1})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .helpers import rulewright
 
 PROSE = "Please basically make sure that you really just run the tests quickly, okay? Thanks a lot."
@@ -17,6 +19,7 @@ def test_missing_rules_folder_is_an_error_not_a_silent_no_op(tmp_path) -> None:
     assert result.out == ""
 
 
+@pytest.mark.slow
 def test_fallback_rules_of_the_wrong_shape_are_reported_at_the_file(tmp_path) -> None:
     for content in ("[1, 2, 3]", '"x"', "{not json"):
         fallback = tmp_path / "fallback.json"
@@ -72,6 +75,7 @@ def test_jsonl_unknown_profile_is_answered_without_a_python_class_name() -> None
     assert json.loads(result.out) == {"error": 'unknown profile "fast" (expected one of omniroute, strict)'}
 
 
+@pytest.mark.slow
 def test_a_skip_rule_name_that_matches_nothing_is_warned(tmp_path) -> None:
     pack_dir = tmp_path / "rules" / "en"
     pack_dir.mkdir(parents=True)

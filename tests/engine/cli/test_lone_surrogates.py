@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .helpers import rulewright
 
 LONE = '{"messages": [{"role": "user", "content": "\\ud800 Please basically just make sure you really run it"}]}'
@@ -23,6 +25,7 @@ def test_regex_without_u_flag_splits_an_astral_character() -> None:
     assert (replaced.code, replaced.out) == (0, "x\ufffd")
 
 
+@pytest.mark.slow
 def test_compress_chat_body_with_a_lone_surrogate(tmp_path) -> None:
     body = tmp_path / "body.json"
     body.write_text(LONE, encoding="utf-8")

@@ -77,6 +77,7 @@ def test_hash_json_shape_follows_the_number_of_files() -> None:
 
 @pytest.mark.parametrize("argv", [["verify"], ["verify", "--json"], ["regex", "a", str(FILTER)],
                                   ["validate", str(FILTERS)]], ids=lambda a: " ".join(a[:2]))
+@pytest.mark.slow
 def test_a_reader_that_stops_early_is_not_a_crash(argv: list[str]) -> None:
     # `rulewright verify | head -1`
     proc = subprocess.Popen([sys.executable, "-m", "engine", *argv], stdout=subprocess.PIPE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def test_text_without_markers_is_unchanged(text, strict):
     assert record["reasonsNotPromoted"] == ["no-leak-detected"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(LEAKY, st.booleans(), st.sampled_from(["observe", "strip", "recover"]))
 def test_any_text_gives_a_consistent_decision(text, strict, mode):
@@ -85,6 +87,7 @@ def test_promoted_ids_count_from_zero_across_the_message(text):
         assert ids == [f"{i.rsplit('_', 1)[0]}_{n}" for n, i in enumerate(ids)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet='{}[]()"\'\\ab', max_size=60), st.randoms(use_true_random=False))
 def test_remembered_balanced_scans_match_a_fresh_scan(text, rnd):

@@ -90,6 +90,7 @@ def _v8(requests: list[dict]) -> list[dict]:
     return [json.loads(line) for line in proc.stdout.split("\n") if line]
 
 
+@pytest.mark.slow
 def test_agrees_with_v8_on_generated_patterns() -> None:
     requests = _requests(20261130, 800)
     expected = _v8(requests)

@@ -150,6 +150,7 @@ def test_string_property_without_data_compiles_but_is_unsupported(monkeypatch: p
         cache_clear()
 
 
+@pytest.mark.slow
 def test_rgi_emoji_properties_of_strings() -> None:
     text = "hi 👩🏽\u200d💻 and 🇫🇷 #\ufe0f\u20e3 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f ✌\ufe0f ✌ 😀 x"
     found = [m.match for m in compile_js(r"\p{RGI_Emoji}", "gv").match_all(text)]

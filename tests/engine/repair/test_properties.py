@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
@@ -90,6 +91,7 @@ PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
+@pytest.mark.slow
 @PROPERTY_SETTINGS
 @given(data=st.data(), schema=object_schemas(), policy=st.sampled_from(["conservative", "adaptive", "recover"]))
 def test_valid_input_is_returned_untouched(data, schema, policy):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ PIECES = st.sampled_from([
 LINES = st.lists(st.lists(PIECES, max_size=6).map("".join), max_size=10)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(LINES)
 def test_equals_stripping_each_line_and_the_joined_text(lines):
@@ -63,6 +65,7 @@ def test_traced_and_plain_runs_agree_on_a_large_coloured_log():
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
+@pytest.mark.slow
 @given(LINES)
 def test_heads_carried_over_the_stripping_serve_the_scanner(monkeypatch, lines):
     """Detection's heads plus the stripped lines' own cover every head after the stage, and a

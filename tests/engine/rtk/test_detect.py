@@ -96,6 +96,7 @@ SNIPPETS = st.sampled_from([
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(SNIPPETS, max_size=8), st.sampled_from(["\n", "\r\n", "\u2028"]),
        st.sampled_from([None, "git status", "pytest", "npm install", "ls -la", "cargo test", "du -sh"]))
+@pytest.mark.slow
 def test_fast_detection_equals_brute_force(snippets, newline, command):
     text = newline.join(snippets)
     found = detect_command_type(text, command)

@@ -142,6 +142,7 @@ FILTERS = st.lists(st.tuples(IDS, st.sampled_from(["builtin", "global", "project
                    max_size=14)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(FILTERS, st.sampled_from(["omniroute", "strict"]))
 def test_sort_by_rank_then_ties_equals_one_comparison_sort(specs, profile):
@@ -184,6 +185,7 @@ COMMAND = st.lists(st.sampled_from(["git", "GIT", "Git", " ", "\t", "status", "n
                    max_size=5).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(COMMAND)
 def test_command_heads_never_reject_a_command_the_pattern_matches(command):

@@ -41,6 +41,7 @@ def lines(draw):
     return indent + first + "".join(s + p for s, p in zip(seps, rest))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines())
 def test_a_template_pattern_matches_its_own_line_and_is_proved_linear(line):

@@ -99,6 +99,7 @@ PRIORITY_WORDS = st.sampled_from([
 ])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(PRIORITY_WORDS, max_size=8).map("".join), max_size=12))
 def test_default_priority_lines_equal_the_pattern_per_line(lines):
@@ -106,6 +107,7 @@ def test_default_priority_lines_equal_the_pattern_per_line(lines):
     assert default_priority_lines(lines) == [i for i, line in enumerate(lines) if DEFAULT_PRIORITY.search(line)]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINE, min_size=1, max_size=12), st.sampled_from(["i", ""]))
 def test_hits_with_the_heads_detection_read_equal_per_line_tests(lines, flags):

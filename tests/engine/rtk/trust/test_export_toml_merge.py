@@ -6,6 +6,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -247,6 +248,7 @@ TRIVIA = st.lists(st.sampled_from(["", "# note", "  # [filters.fake] in a commen
 SAMPLE = st.lists(st.sampled_from([*"ab[]#\"'\\ \n=.{}", '"""', "'''", "\n[filters.x]\n"]), max_size=12).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(TRIVIA, SAMPLE), min_size=1, max_size=4), TRIVIA, st.data())
 def test_random_documents_cut_losslessly_and_merge_safely(filters, tail, data):

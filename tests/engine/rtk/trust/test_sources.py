@@ -230,6 +230,7 @@ JSON_ALPHABET = '{}[]":, \n\t01-.e+tfnrulsa\\x\ufeff\x01é'
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
                     | st.text(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=12),
        st.sampled_from([None, 2, "\t"]))
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 def test_json_parse_round_trips_valid_documents(value, indent):
     text = json.dumps(value, indent=indent, ensure_ascii=False)

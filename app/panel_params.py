@@ -46,6 +46,7 @@ from app.playground.common import (
 from app.playground.jobs import panel_jobs
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.trees import child_items, top_items
 from engine.paths import resources_dir
 from engine.workspace.panel_models.json_panes import pretty
 from engine.workspace.panel_models.params_playground import ParamsView, load_params_templates, run_params_view
@@ -223,8 +224,7 @@ class ParamsPanel(QWidget):
 
     def _expanded_sections(self) -> set[str]:
         out = set()
-        for i in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(i)
+        for item in top_items(self.tree):
             if item.isExpanded():
                 out.add(item.data(0, SECTION_ROLE))
         return out or {"features", "plugins", "providerOptions", "system"}
@@ -331,19 +331,18 @@ class ParamsPanel(QWidget):
         def visit(item: QTreeWidgetItem) -> bool:
             own = any(needle in item.text(c).lower() for c in range(3))
             child_hit = False
-            for i in range(item.childCount()):
-                child_hit = visit(item.child(i)) or child_hit
+            for child in child_items(item):
+                child_hit = visit(child) or child_hit
             item.setHidden(not (own or child_hit))
             if child_hit:
                 item.setExpanded(True)
             return own or child_hit
 
-        for i in range(self.tree.topLevelItemCount()):
-            visit(self.tree.topLevelItem(i))
+        for top in top_items(self.tree):
+            visit(top)
 
     def section_item(self, key: str) -> QTreeWidgetItem | None:
-        for i in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(i)
+        for item in top_items(self.tree):
             if item.data(0, SECTION_ROLE) == key:
                 return item
         return None

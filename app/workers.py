@@ -103,6 +103,7 @@ class ProcessWorker:
         name = f"{fn.__module__}:{fn.__qualname__}"
         with self._lock:
             proc = self._ensure()
+            assert proc.stdin is not None and proc.stdout is not None  # started with both pipes
             try:
                 write_message(proc.stdin, (name, args))
                 ok, value = read_message(proc.stdout)
@@ -121,7 +122,8 @@ class ProcessWorker:
         proc, self._proc = self._proc, None
         if proc is not None:
             try:
-                proc.stdin.close()
+                if proc.stdin is not None:
+                    proc.stdin.close()
                 proc.wait(timeout=2)
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()

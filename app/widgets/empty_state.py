@@ -85,9 +85,10 @@ class EmptyState(QWidget):
         self.label.setVisible(bool(text))
         while self._row.count():  # the previous message's stretches and buttons
             item = self._row.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()  # deleteLater waits for the outer event loop (docs mode has none)
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()  # deleteLater waits for the outer event loop (docs mode has none)
+                widget.deleteLater()
         self.buttons = [self._button(a) for a in actions if a is not None]
         self._row.addStretch(1)  # buttons centred
         for button in self.buttons:

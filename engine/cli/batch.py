@@ -15,7 +15,7 @@ import json
 import sys
 import traceback
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TextIO
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -67,7 +67,7 @@ def _words(exc: BaseException) -> str:
     return str(exc).strip("'\"") or type(exc).__name__
 
 
-def _lines(stdin) -> Iterator[tuple[str | None, str | None]]:
+def _lines(stdin: TextIO) -> Iterator[tuple[str | None, str | None]]:
     """(request text, None) or (None, why the line cannot be read) for each input line."""
     from engine.fsutil import InputRefused, iter_bounded_lines, max_input_bytes
 
@@ -112,13 +112,14 @@ def _dumps_line(response: dict[str, Any]) -> str:
 JSON_WHITESPACE = " \t\r\n"  # what JSON (and so the batch contract) counts as blank; str.strip() strips more
 
 
-def run_jsonl(handler: Handler, stdin=None, stdout=None) -> int:
+def run_jsonl(handler: Handler, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     for raw, problem in _lines(stdin):
         if problem is not None:
             response: dict[str, Any] = {"error": problem}
         else:
+            assert raw is not None  # (_lines gives a request text or a reason, never neither)
             line = raw.strip(JSON_WHITESPACE)  # a line of U+00A0 is not blank: JSON.parse refuses it
             if not line:
                 continue

@@ -16,8 +16,8 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TextIO
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 STDIN_NAME = "<stdin>"
@@ -28,7 +28,9 @@ class _IntermixedParser(argparse.ArgumentParser):
 
     _intermixing = False
 
-    def parse_known_args(self, args=None, namespace=None):
+    def parse_known_args(  # type: ignore[override]  # (typeshed overloads on the namespace type; one shape here)
+            self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
         # parse_known_intermixed_args calls back into parse_known_args; and it mishandles "--"
         # (Python 3.11), which a user writes precisely to pass a PATTERN such as "-[0-9]+": parse plainly then
         if self._intermixing:
@@ -89,7 +91,7 @@ def read_input(name: str | None, command: str) -> tuple[str | None, str, int]:
     return text, shown, EXIT_PROBLEMS if failed else EXIT_OK
 
 
-def read_stdin_bytes(stdin, shown: str = STDIN_NAME) -> bytes:
+def read_stdin_bytes(stdin: TextIO, shown: str = STDIN_NAME) -> bytes:
     """Standard input's bytes, at most the input limit (endless input is refused, not swallowed)."""
     from engine.fsutil import read_stream_bytes
 
@@ -105,7 +107,7 @@ def read_stdin_bytes(stdin, shown: str = STDIN_NAME) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _is_terminal(stream) -> bool:
+def _is_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):
@@ -115,7 +117,7 @@ def _is_terminal(stream) -> bool:
 FieldCheck = tuple[tuple[type, ...] | Callable[[Any], bool], str]
 
 
-def request_problem(request: dict[str, Any], fields: dict[str, FieldCheck]) -> str | None:
+def request_problem(request: Mapping[str, Any], fields: Mapping[str, FieldCheck]) -> str | None:
     """The first present key (in ``fields`` order) whose value has the wrong JSON type, said in
     words, so a ``--jsonl`` request gets an answer instead of a Python error deep inside.
 
@@ -135,7 +137,7 @@ def request_problem(request: dict[str, Any], fields: dict[str, FieldCheck]) -> s
     return None
 
 
-def dumps_json(value, *, indent: int | None = None) -> str:
+def dumps_json(value: object, *, indent: int | None = None) -> str:
     """JSON text for stdout: non-ASCII kept readable, lone surrogates escaped as ``\\udXXX``.
 
     JavaScript strings (chat bodies, arguments, regex input) may hold lone surrogates; UTF-8
@@ -149,7 +151,7 @@ def dumps_json(value, *, indent: int | None = None) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def finite_json(value):
+def finite_json(value: object) -> object:
     """``value`` with non-finite floats as None (JSON.stringify's null)."""
     if isinstance(value, float) and not math.isfinite(value):
         return None

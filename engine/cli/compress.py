@@ -10,9 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine import memo
+
+if TYPE_CHECKING:
+    from engine.caveman.compress import Compressor, CompressResult
+    from engine.caveman.packs import PackSource, Rule
 
 INTENSITIES = ("lite", "full", "ultra")
 PROFILES = ("omniroute", "strict")
@@ -60,14 +65,14 @@ def _length(value: str) -> float:
 # ---------------------------------------------------------------- shared by run and handle_request
 
 @memo.lru(maxsize=None)
-def _dir_source(path: str):
+def _dir_source(path: str) -> PackSource:
     from engine.caveman.packs import PackSource
 
     return PackSource.from_dir(path)
 
 
 @memo.lru(maxsize=None)
-def _fallback(path: str):
+def _fallback(path: str) -> list[Rule]:
     from engine.caveman.packs import load_fallback_rules
 
     return load_fallback_rules(path)
@@ -79,7 +84,7 @@ def default_rules_dir() -> str:
     return str(builtin_rules_dir())
 
 
-def _response(result, *, messages_mode: bool) -> dict[str, Any]:
+def _response(result: CompressResult, *, messages_mode: bool) -> dict[str, Any]:
     stats = result.stats
     out: dict[str, Any] = {}
     if messages_mode:
@@ -101,7 +106,8 @@ def _response(result, *, messages_mode: bool) -> dict[str, Any]:
     return out
 
 
-def _config(language, intensity, role, min_length, overrides=None, skip=()) -> dict[str, Any]:
+def _config(language: str | None, intensity: str, role: str, min_length: float,
+            overrides: Mapping[str, Any] | None = None, skip: Iterable[str] = ()) -> dict[str, Any]:
     config: dict[str, Any] = {"enabled": True, "compressRoles": [role], "minMessageLength": min_length,
                               "autoDetectLanguage": False, "intensity": intensity}
     if language is not None:
@@ -161,7 +167,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
                      messages_mode=False)
 
 
-def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]:
+def compress_request_body(compressor: Compressor, body: Any, profile: str) -> dict[str, Any]:
     """A whole request body through the shared adapter (chat, Responses ``input``, Kiro), as
     OmniRoute's Caveman step runs it (``caveman.md`` §2.3)."""
     from engine.bodies import adapt_body
@@ -177,7 +183,7 @@ def compress_request_body(compressor, body: Any, profile: str) -> dict[str, Any]
 
 # ---------------------------------------------------------------- the command
 
-def _load_fallback(path: str) -> tuple[list | None, str | None]:
+def _load_fallback(path: str) -> tuple[list[Rule] | None, str | None]:
     """The ``--fallback-rules`` file, or why it cannot be used as ``path:line:col: error: ...``."""
     from engine.caveman.packs import load_fallback_rules
 
@@ -195,7 +201,7 @@ def _load_fallback(path: str) -> tuple[list | None, str | None]:
                       f"objects with name and pattern: {detail}")
 
 
-def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
+def _unknown_rule_names(names: list[str], source: PackSource, fallback: list[Rule] | None) -> list[str]:
     """``--skip-rule`` names that match no rule of any loadable pack (a typo skips nothing)."""
     from engine.caveman.packs import PackError
 
@@ -210,12 +216,12 @@ def _unknown_rule_names(names: list[str], source, fallback) -> list[str]:
     return [name for name in names if name not in known]
 
 
-def _below_min_length(body, role: str, min_length: float) -> list[dict]:
+def _below_min_length(body: object, role: str, min_length: float) -> list[dict[str, float]]:
     """Messages Caveman left alone only because they are shorter than ``minMessageLength``."""
     from engine.caveman.compress import content_string
     from engine.jsvalues import utf16_len
 
-    out = []
+    out: list[dict[str, float]] = []
     messages = body.get("messages") if isinstance(body, dict) else None
     for n, msg in enumerate(messages if isinstance(messages, list) else []):
         content = msg.get("content") if isinstance(msg, dict) else None

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TextIO
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +144,7 @@ def _stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _open_rows(name: str | None):
+def _open_rows(name: str | None) -> TextIO | None:
     if name is None:
         return None
     if name == "-":

@@ -15,6 +15,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.cli.common import FieldCheck
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,11 +75,11 @@ def _conflict(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _is_path_list(value) -> bool:
+def _is_path_list(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
 
 
-_REQUEST_FIELDS = {
+_REQUEST_FIELDS: dict[str, FieldCheck] = {
     "files": (_is_path_list, "a non-empty array of filter file paths"),
     "output": ((str,), "a path string"),
     "toml": ((bool,), "true or false"),
@@ -90,7 +94,7 @@ _REQUEST_FIELDS = {
 }
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     """``{"files", "output"?, "toml"?, "withTrust"?, "installGlobal"?, "dataDir"?, "overwrite"?,
     "replace"?, "allowFailing"?, "dryRun"?, "profile"?}`` → what ``--json`` prints; a refused export
     answers ``{"error", "diagnostics"}`` (with the ``plan`` when one was made)."""

@@ -13,9 +13,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.rtk.builtin import load_builtin as load_builtin  # re-exported: `learn` imports it from here
+
+if TYPE_CHECKING:
+    from engine.rtk.model import RtkFilter
+    from engine.rtk.verify import QuirkEffect
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -66,8 +70,8 @@ def _diagnostic_dict(d: Any) -> dict[str, Any]:
     return out
 
 
-def _collect(builtin: str | None, project: str | None, data_dir: str | None, config: dict | None,
-             profile: str) -> tuple[list, list]:
+def _collect(builtin: str | None, project: str | None, data_dir: str | None, config: dict[str, Any] | None,
+             profile: str) -> tuple[list[RtkFilter], list[dict[str, Any]]]:
     builtin_dir = builtin or str(default_builtin_dir())
     if project or data_dir:
         from engine.rtk.sources import collect_filters
@@ -93,12 +97,13 @@ def run_filter_stage(output: str, filter_obj: Any, *, profile: str = "omniroute"
         return {"error": message, "diagnostics": [_diagnostic_dict(d) for d in diagnostics]}
     chosen = filters[0]
     if filter_id is not None:
-        chosen = next((f for f in filters if f.id == filter_id), None)
-        if chosen is None:
+        wanted = next((f for f in filters if f.id == filter_id), None)
+        if wanted is None:
             return {"error": f"no filter with id {filter_id!r}"}
+        chosen = wanted
     recorder = Trace() if trace else None
     result = apply_line_filter(output, chosen, profile=profile, trace=recorder)
-    response = {
+    response: dict[str, Any] = {
         "text": result.text, "filterId": chosen.id, "filterSource": None, "detectedType": None,
         "confidence": None, "rulesApplied": result.applied_rules, "strippedLines": result.stripped_lines,
         "keptByRule": result.kept_by_rule, "originalTokens": estimate_tokens(output),
@@ -111,8 +116,8 @@ def run_filter_stage(output: str, filter_obj: Any, *, profile: str = "omniroute"
 
 
 def run_engine_stage(output: str, command: str | None, *, builtin: str | None = None, project: str | None = None,
-                     data_dir: str | None = None, config: dict | None = None, profile: str = "omniroute",
-                     extra_filters: list | None = None, trace: bool = False) -> dict[str, Any]:
+                     data_dir: str | None = None, config: dict[str, Any] | None = None, profile: str = "omniroute",
+                     extra_filters: list[RtkFilter] | None = None, trace: bool = False) -> dict[str, Any]:
     from engine.rtk.engine import RtkConfig, process_rtk_text
     from engine.rtk.trace import Trace
 
@@ -132,7 +137,7 @@ def run_engine_stage(output: str, command: str | None, *, builtin: str | None = 
 
 
 def run_body_stage(body: Any, *, builtin: str | None = None, project: str | None = None,
-                   data_dir: str | None = None, config: dict | None = None,
+                   data_dir: str | None = None, config: dict[str, Any] | None = None,
                    profile: str = "omniroute") -> dict[str, Any]:
     """``applyRtkCompression`` on a whole request body (chat, Responses or Kiro; ``rtk.md`` §8)."""
     from engine.rtk.messages import apply_rtk_compression
@@ -149,7 +154,7 @@ def run_body_stage(body: Any, *, builtin: str | None = None, project: str | None
     }
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("stage") == "body":
         config = request.get("config")
         if config is not None and not isinstance(config, dict):
@@ -270,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _quirk_effect(output: str, filter_obj, filter_id: str, profile: str):
+def _quirk_effect(output: str, filter_obj: object, filter_id: str, profile: str) -> QuirkEffect | None:
     """Whether a reference quirk changed this filter's output (``engine.rtk.verify.quirk_effect``)."""
     from engine.rtk.model import parse_filter_file
     from engine.rtk.stages import apply_line_filter
@@ -283,7 +288,7 @@ def _quirk_effect(output: str, filter_obj, filter_id: str, profile: str):
     return quirk_effect(flt, output, apply_line_filter(output, flt, profile=profile), "")
 
 
-def _run_body(text: str, shown: str, args: argparse.Namespace, config: dict | None) -> int:
+def _run_body(text: str, shown: str, args: argparse.Namespace, config: dict[str, Any] | None) -> int:
     """``--stage body``: print the rewritten body (or the whole response with ``--json``)."""
     try:
         body = json.loads(text)

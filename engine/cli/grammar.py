@@ -74,7 +74,8 @@ _REQUEST_FIELDS = {"api": ((str, type(None)), "a string"), "profile": ((str,), "
 def _finite(record: dict[str, Any]) -> dict[str, Any]:
     from engine.grammar.jsjson import finite_or_null
 
-    return finite_or_null(record)
+    finite: dict[str, Any] = finite_or_null(record)  # (a record stays a record)
+    return finite
 
 
 def handle_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -112,8 +113,7 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
             known_tools=tool_list(request.get("knownTools")),
             grammars=grammar_list(request.get("grammars")),
             require_known_tool=require_known(request.get("requireKnownTool")),
-            unknown_tool_text=request.get("unknownToolText") if request.get("unknownToolText") == "strip"
-            else "preserve",
+            unknown_tool_text="strip" if request.get("unknownToolText") == "strip" else "preserve",
             now_ms=now_ms(),
             strict=strict,
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +23,7 @@ GUI_ENTRY_POINT_GROUP = "rulewright.gui"
 GUI_FALLBACK = "app.main:launch"
 
 
-def _gui_launcher():
+def _gui_launcher() -> Callable[[argparse.Namespace], int]:
     """The desktop app's ``launch``, found as a plug-in so the engine never depends on ``app``.
 
     The distribution registers it as an entry point; a frozen bundle without package metadata
@@ -31,10 +32,13 @@ def _gui_launcher():
     import importlib
     from importlib.metadata import entry_points
 
+    launch: Callable[[argparse.Namespace], int]
     for entry in entry_points(group=GUI_ENTRY_POINT_GROUP):
-        return entry.load()
+        launch = entry.load()
+        return launch
     module, _, name = GUI_FALLBACK.partition(":")
-    return getattr(importlib.import_module(module), name)
+    launch = getattr(importlib.import_module(module), name)
+    return launch
 
 
 def run(args: argparse.Namespace) -> int:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.jsvalues import JsonObject
+    from engine.rtk.hashing import TrustHash
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _hash_stdin(profile: str):
+def _hash_stdin(profile: str) -> TrustHash | None:
     """The trust hash of the bytes on standard input (``cat filters.json | rulewright hash -``)."""
     from engine.cli.common import usage_error
     from engine.rtk.hashing import trust_hash_bytes
@@ -67,7 +72,7 @@ def _hash_stdin(profile: str):
     return trust_hash_bytes(read_stdin_bytes(sys.stdin), profile, path="<stdin>")
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> JsonObject:
     from engine.rtk.hashing import trust_hash_file
 
     path = request.get("path")

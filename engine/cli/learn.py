@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from engine.rtk.learn.draft import LearnResult
 
 SHOWN_LINES = 3
 
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_report(result, names: list[str], out) -> None:
+def _print_report(result: LearnResult, names: list[str], out: TextIO) -> None:
     from engine.cli.common import printable
 
     def say(text: str = "") -> None:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -78,7 +82,7 @@ def _pack(args: argparse.Namespace) -> int:
     return _write(target, render_pack(obj), {"kind": "pack", "pack": obj}, args.json)
 
 
-def _write(target, text: str, payload: dict, as_json: bool) -> int:
+def _write(target: Path | None, text: str, payload: dict[str, Any], as_json: bool) -> int:
     """Create ``target`` (never replace it); None prints the text instead."""
     import json
     import os

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.diagnostics import Diagnostic
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "strict fixes them")
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     """One ``--jsonl`` line: the payload itself (a ``profile`` key may pick the profile)."""
     from engine.params import ParamsError, build_params_report
 
@@ -34,7 +38,7 @@ def handle_request(request: dict) -> dict:
         return {"error": exc.message, "pointer": exc.pointer}
 
 
-def _locator(text: str):
+def _locator(text: str) -> Callable[[str | None], tuple[int, int] | None]:
     """``pointer -> (line, column) or None`` over one source map of ``text``, computed once on
     the first question (a map per warning made thousands of warnings quadratic: issue 23 #8)."""
     from engine.jsondoc import JsonDocument
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _schema_findings(payload: Any) -> list:
+def _schema_findings(payload: Any) -> list[Diagnostic]:
     """The payload checked against resources/schemas/params-payload.schema.json."""
     from engine.schemas import validate_against
 
@@ -96,7 +100,7 @@ def _clip(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def render_summary(report: dict) -> str:
+def render_summary(report: dict[str, Any]) -> str:
     """A readable summary: routing, features and why, options, tools, system prompt, quirks."""
     sdk, scope, options, tools = (report["sdkConfig"], report["scope"], report["options"],
                                   report["tools"])

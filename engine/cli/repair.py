@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.repair.model import RepairResult
 
 PROFILES = ("pi-repair-layer", "strict")
 
@@ -77,7 +80,7 @@ def _printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _summary(result, adapter: dict[str, Any], explain: bool = False) -> str:
+def _summary(result: RepairResult, adapter: dict[str, Any], explain: bool = False) -> str:
     from engine.repair.jsdata import to_json_data
 
     lines = [f"outcome: {result.outcome}   policy: {result.policy}"]
@@ -98,7 +101,7 @@ def _summary(result, adapter: dict[str, Any], explain: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _adapter_view(result, raw: Any, unrepairable: str) -> dict[str, Any]:
+def _adapter_view(result: RepairResult, raw: Any, unrepairable: str) -> dict[str, Any]:
     """What pi's tool adapter does: return the arguments, or throw (``repair.md`` §10)."""
     from engine.repair import UnrepairableToolInputError, adapt_result
 
@@ -165,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     """One ``--jsonl`` request ``{"schema", "args", "options", "profile"?}`` (conformance README)."""
     from engine.repair import run_repair
     from engine.repair.jsdata import js_values, to_json_data

@@ -12,6 +12,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from engine.cli.common import FieldCheck
+    from engine.jsvalues import JsonObject
+    from engine.rtk.snapshot import FileSnapshot
+    from engine.rtk.trust import TrustDecision
+    from engine.rtk.trust_diff import ContentComparison
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return _diff(project, args) if args.diff else _write(project, args)
 
 
-def _decisions(project, profile: str) -> tuple[list, list, bool]:
+def _decisions(project: Path, profile: str) -> tuple[list[Path], list[TrustDecision], bool]:
     """(filter files, their trust decisions, every file trusted)."""
     from engine.rtk.trust import decide_trust, project_filter_files
 
@@ -72,7 +82,7 @@ def _decisions(project, profile: str) -> tuple[list, list, bool]:
     return files, decisions, bool(decisions) and all(d.trusted for d in decisions)
 
 
-def _project_problem(project) -> str | None:
+def _project_problem(project: Path) -> str | None:
     """Why ``project`` cannot be checked or trusted (said before anything is read), or None."""
     if not project.is_dir():
         return "no such folder" if not project.exists() else "not a folder (give the project folder that holds .rtk/)"
@@ -83,14 +93,14 @@ def _project_problem(project) -> str | None:
     return None
 
 
-_REQUEST_FIELDS = {
+_REQUEST_FIELDS: dict[str, FieldCheck] = {
     "project": ((str,), "a folder path string"),
     "mode": (lambda v: v == "check", '"check" (writing trust asks first: use `rulewright trust --write`)'),
     "profile": (lambda v: v in ("omniroute", "strict"), '"omniroute" or "strict"'),
 }
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> JsonObject:
     """``{"project", "mode"?: "check", "profile"?}`` → what ``--check --json`` prints.
 
     Only checking: ``--write`` shows the files and asks before trusting, which a batch cannot do.
@@ -112,7 +122,7 @@ def handle_request(request: dict) -> dict:
     return {"project": str(project), "trusted": ok, "files": [d.to_dict() for d in decisions]}
 
 
-def _check(project, args) -> int:
+def _check(project: Path, args: argparse.Namespace) -> int:
     import json
 
     files, decisions, ok = _decisions(project, args.profile)
@@ -133,7 +143,7 @@ def _check(project, args) -> int:
     return 0 if ok else 1
 
 
-def _snapshots(project):
+def _snapshots(project: Path) -> tuple[list[FileSnapshot] | None, int]:
     """One read of each project filter file, or (None, exit code) after saying why."""
     from engine.rtk.trust import TrustWriteError, project_filter_files, snapshot_files
 
@@ -148,7 +158,7 @@ def _snapshots(project):
         return None, 1
 
 
-def _diff(project, args) -> int:
+def _diff(project: Path, args: argparse.Namespace) -> int:
     import json
 
     from engine.rtk.trust_diff import diff_since_trust
@@ -167,7 +177,7 @@ def _diff(project, args) -> int:
     return 0 if unchanged else 1
 
 
-def _previous(snap, profile: str):
+def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None]:
     """(what the last trust covered, in words; the comparison with it or None)."""
     from engine.rtk.trust import decide_trust
     from engine.rtk.trust_diff import compare_contents
@@ -197,7 +207,7 @@ def _ask(question: str) -> bool | None:
     return answer.strip().lower() in ("y", "yes")
 
 
-def _write(project, args) -> int:
+def _write(project: Path, args: argparse.Namespace) -> int:
     import json
 
     from engine.rtk.risk import risk_summary

@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.cli.common import FieldCheck
+    from engine.diagnostics import Diagnostic
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 PROFILES = ("omniroute", "strict")
 
 
-def _check(paths: list[str], profile: str) -> tuple[int, list]:
+def _check(paths: list[str], profile: str) -> tuple[int, list[Diagnostic]]:
     """(files checked, diagnostics) for files and folders, as the command line reports them."""
     from pathlib import Path
 
@@ -38,11 +43,11 @@ def _check(paths: list[str], profile: str) -> tuple[int, list]:
     return len(files), empty + validate_paths(paths, profile=profile)
 
 
-def _is_path_list(value) -> bool:
+def _is_path_list(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
 
 
-_REQUEST_FIELDS = {
+_REQUEST_FIELDS: dict[str, FieldCheck] = {
     "path": ((str,), "a path string"),
     "paths": (_is_path_list, "a non-empty array of path strings"),
     "text": ((str,), "a string (the file's content, checked as if it were at \"path\")"),
@@ -50,7 +55,7 @@ _REQUEST_FIELDS = {
 }
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> dict[str, Any]:
     """``{"path"|"paths", "text"?, "profile"?}`` → the diagnostics and counts of ``--json``.
 
     ``text`` checks an unsaved buffer as if it were the file at ``path`` (what the IDE does).

@@ -13,6 +13,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sized
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from engine.cli.common import FieldCheck
+    from engine.diagnostics import Diagnostic
+    from engine.jsvalues import JsonObject
+    from engine.rtk.model import RtkFilter
+    from engine.rtk.toml_io import SemanticsComparison
+    from engine.rtk.verify import TestOutcome, VerifyResult
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -136,11 +148,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _contents(files) -> dict:
+def _contents(files: list[Path]) -> dict[Path, bytes | None]:
     """One read of each file: the bytes tested are the bytes ``--accept`` edits."""
     from engine.fsutil import read_input_bytes
 
-    out = {}
+    out: dict[Path, bytes | None] = {}
     for file in files:
         try:
             out[file] = read_input_bytes(file)
@@ -149,28 +161,32 @@ def _contents(files) -> dict:
     return out
 
 
-def _chosen_test(outcomes, wanted: str) -> list:
+def _chosen_test(outcomes: list[TestOutcome], wanted: str) -> list[TestOutcome]:
     if wanted.isdigit():
         n = int(wanted)
         return [outcomes[n - 1]] if 1 <= n <= len(outcomes) else []
     return [o for o in outcomes if o.test_name == wanted]
 
 
-def _accept(result, contents: dict, args, problems) -> int:
+def _accept(result: VerifyResult, contents: dict[Path, bytes | None], args: argparse.Namespace,
+            problems: list[Diagnostic]) -> int:
     """Write actual as expected for the failing outcomes; print (or --json) each change."""
     import json
     from pathlib import Path
 
     from engine.fsutil import atomic_write_bytes, read_input_bytes
-    from engine.rtk.accept import AcceptError, accept_json, accept_toml
+    from engine.rtk.accept import Accepted, AcceptError, accept_json, accept_toml
     from engine.rtk.verify import unified_diff
 
     failing = [o for o in result.outcomes if not o.passed]
-    by_file: dict[str, list] = {}
+    by_file: dict[str | None, list[TestOutcome]] = {}
     for o in failing:
         by_file.setdefault(o.path, []).append(o)
-    report, code = [], 1 if problems else 0
+    report: list[tuple[str, Accepted]] = []
+    code = 1 if problems else 0
     for path, outcomes in by_file.items():
+        if path is None:  # (outcomes of the files read here always name their file)
+            continue
         file = Path(path)
         data = contents.get(file)
         if data is None:
@@ -202,11 +218,14 @@ def _accept(result, contents: dict, args, problems) -> int:
     return code
 
 
-def _read(files, profile: str, rtk: bool, contents: dict | None = None) -> tuple[list, list, list]:
+def _read(files: list[Path], profile: str, rtk: bool, contents: dict[Path, bytes | None] | None = None
+          ) -> tuple[list[RtkFilter], list[Diagnostic], list[tuple[str, SemanticsComparison]]]:
     """(filters, load errors, rtk-semantics comparisons) of filter files."""
     from engine.rtk.sources import read_filter_file
 
-    filters, problems, comparisons = [], [], []
+    filters: list[RtkFilter] = []
+    problems: list[Diagnostic] = []
+    comparisons: list[tuple[str, SemanticsComparison]] = []
     for file in files:
         read = read_filter_file(file, profile=profile, data=(contents or {}).get(file))
         problems += [d for d in read.diagnostics if d.level == "error"]
@@ -218,11 +237,11 @@ def _read(files, profile: str, rtk: bool, contents: dict | None = None) -> tuple
     return filters, problems, comparisons
 
 
-def _is_path_list(value) -> bool:
+def _is_path_list(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
 
 
-_REQUEST_FIELDS = {
+_REQUEST_FIELDS: dict[str, FieldCheck] = {
     "paths": (_is_path_list, "a non-empty array of path strings"),
     "requireAll": ((bool,), "true or false"),
     "profile": ((str,), "a string"),
@@ -236,7 +255,7 @@ _REQUEST_FIELDS = {
 }
 
 
-def handle_request(request: dict) -> dict:
+def handle_request(request: dict[str, Any]) -> JsonObject:
     """``{"paths"?, "requireAll"?, "profile"?, "activation"?, "engine"?, "rtk"?}`` — or, for the
     all-scopes gate, ``{"project"?, "dataDir"?, "builtin"?, "trustProject"?}`` — → what ``--json``
     prints, with ``"passed"`` (the exit status's verdict: load errors count as a failure)."""
@@ -306,7 +325,7 @@ def _run_scopes(args: argparse.Namespace) -> int:
     return 0 if result.passed else 1
 
 
-def _print_semantics(comparisons) -> None:
+def _print_semantics(comparisons: list[tuple[str, SemanticsComparison]]) -> None:
     from engine.rtk.verify import unified_diff
 
     for file, c in comparisons:
@@ -322,7 +341,7 @@ def _print_semantics(comparisons) -> None:
               "to OmniRoute (regexes approximated on the JavaScript layer)")
 
 
-def _print_report(result, files) -> None:
+def _print_report(result: VerifyResult, files: Sized) -> None:
     from engine.rtk.verify import unified_diff
 
     for outcome in result.failed:

@@ -36,9 +36,9 @@ class _Bounded:
     def offer(self, key: tuple[Any, ...], item: Any) -> None:
         entry = (tuple(_negate(k) for k in key), item)
         if len(self._heap) < self.size:
-            heapq.heappush(self._heap, entry)  # type: ignore[arg-type]
+            heapq.heappush(self._heap, entry)
         elif entry[0] > self._heap[0][0]:
-            heapq.heapreplace(self._heap, entry)  # type: ignore[arg-type]
+            heapq.heapreplace(self._heap, entry)
 
     def items(self) -> list[Any]:
         return [item for _key, item in sorted(self._heap, key=lambda e: e[0], reverse=True)]
@@ -48,7 +48,7 @@ def _negate(value: int | float) -> int | float:
     return -value
 
 
-def _histogram(values: array) -> list[dict[str, Any]]:
+def _histogram(values: array[float]) -> list[dict[str, Any]]:
     counts = [0] * len(BINS)
     for v in values:  # bin 0: negative savings; then 5-point bins, 100 % in the last
         counts[0 if v < 0 else min(int(v // 5), len(BINS) - 2) + 1] += 1
@@ -62,7 +62,7 @@ def _percentile(ordered: list[float], pct: float) -> float:
     return ordered[rank]
 
 
-def _summary(values: array) -> dict[str, Any]:
+def _summary(values: array[float]) -> dict[str, Any]:
     ordered = sorted(values)
     out: dict[str, Any] = {"mean": round(math.fsum(ordered) / len(ordered), 2) if ordered else 0.0}
     for pct in (10, 25, 50, 75, 90, 99):
@@ -129,9 +129,9 @@ class Aggregate:
         return sorted(set(names))
 
     def report(self) -> dict[str, Any]:
-        rules = [{"name": name, "samples": self.fired[name], "tokensSaved": self.saved[name]}
-                 for name in sorted(set(self.fired) | set(self.saved))]
-        rules.sort(key=lambda r: (-r["tokensSaved"], -r["samples"], r["name"]))
+        names = sorted(set(self.fired) | set(self.saved),
+                       key=lambda name: (-self.saved[name], -self.fired[name], name))
+        rules = [{"name": name, "samples": self.fired[name], "tokensSaved": self.saved[name]} for name in names]
         return {
             "setup": {"label": self.setup.label, "sources": self.setup.sources, "profile": self.setup.profile,
                       "intensity": self.setup.intensity,

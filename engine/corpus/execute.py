@@ -47,9 +47,13 @@ def evaluate_chunk(setups: Setups, chunk: list[tuple[int, Sample]]) -> list[Resu
 
 def sample_size(sample: Sample) -> int:
     if sample.body is not None:
-        return sum(len(m.get("content")) if isinstance(m, dict) and isinstance(m.get("content"), str) else 64
-                   for m in sample.body.get("messages", []))
+        return sum(_message_size(m) for m in sample.body.get("messages", []))
     return len(sample.text)
+
+
+def _message_size(message: object) -> int:
+    content = message.get("content") if isinstance(message, dict) else None
+    return len(content) if isinstance(content, str) else 64
 
 
 def chunks(items: Iterable[Item], on_problem: Callable[[CorpusProblem], None]) -> Iterator[list[tuple[int, Sample]]]:
@@ -115,12 +119,12 @@ def run_local(items: Iterable[Item], setups: Setups, *, workers: int, on_result:
                     if stop is not None and stop.is_set():
                         exhausted = True
                         break
-                    chunk = next(stream, None)
-                    if chunk is None:
+                    batch = next(stream, None)
+                    if batch is None:
                         exhausted = True
                         break
-                    future = pool.submit(_pooled_chunk, chunk)
-                    pending[future] = (len(chunk), sum(sample_size(s) for _i, s in chunk))
+                    future = pool.submit(_pooled_chunk, batch)
+                    pending[future] = (len(batch), sum(sample_size(s) for _i, s in batch))
                 if not pending:
                     break
                 done, _ = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)

@@ -15,10 +15,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.caveman.packs import PackError, PackSource
 from engine.paths import builtin_filters_dir, builtin_rules_dir
+
+if TYPE_CHECKING:
+    from engine.diagnostics import Diagnostic
+    from engine.rtk.model import RtkFilter
 
 
 @dataclass
@@ -71,7 +75,8 @@ def load_setup(label: str, *, rules: str | os.PathLike[str] | None, filters: str
     return EvalSetup(label, packs, loaded, profile=profile, problems=problems, sources=sources, **options)
 
 
-def _load_filters(filters_dir: Path, project: str | os.PathLike[str] | None, profile: str) -> tuple[list, list]:
+def _load_filters(filters_dir: Path, project: str | os.PathLike[str] | None, profile: str
+                  ) -> tuple[list[RtkFilter], list[Diagnostic]]:
     if project is None:
         from engine.rtk.model import load_filter_dir
 

@@ -13,6 +13,8 @@ import json
 import random
 from pathlib import Path
 
+from engine.jsvalues import JsonObject, JsonValue
+
 _OPENERS = ("Could you please", "I think we should", "Can you", "Actually, I would like you to", "Basically,",
             "Please", "I was wondering if you could", "It would be really great if you could")
 _VERBS = ("check", "look at", "refactor", "review", "fix", "rename", "document", "test", "simplify", "profile")
@@ -48,14 +50,15 @@ def _prose(rng: random.Random) -> str:
     return "\n\n".join(parts)
 
 
-def chat_body(rng: random.Random) -> dict:
+def chat_body(rng: random.Random) -> JsonObject:
     turns = [("user", _prose(rng))]
     for _ in range(rng.randint(0, 2)):
         turns += [("assistant", rng.choice(_ANSWERS)), ("user", _prose(rng))]
     kind = rng.choice(("openai-chat", "openai-responses", "anthropic-messages"))
     if kind == "openai-chat":
-        return {"model": "gpt-4o", "messages": [{"role": "system", "content": "You are a coding agent."}]
-                + [{"role": r, "content": c} for r, c in turns]}
+        messages: list[JsonValue] = [{"role": "system", "content": "You are a coding agent."}]
+        messages += [{"role": r, "content": c} for r, c in turns]
+        return {"model": "gpt-4o", "messages": messages}
     if kind == "openai-responses":
         return {"model": "gpt-5-codex", "instructions": "You are a coding agent.",
                 "input": [{"role": r, "content": [{"type": "input_text" if r == "user" else "output_text", "text": c}]}

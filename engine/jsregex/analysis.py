@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 
 from .. import memo
-from .ast import Alt, Backref, Group, Look, Node, Quant, QuirkEvent, Seq
+from .ast import Alt, Backref, Group, Look, Node, Parsed, Quant, QuirkEvent, Seq
 from .emitter import nullable
 from .errors import JSSyntaxError
 from .translate import Translation, recursion_headroom, translate
@@ -55,6 +56,7 @@ def pattern_quirks(source: str, flags: str = "", *, profile: str = "v8",
 
 
 def _diagnostic(e: QuirkEvent, profile: str) -> Diagnostic:
+    level: Level
     if e.code == "JSR-COUNT" and "skipped" in e.message:
         level = "error"
     elif profile == "strict":
@@ -78,7 +80,7 @@ def _structural_events(source: str, t: Translation) -> list[QuirkEvent]:
         return _structural_events_of(parsed, source, t)
 
 
-def _structural_events_of(parsed, source: str, t: Translation) -> list[QuirkEvent]:
+def _structural_events_of(parsed: Parsed, source: str, t: Translation) -> list[QuirkEvent]:
     to16 = _utf16_mapper(source, t.unicode)
     groups: dict[int, tuple[Group, tuple[Node, ...]]] = {}
     refs: list[tuple[Backref, tuple[Node, ...]]] = []
@@ -120,7 +122,7 @@ def _parser_units(source: str, unicode: bool) -> str:
     return from_utf16_units(source) if unicode else to_utf16_units(source)
 
 
-def _utf16_mapper(source: str, unicode: bool):
+def _utf16_mapper(source: str, unicode: bool) -> Callable[[int], int]:
     if not unicode:
         return lambda i: i
     from ..jsvalues import from_utf16_units, py_to_utf16_index
@@ -129,7 +131,8 @@ def _utf16_mapper(source: str, unicode: bool):
     return lambda i: py_to_utf16_index(units, i)
 
 
-def _walk(node: Node, path: tuple[Node, ...], groups, refs, loops) -> None:
+def _walk(node: Node, path: tuple[Node, ...], groups: dict[int, tuple[Group, tuple[Node, ...]]],
+          refs: list[tuple[Backref, tuple[Node, ...]]], loops: list[Quant]) -> None:
     if isinstance(node, Group):
         groups[node.index] = (node, path)
         _walk(node.body, (*path, node), groups, refs, loops)

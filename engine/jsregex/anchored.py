@@ -14,15 +14,18 @@ a third cheaper than the keyword). Either way the whole loop shares one budget a
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
+
+import regex
 
 from engine import memo
 
 CHECK_EVERY = 32  # untimed calls between deadline checks (a check costs about a tenth of a call)
 
 
-def anchored_spans(compiled, target: str, positions: Iterable[int], budget: float | None, *,
+def anchored_spans(compiled: regex.Pattern[str] | re.Pattern[str], target: str, positions: Iterable[int], budget: float | None, *,
                    linear: bool, first_only: bool = False) -> list[tuple[int, int]]:
     """Spans of the matches JavaScript's global loop finds when matches can only start at
     ``positions`` (sorted). ``compiled``: the translated ``regex`` pattern, or its ``re`` twin
@@ -55,6 +58,9 @@ def anchored_spans(compiled, target: str, positions: Iterable[int], budget: floa
         if deadline is not None and now() > deadline:
             raise TimeoutError
         return out
+    if not isinstance(compiled, regex.Pattern):
+        raise TypeError("a timed loop needs a `regex` pattern (an `re` twin takes no timeout)")
+    match = compiled.match
     now = time.monotonic
     deadline = now() + budget
     positional = _positional_timeout()
@@ -80,7 +86,6 @@ def _positional_timeout() -> bool:
     """Whether ``regex``'s ``Pattern.match(string, pos, endpos, concurrent, partial, timeout)``
     takes its budget positionally: checked once, with a 1 ms budget, on a pattern that needs
     ~70 ms."""
-    import regex
 
     try:
         regex.compile(r"(?:(a|aa)+)+c").match("a" * 20 + "b", 0, None, None, False, 0.001)

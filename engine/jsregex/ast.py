@@ -22,7 +22,9 @@ class Node:
 
     __slots__ = ()
     _fields: tuple[str, ...] = ()
-    __hash__ = None  # mutable value objects, like the dataclasses they replace
+    # mutable value objects, like the dataclasses they replace (mypy types object.__hash__ as a
+    # method and cannot express the documented ``__hash__ = None``)
+    __hash__ = None  # type: ignore[assignment]
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -129,7 +129,8 @@ def _last_of(node: A.Node) -> Ranges | None:
         return _last_consumed(node.items)
     if isinstance(node, A.Alt):
         classes = [_last_of(alt) for alt in node.alternatives]
-        return None if any(c is None for c in classes) else union(*classes)
+        known = [c for c in classes if c is not None]
+        return None if len(known) != len(classes) else union(*known)
     if isinstance(node, A.Quant) and node.min >= 1:
         return _last_of(node.body)
     return None  # the dot, optional items, backreferences: not known

@@ -21,15 +21,16 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from typing import overload
 
 from .errors import RegexTimeout
+from .total import DEADLINE, exhausted_words
 
 DEFAULT_TOTAL_SECONDS = 10.0
 OUTPUT_RATIO = 8  # a replacement may make its subject this many times longer …
 OUTPUT_FLOOR = 1 << 24  # … or 16 M units, whichever is more
 
-_deadline: ContextVar[tuple[float, str, float] | None] = ContextVar("jsregex_total_deadline", default=None)
+_deadline = DEADLINE
 
 
 def total_seconds() -> float:
@@ -63,6 +64,10 @@ def left() -> float | None:
     return None if current is None else current[0] - time.monotonic()
 
 
+@overload
+def clip(per_call: float) -> float: ...
+@overload
+def clip(per_call: None) -> float | None: ...
 def clip(per_call: float | None) -> float | None:
     """A call's budget: its own, cut to what the enclosing total budget has left (at least 1 µs,
     so `regex` times out at once rather than running unbounded)."""
@@ -71,14 +76,6 @@ def clip(per_call: float | None) -> float | None:
         return per_call
     remaining = max(remaining, 1e-6)
     return remaining if per_call is None or per_call <= 0 else min(per_call, remaining)
-
-
-def exhausted_words() -> str | None:
-    """``"the total regex budget of 10 s for filter 'x' ran out"`` once it has, else None."""
-    current = _deadline.get()
-    if current is None or time.monotonic() < current[0]:
-        return None
-    return f"the total regex budget of {current[2]:g} s for {current[1]} ran out"
 
 
 def check_total(source: str, flags: str) -> None:
@@ -103,4 +100,4 @@ class ReplacementTooLarge(RegexTimeout):
                      f"(at most {OUTPUT_RATIO}× the input, or {OUTPUT_FLOOR:,}); the text is kept",)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])

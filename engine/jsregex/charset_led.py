@@ -63,12 +63,14 @@ def _charset_led(root: A.Node) -> A.Node | None:
         first_class = lead
         body: list[A.Node] = []
     elif isinstance(lead, A.Alt):
-        heads, tails = [], []
+        heads: list[A.CharSet] = []
+        tails: list[list[A.Node]] = []
         for alternative in lead.alternatives:
             items = alternative.items if isinstance(alternative, A.Seq) else [alternative]
-            if not items or not _one_unit_class(items[0]):
+            head = items[0] if items else None
+            if not isinstance(head, A.CharSet) or not _one_unit_class(head):
                 return None
-            heads.append(items[0])
+            heads.append(head)
             tails.append(items[1:])
         first_class = A.CharSet(union(*(h.ranges for h in heads)))
         body = [A.Alt([A.Seq([A.Look(True, False, head), *tail]) for head, tail in zip(heads, tails)])]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .total import exhausted_words
+
 
 class JSSyntaxError(ValueError):
     """``new RegExp(source, flags)`` would throw; ``str()`` is V8's exact message."""
@@ -17,8 +19,6 @@ class RegexTimeout(TimeoutError):
     """A regex call ran past its time budget (OmniRoute would stall on such a pattern)."""
 
     def __init__(self, source: str, flags: str, timeout: float) -> None:
-        from .budget import exhausted_words
-
         self.source = source
         self.flags = flags
         self.timeout = timeout

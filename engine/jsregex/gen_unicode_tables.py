@@ -41,7 +41,8 @@ def case_classes() -> dict[int, tuple[int, ...]]:
         c = ord(m.group())
         if c in classes or c in _TURKISH or not _known_to_v8(c):
             continue
-        members = tuple(sorted(x for x in regex._regex.get_all_cases(regex.IGNORECASE, c)
+        # (``regex``'s C module has it; its type stubs do not list it)
+        members = tuple(sorted(x for x in regex._regex.get_all_cases(regex.IGNORECASE, c)  # type: ignore[attr-defined]
                                if x not in _TURKISH and _known_to_v8(x)))
         if len(members) > 1:
             for x in members:
@@ -123,7 +124,7 @@ def to_runs(pairs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int, int, in
                     runs[-1][2] = c - last
                 continue
         runs.append([c, 1, 1, delta])
-    return tuple(tuple(r) for r in runs)
+    return tuple((first, count, step, delta) for first, count, step, delta in runs)
 
 
 def _literal(name: str, rows: tuple[tuple[int, ...], ...], per_line: int) -> str:

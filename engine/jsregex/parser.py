@@ -560,16 +560,16 @@ class Parser:
                 return None
             self.pos = k + 1
             return value
-        value = self._hex_at(self.pos + 1, 4)
-        if value is None:
+        unit = self._hex_at(self.pos + 1, 4)
+        if unit is None:
             return None
         self.pos += 5
-        if self.u and 0xD800 <= value <= 0xDBFF and self.at("\\u"):
+        if self.u and 0xD800 <= unit <= 0xDBFF and self.at("\\u"):
             trail = self._hex_at(self.pos + 2, 4)
             if trail is not None and 0xDC00 <= trail <= 0xDFFF:
                 self.pos += 6
-                return 0x10000 + ((value - 0xD800) << 10) + (trail - 0xDC00)
-        return value
+                return 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00)
+        return unit
 
     def parse_property(self, negated: bool) -> Node:
         """``\\p{…}``/``\\P{…}`` outside a class (self.pos after the p): a CharSet, or Unsupported."""
@@ -582,12 +582,13 @@ class Parser:
     def _hint(self, items: list[tuple[Ranges, str | None]], folded: Ranges,
               negated: bool) -> tuple[str, Ranges] | None:
         """``[items + explicit rest]`` for ``folded`` (or its complement) and the set it denotes."""
-        if not items or any(item is None for _, item in items):
+        names = [item for _, item in items if item is not None]
+        if not items or len(names) != len(items):
             return None
         tables = charset.union(*(r for r, _ in items))
         rest = charset.difference(folded, tables)
         denoted = charset.union(tables, rest)
-        text = "[" + ("^" if negated else "") + "".join(item for _, item in items) + charset.class_body(rest) + "]"
+        text = "[" + ("^" if negated else "") + "".join(names) + charset.class_body(rest) + "]"
         return text, charset.complement(denoted) if negated else denoted
 
     def _property_operand(self, negated: bool, in_class: bool = False) -> _Operand:
@@ -859,8 +860,8 @@ class Parser:
                 self.pos += 2
                 return self._class_string_disjunction()
         c = self.parse_class_set_character()
-        folded = self.fold_char(c)
-        return _Operand(((folded, folded),), char=c)
+        image = self.fold_char(c)
+        return _Operand(((image, image),), char=c)
 
     def parse_class_set_character(self) -> int:
         if self.pos >= self.n:

@@ -64,8 +64,8 @@ def pair_alternatives(astral: Ranges) -> list[str]:
     out = []
     if full_blocks:
         out.append(_bracket(charset.normalize(full_blocks)) + r"[\udc00-\udfff]")
-    for trails, leads in groups.items():
-        out.append(_bracket(charset.from_chars(leads)) + _bracket(trails))
+    for trail_set, leads in groups.items():
+        out.append(_bracket(charset.from_chars(leads)) + _bracket(trail_set))
     return out
 
 

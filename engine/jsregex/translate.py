@@ -287,7 +287,7 @@ def _translate_nested(source: str, flags: str) -> Translation:
     )
 
 
-def _is_v8_atom(parsed, flags: str) -> bool:
+def _is_v8_atom(parsed: Parsed, flags: str) -> bool:
     """V8's RegExpImpl::Compile takes the ATOM path for literal text without i/y captures, unless
     the text has few distinct characters (then irregexp's Boyer-Moore is preferred)."""
     text = parsed.atom_text()

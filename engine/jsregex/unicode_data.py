@@ -199,7 +199,7 @@ def _property(kind: str, canonical: str) -> Ranges:
         # `regex` has no CWKCF table: precomputed from unicodedata by gen_unicode_tables.py.
         from .unicode_tables import CWKCF_RANGES
 
-        return tuple(_groups(CWKCF_RANGES, 2))
+        return tuple((lo, hi) for lo, hi in _groups(CWKCF_RANGES, 2))
     return charset.difference(_regex_property(canonical), ASSIGNED_AFTER_V8)
 
 

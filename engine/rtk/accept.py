@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine.diagnostics import position
+from engine.jsvalues import JsonObject
+
+if TYPE_CHECKING:
+    from engine.rtk.verify import TestOutcome
 
 
 class AcceptError(ValueError):
@@ -28,12 +34,12 @@ class Accepted:
     before: str
     after: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"filterId": self.filter_id, "testName": self.test_name, "line": self.line, "column": self.column,
                 "before": self.before, "after": self.after}
 
 
-def accept_json(text: str, outcomes) -> tuple[str, list[Accepted]]:
+def accept_json(text: str, outcomes: Iterable[TestOutcome]) -> tuple[str, list[Accepted]]:
     from engine import jsonedit, jsontree
 
     style = jsonedit.Style.detect(text)
@@ -60,7 +66,8 @@ _EXPECTED = re.compile(r"^[ \t]*expected[ \t]*=[ \t]*", re.M)
 
 def _key_name(token: str) -> str:
     if token[0] in "\"'":
-        return tomllib.loads(f"k = {token}")["k"]
+        name: str = tomllib.loads(f"k = {token}")["k"]  # a quoted TOML key is a string
+        return name
     return token
 
 
@@ -79,7 +86,7 @@ def _value_end(text: str, start: int, want: str) -> int:
             raise AcceptError("could not find the end of the expected value")
 
 
-def _block(text: str, start: int) -> tuple[dict, int] | None:
+def _block(text: str, start: int) -> tuple[dict[str, Any], int] | None:
     """The test block after a header: the first following ``[`` line that ends a parseable body
     (a ``[`` inside a multi-line string leaves the body unterminated, so it is skipped)."""
     ends = [m.start() for m in _TABLE.finditer(text, start)] + [len(text)]
@@ -91,7 +98,7 @@ def _block(text: str, start: int) -> tuple[dict, int] | None:
     return None
 
 
-def accept_toml(text: str, outcomes) -> tuple[str, list[Accepted]]:
+def accept_toml(text: str, outcomes: Iterable[TestOutcome]) -> tuple[str, list[Accepted]]:
     from engine.rtk.toml_io import multiline_string
 
     done: list[Accepted] = []

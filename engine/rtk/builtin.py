@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import memo
 
-_BUILTIN_CACHE: memo.MemoDict[tuple[str, str], tuple[float, list, list]] = memo.MemoDict(
+if TYPE_CHECKING:
+    from engine.diagnostics import Diagnostic
+    from engine.rtk.model import RtkFilter
+
+_BUILTIN_CACHE: memo.MemoDict[tuple[str, str], tuple[float, list[RtkFilter], list[Diagnostic]]] = memo.MemoDict(
     f"{__name__}._BUILTIN_CACHE", 16)  # (folder, profile) → (stamp, filters, diagnostics)
 
 
-def load_builtin(folder: str | os.PathLike, profile: str) -> tuple[list, list]:
+def load_builtin(folder: str | os.PathLike[str], profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Built-in filters of a folder, cached per process (a batch loads them once)."""
     from engine.rtk.model import load_filter_dir
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-from engine.diagnostics import Diagnostic
-from engine.jsregex import compile_js
+from engine.diagnostics import Diagnostic, Level
+from engine.jsregex import JSMatch, compile_js
 from engine.jsvalues import js_trim
 from engine.rtk.jscomments import remove_comments
 
@@ -101,11 +100,11 @@ def strip_code(code: str, language: str, *, strip_comments: bool, keep_docstring
     return out, removed, diagnostics
 
 
-def _diag(code: str, message: str, level: str = "info") -> Diagnostic:
-    return Diagnostic(message, level, code, source="rtk", data={"stage": "rtk:code-strip"})  # type: ignore[arg-type]
+def _diag(code: str, message: str, level: Level = "info") -> Diagnostic:
+    return Diagnostic(message, level, code, source="rtk", data={"stage": "rtk:code-strip"})
 
 
-def strip_code_blocks(text: str, *, strip_comments: Any = False, preserve_docstrings: Any = True,
+def strip_code_blocks(text: str, *, strip_comments: object = False, preserve_docstrings: object = True,
                       profile: str = "omniroute") -> CodeStripResult:
     """Clean every fenced code block of ``text`` (``rtk.md`` §7.4), found by the reference's regex; a
     block without a known label gets its language guessed from its code first. Blocks that come
@@ -117,8 +116,8 @@ def strip_code_blocks(text: str, *, strip_comments: Any = False, preserve_docstr
     if profile == "strict":
         return _strict(text, remove, keep_docs)
 
-    def replace(m: Any) -> str:
-        hint, code = m.group(1), m.group(2)
+    def replace(m: JSMatch) -> str:
+        hint, code = m.group(1) or "", m.group(2) or ""  # (both groups take part in every match)
         language = ALIASES.get(hint.lower(), "unknown")
         detected = language == "unknown"
         if detected:
@@ -131,7 +130,7 @@ def strip_code_blocks(text: str, *, strip_comments: Any = False, preserve_docstr
         diagnostics.extend(notes)
         stripped = max(0, _lines(code, result=False) - _lines(result, result=True))
         if stripped == 0 and result == js_trim(code):
-            return m.group(0)
+            return m.match
         label = hint or language
         blocks.append(BlockChange(hint, language, detected, stripped, removed, not hint))
         if (result == code.rstrip("\n") and code.endswith("\n")) or not hint:
@@ -185,7 +184,7 @@ def _fence_lines(text: str) -> list[tuple[int, int, str, str, int, int]]:
 
 def _fence_mispaired(text: str) -> bool:
     """RTK-Q28: the regex pairs fences differently from a line-based (CommonMark) scan."""
-    regex_blocks = [m.group(2) for m in _FENCE.match_all(text)]
+    regex_blocks = [m.group(2) or "" for m in _FENCE.match_all(text)]  # (group 2 takes part in every match)
     line_blocks = [b[3] for b in _fence_lines(text)]
     return len(regex_blocks) != len(line_blocks) or any(
         a.rstrip("\r\n") != b.rstrip("\r\n") for a, b in zip(regex_blocks, line_blocks, strict=False))

@@ -161,16 +161,19 @@ class ContentPattern:
         return 3.0
 
     def test(self, subject: Subject) -> bool:
-        prefixes = self.line_prefixes if subject.simple_breaks and self.fast_match is not None else ()
+        fast_match = self.fast_match
+        prefixes = self.line_prefixes if subject.simple_breaks and fast_match is not None else ()
         if prefixes:
             prefixes = tuple(p for p in prefixes if p[:2] in subject.heads)
             if not prefixes:
                 return False
-        if self.needle is not None:
-            if self.needle not in (subject.lowered if self.needle_ci else subject.text):
+        needle = self.needle
+        if needle is not None:
+            # a bytes needle is the lower-cased one (needle_ci), looked for in the lower-cased bytes
+            if needle not in subject.lowered if isinstance(needle, bytes) else needle not in subject.text:
                 return False
-        if prefixes:
-            return any(_at_some_line_start(subject.text, p, self.fast_match) for p in prefixes)
+        if prefixes and fast_match is not None:  # (prefixes are only taken when fast_match is set)
+            return any(_at_some_line_start(subject.text, p, fast_match) for p in prefixes)
         if subject.simple_breaks:
             if self.fast_lower is not None and subject.ascii:
                 return self.fast_lower(subject.lowered_text) is not None
@@ -235,7 +238,7 @@ class _CommandPattern(_Lazy):
         super().__init__(_expand(source), re.ASCII | re.IGNORECASE, "match")
         self._heads = heads
 
-    def __call__(self, text: str) -> Any:  # type: ignore[override]
+    def __call__(self, text: str) -> Any:
         if self._heads and not any(text[:len(head)].lower() == head for head in self._heads):
             return None  # the pattern would need one of these ASCII literals right here
         return super().__call__(text)
@@ -286,7 +289,7 @@ def _content(det_id: str, index: int, source: str, needle: str | None = None, *,
     if needle and any_case:
         needle = needle.lower()
     # (a needle without letters is found as it is: no lower-cased copy of the text needed)
-    needle_ci = any_case and bool(needle) and needle != needle.upper()
+    needle_ci = any_case and needle is not None and needle != "" and needle != needle.upper()
     literal = (needle.encode("utf-8") if needle_ci else needle) if needle else None
     return ContentPattern(f"{det_id}:content:{index}", exact, fast, fast_lower, literal, needle_ci, prefixes,
                           fast_match)

@@ -9,9 +9,10 @@ types a pattern, so a half-made row never shows a result no one asked for.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 
 # pattern lists by pointer (relative to a filter object), canonical and legacy shapes
 PATTERN_LISTS = ("/match/commands", "/match/patterns", "/rules/dropPatterns", "/rules/includePatterns",
@@ -75,14 +76,21 @@ def describe(pointer: str) -> str:
     return f"empty pattern: it {effect}; type a pattern or remove the row"
 
 
+def _prefixer(value: object) -> Callable[[int], str]:
+    """The pointer prefix of item ``i``: ``/i`` in an array, nothing for a single object."""
+    if isinstance(value, list):
+        return lambda i: f"/{i}"
+    return lambda _i: ""
+
+
 def empty_pattern_diagnostics(value: Any) -> list[Diagnostic]:
     """One diagnostic per empty pattern of a filter file (one filter object or an array)."""
     items = value if isinstance(value, list) else [value]
-    prefix = (lambda i: f"/{i}") if isinstance(value, list) else (lambda _i: "")
-    out = []
+    prefix = _prefixer(value)
+    out: list[Diagnostic] = []
     for i, item in enumerate(items):
         for pointer in empty_pattern_pointers(item):
-            level = "error" if _field(pointer) in _SEVERE else "warning"
+            level: Level = "error" if _field(pointer) in _SEVERE else "warning"
             out.append(Diagnostic(describe(pointer), level, "RTK-empty-pattern", pointer=prefix(i) + pointer,
                                   source="validate"))
     return out
@@ -94,7 +102,7 @@ def without_empty_patterns(value: Any) -> tuple[Any, list[str]]:
     A table row whose pattern is empty goes as a whole (its replacement means nothing alone).
     """
     items = value if isinstance(value, list) else [value]
-    prefix = (lambda i: f"/{i}") if isinstance(value, list) else (lambda _i: "")
+    prefix = _prefixer(value)
     found = [(i, p) for i, item in enumerate(items) for p in empty_pattern_pointers(item)]
     if not found:
         return value, []

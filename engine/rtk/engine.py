@@ -75,7 +75,8 @@ class RtkConfig:
         cfg = cls()
         if "enabled" in raw:
             cfg.enabled = raw["enabled"]  # not normalised by the reference
-        cfg.intensity = raw.get("intensity") if raw.get("intensity") in INTENSITIES else "minimal"
+        intensity = raw.get("intensity")
+        cfg.intensity = intensity if isinstance(intensity, str) and intensity in INTENSITIES else "minimal"
         for key, attr in (("applyToToolResults", "apply_to_tool_results"),
                           ("applyToCodeBlocks", "apply_to_code_blocks"),
                           ("applyToAssistantMessages", "apply_to_assistant_messages")):

@@ -19,16 +19,33 @@ result is re-parsed and its inline tests re-run under OmniRoute semantics.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.fsutil import atomic_write_bytes
 from engine.jsregex import JSSyntaxError, pattern_facts
-from engine.jsvalues import json_stringify
+from engine.jsvalues import JsonObject, json_stringify
+from engine.rtk.model import FilterObject
 from engine.rtk.sources import FilterFile, read_filter_file
-from engine.rtk.toml_io import TomlTest, derive_category, dump_rtk_toml, parse_rtk_toml
+from engine.rtk.toml_io import (
+    FilterTable,
+    MatchOutputEntry,
+    TomlParseResult,
+    TomlTest,
+    derive_category,
+    dump_rtk_toml,
+    parse_rtk_toml,
+)
+
+if TYPE_CHECKING:
+    import uuid
+
+    from engine.rtk.export_plan import ExportPlan
+    from engine.rtk.toml_io import SemanticsComparison, TomlTestOutcome
+    from engine.rtk.trust import TrustWriteResult
 
 CANONICAL_ORDER = ("id", "label", "description", "category", "priority", "match", "rules", "preserve", "tests")
 LEGACY_ORDER = ("id", "name", "description", "commandTypes", "category", "priority", "stripPatterns",
@@ -58,13 +75,13 @@ class ExportResult:
     format: str  # omniroute-json | rtk-toml-v1
     filter_ids: list[str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    trust: Any = None  # TrustWriteResult
-    plan: Any = None  # engine.rtk.export_plan.ExportPlan: what was added, replaced, kept, removed
-    test_outcomes: list = field(default_factory=list)  # TOML: inline tests re-run after export
-    semantics: list = field(default_factory=list)  # TOML: each test under OmniRoute vs rtk semantics
+    trust: TrustWriteResult | None = None
+    plan: ExportPlan | None = None  # what was added, replaced, kept, removed
+    test_outcomes: list[TomlTestOutcome] = field(default_factory=list)  # TOML: inline tests re-run after export
+    semantics: list[SemanticsComparison] = field(default_factory=list)  # TOML: each test under OmniRoute vs rtk
 
-    def to_dict(self) -> dict:
-        out = {"path": self.path, "format": self.format, "filters": self.filter_ids,
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"path": self.path, "format": self.format, "filters": list(self.filter_ids),
                "diagnostics": [d.to_dict() for d in self.diagnostics]}
         if self.plan is not None:
             out["plan"] = self.plan.to_dict()
@@ -77,13 +94,13 @@ class ExportResult:
         return out
 
 
-def _ordered(obj: dict, order: tuple[str, ...]) -> dict:
+def _ordered(obj: FilterObject, order: tuple[str, ...]) -> FilterObject:
     out = {k: obj[k] for k in order if k in obj}
     out.update({k: v for k, v in obj.items() if k not in out and k != "$schema"})
     return out
 
 
-def normalise_filter_object(obj: dict) -> dict:
+def normalise_filter_object(obj: FilterObject) -> FilterObject:
     """Schema key order at every level; ``rules``/``preserve`` made explicit (RTK-Q1)."""
     legacy = "label" not in obj and ("name" in obj or "commandTypes" in obj)
     out = _ordered(obj, LEGACY_ORDER if legacy else CANONICAL_ORDER)
@@ -106,7 +123,8 @@ def normalise_filter_object(obj: dict) -> dict:
     return out
 
 
-def toml_table_to_json(name: str, table: dict, tests: list[TomlTest], where: str) -> tuple[dict, list[Diagnostic]]:
+def toml_table_to_json(name: str, table: FilterTable, tests: list[TomlTest], where: str
+                       ) -> tuple[FilterObject, list[Diagnostic]]:
     """A TOML filter as a canonical JSON filter; warns where OmniRoute will treat it differently."""
     notes: list[Diagnostic] = []
     rules: dict[str, Any] = {}
@@ -120,7 +138,8 @@ def toml_table_to_json(name: str, table: dict, tests: list[TomlTest], where: str
     rules["dropPatterns"] = list(table.get("strip_lines_matching", []))
     if table.get("truncate_lines_at"):
         rules["truncateLineAt"] = table["truncate_lines_at"]
-    limits = {k: table[k] for k in ("head_lines", "tail_lines", "max_lines") if k in table}
+    limit_keys: tuple[Literal["head_lines", "tail_lines", "max_lines"], ...] = ("head_lines", "tail_lines", "max_lines")
+    limits = {k: table[k] for k in limit_keys if k in table}
     if limits:
         if "max_lines" in limits:
             rules["maxLines"] = limits["max_lines"]
@@ -137,7 +156,7 @@ def toml_table_to_json(name: str, table: dict, tests: list[TomlTest], where: str
         notes.append(_warn(where, name, "filter_stderr dropped (a no-op in OmniRoute)"))
     notes.append(_warn(where, name, "as JSON the filter loses the TOML precedence (TOML filters are tried "
                                     "first within their scope)", level="info"))
-    obj = {"id": name, "label": name, "description": table.get("description", ""),
+    obj: FilterObject = {"id": name, "label": name, "description": table.get("description", ""),
            "category": derive_category(name, table["match_command"]), "priority": 50,
            "match": {"commands": [table["match_command"]]}, "rules": rules, "preserve": {},
            "tests": [{"name": t.name, "input": t.input, "expected": t.expected} for t in tests]}
@@ -146,9 +165,8 @@ def toml_table_to_json(name: str, table: dict, tests: list[TomlTest], where: str
     return obj, notes
 
 
-def _warn(where: str, filter_id: str, message: str, level: str = "warning") -> Diagnostic:
-    return Diagnostic(f"filter '{filter_id}': {message}", level, "RTK-EXPORT", path=where,  # type: ignore[arg-type]
-                      source="export")
+def _warn(where: str, filter_id: str, message: str, level: Level = "warning") -> Diagnostic:
+    return Diagnostic(f"filter '{filter_id}': {message}", level, "RTK-EXPORT", path=where, source="export")
 
 
 def _read_all(files: list[Path], profile: str) -> list[FilterFile]:
@@ -162,8 +180,9 @@ def _read_all(files: list[Path], profile: str) -> list[FilterFile]:
     return read
 
 
-def collect_json_objects(files: list[Path], profile: str = "omniroute") -> tuple[list[dict], list[Diagnostic]]:
-    objects: list[dict] = []
+def collect_json_objects(files: list[Path], profile: str = "omniroute"
+                         ) -> tuple[list[FilterObject], list[Diagnostic]]:
+    objects: list[FilterObject] = []
     notes: list[Diagnostic] = []
     for read in _read_all(files, profile):
         notes += [d for d in read.diagnostics if d.level != "error"]
@@ -191,7 +210,7 @@ def collect_json_objects(files: list[Path], profile: str = "omniroute") -> tuple
     return objects, notes
 
 
-def render_filters_json(objects: list[dict]) -> str:
+def render_filters_json(objects: list[FilterObject]) -> str:
     return (json_stringify(objects, 2) or "[]") + "\n"
 
 
@@ -200,8 +219,8 @@ def _target(output: str | os.PathLike[str], name: str) -> Path:
     return out / name if out.is_dir() else out
 
 
-def plan_export(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *, toml: bool = False,
-                replace: bool = False, profile: str = "omniroute"):
+def plan_export(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *, toml: bool = False,
+                replace: bool = False, profile: str = "omniroute") -> ExportPlan:
     """Read the chosen files and plan the write (``engine.rtk.export_plan``); nothing is written."""
     from engine.rtk.export_plan import PlanError, check_exported, plan_json, plan_toml
 
@@ -224,7 +243,7 @@ def plan_export(files: list[str | os.PathLike[str]], output: str | os.PathLike[s
     return plan
 
 
-def execute_export(plan, *, with_trust: bool = False, allow_failing: bool = False,
+def execute_export(plan: ExportPlan, *, with_trust: bool = False, allow_failing: bool = False,
                    profile: str = "omniroute") -> ExportResult:
     """Write what ``plan`` says — refused when an exported filter fails its tests (unless
     ``allow_failing``), when ``with_trust`` names a file that is not a project's own filter file,
@@ -251,7 +270,7 @@ def execute_export(plan, *, with_trust: bool = False, allow_failing: bool = Fals
     return result
 
 
-def export_json(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+def export_json(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
                 with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
                 allow_failing: bool = False) -> ExportResult:
     """Write the chosen filters as one filters.json (array), merged into an existing file unless
@@ -295,7 +314,7 @@ def combine_commands(commands: list[str]) -> str:
     return "|".join(branches)
 
 
-def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], list[Diagnostic]]:
+def filter_object_to_toml(obj: FilterObject, where: str) -> tuple[FilterTable, list[TomlTest], list[Diagnostic]]:
     """One canonical JSON filter as a TOML table (§6.4 table); warns per dropped field."""
     fid = obj["id"]
     notes: list[Diagnostic] = []
@@ -311,10 +330,9 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     if rules.get("dropPatterns") and rules.get("includePatterns"):
         raise ExportError(f"{where}: filter '{fid}' has both dropPatterns and includePatterns; OmniRoute rejects "
                           "such a TOML file and rtk skips the filter")
-    table: dict[str, Any] = {}
+    table: FilterTable = {"match_command": combine_commands(commands)}
     if obj.get("description"):
-        table["description"] = obj["description"]
-    table["match_command"] = combine_commands(commands)
+        table = {"description": obj["description"], **table}  # the schema's key order
     if len(commands) > 1:
         notes.append(_warn(where, fid, f"{len(commands)} command patterns combined into one alternation"))
     elif not commands[0].startswith("^") or _alternation(commands[0]):
@@ -337,11 +355,11 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     if rules.get("replace"):
         table["replace"] = [{"pattern": r["pattern"], "replacement": r["replacement"]} for r in rules["replace"]]
     if rules.get("matchOutput"):
-        table["match_output"] = [{k: r[k] for k in ("pattern", "message", "unless") if k in r}
-                                 for r in rules["matchOutput"]]
+        table["match_output"] = [_match_output_entry(r) for r in rules["matchOutput"]]
     if rules.get("truncateLineAt"):
         table["truncate_lines_at"] = rules["truncateLineAt"]
-    limits = {"headLines": "head_lines", "tailLines": "tail_lines", "maxLines": "max_lines"}
+    limits: dict[str, Literal["head_lines", "tail_lines", "max_lines"]] = {
+        "headLines": "head_lines", "tailLines": "tail_lines", "maxLines": "max_lines"}
     if rules.get("maxLines"):
         for src, dst in limits.items():
             if src in rules:
@@ -360,7 +378,7 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     for key in ("errorPatterns", "summaryPatterns"):
         if preserve.get(key):
             notes.append(_warn(where, fid, f"preserve.{key} dropped (no TOML equivalent)"))
-    tests = []
+    tests: list[TomlTest] = []
     for t in obj.get("tests", []):
         if "command" in t:
             notes.append(_warn(where, fid, f"test '{t['name']}': command dropped (OmniRoute rejects it in TOML)",
@@ -369,13 +387,20 @@ def filter_object_to_toml(obj: dict, where: str) -> tuple[dict, list[TomlTest], 
     return table, tests, notes
 
 
-def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, dict], dict[str, list[TomlTest]],
+def _match_output_entry(rule: dict[str, Any]) -> MatchOutputEntry:
+    entry: MatchOutputEntry = {"pattern": rule["pattern"], "message": rule["message"]}
+    if "unless" in rule:
+        entry["unless"] = rule["unless"]
+    return entry
+
+
+def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, FilterTable], dict[str, list[TomlTest]],
                                                            list[Diagnostic]]:
-    tables: dict[str, dict] = {}
+    tables: dict[str, FilterTable] = {}
     tests: dict[str, list[TomlTest]] = {}
     notes: list[Diagnostic] = []
 
-    def add(name: str, table: dict, filter_tests: list[TomlTest]) -> None:
+    def add(name: str, table: FilterTable, filter_tests: list[TomlTest]) -> None:
         if name in tables:
             raise ExportError(f"filter id '{name}' appears twice; a TOML document can define it once")
         tables[name], tests[name] = table, filter_tests
@@ -384,7 +409,7 @@ def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, dict], dic
         notes += [d for d in read.diagnostics if d.level != "error"]
         if read.toml is not None:  # TOML stays TOML: nothing is lost
             for name, table in read.toml.tables.items():
-                add(name, dict(table), read.toml.tests[name])
+                add(name, table.copy(), read.toml.tests[name])
             continue
         for obj in read.objects or []:
             table, filter_tests, found = filter_object_to_toml(normalise_filter_object(obj), str(read.path))
@@ -401,7 +426,7 @@ def _collect_toml(files: list[Path], profile: str) -> tuple[dict[str, dict], dic
     return tables, tests, notes
 
 
-def export_toml(files: list[str | os.PathLike[str]], output: str | os.PathLike[str], *,
+def export_toml(files: Sequence[str | os.PathLike[str]], output: str | os.PathLike[str], *,
                 with_trust: bool = False, profile: str = "omniroute", replace: bool = False,
                 allow_failing: bool = False) -> ExportResult:
     plan = plan_export(files, output, toml=True, replace=replace, profile=profile)
@@ -415,9 +440,9 @@ class InstallResult:
     installed_path: str  # relative to DATA_DIR, as OmniRoute reports it
     absolute_path: str
     backup_created: bool
-    parse: Any  # TomlParseResult
+    parse: TomlParseResult
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {**self.parse.to_dict(), "installedPath": self.installed_path, "backupCreated": self.backup_created,
                 "absolutePath": self.absolute_path}
 
@@ -464,7 +489,7 @@ def install_global_toml(content: str, data_dir: str | os.PathLike[str], *, overw
     return InstallResult("rtk/filters.toml", str(target), backup_created, parsed)
 
 
-def _write_private(folder: Path, target: Path, data: bytes, token) -> None:
+def _write_private(folder: Path, target: Path, data: bytes, token: uuid.UUID) -> None:
     """A new 0600 file (O_EXCL: never an existing file or link), renamed over ``target`` — which
     replaces a link itself, never what it points at."""
     tmp = folder / f"{target.name}.{os.getpid()}.{token}.tmp"

@@ -14,10 +14,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import json_stringify
+from engine.jsvalues import JsonObject, json_stringify
+
+if TYPE_CHECKING:
+    from engine.rtk.model import FilterObject
+    from engine.rtk.toml_io import FilterTable, TomlTest
+
+# A top-level value of a JSON filter file with its [start, end) span in the text.
+Element = tuple[Any, int, int]
 
 TRUSTABLE_NAMES = ("filters.json", "filters.toml")
 
@@ -31,7 +38,7 @@ class Failing:
     filter_id: str
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"filterId": self.filter_id, "reason": self.reason}
 
 
@@ -72,10 +79,10 @@ class ExportPlan:
                        f"({self.rewrite_reason})")
         return out
 
-    def to_dict(self) -> dict:
-        return {"target": str(self.target), "format": self.format, "mode": self.mode, "added": self.added,
-                "replaced": self.replaced, "unchanged": self.unchanged, "kept": self.kept,
-                "removed": self.removed, "failing": [f.to_dict() for f in self.failing],
+    def to_dict(self) -> JsonObject:
+        return {"target": str(self.target), "format": self.format, "mode": self.mode, "added": list(self.added),
+                "replaced": list(self.replaced), "unchanged": list(self.unchanged), "kept": list(self.kept),
+                "removed": list(self.removed), "failing": [f.to_dict() for f in self.failing],
                 "rewriteReason": self.rewrite_reason or None}
 
 
@@ -96,7 +103,7 @@ def _skip_ws(text: str, i: int) -> int:
     return i
 
 
-def json_elements(text: str) -> tuple[str, list[tuple[Any, int, int]]]:
+def json_elements(text: str) -> tuple[str, list[Element]]:
     """``("array" | "object", [(value, start, end)])``: each top-level filter with its exact span."""
     decoder = json.JSONDecoder()
     i = _skip_ws(text, 1 if text.startswith("\ufeff") else 0)
@@ -107,7 +114,7 @@ def json_elements(text: str) -> tuple[str, list[tuple[Any, int, int]]]:
         return "object", [(value, i, end)]
     if text[i:i + 1] != "[":
         raise ValueError("not a JSON array or object")
-    out = []
+    out: list[Element] = []
     i = _skip_ws(text, i + 1)
     if text[i:i + 1] == "]":
         i += 1
@@ -128,17 +135,21 @@ def json_elements(text: str) -> tuple[str, list[tuple[Any, int, int]]]:
     return "array", out
 
 
-def _id_of(value: Any) -> str:
-    return value.get("id") if isinstance(value, dict) and isinstance(value.get("id"), str) else "(no id)"
+def _id_of(value: object) -> str:
+    if isinstance(value, dict):
+        fid = value.get("id")
+        if isinstance(fid, str):
+            return fid
+    return "(no id)"
 
 
-def _indented(obj: dict, indent: str) -> str:
+def _indented(obj: FilterObject, indent: str) -> str:
     return (json_stringify(obj, 2) or "{}").replace("\n", "\n" + indent)
 
 
 # ---------------------------------------------------------------- JSON
 
-def plan_json(objects: list[dict], target: Path, *, replace: bool = False) -> ExportPlan:
+def plan_json(objects: list[FilterObject], target: Path, *, replace: bool = False) -> ExportPlan:
     """Where ``objects`` (normalised exported filters) go in ``target``; see the module docstring."""
     existing = read_target(target)
     ids = [o["id"] for o in objects]
@@ -155,7 +166,7 @@ def plan_json(objects: list[dict], target: Path, *, replace: bool = False) -> Ex
         plan = ExportPlan(target, "omniroute-json", "replace", _render(objects), existing, ids, added=list(ids),
                           removed=["(the whole current content, which is not a filter list)"])
         return plan
-    first_by_id: dict[str, dict] = {}
+    first_by_id: dict[str, FilterObject] = {}
     for o in objects:
         first_by_id.setdefault(o["id"], o)
     if replace:
@@ -163,15 +174,17 @@ def plan_json(objects: list[dict], target: Path, *, replace: bool = False) -> Ex
     return _merge_json(objects, first_by_id, target, existing, text, shape, elements)
 
 
-def _render(objects: list[dict]) -> str:
+def _render(objects: list[FilterObject]) -> str:
     return (json_stringify(objects, 2) or "[]") + "\n"
 
 
-def _replace_json(objects, target, existing, text, elements) -> ExportPlan:
-    old_by_id: dict[str, tuple[Any, int, int]] = {}
+def _replace_json(objects: list[FilterObject], target: Path, existing: bytes, text: str,
+                  elements: list[Element]) -> ExportPlan:
+    old_by_id: dict[str, Element] = {}
     for value, start, end in elements:
         old_by_id.setdefault(_id_of(value), (value, start, end))
-    parts, plan = [], ExportPlan(target, "omniroute-json", "replace", "", existing, [o["id"] for o in objects])
+    parts: list[str] = []
+    plan = ExportPlan(target, "omniroute-json", "replace", "", existing, [o["id"] for o in objects])
     for o in objects:
         old = old_by_id.get(o["id"])
         if old is not None and old[0] == o:
@@ -186,7 +199,8 @@ def _replace_json(objects, target, existing, text, elements) -> ExportPlan:
     return plan
 
 
-def _merge_json(objects, first_by_id, target, existing, text, shape, elements) -> ExportPlan:
+def _merge_json(objects: list[FilterObject], first_by_id: dict[str, FilterObject], target: Path, existing: bytes,
+                text: str, shape: str, elements: list[Element]) -> ExportPlan:
     plan = ExportPlan(target, "omniroute-json", "merge", "", existing, [o["id"] for o in objects])
     placed: set[str] = set()
     edits: list[tuple[int, int, str]] = []  # (start, end, new text) on the existing text
@@ -225,7 +239,8 @@ def _merge_json(objects, first_by_id, target, existing, text, shape, elements) -
         last = elements[survivors[-1]]
         indent = _indent_at(text, last[1])
         edits.append((last[2], last[2], "".join(f",\n{indent}{_indented(o, indent)}" for o in appended)))
-    out, pos = [], 0
+    out: list[str] = []
+    pos = 0
     for start, end, new_text in sorted(edits, key=lambda e: (e[0], e[1])):
         out.append(text[pos:start])
         out.append(new_text)
@@ -241,7 +256,7 @@ def _indent_at(text: str, start: int) -> str:
     return prefix if prefix.strip() == "" else "  "
 
 
-def _deletion(text: str, elements, n: int) -> tuple[int, int, str]:
+def _deletion(text: str, elements: list[Element], n: int) -> tuple[int, int, str]:
     """Remove element ``n`` with one separator: from the previous element's end (or up to the next
     element's start when it is the first)."""
     _, start, end = elements[n]
@@ -254,7 +269,7 @@ def _deletion(text: str, elements, n: int) -> tuple[int, int, str]:
 
 # ---------------------------------------------------------------- TOML
 
-def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bool = False,
+def plan_toml(tables: dict[str, FilterTable], tests: dict[str, list[TomlTest]], target: Path, *, replace: bool = False,
               header: str | None = None) -> ExportPlan:
     """TOML tables merged by name into ``target``: unchanged and kept filters keep their text
     (``engine.rtk.toml_spans``); only when the file cannot be cut safely is it rewritten whole."""
@@ -277,8 +292,8 @@ def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bo
                           existing, names, added=list(names),
                           removed=["(the whole current content, which is not an RTK TOML filter file)"])
     plan = ExportPlan(target, "rtk-toml-v1", "replace" if replace else "merge", "", existing, names)
-    merged_tables: dict[str, dict] = {}
-    merged_tests: dict[str, list] = {}
+    merged_tables: dict[str, FilterTable] = {}
+    merged_tests: dict[str, list[TomlTest]] = {}
     if not replace:
         for name, table in old.tables.items():
             merged_tables[name], merged_tests[name] = table, old.tests.get(name, [])
@@ -306,8 +321,9 @@ def plan_toml(tables: dict[str, dict], tests: dict, target: Path, *, replace: bo
     return plan
 
 
-def _splice_toml(text: str, plan: ExportPlan, tables: dict, tests: dict, merged_tables: dict,
-                 merged_tests: dict) -> tuple[str | None, str]:
+def _splice_toml(text: str, plan: ExportPlan, tables: dict[str, FilterTable], tests: dict[str, list[TomlTest]],
+                 merged_tables: dict[str, FilterTable], merged_tests: dict[str, list[TomlTest]]
+                 ) -> tuple[str | None, str]:
     """The merged document cut from the existing text, checked to load as exactly the merged set;
     ``(None, why)`` when that cannot be done safely."""
     from engine.rtk.toml_io import TomlFilterError, parse_rtk_toml, render_filter

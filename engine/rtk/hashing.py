@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 
 from engine.diagnostics import Diagnostic
+from engine.jsvalues import JsonObject
 
 PROFILES = ("omniroute", "strict")
 
@@ -24,8 +25,8 @@ class TrustHash:
     replaced: int  # U+FFFD characters introduced by decoding (0 for valid UTF-8)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        out = {"sha256": self.sha256, "validUtf8": self.valid_utf8, "replacedSequences": self.replaced}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"sha256": self.sha256, "validUtf8": self.valid_utf8, "replacedSequences": self.replaced}
         if self.diagnostics:
             out["diagnostics"] = [d.to_dict() for d in self.diagnostics]
         return out

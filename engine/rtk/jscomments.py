@@ -485,15 +485,15 @@ def classify(tokens: list[Token]) -> list[int]:
                 while closing.char == "<" and len(stack) > 1:
                     closing = stack.pop()
                 opened[k] = closing.open_index
-                after = nxt.value if nxt is not None else ""
+                next_value = nxt.value if nxt is not None else ""
                 if closing.kind in ("head", "for", "params"):
                     f = 0
-                elif after == "=>" or (after == ":" and stack[-1].conditionals == 0 and closing.kind != "head"):
+                elif next_value == "=>" or (next_value == ":" and stack[-1].conditionals == 0 and closing.kind != "head"):
                     f = 0  # a parameter list (arrow or method with a return type)
-                elif closing.kind == "call" and after == "{":
+                elif closing.kind == "call" and next_value == "{":
                     f = 0  # a method's parameter list
                 elif closing.kind == "typeparen":
-                    f = 0 if after == "=>" else END
+                    f = 0 if next_value == "=>" else END
                 else:
                     f = END
                 prev_closed = closing.kind
@@ -630,7 +630,9 @@ def _attached(code: str, tokens: list[Token], flags: list[int], comments: list[C
     node-ending token (TypeScript's comment-range scans)."""
     remove: set[int] = set()
     ci = 0
-    bounds = [(0, tokens[0].start if tokens else len(code), None, tokens[0] if tokens else None)]
+    # (gap start, gap end, index of the token before the gap, the token after it)
+    bounds: list[tuple[int, int, int | None, Token | None]] = [
+        (0, tokens[0].start if tokens else len(code), None, tokens[0] if tokens else None)]
     for k, t in enumerate(tokens):
         nxt = tokens[k + 1] if k + 1 < len(tokens) else None
         bounds.append((t.end, nxt.start if nxt else len(code), k, nxt))

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.bodies import adapt_body
 from engine.diagnostics import Diagnostic
+from engine.jsvalues import JsonObject
 from engine.o200k import estimate_body_tokens
 from engine.rtk.engine import RtkConfig, RtkResult, process_rtk_text
 from engine.rtk.model import RtkFilter
@@ -85,18 +86,20 @@ def _tool_index(messages: Sequence[Any]) -> dict[str, tuple[str, str | None]]:
             function = call.get("function")
             if not isinstance(function, dict):
                 continue
-            name = function.get("name") if isinstance(function.get("name"), str) else ""
-            index[call["id"]] = (name, _command_from_arguments(function.get("arguments")))
+            name = function.get("name")
+            index[call["id"]] = (name if isinstance(name, str) else "", _command_from_arguments(function.get("arguments")))
         content = message.get("content")
         if isinstance(content, list):
             for part in content:
                 if isinstance(part, dict) and part.get("type") == "tool_use" and isinstance(part.get("id"), str):
-                    args = part.get("input") if isinstance(part.get("input"), dict) else {}
+                    given = part.get("input")
+                    args = given if isinstance(given, dict) else {}
                     command = args.get("command")
                     if not isinstance(command, str):
-                        command = args.get("cmd") if isinstance(args.get("cmd"), str) else None
-                    name = part.get("name") if isinstance(part.get("name"), str) else ""
-                    index[part["id"]] = (name, command)
+                        cmd = args.get("cmd")
+                        command = cmd if isinstance(cmd, str) else None
+                    tool = part.get("name")
+                    index[part["id"]] = (tool if isinstance(tool, str) else "", command)
     return index
 
 
@@ -109,9 +112,10 @@ def _command_from_arguments(arguments: Any) -> str | None:
         return None
     if not isinstance(parsed, dict):
         return None
-    if isinstance(parsed.get("command"), str):
-        return parsed["command"]
-    return parsed["cmd"] if isinstance(parsed.get("cmd"), str) else None
+    command, cmd = parsed.get("command"), parsed.get("cmd")
+    if isinstance(command, str):
+        return command
+    return cmd if isinstance(cmd, str) else None
 
 
 def is_shell_tool(name: str, *, profile: str = "omniroute") -> bool:
@@ -246,7 +250,7 @@ class _BodyState:
         self.changed = True
         return result.text
 
-    def tool_result_block(self, part: dict, meta: ToolMeta, position: int) -> None:
+    def tool_result_block(self, part: JsonObject, meta: ToolMeta, position: int) -> None:
         where = f"/messages/{position}"
         if part.get("cache_control") is not None:
             return  # kept byte for byte: a cache breakpoint must not move
@@ -259,13 +263,14 @@ class _BodyState:
             for sub in inner:
                 if not isinstance(sub, dict) or sub.get("type") not in _TEXT_TYPES:
                     continue
-                if sub.get("cache_control") is not None or not isinstance(sub.get("text"), str):
+                text = sub.get("text")
+                if sub.get("cache_control") is not None or not isinstance(text, str):
                     continue
-                new = self.process(sub["text"], meta, where)
+                new = self.process(text, meta, where)
                 if new is not None:
                     sub["text"] = new
 
-    def message(self, message: dict, meta: ToolMeta, position: int, code_blocks_only: bool) -> None:
+    def message(self, message: JsonObject, meta: ToolMeta, position: int, code_blocks_only: bool) -> None:
         where = f"/messages/{position}"
         content = message.get("content")
         if isinstance(content, str):

@@ -45,6 +45,7 @@ being the scope.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -61,6 +62,11 @@ Source = Literal["project", "global", "builtin"]
 SOURCE_RANK = {"project": 3, "global": 2, "builtin": 1}
 FORMAT_RANK = {"rtk-toml-v1": 2, "omniroute-json": 1}
 CATEGORIES = ("git", "test", "build", "shell", "docker", "package", "infra", "cloud", "generic")
+
+# A filter object as written in a JSON filter file (export normalises and re-writes these). The
+# schema checked it when the file was read, so its keys and their JSON types are the schema's;
+# code that reads them generically (key order, nested rules) narrows the values it relies on.
+FilterObject = dict[str, Any]
 
 # Names of the pattern-list fields of RtkFilter, in the order diagnostics report them.
 PATTERN_FIELDS = ("command_patterns", "match_patterns", "strip_patterns", "keep_patterns",
@@ -313,9 +319,10 @@ class _Hygiene:
 # ----------------------------------------------------------------------------- parsing
 
 
-def _schema_issue_diagnostics(issues: list[z.Issue], base: str, branch_hint: int | None) -> list[dict]:
+def _schema_issue_diagnostics(issues: list[z.Issue], base: str, branch_hint: int | None
+                              ) -> list[dict[str, str]]:
     """Flatten issues (choosing the likelier union branch) into ``{pointer, message, code}``."""
-    flat: list[dict] = []
+    flat: list[dict[str, str]] = []
     for issue in issues:
         if issue.fields.get("code") == "invalid_union":
             errors = issue.fields["errors"]
@@ -345,7 +352,7 @@ def parse_filter(
     obj: Any,
     *,
     profile: str = "omniroute",
-    source: str = "builtin",
+    source: Source = "builtin",
     path: str | None = None,
     pointer: str = "",
     check_regex: bool | None = None,
@@ -381,7 +388,7 @@ def _crash(message: str, what: str, pointer: str, path: str | None) -> Diagnosti
                                         "mapping crashes on it (write `{}` instead)", "code": "RTK-Q1"}]})
 
 
-def _map_canonical(p: dict, raw: dict, h: _Hygiene, source: str, path: str | None) -> RtkFilter | Diagnostic:
+def _map_canonical(p: FilterObject, raw: FilterObject, h: _Hygiene, source: Source, path: str | None) -> RtkFilter | Diagnostic:
     rules, preserve = p["rules"], p["preserve"]
     if h.profile == "strict":
         rules = {**RULES_DEFAULTS, **rules}
@@ -423,7 +430,7 @@ def _map_canonical(p: dict, raw: dict, h: _Hygiene, source: str, path: str | Non
     )
 
 
-def _map_legacy(p: dict, h: _Hygiene, source: str, path: str | None) -> RtkFilter:
+def _map_legacy(p: FilterObject, h: _Hygiene, source: Source, path: str | None) -> RtkFilter:
     strip, strip_ptrs = h.patterns(p["stripPatterns"], "/stripPatterns", "stripPatterns")
     keep, keep_ptrs = h.patterns(p["keepPatterns"], "/keepPatterns", "keepPatterns")
     prio, prio_ptrs = h.patterns(p["priorityPatterns"], "/priorityPatterns", "priorityPatterns")
@@ -447,8 +454,8 @@ def _map_legacy(p: dict, h: _Hygiene, source: str, path: str | None) -> RtkFilte
     )
 
 
-def _replace_rules(items: list[dict], pointer: str, h: _Hygiene) -> tuple[ReplaceRule, ...]:
-    out = []
+def _replace_rules(items: list[FilterObject], pointer: str, h: _Hygiene) -> tuple[ReplaceRule, ...]:
+    out: list[ReplaceRule] = []
     for index, item in enumerate(items):
         where = f"{pointer}/{index}"
         if h.keep(item["pattern"], where + "/pattern", "replace.pattern", "g"):
@@ -456,8 +463,8 @@ def _replace_rules(items: list[dict], pointer: str, h: _Hygiene) -> tuple[Replac
     return tuple(out)
 
 
-def _match_output_rules(items: list[dict], pointer: str, h: _Hygiene) -> tuple[MatchOutputRule, ...]:
-    out = []
+def _match_output_rules(items: list[FilterObject], pointer: str, h: _Hygiene) -> tuple[MatchOutputRule, ...]:
+    out: list[MatchOutputRule] = []
     for index, item in enumerate(items):
         where = f"{pointer}/{index}"
         # Only `pattern` goes through the ReDoS heuristic; `unless` is only checked for validity.
@@ -470,7 +477,7 @@ def _match_output_rules(items: list[dict], pointer: str, h: _Hygiene) -> tuple[M
     return tuple(out)
 
 
-def _tests(items: list[dict], base: str) -> tuple[FilterTest, ...]:
+def _tests(items: list[FilterObject], base: str) -> tuple[FilterTest, ...]:
     return tuple(FilterTest(t["name"], t["input"], t["expected"], t.get("command"), f"{base}/tests/{i}")
                  for i, t in enumerate(items))
 
@@ -479,7 +486,7 @@ def _tests(items: list[dict], base: str) -> tuple[FilterTest, ...]:
 
 
 def parse_filter_file(
-    obj: Any, *, profile: str = "omniroute", source: str = "builtin", path: str | None = None,
+    obj: Any, *, profile: str = "omniroute", source: Source = "builtin", path: str | None = None,
     check_regex: bool | None = None,
 ) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """One filter object or an array of them (see the module docstring)."""
@@ -521,7 +528,7 @@ def check_filter_file(obj: Any, *, profile: str = "omniroute", path: str | None 
 
 
 def load_filter_dir(
-    path: str | Path, *, profile: str = "omniroute", source: str = "builtin",
+    path: str | os.PathLike[str], *, profile: str = "omniroute", source: Source = "builtin",
 ) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Every ``*.json`` filter file of a folder, in file-name order (see the module docstring)."""
     folder = Path(path)

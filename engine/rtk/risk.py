@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from engine.jsvalues import JsonObject
 from engine.rtk.model import RtkFilter
+
+if TYPE_CHECKING:
+    from engine.jsregex import JSRegExp
 
 Level = Literal["high", "medium", "info"]
 
@@ -41,8 +45,8 @@ class RiskFinding:
     message: str
     filter_id: str | None = None
 
-    def to_dict(self) -> dict:
-        out = {"level": self.level, "code": self.code, "message": self.message}
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"level": self.level, "code": self.code, "message": self.message}
         if self.filter_id is not None:
             out["filterId"] = self.filter_id
         return out
@@ -69,8 +73,8 @@ class RiskSummary:
             lines.append("Rulewright review: nothing to flag.")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict:
-        return {"filterCount": self.filter_count, "rtkSummary": self.rtk_lines,
+    def to_dict(self) -> JsonObject:
+        return {"filterCount": self.filter_count, "rtkSummary": list(self.rtk_lines),
                 "findings": [f.to_dict() for f in self.findings]}
 
 
@@ -93,7 +97,7 @@ def rtk_text_summary(text: str, filter_count: int | None = None) -> list[str]:
     return lines
 
 
-def _compile(pattern: str, flags: str):
+def _compile(pattern: str, flags: str) -> JSRegExp | None:
     from engine.jsregex import JSSyntaxError, compile_js
 
     try:
@@ -131,19 +135,20 @@ def assess_filter(f: RtkFilter) -> list[RiskFinding]:
         for rule in f.replace:
             if matches_every_line(rule.pattern, "g"):
                 add("high", "catch-all", f"replace pattern {rule.pattern!r} matches every line")
-    for rule in f.match_output:
-        if matches_every_line(rule.pattern, "im"):
-            add("high", "catch-all", f"matchOutput pattern {rule.pattern!r} matches any output: the whole output "
-                                     f"always becomes {rule.message!r}")
+    for output in f.match_output:
+        if matches_every_line(output.pattern, "im"):
+            add("high", "catch-all", f"matchOutput pattern {output.pattern!r} matches any output: the whole output "
+                                     f"always becomes {output.message!r}")
         else:
-            add("medium", "match-output", f"matchOutput {rule.pattern!r} replaces the entire output with "
-                                          f"{rule.message!r}")
-        if rule.unless is None:
-            add("medium", "match-output-no-unless", f"matchOutput {rule.pattern!r} has no 'unless' guard: it "
+            add("medium", "match-output", f"matchOutput {output.pattern!r} replaces the entire output with "
+                                          f"{output.message!r}")
+        unless = output.unless
+        if unless is None:
+            add("medium", "match-output-no-unless", f"matchOutput {output.pattern!r} has no 'unless' guard: it "
                                                     "fires even when errors are present")
-        elif any(not pattern_matches(rule.unless, "im", line) for line in ERROR_LINES[:3]):
-            missed = [line for line in ERROR_LINES[:3] if not pattern_matches(rule.unless, "im", line)]
-            add("info", "match-output-weak-unless", f"the 'unless' of {rule.pattern!r} does not catch "
+        elif any(not pattern_matches(unless, "im", line) for line in ERROR_LINES[:3]):
+            missed = [line for line in ERROR_LINES[:3] if not pattern_matches(unless, "im", line)]
+            add("info", "match-output-weak-unless", f"the 'unless' of {output.pattern!r} does not catch "
                                                     f"{missed[0]!r}")
     flags = "i"  # drop/include patterns are compiled with `i` (rtk.md §4)
     for pattern in f.strip_patterns:

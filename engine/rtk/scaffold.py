@@ -63,9 +63,9 @@ def command_pattern(command: str) -> str:
 
 def scaffold_filter(filter_id: str, command: str, sample: str | None = None) -> dict[str, Any]:
     """A canonical filter object (``$schema`` first) for ``command``; see the module docstring."""
+    from engine.rtk.inline_test import run_filter_stage, strip_trailing_newlines
     from engine.rtk.model import parse_filter
     from engine.rtk.toml_io import derive_category
-    from engine.rtk.verify import run_filter_stage, strip_trailing_newlines
 
     if not ID_PATTERN.match(filter_id or ""):
         raise ScaffoldError(f"filter id {filter_id!r}: use letters, digits, '-', '_' or '.', "

@@ -55,7 +55,7 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
     sort) and each run of ties by id on its own: the same order as one sort by the whole
     comparison, with a collation comparison per tie instead of per comparison of the sort."""
     items = list(filters)
-    key = (profile, *map(id, items))
+    key: tuple[str | int, ...] = (profile, *map(id, items))
     found = _SORTED.get(key)
     if found is not None and all(map(is_, found[0], items)):
         return list(found[1])
@@ -69,7 +69,7 @@ def sort_filters(filters: Iterable[RtkFilter], *, profile: str = "omniroute") ->
 # a run sorts the same loaded filters every time (the collation ties alone cost milliseconds), and
 # ``RtkFilter`` is frozen, so the same objects always sort the same way; a changed or reloaded
 # filter is a new object, hence a new key.
-_SORTED: memo.MemoDict[tuple, tuple[tuple[RtkFilter, ...], tuple[RtkFilter, ...]]] = memo.MemoDict(
+_SORTED: memo.MemoDict[tuple[str | int, ...], tuple[tuple[RtkFilter, ...], tuple[RtkFilter, ...]]] = memo.MemoDict(
     f"{__name__}._SORTED", 8)
 
 

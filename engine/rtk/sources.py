@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.fsutil import InputRefused
-from engine.jsvalues import from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
+from engine.jsvalues import JsonObject, from_utf16_units, js_sort_key, to_utf16_units, utf16_to_py_index
 from engine.rtk.hashing import decode_like_node
-from engine.rtk.trust import decide_trust, format_of, read_file_bytes
+from engine.rtk.snapshot import format_of, read_file_bytes
+from engine.rtk.trust import decide_trust
+
+if TYPE_CHECKING:
+    from engine.jsondoc import JsonDocument
+    from engine.rtk.model import FilterObject, RtkFilter, Source
+    from engine.rtk.toml_io import TomlParseResult
 
 SCOPES = ("project", "global", "builtin")
 INVALID_CUSTOM = "Invalid custom RTK filter skipped: "
@@ -62,7 +68,7 @@ class _V8JsonScanner:
         self.i = 0
 
     # -- reporting
-    def fail(self, kind: str | None = None, template: str | None = None) -> None:
+    def fail(self, kind: str | None = None, template: str | None = None) -> NoReturn:
         pos = self.i
         if template:
             joiner = " " if template.endswith("after JSON") else " in JSON "
@@ -91,7 +97,7 @@ class _V8JsonScanner:
         excerpt = from_utf16_units(source[pos - 10:])
         raise V8JsonError(f"Unexpected token '{token}', ...\"{excerpt}\" is not valid JSON", pos)
 
-    def fail_char(self) -> None:
+    def fail_char(self) -> NoReturn:
         """``ReportUnexpectedCharacter(*cursor_)``."""
         ch = self.s[self.i] if self.i < self.n else None
         kind = _token_kind(ch) if ch is None or ord(ch) <= 0xFF else "ILLEGAL"
@@ -282,9 +288,9 @@ def default_data_dir(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def custom_files(project_dir: str | os.PathLike[str] | None, data_dir: str | os.PathLike[str] | None
-                 ) -> list[tuple[str, Path]]:
+                 ) -> list[tuple[Source, Path]]:
     """(scope, path) of every custom filter file that exists, in collection order."""
-    found = []
+    found: list[tuple[Source, Path]] = []
     if project_dir is not None:
         rtk = Path(project_dir) / ".rtk"
         found += [("project", rtk / "filters.toml"), ("project", rtk / "filters.json")]
@@ -294,15 +300,14 @@ def custom_files(project_dir: str | os.PathLike[str] | None, data_dir: str | os.
     return [(scope, path) for scope, path in found if path.exists()]
 
 
-def loader_diagnostic(scope: str, path: Path, message: str, level: str = "warning",
+def loader_diagnostic(scope: str, path: Path, message: str, level: Level = "warning",
                       code: str = "RTK-SOURCE") -> Diagnostic:
-    return Diagnostic(message, level, code, path=str(path), source=scope,  # type: ignore[arg-type]
-                      data={"format": format_of(path)})
+    return Diagnostic(message, level, code, path=str(path), source=scope, data={"format": format_of(path)})
 
 
-def reference_dict(diagnostic: Diagnostic) -> dict:
+def reference_dict(diagnostic: Diagnostic) -> JsonObject:
     """The ``filter`` command's diagnostic shape: ``{source, level, message, format?, file?}``."""
-    out = {"source": diagnostic.source, "level": diagnostic.level, "message": diagnostic.message}
+    out: JsonObject = {"source": diagnostic.source, "level": diagnostic.level, "message": diagnostic.message}
     if diagnostic.data.get("format"):
         out["format"] = diagnostic.data["format"]
     if diagnostic.path:
@@ -330,8 +335,8 @@ def _node_io_message(exc: OSError, path: Path) -> str:
     return f"{code}: {(exc.strerror or 'i/o error').lower()}, open '{path}'"
 
 
-def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute",
-                     data: bytes | None = None) -> tuple[list, list[Diagnostic]]:
+def load_custom_file(scope: Source, path: Path, *, profile: str = "omniroute",
+                     data: bytes | None = None) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """One custom file → (filters, diagnostics); any failure skips the whole file (VT-Q8).
 
     ``data``: the bytes the trust decision was made on; they are what is parsed."""
@@ -379,7 +384,7 @@ def load_custom_file(scope: str, path: Path, *, profile: str = "omniroute",
     return filters, diagnostics
 
 
-def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, list[Diagnostic]]:
+def _load_toml(scope: Source, path: Path, text: str, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
     from engine.rtk.toml_io import TESTS_FAILED, TomlFilterError, parse_rtk_toml
 
     try:
@@ -409,12 +414,12 @@ def _load_toml(scope: str, path: Path, text: str, profile: str) -> tuple[list, l
     return [replace(f, source=scope, path=str(path)) for f in result.filters], diagnostics
 
 
-def _load(builtin_dir: Path, project_dir, data_dir, options: LoadOptions, environ, profile: str
-          ) -> tuple[list, list[Diagnostic], list[Diagnostic]]:
+def _load(builtin_dir: Path, project_dir: str | os.PathLike[str] | None, data_dir: Path, options: LoadOptions,
+          environ: Mapping[str, str], profile: str) -> tuple[list[RtkFilter], list[Diagnostic], list[Diagnostic]]:
     """One load: (filters unsorted, reference diagnostics, notes)."""
     from engine.rtk.model import load_filter_dir
 
-    filters: list = []
+    filters: list[RtkFilter] = []
     diagnostics: list[Diagnostic] = []
     notes: list[Diagnostic] = []
     if options.custom_filters_enabled:
@@ -473,7 +478,7 @@ def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,
                     config: Mapping[str, Any] | None = None,
                     environ: Mapping[str, str] | None = None,
                     profile: str = "omniroute", *, diagnostics_quirk: str = "VT-Q13"
-                    ) -> tuple[list, list[Diagnostic]]:
+                    ) -> tuple[list[RtkFilter], list[Diagnostic]]:
     """Every filter the engine may choose from, sorted, and the load diagnostics.
 
     ``data_dir`` None means ``DATA_DIR`` from ``environ`` (default ``~/.omniroute``); pass
@@ -501,7 +506,7 @@ def collect_filters(builtin_dir: str | os.PathLike[str] | None = None,
     return sort_filters(filters, profile=profile), diagnostics + notes
 
 
-def _keys(diagnostics: list[Diagnostic]) -> list[tuple]:
+def _keys(diagnostics: list[Diagnostic]) -> list[tuple[str | None, str, str]]:
     return [(d.source, d.level, d.message) for d in diagnostics]
 
 
@@ -514,9 +519,9 @@ class FilterFile:
     path: Path
     format: str
     text: str
-    filters: list
-    objects: list[dict] | None = None  # JSON: the filter objects as written
-    toml: Any = None  # TOML: the TomlParseResult
+    filters: list[RtkFilter]
+    objects: list[FilterObject] | None = None  # JSON: the filter objects as written
+    toml: TomlParseResult | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -524,7 +529,7 @@ class FilterFile:
         return not any(d.level == "error" for d in self.diagnostics)
 
 
-def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute", source: str = "builtin",
+def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute", source: Source = "builtin",
                      run_toml_tests: bool = False, data: bytes | None = None) -> FilterFile:
     """Read a ``*.json`` or ``*.toml`` filter file; every problem is a located diagnostic.
 
@@ -578,7 +583,7 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
     return FilterFile(file, fmt, text, filters, objects=objects, diagnostics=located)
 
 
-def _locate_issue(doc, issue: dict, d: Diagnostic, shown: str) -> Diagnostic:
+def _locate_issue(doc: JsonDocument, issue: dict[str, Any], d: Diagnostic, shown: str) -> Diagnostic:
     """One zod issue at its value — an unknown key at the key itself, where ``validate`` puts it."""
     pointer = issue["pointer"]
     diagnostic = Diagnostic(f"{pointer or '/'}: {issue['message']}", "error", d.code, shown, pointer=pointer,
@@ -590,7 +595,7 @@ def _locate_issue(doc, issue: dict, d: Diagnostic, shown: str) -> Diagnostic:
     return doc.locate(diagnostic)
 
 
-def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
+def filter_files_in(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Expand folders into their ``*.json`` / ``*.toml`` files (sorted); keep files as given."""
     out: list[Path] = []
     for item in paths:
@@ -606,13 +611,17 @@ def filter_files_in(paths: list[str | os.PathLike[str]]) -> list[Path]:
 
 # ---------------------------------------------------------------- caching (§3.3)
 
-def _signature(paths: list[Path]) -> tuple:
+_Signature = tuple[tuple[str, int, int, str], ...]
+_CacheKey = tuple[object, ...]
+
+
+def _signature(paths: list[Path]) -> _Signature:
     """What the files look like now: (path, mtime_ns, size, sha256) for each that exists."""
     import hashlib
 
     from engine.fsutil import read_input_bytes
 
-    out = []
+    out: list[tuple[str, int, int, str]] = []
     for path in paths:
         try:
             stat = path.stat()
@@ -632,24 +641,26 @@ class FilterSourceCache:
 
     def __init__(self, profile: str = "omniroute") -> None:
         self.profile = profile
-        self._key: tuple | None = None
-        self._signature: tuple = ()
-        self._value: tuple[list, list[Diagnostic]] | None = None
+        self._key: _CacheKey | None = None
+        self._signature: _Signature = ()
+        self._value: tuple[list[RtkFilter], list[Diagnostic]] | None = None
 
-    def _watched(self, project_dir, data_dir: Path) -> list[Path]:
+    def _watched(self, project_dir: str | os.PathLike[str] | None, data_dir: Path) -> list[Path]:
         paths = [p for _, p in custom_files(project_dir, data_dir)]
         if project_dir is not None:
             paths.append(Path(project_dir) / ".rtk" / "trust.json")
         return paths
 
-    def load(self, builtin_dir=None, project_dir=None, data_dir=None, config=None, environ=None, *,
-             refresh: bool = False) -> tuple[list, list[Diagnostic]]:
+    def load(self, builtin_dir: str | os.PathLike[str] | None = None,
+             project_dir: str | os.PathLike[str] | None = None, data_dir: str | os.PathLike[str] | None = None,
+             config: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None, *,
+             refresh: bool = False) -> tuple[list[RtkFilter], list[Diagnostic]]:
         from engine.rtk.trust import env_trust_requested
 
         environ = os.environ if environ is None else environ
         data = Path(data_dir) if data_dir is not None else default_data_dir(environ)
         options = LoadOptions.from_config(config)
-        key = (str(builtin_dir), str(project_dir), str(data), options, env_trust_requested(environ))
+        key: _CacheKey = (str(builtin_dir), str(project_dir), str(data), options, env_trust_requested(environ))
         signature = _signature(self._watched(project_dir, data))
         if self.profile == "strict":
             key = (*key, signature)

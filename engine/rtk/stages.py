@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import compress, filterfalse, repeat
 from operator import ge, is_not, lt
 from typing import Any
@@ -28,7 +29,7 @@ from engine.rtk.linescan import LineScanner
 from engine.rtk.model import RtkFilter
 from engine.rtk.patterns import CompiledPattern, compile_cached, compile_list, tester
 from engine.rtk.trace import MAX_EVENTS, LineEvent, StageTrace, Trace
-from engine.rtk.truncate import smart_truncate
+from engine.rtk.truncate import TruncateResult, smart_truncate
 
 _JS_WS = r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
 _STDERR_PREFIX = re.compile(rf"^{_JS_WS}*(?:stderr|err){_JS_WS}*[|:]{_JS_WS}*", re.ASCII | re.IGNORECASE)
@@ -62,6 +63,10 @@ class _LineView:
 
     def __init__(self, lines: list[str], scanner: LineScanner | None = None, blob: str | None = None,
                  heads: frozenset[str] | None = None) -> None:
+        self._start(lines, scanner, blob, heads)
+
+    def _start(self, lines: list[str], scanner: LineScanner | None = None, blob: str | None = None,
+               heads: frozenset[str] | None = None) -> None:
         self.scanner = (scanner if scanner is not None and scanner.lines is lines
                         else LineScanner(lines, blob, heads))
         self.origin: list[int] | None = None  # scanner line of each current line (-1: new); None: same
@@ -70,7 +75,7 @@ class _LineView:
     def first_hits(self, patterns: list[CompiledPattern], lines: list[str]) -> dict[int, CompiledPattern]:
         if self.origin is not None and len(lines) * 4 < len(self.scanner.lines):
             # Most lines are gone: scanning what is left is cheaper than mapping the old hits.
-            self.__init__(lines)
+            self._start(lines)
         key = tuple((p.source, p.regex.flags) for p in patterns)
         base = self._base.get(key)
         if base is None:
@@ -78,12 +83,12 @@ class _LineView:
             for pattern in patterns:
                 # A line an earlier pattern took keeps it (and need not be tested again). Many
                 # new hits are merged in C, ``base`` winning; a few are added one by one.
-                found = self.scanner.hits(pattern, known=base)
-                if len(found) * 4 < len(base):
-                    for index in found:
+                hits = self.scanner.hits(pattern, known=base)
+                if len(hits) * 4 < len(base):
+                    for index in hits:
                         base.setdefault(index, pattern)
-                elif found:
-                    base = {**dict.fromkeys(found, pattern), **base}
+                elif hits:
+                    base = {**dict.fromkeys(hits, pattern), **base}
             self._base[key] = base
         origin = self.origin
         if origin is None:
@@ -103,9 +108,9 @@ class _LineView:
                 text = lines[j]
                 if text not in marker_hits:
                     marker_hits[text] = next((p for p in patterns if p.test(text)), None)
-                hit = marker_hits[text]
-                if hit is not None:
-                    found[j] = hit
+                marker = marker_hits[text]
+                if marker is not None:
+                    found[j] = marker
         return found
 
     def keep(self, positions: list[int]) -> None:
@@ -259,7 +264,7 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
         if scanner is None or scanner.lines is not lines:
             scanner = LineScanner(lines, run.blob_of(lines), run.heads_of(lines))
         candidates = scanner.hits(CompiledPattern(index, rule.pattern, regex, tester(regex)), exact=False)
-        lines = _map_lines(run, "replace", lines, lambda line, rx=regex, rep=rule.replacement: rx.replace(line, rep),
+        lines = _map_lines(run, "replace", lines, partial(regex.replace, repl=rule.replacement),
                            pattern=rule.pattern, pointer=rule.pointer, note=f"rule {index}", only=candidates)
 
     if flt.match_output:
@@ -277,7 +282,10 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
         lines = _collapse(run, lines)
     if flt.truncate_line_at > 0:
         n = flt.truncate_line_at
-        cut = (lambda line: line[: n - 3] + "...") if n > 3 else (lambda line: line[:n])
+
+        def cut(line: str) -> str:
+            return line[: n - 3] + "..." if n > 3 else line[:n]
+
         before = lines
         lines = _map_lines(run, "truncate-line", lines, lambda line: cut(line) if len(line) > n else line)
         if lines != before:
@@ -301,9 +309,15 @@ def _pipeline(text: str, run: _Run, max_lines: int, lines: list[str] | None) -> 
                         run.tags, run.diagnostics, preserve_verdicts=run.preserve_verdicts)
 
 
-def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str | None = None,
-               pointer: str | None = None, note: str = "", only: Iterable[int] | None = None,
-               whole=None) -> list[str]:
+def _no_rewrite(line: str) -> str:
+    """Stands in for a missing ``fn``: called only if a line was to be rewritten without one."""
+    raise TypeError("_map_lines needs fn (or whole) to rewrite a line")
+
+
+def _map_lines(run: _Run, name: str, lines: list[str], fn: Callable[[str], str] | None = None, *,
+               pattern: str | None = None, pointer: str | None = None, note: str = "",
+               only: Iterable[int] | None = None, whole: Callable[[list[str]], list[str]] | None = None
+               ) -> list[str]:
     """Apply a per-line rewrite: ``fn`` on every line, or only on the lines ``only`` lists, or
     ``whole`` on the list of lines at once (it returns ``lines`` itself when no line changed)."""
     stage = run.stage(name, len(lines))
@@ -313,7 +327,8 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
     elif only is not None:
         # Only the listed lines can change: compare those, and hand back ``lines`` itself when
         # none did (a later stage may then reuse what was prepared for them).
-        rewritten = {i: fn(lines[i]) for i in only}
+        rewrite = fn if fn is not None else _no_rewrite
+        rewritten = {i: rewrite(lines[i]) for i in only}
         changed_at = [i for i, text in rewritten.items() if text != lines[i]]
         changed = bool(changed_at)
         out = lines
@@ -322,7 +337,8 @@ def _map_lines(run: _Run, name: str, lines: list[str], fn=None, *, pattern: str 
             for i in changed_at:
                 out[i] = rewritten[i]
     else:
-        out = [fn(line) for line in lines]
+        rewrite = fn if fn is not None else _no_rewrite
+        out = [rewrite(line) for line in lines]
         changed = out != lines
         if not changed:
             out = lines  # (what was prepared for these lines stays valid)
@@ -489,7 +505,7 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
 
     found: list[Collection[int]] = []
 
-    def priority_lines() -> Iterable[int]:
+    def priority_lines() -> Collection[int]:
         # Compiled only when the limit cuts: an output within it never needs them (nor does the
         # reference, so an invalid one changes nothing and is reported only then: RTK-Q3).
         patterns = run.compile("priority_patterns", flt.priority_patterns, run.line_flags, "preserve pattern")
@@ -517,7 +533,7 @@ def _smart_limit(run: _Run, lines: list[str], max_lines: int) -> list[str]:
     return out
 
 
-def describe_truncation(stage: StageTrace, lines: list[str], result, tag: str, lines_out: int) -> None:
+def describe_truncation(stage: StageTrace, lines: list[str], result: TruncateResult, tag: str, lines_out: int) -> None:
     stage.tag = tag
     stage.lines_out = lines_out
     stage.markers.append(f"[rtk:truncated {result.dropped_lines} lines]")

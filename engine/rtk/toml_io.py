@@ -12,17 +12,22 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Final, Literal, NotRequired, Required, TypedDict
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import utf16_len
+from engine.jsvalues import JsonObject, utf16_len
 from engine.rtk import zodlike as z
 from engine.rtk.hashing import text_sha256
-from engine.rtk.model import FilterTest, MatchOutputRule, ReplaceRule, RtkFilter, is_redos_prone
+from engine.rtk.model import FilterTest, MatchOutputRule, ReplaceRule, RtkFilter, Source, is_redos_prone
+
+if TYPE_CHECKING:
+    from engine.jsregex import JSMatch, JSRegExp
 
 SIZE_LIMIT = 1048576
-FORMAT = "rtk-toml-v1"
+FORMAT: Final = "rtk-toml-v1"
 TOML_PRIORITY = 50
 NO_TESTS_WARNING = "Filter '{id}' has no inline tests and should be reviewed before installation"
 STDERR_WARNING = ("Filter '{id}': filter_stderr is accepted as a no-op because OmniRoute receives "
@@ -140,7 +145,7 @@ class TomlFilterError(ValueError):
     """
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 path: tuple | None = None, filter_name: str | None = None, field_name: str | None = None,
+                 path: tuple[str | int, ...] | None = None, filter_name: str | None = None, field_name: str | None = None,
                  hint: str | None = None):
         super().__init__(message)
         self.line, self.column, self.path = line, column, path
@@ -151,10 +156,10 @@ class TomlFilterError(ValueError):
 # ---------------------------------------------------------------- schema (zod 4 texts)
 
 class _Literal(z.Schema):
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: int) -> None:
         self.value = value
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[object, list[z.Issue]]:
         if isinstance(value, int | float) and not isinstance(value, bool) and value == self.value:
             return self.value, []
         return value, [z.Issue({"code": "invalid_value", "values": [self.value]}, [],
@@ -165,11 +170,12 @@ class _Record(z.Schema):
     def __init__(self, item: z.Schema) -> None:
         self.item = item
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[object, list[z.Issue]]:
         if not isinstance(value, dict):
             return value, [z.Issue({"expected": "record", "code": "invalid_type"}, [],
                                    f"Invalid input: expected record, received {z.parsed_type(value)}")]
-        out, issues = {}, []
+        out: dict[object, object] = {}
+        issues: list[z.Issue] = []
         for key, element in value.items():
             parsed, element_issues = self.item.run(element)
             for issue in element_issues:
@@ -210,6 +216,43 @@ DOCUMENT_SCHEMA = z.Obj([
 
 # ---------------------------------------------------------------- result types
 
+class ReplaceEntry(TypedDict):
+    pattern: str
+    replacement: str
+
+
+class MatchOutputEntry(TypedDict):
+    pattern: str
+    message: str
+    unless: NotRequired[str]
+
+
+class FilterTable(TypedDict, total=False):
+    """One ``[filters.ID]`` table once ``FILTER_SCHEMA`` accepted it: the keys as written."""
+
+    description: str
+    match_command: Required[str]
+    strip_ansi: bool
+    filter_stderr: bool
+    strip_lines_matching: list[str]
+    keep_lines_matching: list[str]
+    replace: list[ReplaceEntry]
+    match_output: list[MatchOutputEntry]
+    truncate_lines_at: int
+    head_lines: int
+    tail_lines: int
+    max_lines: int
+    on_empty: str
+
+
+class TestEntry(TypedDict):
+    """One ``[[tests.ID]]`` entry once ``TEST_SCHEMA`` accepted it."""
+
+    name: str
+    input: str
+    expected: str
+
+
 @dataclass
 class TomlTest:
     name: str
@@ -225,7 +268,7 @@ class TomlTestOutcome:
     actual: str
     expected: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
                 "actual": self.actual, "expected": self.expected}
 
@@ -237,7 +280,7 @@ class TomlParseResult:
     schema_version: int
     sha256: str
     filters: list[RtkFilter]
-    tables: dict[str, dict]  # the validated TOML tables by name, as written
+    tables: dict[str, FilterTable]  # the validated TOML tables by name, as written
     tests: dict[str, list[TomlTest]]
     outcomes: list[TomlTestOutcome] = field(default_factory=list)
     filters_without_tests: list[str] = field(default_factory=list)
@@ -248,7 +291,7 @@ class TomlParseResult:
     def passed(self) -> bool:
         return all(o.passed for o in self.outcomes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"schemaVersion": self.schema_version, "sha256": self.sha256,
                 "filters": [f.to_dict() for f in self.filters],
                 "outcomes": [o.to_dict() for o in self.outcomes],
@@ -312,7 +355,7 @@ def syntax_error_location(content: str, message: str) -> tuple[int, int]:
     return _smol_location(content, ptr)
 
 
-def load_toml(content: str) -> dict:
+def load_toml(content: str) -> dict[str, object]:
     """TOML text → dict, or ``TomlFilterError`` with the reference's syntax message."""
     try:
         return tomllib.loads(content)
@@ -324,7 +367,7 @@ def load_toml(content: str) -> dict:
 
 # ---------------------------------------------------------------- parse + validate
 
-def _first_issue_message(issues: list[z.Issue]) -> tuple[str, tuple]:
+def _first_issue_message(issues: list[z.Issue]) -> tuple[str, tuple[str | int, ...]]:
     """The reference's message, and the path of the offending key (an unknown key's own name)."""
     issue = issues[0]
     where = ".".join(str(p) for p in issue.path) or "document"
@@ -340,9 +383,9 @@ def error_position(text: str, exc: TomlFilterError) -> tuple[int, int]:
 
     if exc.line is not None:
         return exc.line, exc.column or 1
-    path = list(exc.path or ())
+    path: list[str | int] = list(exc.path or ())
     if not path and exc.filter_name is not None:
-        path = ["filters", exc.filter_name] + ([exc.field_name.split(".")[0]] if exc.field_name else [])
+        path = ["filters", exc.filter_name, *([exc.field_name.split(".")[0]] if exc.field_name else [])]
     index = _find_path(text, path)
     return position(text, index) if index is not None else (1, 1)
 
@@ -366,7 +409,7 @@ def _header(text: str, kind: str, name: str, nth: int = 0) -> tuple[int, int] | 
     return start, following.start() if following else len(text)
 
 
-def _find_path(text: str, path: list) -> int | None:
+def _find_path(text: str, path: list[str | int]) -> int | None:
     if not path:
         return None
     first = _re_first_table(text)
@@ -389,7 +432,7 @@ def _re_first_table(text: str) -> int:
     return found.start() if found else len(text)
 
 
-def _regexes(table: dict) -> list[tuple[str, str]]:
+def _regexes(table: FilterTable) -> list[tuple[str, str]]:
     """(field name, pattern) in the order the reference validates them."""
     out = [("match_command", table["match_command"])]
     out += [("strip_lines_matching", p) for p in table.get("strip_lines_matching", [])]
@@ -402,7 +445,7 @@ def _regexes(table: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _translate_ignore_case(name: str, table: dict, notes: list[Diagnostic]) -> dict:
+def _translate_ignore_case(name: str, table: FilterTable, notes: list[Diagnostic]) -> FilterTable:
     """strict (VT-Q12): rewrite rtk's leading ``(?i)`` so the pattern means the same in JavaScript."""
 
     def fix(value: str, where: str) -> str:
@@ -413,18 +456,23 @@ def _translate_ignore_case(name: str, table: dict, notes: list[Diagnostic]) -> d
                                 "info", "VT-Q12", source="toml"))
         return translated
 
-    out = dict(table)
+    def fix_rule(rule: MatchOutputEntry) -> MatchOutputEntry:
+        fixed: MatchOutputEntry = {**rule, "pattern": fix(rule["pattern"], "match_output.pattern")}
+        if "unless" in rule:
+            fixed["unless"] = fix(rule["unless"], "match_output.unless")
+        return fixed
+
+    out = table.copy()
     out["match_command"] = fix(table["match_command"], "match_command")
-    for key in ("strip_lines_matching", "keep_lines_matching"):
+    keys: tuple[Literal["strip_lines_matching", "keep_lines_matching"], ...] = (
+        "strip_lines_matching", "keep_lines_matching")
+    for key in keys:
         if key in table:
             out[key] = [fix(p, key) for p in table[key]]
     if "replace" in table:
         out["replace"] = [{**r, "pattern": fix(r["pattern"], "replace.pattern")} for r in table["replace"]]
     if "match_output" in table:
-        out["match_output"] = [
-            {**r, "pattern": fix(r["pattern"], "match_output.pattern"),
-             **({"unless": fix(r["unless"], "match_output.unless")} if "unless" in r else {})}
-            for r in table["match_output"]]
+        out["match_output"] = [fix_rule(r) for r in table["match_output"]]
     return out
 
 
@@ -436,7 +484,7 @@ def derive_category(name: str, match_command: str) -> str:
     return "generic"
 
 
-def to_filter(name: str, table: dict, tests: list[TomlTest], *, source: str = "builtin",
+def to_filter(name: str, table: FilterTable, tests: list[TomlTest], *, source: Source = "builtin",
               path: str | None = None) -> RtkFilter:
     """The OmniRoute filter definition of one TOML filter (rtk.md §1.3, verify-trust §6.2)."""
     return RtkFilter(
@@ -453,7 +501,7 @@ def to_filter(name: str, table: dict, tests: list[TomlTest], *, source: str = "b
         filter_stderr=False,  # accepted as a no-op (warning)
         deduplicate=False, max_lines=table.get("max_lines", 0), preserve_head=0, preserve_tail=0,
         tests=tuple(FilterTest(t.name, t.input, t.expected) for t in tests),
-        source=source, source_format=FORMAT, path=path, shape="toml",  # type: ignore[arg-type]
+        source=source, source_format=FORMAT, path=path, shape="toml",
         rtk_toml_head_lines=table.get("head_lines"), rtk_toml_tail_lines=table.get("tail_lines"),
         rtk_toml_max_lines=table.get("max_lines"),
     )
@@ -470,8 +518,8 @@ def parse_rtk_toml(content: str, *, run_tests: bool = True, profile: str = "omni
     if issues:
         message, path = _first_issue_message(issues)
         raise TomlFilterError(message, path=path)
-    tables: dict[str, dict] = document.get("filters", {})
-    tests_raw: dict[str, list[dict]] = document.get("tests", {})
+    tables: dict[str, FilterTable] = document.get("filters", {})
+    tests_raw: dict[str, list[TestEntry]] = document.get("tests", {})
     if not tables:
         raise TomlFilterError("document contains no filters")
     for name in tests_raw:
@@ -502,7 +550,7 @@ def parse_rtk_toml(content: str, *, run_tests: bool = True, profile: str = "omni
     return result
 
 
-def _check_filter(name: str, table: dict) -> None:
+def _check_filter(name: str, table: FilterTable) -> None:
     from engine.jsregex import JSSyntaxError, compile_js
 
     if table.get("strip_lines_matching") and table.get("keep_lines_matching"):
@@ -601,7 +649,7 @@ def multiline_string(text: str) -> str:
     return '"""\n' + joined + '"""'
 
 
-def _value(key: str, value: Any) -> str:
+def _value(key: str, value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -619,7 +667,7 @@ def _value(key: str, value: Any) -> str:
 TABLE_KEY_ORDER = tuple(k for k, _ in FILTER_SCHEMA.shape)
 
 
-def dump_rtk_toml(tables: dict[str, dict], tests: dict[str, list[TomlTest]] | None = None,
+def dump_rtk_toml(tables: Mapping[str, FilterTable], tests: dict[str, list[TomlTest]] | None = None,
                   header_comment: str | None = None) -> str:
     """Write an RTK TOML v1 document: each filter's table followed by its tests."""
     tests = tests or {}
@@ -631,12 +679,13 @@ def dump_rtk_toml(tables: dict[str, dict], tests: dict[str, list[TomlTest]] | No
                                             for name, table in tables.items())
 
 
-def render_filter(name: str, table: dict, tests: list[TomlTest]) -> str:
+def render_filter(name: str, table: FilterTable, tests: list[TomlTest]) -> str:
     """One filter's ``[filters.ID]`` table followed by its ``[[tests.ID]]`` entries (ends with a newline)."""
     lines = [f"[filters.{toml_key(name)}]"]
+    written: Mapping[str, object] = table
     for key in TABLE_KEY_ORDER:
-        if key in table:
-            lines.append(f"{key} = {_value(key, table[key])}")
+        if key in written:
+            lines.append(f"{key} = {_value(key, written[key])}")
     for test in tests:
         lines += ["", f"[[tests.{toml_key(name)}]]", f"name = {basic_string(test.name)}",
                   f"input = {multiline_string(test.input)}",
@@ -663,7 +712,7 @@ class RtkRegexError(ValueError):
     """rtk would not compile this pattern (the whole filter is skipped there)."""
 
 
-def rust_regex(pattern: str, extra_flags: str = ""):
+def rust_regex(pattern: str, extra_flags: str = "") -> JSRegExp:
     """A JavaScript regex behaving like rtk's ``Regex::new(pattern)`` as far as the JS layer allows
     (``extra_flags="g"`` for ``replace_all``)."""
     from engine.jsregex import JSSyntaxError, compile_js
@@ -684,7 +733,7 @@ def rust_regex(pattern: str, extra_flags: str = ""):
         raise RtkRegexError(f"{pattern!r}: {exc}") from None
 
 
-def expand_rust_replacement(template: str, match) -> str:
+def expand_rust_replacement(template: str, match: JSMatch) -> str:
     """``regex::Captures::expand``: ``$name`` takes the longest ``[_0-9A-Za-z]+``, ``${name}``,
     ``$$``; unknown or unmatched groups give ``""``."""
     out, i = [], 0
@@ -727,7 +776,7 @@ def rust_truncate(line: str, max_len: int) -> str:
     return "..." if max_len < 3 else line[: max_len - 3] + "..."
 
 
-def apply_rtk_semantics(table: dict, text: str) -> str:
+def apply_rtk_semantics(table: FilterTable, text: str) -> str:
     """rtk v0.38's ``apply_filter`` for one validated TOML table (raises ``RtkRegexError``)."""
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
     if lines and lines[-1] == "":
@@ -736,16 +785,17 @@ def apply_rtk_semantics(table: dict, text: str) -> str:
         lines = [_RTK_ANSI.sub("", line) for line in lines]
     for rule in table.get("replace", []):
         rx = rust_regex(rule["pattern"], "g")
-        lines = [rx.replace(line, lambda m, r=rule: expand_rust_replacement(r["replacement"], m)) for line in lines]
-    rules = table.get("match_output", [])
-    if rules:
+        expand = partial(expand_rust_replacement, rule["replacement"])
+        lines = [rx.replace(line, expand) for line in lines]
+    outputs = table.get("match_output", [])
+    if outputs:
         blob = "\n".join(lines)
-        for rule in rules:
-            if rust_regex(rule["pattern"]).search(blob) is None:
+        for output in outputs:
+            if rust_regex(output["pattern"]).search(blob) is None:
                 continue
-            if "unless" in rule and rust_regex(rule["unless"]).search(blob) is not None:
+            if "unless" in output and rust_regex(output["unless"]).search(blob) is not None:
                 continue
-            return rule["message"]
+            return output["message"]
     strip = [rust_regex(p) for p in table.get("strip_lines_matching", [])]
     keep = [rust_regex(p) for p in table.get("keep_lines_matching", [])]
     if strip:
@@ -788,7 +838,7 @@ class SemanticsComparison:
     def differs(self) -> bool:
         return self.omniroute != self.rtk
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"filterId": self.filter_id, "testName": self.test_name, "omniroute": self.omniroute, "rtk": self.rtk,
                 "omniroutePassed": self.omniroute_passed, "rtkPassed": self.rtk_passed, "differs": self.differs,
                 "note": self.note}

@@ -65,7 +65,7 @@ def smart_truncate(
     if text is None and max_chars > 0:
         text = "\n".join(lines)
     too_many = max_lines > 0 and len(lines) > max_lines
-    too_long = max_chars > 0 and utf16_len(text) > max_chars
+    too_long = max_chars > 0 and text is not None and utf16_len(text) > max_chars  # (text is set when max_chars > 0)
     if not too_many and not too_long:
         return TruncateResult("\n".join(lines) if text is None else text, False)
     result = TruncateResult("", True)

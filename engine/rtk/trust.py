@@ -17,12 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from engine.diagnostics import Diagnostic
+from engine.diagnostics import Diagnostic, Level
 from engine.fsutil import atomic_write_text, read_input_bytes
+from engine.jsvalues import JsonObject
 from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
+from engine.rtk.snapshot import FileSnapshot as FileSnapshot  # re-exported: trust's public API
+from engine.rtk.snapshot import Format as Format
+from engine.rtk.snapshot import format_of as format_of
+from engine.rtk.snapshot import read_file_bytes as read_file_bytes
+from engine.rtk.snapshot import snapshot_file as snapshot_file
 
 Verdict = Literal["trusted", "untrusted", "changed"]
-Format = Literal["omniroute-json", "rtk-toml-v1"]
 
 ENV_TRUST = "OMNIROUTE_RTK_TRUST_PROJECT_FILTERS"
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "JENKINS_URL", "BUILDKITE")
@@ -31,44 +36,6 @@ JSON_KEY, LEGACY_JSON_KEY, TOML_KEY = "filtersSha256", "trustedFiltersSha256", "
 
 UNTRUSTED_MESSAGE = "Project RTK filters are untrusted and were skipped"
 CHANGED_MESSAGE = "Project RTK filters changed after trust and were skipped"
-
-
-def format_of(filter_path: str | os.PathLike[str]) -> Format:
-    return "rtk-toml-v1" if str(filter_path).lower().endswith(".toml") else "omniroute-json"
-
-
-@dataclass(frozen=True)
-class FileSnapshot:
-    """One read of a filter file. The trust decision, the review shown, the filters applied and
-    the hash written all come from these bytes, never from a second read (a file swapped in
-    between would otherwise be applied or trusted unseen)."""
-
-    path: Path
-    data: bytes
-
-    @property
-    def format(self) -> Format:
-        return format_of(self.path)
-
-    @property
-    def text(self) -> str:
-        return decode_like_node(self.data)
-
-    @property
-    def sha256(self) -> str:
-        return raw_sha256(self.data)
-
-
-def snapshot_file(path: str | os.PathLike[str]) -> FileSnapshot:
-    """Read ``path`` once (OSError as is)."""
-    file = Path(path)
-    return FileSnapshot(file, read_file_bytes(file))
-
-
-def read_file_bytes(path: Path) -> bytes:
-    """The one place trust reads a filter file's bytes: through the bounded reader (a FIFO,
-    device or ``/dev/zero`` symlink is refused at once, more than the input limit is never read)."""
-    return read_input_bytes(path)
 
 
 def env_trust_requested(environ: Mapping[str, str] | None = None) -> bool:
@@ -108,8 +75,8 @@ class TrustDecision:
             return CHANGED_MESSAGE
         return None
 
-    def to_dict(self) -> dict:
-        out = {"file": self.file, "format": self.format, "verdict": self.verdict, "reason": self.reason,
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"file": self.file, "format": self.format, "verdict": self.verdict, "reason": self.reason,
                "key": self.key, "stored": self.stored, "computed": self.computed}
         if self.message:
             out["message"] = self.message
@@ -117,8 +84,8 @@ class TrustDecision:
         return out
 
 
-def _note(decision_path: str, code: str, message: str, level: str = "info") -> Diagnostic:
-    return Diagnostic(message, level, code, path=decision_path, source="trust")  # type: ignore[arg-type]
+def _note(decision_path: str, code: str, message: str, level: Level = "info") -> Diagnostic:
+    return Diagnostic(message, level, code, path=decision_path, source="trust")
 
 
 def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[object, str | None, list[Diagnostic]]:
@@ -244,7 +211,7 @@ def _decide_by_hash(path: Path, fmt: Format, profile: str, data: bytes | None) -
     return decision
 
 
-def _explain_mismatch(decision: TrustDecision, value: dict, raw_hash: str, valid: bool) -> None:
+def _explain_mismatch(decision: TrustDecision, value: Mapping[str, object], raw_hash: str, valid: bool) -> None:
     """Say which quirk turned a would-be 'trusted' into 'changed' (omniroute profile only)."""
     stored, computed = decision.stored or "", decision.computed or ""
     if stored.strip().lower() == computed:
@@ -274,8 +241,8 @@ class TrustWriteResult:
     removed: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        return {"trustPath": self.trust_path, "entries": self.entries, "removed": self.removed,
+    def to_dict(self) -> JsonObject:
+        return {"trustPath": self.trust_path, "entries": dict(self.entries), "removed": list(self.removed),
                 "diagnostics": [d.to_dict() for d in self.diagnostics]}
 
 
@@ -344,7 +311,7 @@ def write_trust(project_dir: str | os.PathLike[str], files: list[Path] | None = 
     entries = trust_entries(snapshots)
     result = TrustWriteResult(str(trust_path), entries)
     existing, failure, _ = read_trust_file(trust_path, profile="strict")
-    document: dict = {}
+    document: dict[str, object] = {}
     if failure is None and isinstance(existing, dict):
         document = dict(existing)
     elif failure not in (None, "no-trust-file"):

@@ -12,10 +12,12 @@ content (``engine.rtk.trust_history``) for a file whose stored hash no longer ma
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.jsvalues import JsonObject
 from engine.rtk.model import RtkFilter
 from engine.rtk.risk import (
     ANY_LINES,
@@ -28,7 +30,8 @@ from engine.rtk.risk import (
     pattern_matches,
     risk_summary,
 )
-from engine.rtk.trust import FileSnapshot, decide_trust
+from engine.rtk.snapshot import FileSnapshot
+from engine.rtk.trust import decide_trust
 from engine.rtk.trust_history import TrustedContent, find_trusted_content
 
 # reference field names (RtkFilter.to_dict) -> what authors write, JSON / TOML
@@ -62,7 +65,7 @@ class RiskDelta:
     code: str
     message: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"level": self.level, "code": self.code, "message": self.message}
 
 
@@ -77,8 +80,8 @@ class FilterChange:
     def worst(self) -> str | None:
         return min((d.level for d in self.deltas), key=_ORDER.__getitem__, default=None)
 
-    def to_dict(self) -> dict:
-        return {"filterId": self.filter_id, "kind": self.kind, "fields": self.fields,
+    def to_dict(self) -> JsonObject:
+        return {"filterId": self.filter_id, "kind": self.kind, "fields": list(self.fields),
                 "risk": [d.to_dict() for d in self.deltas], "worst": self.worst}
 
 
@@ -89,9 +92,9 @@ class ContentComparison:
     old_errors: list[str] = field(default_factory=list)
     new_errors: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
-        return {"changes": [c.to_dict() for c in self.changes], "unchanged": self.unchanged,
-                "previousErrors": self.old_errors, "currentErrors": self.new_errors}
+    def to_dict(self) -> JsonObject:
+        return {"changes": [c.to_dict() for c in self.changes], "unchanged": list(self.unchanged),
+                "previousErrors": list(self.old_errors), "currentErrors": list(self.new_errors)}
 
     def format(self, indent: str = "  ") -> list[str]:
         lines = []
@@ -200,7 +203,7 @@ def _probe_lines(*filters: RtkFilter) -> list[str]:
     return list(dict.fromkeys(line.rstrip("\r") for line in lines))[:MAX_PROBE_LINES]
 
 
-def _any(patterns, flags: str, line: str) -> bool:
+def _any(patterns: Iterable[str], flags: str, line: str) -> bool:
     return any(pattern_matches(p, flags, line) for p in patterns)
 
 
@@ -228,19 +231,19 @@ def risk_delta(old: RtkFilter, new: RtkFilter) -> list[RiskDelta]:
         out.append(RiskDelta(level, code, message))
 
     old_mo = {(r.pattern, r.message): r for r in old.match_output}
-    for rule in new.match_output:
-        prev = old_mo.get((rule.pattern, rule.message))
+    for output in new.match_output:
+        prev = old_mo.get((output.pattern, output.message))
         if prev is None:
-            catch_all = matches_every_line(rule.pattern, "im")
-            add("high", "new-match-output", f"new matchOutput {rule.pattern!r} can replace whole outputs with "
-                f"{rule.message!r}" + (" — it matches any output" if catch_all else "")
-                + ("" if rule.unless else ", with no 'unless' guard"))
-        elif prev.unless and not rule.unless:
-            add("high", "unless-removed", f"matchOutput {rule.pattern!r} lost its 'unless' guard "
+            catch_all = matches_every_line(output.pattern, "im")
+            add("high", "new-match-output", f"new matchOutput {output.pattern!r} can replace whole outputs with "
+                f"{output.message!r}" + (" — it matches any output" if catch_all else "")
+                + ("" if output.unless else ", with no 'unless' guard"))
+        elif prev.unless and not output.unless:
+            add("high", "unless-removed", f"matchOutput {output.pattern!r} lost its 'unless' guard "
                 f"({prev.unless!r}): it now fires even when errors are present")
-        elif prev.unless != rule.unless:
-            add("medium", "unless-changed", f"matchOutput {rule.pattern!r}: 'unless' {prev.unless!r} → "
-                f"{rule.unless!r}")
+        elif prev.unless != output.unless:
+            add("medium", "unless-changed", f"matchOutput {output.pattern!r}: 'unless' {prev.unless!r} → "
+                f"{output.unless!r}")
     old_rep = {(r.pattern, r.replacement) for r in old.replace}
     for rule in new.replace:
         if (rule.pattern, rule.replacement) not in old_rep:
@@ -278,7 +281,7 @@ def risk_delta(old: RtkFilter, new: RtkFilter) -> list[RiskDelta]:
         if a == b:
             continue
         unlimited = label in ("maxLines", "max_lines", "truncateLineAt")
-        fewer = (b or 0) < (a or 0) if not unlimited else (bool(b) and (not a or b < a))
+        fewer = (b or 0) < (a or 0) if not unlimited else (bool(b) and (not a or (b or 0) < a))
         if fewer:
             add("medium", "limit-lowered", f"{label} lowered {_limit(a)} → {_limit(b)}: less output reaches the model")
         else:
@@ -345,8 +348,8 @@ class TrustDiff:
                     "history, no snapshot in Rulewright's data folder): the whole current risk summary follows")
         return f"changed after trust; trusted content found in {self.found.origin}: {self.found.detail}"
 
-    def to_dict(self) -> dict:
-        out: dict[str, Any] = {"file": self.file, "verdict": self.verdict, "stored": self.stored,
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"file": self.file, "verdict": self.verdict, "stored": self.stored,
                                "computed": self.computed, "message": self.message,
                                "trustedContent": self.found.to_dict() if self.found else None}
         if self.comparison is not None:
@@ -364,7 +367,8 @@ class TrustDiff:
         return lines
 
 
-def diff_since_trust(snap: FileSnapshot, profile: str = "omniroute", *, environ=None) -> TrustDiff:
+def diff_since_trust(snap: FileSnapshot, profile: str = "omniroute", *, environ: Mapping[str, str] | None = None
+                     ) -> TrustDiff:
     """The verdict for these bytes and, when the stored hash does not match them, what changed."""
     decision = decide_trust(snap.path, data=snap.data, profile=profile, environ=environ if environ is not None
                             else {})

@@ -12,16 +12,21 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.diagnostics import Diagnostic
-from engine.rtk.trust import FileSnapshot, format_of
+from engine.jsvalues import JsonObject
+from engine.rtk.snapshot import FileSnapshot, format_of
 
 MAX_REVISIONS = 200
 GIT_TIMEOUT = 10.0
 MAX_BLOB_BYTES = 16 * 1024 * 1024
 _HEX = frozenset("0123456789abcdef")
+
+# Whether content (bytes) is what a stored trust hash (str) was computed from.
+Matcher = Callable[[bytes, str], bool]
 
 
 @dataclass(frozen=True)
@@ -30,7 +35,7 @@ class TrustedContent:
     origin: str  # git | snapshot
     detail: str  # "commit 1a2b3c4 (2026-01-02, subject)" | "index" | the snapshot path
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"origin": self.origin, "detail": self.detail, "sha256": hashlib.sha256(self.data).hexdigest()}
 
 
@@ -91,7 +96,7 @@ def find_in_snapshots(path: str | os.PathLike[str], stored: str) -> TrustedConte
     return TrustedContent(data, "snapshot", str(candidate))
 
 
-def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess | None:
+def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes] | None:
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat",
            "LC_ALL": "C"}
     try:
@@ -101,7 +106,7 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> subprocess.C
         return None
 
 
-def _read_blobs(blobs: list[str], cwd: Path):
+def _read_blobs(blobs: list[str], cwd: Path) -> Iterator[tuple[str, bytes]]:
     """(blob id, bytes) for each blob, from one ``git cat-file --batch``; oversized blobs skipped."""
     proc = _git(["cat-file", "--batch"], cwd, ("\n".join(blobs) + "\n").encode())
     if proc is None or proc.returncode != 0:
@@ -123,7 +128,7 @@ def _read_blobs(blobs: list[str], cwd: Path):
 
 
 def find_in_git(path: str | os.PathLike[str], stored: str, *, max_revisions: int = MAX_REVISIONS,
-                matches=None) -> TrustedContent | None:
+                matches: Matcher | None = None) -> TrustedContent | None:
     """The revision of ``path`` whose content hashes to ``stored``: the last ``max_revisions``
     commits that touched it, then the index (``matches(data, stored)`` decides; default
     ``hashes_to``)."""
@@ -165,7 +170,8 @@ def find_in_git(path: str | os.PathLike[str], stored: str, *, max_revisions: int
     return None
 
 
-def find_trusted_content(path: str | os.PathLike[str], stored: str, *, matches=None) -> TrustedContent | None:
+def find_trusted_content(path: str | os.PathLike[str], stored: str, *, matches: Matcher | None = None
+                         ) -> TrustedContent | None:
     """The content ``stored`` was computed from: git history first (it says when), then our snapshot."""
     found = find_in_git(path, stored, matches=matches)
     if found is None:

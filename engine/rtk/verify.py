@@ -15,15 +15,20 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cmp_to_key
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.diagnostics import Diagnostic
 from engine.jsregex.budget import total_budget
-from engine.jsvalues import locale_compare, math_round
+from engine.jsvalues import JsonObject, locale_compare, math_round
 from engine.rtk.inline_test import run_filter_stage as run_filter_stage  # re-exported for callers
-from engine.rtk.inline_test import strip_trailing_newlines
-from engine.rtk.model import RtkFilter
+from engine.rtk.inline_test import (
+    strip_trailing_newlines as strip_trailing_newlines,  # re-exported for callers
+)
+from engine.rtk.model import FilterTest, RtkFilter
 from engine.rtk.tokens import estimate_tokens
+
+if TYPE_CHECKING:
+    from engine.rtk.stages import FilterResult
 
 
 def savings_percent(original: str, result: str) -> float:
@@ -52,7 +57,7 @@ class ActivationCheck:
     detected_type: str
     selected_path: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"command": self.command, "passed": self.passed, "selectedFilterId": self.selected_id,
                 "selectedSource": self.selected_source, "criterion": self.criterion,
                 "detectedType": self.detected_type}
@@ -68,7 +73,7 @@ class EngineCheck:
     filter_source: str | None
     differs: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"text": self.text, "filterId": self.filter_id, "filterSource": self.filter_source,
                 "differs": self.differs}
 
@@ -86,8 +91,8 @@ class QuirkEffect:
         verdict = "passes" if self.strict_passed else "fails"
         return f"result changed by {names}; under --profile strict this test {verdict}"
 
-    def to_dict(self) -> dict:
-        return {"ids": self.ids, "strictActual": self.strict_actual, "strictPassed": self.strict_passed,
+    def to_dict(self) -> JsonObject:
+        return {"ids": list(self.ids), "strictActual": self.strict_actual, "strictPassed": self.strict_passed,
                 "message": self.message()}
 
 
@@ -100,7 +105,7 @@ def describe_quirk(quirk_id: str) -> str:
 _QUIRK_ID = re.compile(r"^(?:RTK|VT)-Q\d+$")
 
 
-def quirk_effect(flt: RtkFilter, text: str, result, expected: str) -> QuirkEffect | None:
+def quirk_effect(flt: RtkFilter, text: str, result: FilterResult, expected: str) -> QuirkEffect | None:
     """Run the test again under ``strict``; when the answer differs, name the quirks responsible:
     those the run reported, and RTK-Q16 for a TOML filter (OmniRoute compiles its patterns
     case-insensitively, rtk does not)."""
@@ -131,8 +136,8 @@ class TestOutcome:
     engine: EngineCheck | None = None
     quirk: QuirkEffect | None = None
 
-    def to_dict(self) -> dict:
-        out: dict[str, Any] = {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
+    def to_dict(self) -> JsonObject:
+        out: JsonObject = {"filterId": self.filter_id, "testName": self.test_name, "passed": self.passed,
                                "actual": self.actual, "expected": self.expected}
         if self.diff:
             out["diff"] = self.diff
@@ -154,7 +159,7 @@ class BenchmarkRow:
     tests: int
     average_savings_percent: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"category": self.category, "filters": self.filters, "tests": self.tests,
                 "averageSavingsPercent": self.average_savings_percent}
 
@@ -180,7 +185,7 @@ class VerifyResult:
     def activation_failures(self) -> list[TestOutcome]:
         return [o for o in self.outcomes if o.activation is not None and not o.activation.passed]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {
             "passed": self.passed,
             "outcomes": [o.to_dict() for o in self.outcomes],
@@ -193,7 +198,7 @@ class VerifyResult:
         }
 
 
-def _diagnostic_dict(d: Diagnostic) -> dict:
+def _diagnostic_dict(d: Diagnostic) -> JsonObject:
     from engine.rtk.sources import is_loader_diagnostic, reference_dict
 
     return reference_dict(d) if is_loader_diagnostic(d) else d.to_dict()
@@ -210,7 +215,7 @@ def _check_activation(flt: RtkFilter, command: str, text: str, candidates: list[
                            selection.criterion, selection.detection.type, chosen.path if chosen else None)
 
 
-def _check_engine(flt: RtkFilter, test, actual: str, pool: list[RtkFilter], profile: str) -> EngineCheck:
+def _check_engine(flt: RtkFilter, test: FilterTest, actual: str, pool: list[RtkFilter], profile: str) -> EngineCheck:
     from engine.rtk.engine import process_rtk_text
 
     result = process_rtk_text(test.input, test.command, {"enabled": True}, pool, profile=profile)
@@ -236,7 +241,7 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
     pool = sort_filters(selection_pool if selection_pool is not None else filters, profile=profile)
     outcomes: list[TestOutcome] = []
     without: list[str] = []
-    buckets: dict[str, dict[str, Any]] = {}
+    buckets: dict[str, _Bucket] = {}
     notes: list[Diagnostic] = list(diagnostics or [])
     for flt in filters:
         bucket = buckets.setdefault(flt.category, {"ids": set(), "tests": 0, "total": 0.0})
@@ -293,11 +298,12 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
     return VerifyResult(passed, outcomes, without, _benchmark(buckets), notes, require_all)
 
 
-def _run_tests(flt: RtkFilter, should_stop: Callable[[], bool] | None, profile: str):
+def _run_tests(flt: RtkFilter, should_stop: Callable[[], bool] | None, profile: str
+               ) -> list[tuple[FilterTest, FilterResult, list[Diagnostic]]]:
     """(test, output, timeout diagnostics) for each of ``flt``'s tests, until asked to stop."""
     from engine.rtk.stages import apply_line_filter
 
-    out = []
+    out: list[tuple[FilterTest, FilterResult, list[Diagnostic]]] = []
     for test in flt.tests:
         if should_stop is not None and should_stop():
             break
@@ -324,12 +330,24 @@ def _describe(activation: ActivationCheck, flt: RtkFilter) -> str:
     return text + ")"
 
 
-def _benchmark(buckets: dict[str, dict[str, Any]]) -> list[BenchmarkRow]:
-    rows = []
+class _Bucket(TypedDict):
+    """One category's running totals for the benchmark table."""
+
+    ids: set[str]
+    tests: int
+    total: float
+
+
+def _benchmark(buckets: dict[str, _Bucket]) -> list[BenchmarkRow]:
+    rows: list[BenchmarkRow] = []
     for category, b in buckets.items():
         average = math_round(b["total"] / b["tests"] * 100) / 100 if b["tests"] else 0
         rows.append(BenchmarkRow(category, len(b["ids"]), b["tests"], average))
-    return sorted(rows, key=cmp_to_key(lambda a, b: locale_compare(a.category, b.category)))
+
+    def by_category(a: BenchmarkRow, b: BenchmarkRow) -> int:
+        return locale_compare(a.category, b.category)
+
+    return sorted(rows, key=cmp_to_key(by_category))
 
 
 def run_rtk_filter_tests(*, builtin_dir: str | os.PathLike[str] | None = None,

@@ -74,7 +74,9 @@ def _type_issue(expected: str, value: Any) -> Issue:
 
 
 class Schema:
-    def run(self, value: Any) -> tuple[Any, list[Issue]]:
+    # The parsed value is ``Any`` on purpose: its shape is what the schema guarantees (a dict with
+    # these keys, a list of those), which the type checker cannot follow from a schema value.
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         raise NotImplementedError
 
 
@@ -82,7 +84,7 @@ class Str(Schema):
     def __init__(self, min_length: int | None = None) -> None:
         self.min_length = min_length
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if not isinstance(value, str):
             return value, [_type_issue("string", value)]
         if self.min_length is not None and utf16_len(value) < self.min_length:
@@ -93,7 +95,7 @@ class Str(Schema):
 
 
 class Bool(Schema):
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if not isinstance(value, bool):
             return value, [_type_issue("boolean", value)]
         return value, []
@@ -105,7 +107,7 @@ class Int(Schema):
     def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
         self.minimum, self.maximum = minimum, maximum
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
                 or value in (float("inf"), float("-inf")):
             return value, [_type_issue("number", value)]
@@ -137,7 +139,7 @@ class Enum(Schema):
     def __init__(self, values: Sequence[str]) -> None:
         self.values = list(values)
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if isinstance(value, str) and value in self.values:
             return value, []
         joined = "|".join(f'"{v}"' for v in self.values)
@@ -149,7 +151,7 @@ class Arr(Schema):
     def __init__(self, item: Schema, min_items: int | None = None) -> None:
         self.item, self.min_items = item, min_items
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if not isinstance(value, list):
             return value, [_type_issue("array", value)]
         out, issues = [], []
@@ -172,7 +174,7 @@ class Default(Schema):
     def __init__(self, inner: Schema, default: Any) -> None:
         self.inner, self.default = inner, default
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if value is MISSING:
             return _fresh(self.default), []
         return self.inner.run(value)
@@ -182,7 +184,7 @@ class Optional(Schema):
     def __init__(self, inner: Schema) -> None:
         self.inner = inner
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if value is MISSING:
             return MISSING, []
         return self.inner.run(value)
@@ -195,7 +197,7 @@ class Obj(Schema):
         self.shape = list(shape)
         self.keys = {k for k, _ in shape}
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         if not isinstance(value, dict):
             return value, [_type_issue("object", value)]
         out: dict[str, Any] = {}
@@ -224,7 +226,7 @@ class Union(Schema):
         self.options = options
         self.last_branch: int | None = None
 
-    def run_branches(self, value) -> tuple[Any, list[Issue], int | None]:
+    def run_branches(self, value: object) -> tuple[Any, list[Issue], int | None]:
         # Branches are pure (each builds its own output), so the first clean one ends the search
         # without running the rest — as zod does; only a failing input needs every branch's issues.
         results = []
@@ -240,7 +242,7 @@ class Union(Schema):
         errors = [[issue.finalized() for issue in issues] for _, issues in results]
         return value, [Issue({"code": "invalid_union", "errors": errors}, [], "Invalid input")], None
 
-    def run(self, value):
+    def run(self, value: object) -> tuple[Any, list[Issue]]:
         parsed, issues, _ = self.run_branches(value)
         return parsed, issues
 

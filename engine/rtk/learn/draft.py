@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine.jsvalues import JsonObject
 from engine.rtk.learn import keep, shape
 from engine.rtk.learn.command import CommandShape, command_shape
 from engine.rtk.learn.noise import (
@@ -26,9 +27,14 @@ from engine.rtk.learn.noise import (
     read_lines,
     unit_pattern,
 )
-from engine.rtk.learn.normalise import head_length, literal_words, starts_with_value
+from engine.rtk.learn.normalise import Template, head_length, literal_words, starts_with_value
 from engine.rtk.learn.proof import Proof, prove
 from engine.rtk.signal import ANSI, normal
+
+if TYPE_CHECKING:
+    import os
+
+    from engine.rtk.model import FilterObject, RtkFilter
 
 SCHEMA_ID = "https://rulewright.dev/schemas/rtk-filter.schema.json"
 MAX_MATCH_PATTERNS = 2
@@ -50,7 +56,7 @@ class Draft:
     protected: list[list[str]]  # per sample, normalised protected lines
     strip_ansi: bool
     deduplicate: bool
-    pool: list | None = None  # other filters the activation check selects among
+    pool: list[RtkFilter] | None = None  # other filters the activation check selects among
 
 
 @dataclass
@@ -63,16 +69,16 @@ class LearnResult:
     proof: Proof
     notes: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"filter": self.filter, "proposals": [p.to_dict() for p in self.proposals],
                 "refused": [{**p.to_dict(), "why": why} for p, why in self.refused],
                 "savingsPercent": [round(s, 2) for s in self.savings],
                 "limits": {"maxLines": self.limits.max_lines, "headLines": self.limits.head_lines,
                            "tailLines": self.limits.tail_lines, "reason": self.limits.reason},
-                "proof": self.proof.to_dict(), "notes": self.notes}
+                "proof": self.proof.to_dict(), "notes": list(self.notes)}
 
 
-def schema_ref(folder) -> str:
+def schema_ref(folder: str | os.PathLike[str] | None) -> str:
     """``$schema`` for a filter written into ``folder``: a relative path to our schema when the
     folder is inside this project (editors and ``rulewright validate`` follow it), else its id."""
     import os
@@ -100,7 +106,8 @@ def split_lines(text: str) -> list[str]:
     return [ANSI.sub("", ln) for ln in engine_split(text)]
 
 
-def learn(samples: list[str], command: str, *, filter_id: str | None = None, pool: list | None = None) -> Draft:
+def learn(samples: list[str], command: str, *, filter_id: str | None = None, pool: list[RtkFilter] | None = None
+          ) -> Draft:
     """Read the samples and propose patterns (nothing is composed yet)."""
     if not samples:
         raise ValueError("give at least one sample output")
@@ -134,7 +141,7 @@ def refresh_matches(draft: Draft, proposal: Proposal) -> None:
 def _match_patterns(lines: list[SampleLine], n: int) -> list[Proposal]:
     """Lines that say "this is that tool's output": a kind of line in (nearly) every sample,
     led by a real word, earliest first."""
-    groups: dict[tuple, list[SampleLine]] = defaultdict(list)
+    groups: dict[Template, list[SampleLine]] = defaultdict(list)
     for ln in lines:
         if not ln.blank and not starts_with_value(ln.tpl) and literal_words(ln.tpl[:head_length(ln.tpl)]):
             groups[ln.tpl[:head_length(ln.tpl)]].append(ln)
@@ -157,7 +164,8 @@ def _match_patterns(lines: list[SampleLine], n: int) -> list[Proposal]:
     return out
 
 
-def _priority_patterns(lines: list[SampleLine], guard: list[SampleLine], protected: set) -> list[Proposal]:
+def _priority_patterns(lines: list[SampleLine], guard: list[SampleLine], protected: set[tuple[int, int]]
+                       ) -> list[Proposal]:
     out: list[Proposal] = []
     covered: set[tuple[int, int]] = set()
     for prio in keep.GENERIC:
@@ -167,7 +175,7 @@ def _priority_patterns(lines: list[SampleLine], guard: list[SampleLine], protect
             out.append(Proposal(prio.field, prio.pattern, why))
             covered |= {(ln.sample, ln.index) for ln in hits}
     # tool-specific outcome lines the generic ones miss (``Finished …``, ``Successfully installed``)
-    groups: dict[tuple, list[SampleLine]] = defaultdict(list)
+    groups: dict[Template, list[SampleLine]] = defaultdict(list)
     for ln in guard:
         if (ln.sample, ln.index) not in covered:
             groups[ln.tpl[:head_length(ln.tpl)]].append(ln)
@@ -211,7 +219,7 @@ def _base(draft: Draft, accepted: list[Proposal], limits: shape.Limits) -> dict[
     }
 
 
-def _parsed(obj: dict):
+def _parsed(obj: FilterObject) -> RtkFilter | None:
     from engine.rtk.model import parse_filter
 
     flt, _ = parse_filter(obj, source="project")
@@ -279,6 +287,6 @@ def _test_name(i: int, text: str) -> str:
 
 
 def learn_filter(samples: list[str], command: str, *, filter_id: str | None = None,
-                 pool: list | None = None) -> LearnResult:
+                 pool: list[RtkFilter] | None = None) -> LearnResult:
     """``learn`` then ``compose``: the draft filter with its evidence and proof."""
     return compose(learn(samples, command, filter_id=filter_id, pool=pool))

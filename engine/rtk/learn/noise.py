@@ -13,13 +13,16 @@ line starts with it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine import memo
 from engine.jsregex import RegexTimeout
 from engine.jsregex.backtracking import linear_attempts
+from engine.jsvalues import JsonObject
 from engine.rtk.learn import keep
 from engine.rtk.learn.normalise import (
     PLACEHOLDERS,
@@ -34,6 +37,9 @@ from engine.rtk.learn.normalise import (
     tokenize,
 )
 from engine.rtk.learn.regexes import search
+
+if TYPE_CHECKING:
+    from engine.rtk.linescan import LineScanner
 
 BLANK_PATTERN = r"^\s*$"
 REPEATS_IN_ONE = 3  # a kind of line seen this often in one run is progress, not news
@@ -63,10 +69,10 @@ class Proposal:
     pattern: str
     reason: str
     template: str = ""
-    matches: list[tuple[int, int, str]] = field(default_factory=list)
+    matches: list[tuple[int, int, str]] = dataclasses.field(default_factory=list)  # (`field` above is an attribute)
     accepted: bool = True
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"field": self.field, "pattern": self.pattern, "reason": self.reason, "template": self.template,
                 "accepted": self.accepted,
                 "matches": [{"sample": s + 1, "line": n, "text": t} for s, n, t in self.matches]}
@@ -74,7 +80,7 @@ class Proposal:
 
 def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     out: list[SampleLine] = []
-    seen: dict[str, tuple] = {}  # logs repeat lines: read each distinct one once
+    seen: dict[str, tuple[tuple[Token, ...], Template, bool, bool]] = {}  # logs repeat lines: read each distinct one once
     for s, lines in enumerate(samples):
         tail = keep.tail_indexes(lines)
         for i, text in enumerate(lines):
@@ -89,7 +95,7 @@ def read_lines(samples: list[list[str]]) -> list[SampleLine]:
     return out
 
 
-_SCANNERS: memo.MemoDict[int, tuple[list[SampleLine], object]] = memo.MemoDict(f"{__name__}._SCANNERS", 16)
+_SCANNERS: memo.MemoDict[int, tuple[list[SampleLine], LineScanner]] = memo.MemoDict(f"{__name__}._SCANNERS", 16)
 
 
 def matches_of(pattern: str, lines: list[SampleLine]) -> list[SampleLine]:
@@ -172,7 +178,7 @@ def _units(members: list[SampleLine], protected: set[tuple[int, int]],
     if whole is not None:
         return [(rest, whole)]
     out: list[tuple[list[SampleLine], str | None]] = []
-    by_shape: dict[tuple, list[SampleLine]] = defaultdict(list)
+    by_shape: dict[tuple[int, tuple[str, ...]], list[SampleLine]] = defaultdict(list)
     for ln in rest:
         by_shape[(len(ln.tpl), tuple(k for k, _ in ln.tpl))].append(ln)
     for shaped in by_shape.values():

@@ -23,11 +23,15 @@ exactly those and try again (``engine.rtk.learn.draft``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.jsregex.backtracking import linear_attempts
+from engine.jsvalues import JsonObject
 from engine.rtk.learn.regexes import is_valid, search
 from engine.rtk.signal import missing_lines, must_survive
+
+if TYPE_CHECKING:
+    from engine.rtk.model import FilterObject, RtkFilter
 
 
 @dataclass
@@ -36,7 +40,7 @@ class Check:
     passed: bool
     detail: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"name": self.name, "passed": self.passed, "detail": self.detail}
 
 
@@ -58,7 +62,7 @@ class Proof:
     def passed(self) -> bool:
         return all(c.passed for c in self.checks)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JsonObject:
         return {"passed": self.passed, "checks": [c.to_dict() for c in self.checks],
                 "lost": [{"sample": x.sample + 1, "line": x.line, "stage": x.stage,
                           "culprits": [{"field": f, "pattern": p} for f, p in x.culprits]} for x in self.lost],
@@ -69,8 +73,8 @@ FLAGS = {"match.commands": "im", "match.patterns": "im", "rules.dropPatterns": "
          "preserve.errorPatterns": "i", "preserve.summaryPatterns": "i"}
 
 
-def patterns_of(obj: dict) -> list[tuple[str, str]]:
-    out = []
+def patterns_of(obj: FilterObject) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
     for dotted in FLAGS:
         outer, inner = dotted.split(".")
         out += [(dotted, p) for p in obj.get(outer, {}).get(inner, [])]
@@ -78,7 +82,7 @@ def patterns_of(obj: dict) -> list[tuple[str, str]]:
 
 
 def prove(obj: dict[str, Any], samples: list[str], command: str, protected: list[list[str]],
-          pool: list | None = None) -> Proof:
+          pool: list[RtkFilter] | None = None) -> Proof:
     """Check the filter object ``obj`` against ``samples`` (raw texts) run by ``command``;
     ``protected[i]`` are the normalised lines of sample ``i`` the learner protected."""
     from engine.rtk.engine import process_rtk_text
@@ -144,7 +148,7 @@ def prove(obj: dict[str, Any], samples: list[str], command: str, protected: list
     return Proof(checks, lost, bad)
 
 
-def _culprits(obj: dict, line: str, text: str) -> list[tuple[str, str]]:
+def _culprits(obj: FilterObject, line: str, text: str) -> list[tuple[str, str]]:
     """The drop and collapse patterns that match a lost line as it stood in the sample (none: a
     line limit cut it)."""
     from engine.rtk.signal import ANSI, normal

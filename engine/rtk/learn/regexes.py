@@ -7,11 +7,11 @@ so a check that asks "does this drop pattern touch a protected line?" errs on th
 from __future__ import annotations
 
 from engine import memo
-from engine.jsregex import JSSyntaxError, RegexTimeout, compile_js
+from engine.jsregex import JSRegExp, JSSyntaxError, RegexTimeout, compile_js
 
 
 @memo.lru(maxsize=4096)
-def _compiled(pattern: str, flags: str):
+def _compiled(pattern: str, flags: str) -> JSRegExp | None:
     try:
         return compile_js(pattern, flags)
     except JSSyntaxError:

@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from engine.rtk.learn.noise import Proposal, SampleLine, matches_of, unit_pattern
-from engine.rtk.learn.normalise import head_length
+from engine.rtk.learn.normalise import Template, head_length
 
 SHORT_OUTPUT = 60  # kept lines below which a filter needs no cut of its own
 MAX_LINES_CAP = 400
@@ -45,7 +45,7 @@ def has_bursts(samples: list[list[str]], threshold: int = 3) -> bool:
 
 def collapse_proposals(lines: list[SampleLine], dropped: list[str], guard: list[SampleLine]) -> list[Proposal]:
     """Kinds of line (not already dropped) whose exact text repeats, apart, within one sample."""
-    groups: dict[tuple, list[SampleLine]] = defaultdict(list)
+    groups: dict[Template, list[SampleLine]] = defaultdict(list)
     for ln in lines:
         if ln.blank:
             continue

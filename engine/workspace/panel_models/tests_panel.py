@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from engine.rtk.model import RtkFilter
     from engine.rtk.sources import FilterFile
 
+if TYPE_CHECKING:
+    from engine.rtk.model import Source
+
 
 @dataclass
 class TestRow:
@@ -101,7 +104,7 @@ class TestRunResult:
         return text
 
 
-def _source_of(path: Path) -> str:
+def _source_of(path: Path) -> Source:
     """Selection precedence: ``.rtk`` files are project filters; other workspace files stand in
     for built-ins (they are what gets shipped or exported)."""
     return "project" if path.parent.name == ".rtk" else "builtin"

@@ -202,3 +202,17 @@ def test_write_asks_on_a_terminal(tmp_path, answer, code):
     assert exit_code == code
     assert screen.index("Risk summary:") < screen.index("exactly as shown? [y/N]")
     assert (project / ".rtk" / "trust.json").exists() is (code == 0)
+
+
+def test_trust_snapshots_live_in_the_one_user_data_folder(tmp_path, monkeypatch):
+    """The snapshots, the IDE's recovery copies and the example workspace share one data folder,
+    looked up in one place (engine.paths), so RULEWRIGHT_DATA_DIR moves them all."""
+    from engine.paths import data_dir
+    from engine.workspace.example import user_example_workspace
+    from engine.workspace.settings import recovery_dir
+
+    monkeypatch.setenv("RULEWRIGHT_DATA_DIR", str(tmp_path / "elsewhere"))
+    assert data_dir() == tmp_path / "elsewhere"
+    assert snapshots_dir() == data_dir() / "trusted-filters"
+    assert recovery_dir() == data_dir() / "recovery"
+    assert user_example_workspace() == data_dir() / "example-workspace"

@@ -95,7 +95,9 @@ class DiffDialog(QDialog):
                     item.setBackground(inserted)
                 table.setItem(r, c, item)
         first_change = next((i for i, row in enumerate(rows) if row.tag != "equal"), 0)
-        table.scrollToItem(table.item(first_change, 1)) if rows else None
+        first_item = table.item(first_change, 1) if rows else None
+        if first_item is not None:
+            table.scrollToItem(first_item)
         self.table = table
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

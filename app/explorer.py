@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from app.icons import icon, split_symbol
 from app.theme import tints
 from app.widgets.empty_state import EmptyAction, EmptyState
+from app.widgets.trees import top_items
 from engine.workspace.scan import FileEntry, WorkspaceIndex
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -62,8 +63,7 @@ class Explorer(QWidget):
     def set_index(self, index: WorkspaceIndex) -> None:
         self.index = index
         self.no_workspace.clear()
-        expanded = {self._key(self.tree.topLevelItem(i)) for i in range(self.tree.topLevelItemCount())
-                    if self.tree.topLevelItem(i).isExpanded()}
+        expanded = {self._key(item) for item in top_items(self.tree) if item.isExpanded()}
         self.tree.clear()
         self.items = {}
         groups = [("caveman", "Caveman packs"), ("rtk", "RTK filters"), ("project", ".rtk (project filters, trust)"),

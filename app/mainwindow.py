@@ -309,7 +309,7 @@ class MainWindow(QMainWindow):
     # -- settings -----------------------------------------------------------------------------------------
     def apply_settings(self) -> None:
         app = QApplication.instance()
-        if app is not None:
+        if isinstance(app, QApplication):
             apply_theme(app, self.settings.theme)
         font = mono_font(self.settings.font_family, self.settings.font_size)
         for tab in self.document_tabs():
@@ -483,7 +483,8 @@ class MainWindow(QMainWindow):
 
     def _on_tab_changed(self, _index: int) -> None:
         tab = self.current_tab()
-        self.undo_group.setActiveStack(tab.undo_stack if tab is not None else None)
+        # None (no document) deactivates the group, as Qt documents; PySide6's stub omits the None
+        self.undo_group.setActiveStack(tab.undo_stack if tab is not None else None)  # type: ignore[arg-type]
         self._update_status()
 
     def _on_dirty(self, tab: DocumentTab) -> None:
@@ -877,8 +878,8 @@ class MainWindow(QMainWindow):
 
     def save_window_state(self) -> None:
         """Geometry, docks (``saveState``) and the rule list's width, in the user's settings."""
-        geometry = bytes(self.saveGeometry().toBase64()).decode()
-        state = bytes(self.saveState().toBase64()).decode()
+        geometry = bytes(self.saveGeometry().toBase64().data()).decode()
+        state = bytes(self.saveState().toBase64().data()).decode()
         self.settings.window_state = f"{geometry};{state};{VisualEditor.remembered_list_width or ''}"
 
     def fit_to_screen(self) -> None:

@@ -26,10 +26,10 @@ class SettingsDialog(QDialog):
         self.theme = QComboBox()
         self.theme.addItems(THEMES)
         self.theme.setCurrentText(settings.theme)
-        self.font = QFontComboBox()
-        self.font.setFontFilters(QFontComboBox.FontFilter.MonospacedFonts)
+        self.font_box = QFontComboBox()
+        self.font_box.setFontFilters(QFontComboBox.FontFilter.MonospacedFonts)
         if settings.font_family:
-            self.font.setCurrentFont(QFont(settings.font_family))
+            self.font_box.setCurrentFont(QFont(settings.font_family))
         self.font_size = QSpinBox()
         self.font_size.setRange(6, 48)
         self.font_size.setValue(settings.font_size)
@@ -50,7 +50,7 @@ class SettingsDialog(QDialog):
         self.language = QLineEdit(settings.language)
         self.language.setToolTip("Caveman language pack used by previews (e.g. en, de, pt-BR)")
         form.addRow("Theme", self.theme)
-        form.addRow("Editor font", self.font)
+        form.addRow("Editor font", self.font_box)
         form.addRow("Font size", self.font_size)
         form.addRow("Regex timeout", self.timeout)
         form.addRow("Default profile", self.profile)
@@ -65,7 +65,7 @@ class SettingsDialog(QDialog):
         """Copy the dialog's values into the settings object (the caller saves and re-applies)."""
         s = self.settings
         s.theme = self.theme.currentText()
-        s.font_family = self.font.currentFont().family()
+        s.font_family = self.font_box.currentFont().family()
         s.font_size = self.font_size.value()
         s.regex_timeout_ms = self.timeout.value()
         s.default_profile = self.profile.currentText()

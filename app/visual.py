@@ -7,6 +7,7 @@ the document tab turns into a splice of the JSON text (one undo step each).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -15,12 +16,13 @@ from PySide6.QtCore import (
     QMimeData,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     QStringListModel,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QHelpEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -184,7 +186,7 @@ class ItemListModel(QStringListModel):
     def tip(self, row: int) -> str | None:
         return (self.tips[row] or None) if 0 <= row < len(self.tips) else None
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.ItemIsDropEnabled  # drops between rows land on the root
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
@@ -195,17 +197,17 @@ class ItemListModel(QStringListModel):
     def mimeTypes(self) -> list[str]:
         return [self.MIME]
 
-    def mimeData(self, indexes: list[QModelIndex]) -> QMimeData:
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
         mime = QMimeData()
         if indexes:
             mime.setData(self.MIME, QByteArray(str(indexes[0].row()).encode()))
         return mime
 
     def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
-                     parent: QModelIndex) -> bool:
+                     parent: QModelIndex | QPersistentModelIndex) -> bool:
         if action != Qt.DropAction.MoveAction or not data.hasFormat(self.MIME):
             return False
-        src = int(bytes(data.data(self.MIME)).decode())
+        src = int(bytes(data.data(self.MIME).data()).decode())
         if row < 0:
             row = parent.row() if parent.isValid() else len(self.titles)
         dst = row - 1 if row > src else row
@@ -223,7 +225,7 @@ class _ItemTips(QObject):
         self.view, self.model = view, model
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() != QEvent.Type.ToolTip:
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
             return False
         tip = self.model.tip(self.view.indexAt(event.pos()).row())
         if tip:

@@ -82,7 +82,7 @@ class ProcessWorker:
     """
 
     def __init__(self, niceness: int = 0) -> None:
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self.niceness = niceness  # how much lower than ours the helper's CPU priority is
 
@@ -92,7 +92,7 @@ class ProcessWorker:
             return [sys.executable, "--rulewright-worker"]
         return [sys.executable, "-m", "engine.workspace.worker"]
 
-    def _ensure(self) -> subprocess.Popen:
+    def _ensure(self) -> subprocess.Popen[bytes]:
         if self._proc is None or self._proc.poll() is not None:
             self._proc = subprocess.Popen(self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             lower_priority(self._proc.pid, self.niceness)

@@ -28,6 +28,7 @@ from app.icons import SymbolIconDelegate, icon, split_symbol
 from app.jsonview import JsonEditor, Mark
 from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
 from engine.workspace.diffrows import DiffRow
 from engine.workspace.panel_models.json_panes import PaneError
@@ -250,7 +251,7 @@ class NotesList(QTreeWidget):
             self.addTopLevelItem(item)
 
     def messages(self) -> list[str]:
-        return [self.topLevelItem(i).text(1) for i in range(self.topLevelItemCount())]
+        return [item.text(1) for item in top_items(self)]
 
 
 def short_json(value: Any, limit: int = 120) -> str:
@@ -284,12 +285,12 @@ def add_json_children(parent: QTreeWidgetItem | QTreeWidget, key: str, value: An
 
 def expand_marked(tree: QTreeWidget) -> None:
     """Expand the JSON items :func:`add_json_children` marked, once they are in ``tree``."""
-    stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    stack = top_items(tree)
     while stack:
         item = stack.pop()
         if item.data(0, EXPAND_ROLE):
             item.setExpanded(True)
-        stack.extend(item.child(i) for i in range(item.childCount()))
+        stack.extend(child_items(item))
 
 
 def mono_label(text: str = "") -> QLabel:

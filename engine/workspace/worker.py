@@ -14,18 +14,18 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 HEADER = 8
 
 
-def write_message(out: BinaryIO, value: Any) -> None:
+def write_message(out: IO[bytes], value: Any) -> None:
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     out.write(len(data).to_bytes(HEADER, "big") + data)
     out.flush()
 
 
-def read_message(inp: BinaryIO) -> Any:
+def read_message(inp: IO[bytes]) -> Any:
     """The next message, or raises EOFError when the other side has gone."""
     header = inp.read(HEADER)
     if len(header) < HEADER:

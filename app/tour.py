@@ -539,7 +539,10 @@ class Tour(QObject):
 
         if self._saver is None:
             self._saver = Dispatcher(self)
-        self._saver.request(settings.save)  # fsync off the GUI thread
+        # fsync off the GUI thread, to the settings file of now: the worker may run after the
+        # environment that named the config folder has changed (a test's private folder, gone)
+        target = settings.path()
+        self._saver.request(lambda: settings.save(target))
 
 
 # -- wiring -------------------------------------------------------------------------------------------------

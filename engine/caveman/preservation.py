@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import memo
@@ -53,7 +54,7 @@ class Kind:
         key = (self.source, self.flags)
         rx = _KIND_CACHE.get(key)
         if rx is None:
-            extra = digit_run_candidates if self.digit_runs else None
+            extra: Callable[[str], list[int] | None] | None = digit_run_candidates if self.digit_runs else None
             if self.back is not None:
                 literal, run_chars, skip_ws = self.back
                 extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)

@@ -77,9 +77,10 @@ class Settings:
         self.font_size = max(6, min(self.font_size, 48))
         self.recent_workspaces = [p for p in self.recent_workspaces if isinstance(p, str)][:MAX_RECENT]
 
-    def save(self) -> None:
+    def save(self, path: Path | None = None) -> None:
+        """Write the settings (to ``path``, default the config folder's ``settings.toml``)."""
         self.normalize()
-        atomic_write_text(self.path(), tomli_w.dumps(asdict(self)))
+        atomic_write_text(path or self.path(), tomli_w.dumps(asdict(self)))
 
     def remember_workspace(self, path: str | os.PathLike[str]) -> None:
         p = os.fspath(path)

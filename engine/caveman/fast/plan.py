@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine import memo
 from engine.caveman.required import required_of
+from engine.jsregex import ast as A
 from engine.jsregex.backtracking import parse_root
 
 MAX_STRINGS = 64
@@ -17,20 +18,22 @@ MAX_LITERAL = 32  # longer needles scan faster (str.count skips further)
 MAX_SET = 16
 WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
+StartAnchor = tuple[frozenset[str], int, int]  # (literals, lo, hi): a match starts lo..hi units before one
+# what a walk finds: anchors, a start kind ("text"/"line"), or a start kind narrowed by anchors
+Found = list[StartAnchor] | str | tuple[str, list[StartAnchor]]
+
 
 @dataclass(frozen=True)
 class Plan:
     """Where matches can start: ``anchors`` ((literals, lo, hi), …) or a start kind."""
 
-    anchors: tuple[tuple[frozenset[str], int, int], ...] = ()
+    anchors: tuple[StartAnchor, ...] = ()
     start: str = ""  # "text": only at 0; "line": at 0 and after each line terminator
     ignore_case: bool = False
     boundary: bool = False  # every match starts with ``\\b`` (a word boundary at the start)
 
 
-def _width(node) -> tuple[int, int | None]:
-    from engine.jsregex import ast as A
-
+def _width(node: A.Node) -> tuple[int, int | None]:
     if isinstance(node, A.CharSet | A.Dot):
         return (1, 1) if not getattr(node, "strings", ()) else (0, None)
     if isinstance(node, A.Anchor | A.Look | A.Empty):
@@ -38,7 +41,8 @@ def _width(node) -> tuple[int, int | None]:
     if isinstance(node, A.Group):
         return _width(node.body)
     if isinstance(node, A.Seq):
-        lo, hi = 0, 0
+        lo = 0
+        hi: int | None = 0
         for item in node.items:
             a, b = _width(item)
             lo += a
@@ -46,17 +50,15 @@ def _width(node) -> tuple[int, int | None]:
         return lo, hi
     if isinstance(node, A.Alt):
         widths = [_width(a) for a in node.alternatives]
-        return min(w[0] for w in widths), (None if any(w[1] is None for w in widths)
-                                          else max(w[1] for w in widths))
+        highs = [b for _a, b in widths if b is not None]
+        return min(w[0] for w in widths), (max(highs) if len(highs) == len(widths) else None)
     if isinstance(node, A.Quant):
         a, b = _width(node.body)
         return a * node.min, (None if node.max is None or b is None else b * node.max)
     return 0, None  # backreferences, unsupported constructs
 
 
-def _small_set(node) -> list[str] | None:
-    from engine.jsregex import ast as A
-
+def _small_set(node: A.Node) -> list[str] | None:
     if not isinstance(node, A.CharSet) or node.strings:
         return None
     chars: list[str] = []
@@ -71,18 +73,17 @@ class _NoPlan(Exception):
     pass
 
 
-def _extend(items: list, i: int, strings: list[str]) -> list[str]:
+def _extend(items: list[A.Node], i: int, strings: list[str]) -> list[str]:
     """Grow literal strings through the following single-character items; an optional one
     (``x?``) keeps both variants. Every match starts with one of the returned strings."""
-    from engine.jsregex import ast as A
-
     while i < len(items) and max(map(len, strings)) < MAX_LITERAL:
         item = items[i]
         chars = _small_set(item)
         if chars is not None:
             grown = [s + c for s in strings for c in chars]
-        elif isinstance(item, A.Quant) and item.min == 0 and item.max == 1 and _small_set(item.body):
-            grown = strings + [s + c for s in strings for c in _small_set(item.body)]
+        elif isinstance(item, A.Quant) and item.min == 0 and item.max == 1 \
+                and (optional := _small_set(item.body)):
+            grown = strings + [s + c for s in strings for c in optional]
         else:
             break
         if len(grown) > MAX_STRINGS:
@@ -92,9 +93,7 @@ def _extend(items: list, i: int, strings: list[str]) -> list[str]:
     return sorted(set(strings))
 
 
-def _anchors(items: list, lo: int, hi: int, multiline: bool) -> list[tuple[frozenset[str], int, int]] | str:
-    from engine.jsregex import ast as A
-
+def _anchors(items: list[A.Node], lo: int, hi: int, multiline: bool) -> Found:
     for i, item in enumerate(items):
         if isinstance(item, A.Anchor) and item.kind == "^" and lo == hi == 0:
             start = "line" if multiline else "text"
@@ -124,14 +123,12 @@ def _anchors(items: list, lo: int, hi: int, multiline: bool) -> list[tuple[froze
     raise _NoPlan
 
 
-def _node_anchors(node, lo: int, hi: int, multiline: bool):
-    """Anchors of ``node`` (list), a start kind (str) or None when it has none."""
-    from engine.jsregex import ast as A
-
+def _node_anchors(node: A.Node, lo: int, hi: int, multiline: bool) -> Found | None:
+    """Anchors of ``node`` (list), a start kind (str, or with anchors: tuple) or None when it has none."""
     if isinstance(node, A.Group):
         return _node_anchors(node.body, lo, hi, multiline)
     if isinstance(node, A.Alt):
-        out: list = []
+        out: list[StartAnchor] = []
         for alt in node.alternatives:
             found = _node_anchors(alt, lo, hi, multiline)
             if not isinstance(found, list):
@@ -164,7 +161,7 @@ def pattern_facts(source: str, flags: str) -> tuple[Plan | None, int | None, fro
     return plan, min_width, required_of(root, flags)
 
 
-def _plan(root, flags: str) -> tuple[Plan | None, int | None]:
+def _plan(root: A.Node, flags: str) -> tuple[Plan | None, int | None]:
     try:
         min_width = _width(root)[0]
         if any(f in flags for f in "yuv"):
@@ -183,11 +180,9 @@ def _plan(root, flags: str) -> tuple[Plan | None, int | None]:
     return Plan(anchors=_merge(found), ignore_case="i" in flags, boundary=boundary), min_width
 
 
-def _starts_at_boundary(root) -> bool:
+def _starts_at_boundary(root: A.Node) -> bool:
     """Whether a ``\\b`` is among the zero-width items the pattern starts with (so it is tested
     at the match start)."""
-    from engine.jsregex import ast as A
-
     items = root.items if isinstance(root, A.Seq) else [root]
     for item in items:
         if isinstance(item, A.Anchor) and item.kind == "b":
@@ -215,7 +210,7 @@ def _common_prefix(strings: list[str]) -> str:
     return first[:k]
 
 
-def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozenset[str], int, int], ...]:
+def _merge(anchors: list[StartAnchor]) -> tuple[StartAnchor, ...]:
     """Fewer literals to scan for: per offset range, drop a literal that extends another one (its
     occurrences are among the shorter one's) and replace literals sharing their first
     ``MERGE_PREFIX`` characters by their common prefix (a few more candidates, fewer scans), or
@@ -223,10 +218,10 @@ def _merge(anchors: list[tuple[frozenset[str], int, int]]) -> tuple[tuple[frozen
     by_range: dict[tuple[int, int], set[str]] = {}
     for literals, lo, hi in anchors:
         by_range.setdefault((lo, hi), set()).update(literals)
-    out = []
-    for (lo, hi), literals in by_range.items():
+    out: list[StartAnchor] = []
+    for (lo, hi), in_range in by_range.items():
         groups: dict[str, list[str]] = {}
-        for lit in literals:
+        for lit in in_range:
             groups.setdefault(lit[:MERGE_PREFIX] if len(lit) >= MERGE_PREFIX else lit, []).append(lit)
         merged = {_common_prefix(group) for group in groups.values()}
         kept = {lit for lit in merged if not any(o != lit and lit.startswith(o) for o in merged)}

@@ -183,7 +183,7 @@ class FastRegex:
             found = None
         elif self.extra is not None:
             found = self.extra(units)
-        elif self.required is not None and self._lacks_required(units):
+        elif self.required is not None and self._lacks_required(units, self.required):
             found = []
         elif self.plan is None:
             found = None
@@ -202,18 +202,18 @@ class FastRegex:
         self._last = (units, found)
         return found
 
-    def _lacks_required(self, units: str) -> bool:
+    def _lacks_required(self, units: str, required: frozenset[str]) -> bool:
         """Whether the text holds none of the literals every match holds (the shared literal
         index knows it for large texts under ``i``; otherwise one search per literal)."""
         folded = self.rx.translation.ignore_case
         if folded and self.index is not None:
             absent = self.index.known_absent(units)
             if absent is not None:
-                return self.required <= absent
+                return required <= absent
         hay = canonical(units) if folded else units
         if len(hay) != len(units):
             return False  # (never: the canonical form maps character by character)
-        return not any(occurrences(hay, lit) for lit in self.required)
+        return not any(occurrences(hay, lit) for lit in required)
 
     def _measure_sample(self, units: str) -> None:
         """Time a full scan of the first ``strategy.SAMPLE_UNITS`` of the text, the way a full scan would
@@ -285,7 +285,10 @@ class FastRegex:
             raise self._timeout_error(timeout) from None
 
     def _match(self, text: str, start: int, timeout: float | None) -> JSMatch:
-        return self._anchored().search(text, start, timeout)
+        """The match at ``start``, a span start the translated pattern matched at."""
+        found = self._anchored().search(text, start, timeout)
+        assert found is not None, "the sticky regex matches where its translation did"
+        return found
 
     def _assemble(self, work: _Work, spans: list[tuple[int, int]], values: str | list[str],
                   keep_units: bool = False) -> str:
@@ -311,11 +314,14 @@ class FastRegex:
             pieces[0::2] = gaps
             pieces[1::2] = values
             out = "".join(pieces)
+        next_units: str | None
         if out.isascii():  # (an ASCII upper() is as cheap as carrying the canonical form over)
             result = next_units = out
         else:
             if keep_units:
-                result = next_units = remember_units(out, out, True)
+                # (values as units: all BMP, so ``out`` comes back, never None)
+                result = out
+                next_units = remember_units(out, out, True)
             else:
                 result = from_utf16_units(out)  # as engine.jsregex's replace does
                 added = values if isinstance(values, str) else "".join(values)
@@ -360,7 +366,7 @@ class FastRegex:
                 return text
             return out if out.isascii() or keep_units else from_utf16_units(out)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
-        if spans is None:
+        if work is None or spans is None:
             result = self.rx.replace(text, repl, timeout)
             return as_units(result) if keep_units else result
         if not spans:
@@ -397,7 +403,7 @@ class FastRegex:
         """``replace_matched`` (``fn(matched)``) or ``replace_spans`` (``fn(offset, matched)``)."""
         work = self._prepare(text)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
-        if spans is None:
+        if work is None or spans is None:
             call = (lambda m: fn(m.index, from_utf16_units(m.match))) if offsets \
                 else (lambda m: fn(from_utf16_units(m.match)))
             result = self.rx.replace(text, call, timeout)

@@ -24,7 +24,7 @@ _UNITS: tuple[str | None, str] = (None, "")
 # the next run cannot use. Holders of a text of at least RELEASE_MIN units register here, and
 # ``release_texts`` (the end of a large part) lets go of them all.
 RELEASE_MIN = 65_536
-_HOLDING: weakref.WeakSet = weakref.WeakSet()
+_HOLDING: weakref.WeakSet[Holder] = weakref.WeakSet()
 _HOLDING_LOCK = threading.Lock()  # (a WeakSet may not change while another thread iterates it)
 
 

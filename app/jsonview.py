@@ -331,12 +331,12 @@ class FindBar(QWidget):
         close.setIcon(icon("clear"))
         close.setToolTip("Close (Esc)")
         lay.addWidget(close)
-        prev_btn.clicked.connect(lambda: self.find(backward=True))
-        next_btn.clicked.connect(lambda: self.find())
+        prev_btn.clicked.connect(lambda: self.find_next(backward=True))
+        next_btn.clicked.connect(lambda: self.find_next())
         one.clicked.connect(self.replace_one)
         every.clicked.connect(self.replace_all)
         close.clicked.connect(self.close_bar)
-        self.find_edit.returnPressed.connect(lambda: self.find())
+        self.find_edit.returnPressed.connect(lambda: self.find_next())
         self.find_edit.textChanged.connect(self._highlight_all)
         self.case.toggled.connect(self._highlight_all)
 
@@ -354,7 +354,7 @@ class FindBar(QWidget):
             self.close_bar()
             return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            self.find(backward=True)
+            self.find_next(backward=True)
             return
         super().keyPressEvent(event)
 
@@ -372,7 +372,7 @@ class FindBar(QWidget):
             flags |= QTextDocument.FindFlag.FindBackward
         return flags
 
-    def find(self, backward: bool = False) -> bool:
+    def find_next(self, backward: bool = False) -> bool:
         needle = self.find_edit.text()
         if not needle:
             return False
@@ -397,7 +397,7 @@ class FindBar(QWidget):
             cursor.selectedText().lower() == needle.lower()
         if cursor.hasSelection() and same:
             cursor.insertText(self.replace_edit.text())
-        self.find()
+        self.find_next()
 
     def replace_all(self) -> int:
         """Replace every match as ONE edit (one undo step)."""
@@ -438,7 +438,7 @@ class FindBar(QWidget):
     @Slot()
     def _highlight_all(self, *_args) -> None:
         needle = self.find_edit.text()
-        selections = []
+        selections: list[QTextEdit.ExtraSelection] = []
         if needle:
             doc = self.editor.document()
             cursor = QTextCursor(doc)

@@ -7,6 +7,7 @@ import gc
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 
 def _parse_size(text: str | None) -> tuple[int, int]:
@@ -121,7 +122,7 @@ def launch(args: argparse.Namespace) -> int:
 
         use_offscreen_screen(*size, frames=False)  # the screen is the size asked for: the report measures against it
 
-    from PySide6.QtWidgets import QApplication
+    from PySide6.QtWidgets import QApplication, QLayout
 
     from app import panels
 
@@ -134,7 +135,8 @@ def launch(args: argparse.Namespace) -> int:
             print(f"rulewright gui: error: {exc}", file=sys.stderr)
             return 2
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # the one application object of this process is a QApplication (instance() is typed as its base)
+    app = cast("QApplication | None", QApplication.instance()) or QApplication(sys.argv[:1])
     app.setApplicationName("Rulewright")
     app.setOrganizationName("Rulewright")
     app.setDesktopFileName("rulewright")
@@ -146,10 +148,12 @@ def launch(args: argparse.Namespace) -> int:
     settings = Settings() if docs_mode else Settings.load()
     window = MainWindow(settings, docs_mode=docs_mode)
     # a preview's screenshot gives the preview the room; an editor's keeps the default layout
-    window.docs_presents_preview = bool(panel_name) and panels.panel(panel_name).area == "right"
+    window.docs_presents_preview = bool(panel_name and panels.panel(panel_name).area == "right")
     window.resize(*size)
     if docs_mode:
-        window.layout().setSizeConstraint(window.layout().SizeConstraint.SetNoConstraint)
+        layout = window.layout()
+        if layout is not None:  # a QMainWindow always has its layout
+            layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         window.setFixedSize(*size)  # screenshots have exactly the size asked for
     # Everything created so far (Qt wrappers, modules) lives as long as the app: keep it out of
     # the garbage collector's full passes, which otherwise pause every thread for their length.
@@ -195,7 +199,7 @@ def launch(args: argparse.Namespace) -> int:
             tour.start(tour_step - 1)
             _settle(app, window)
             tour.relayout()
-        ok = window.grab().save(screenshot)
+        ok = window.grab().save(str(screenshot))
         problems = _write_layout_report(window, report_path) if report_path else []
         files = len(window.index.files) if window.index is not None else 0
         window.close()

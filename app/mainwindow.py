@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         tune_for_gui()
         self.settings = settings or Settings.load()
         self.docs_mode = docs_mode
+        self.docs_presents_preview = False  # docs mode: the screenshot gives the preview panel the room
         self.workspace: Path | None = None
         self.index: WorkspaceIndex | None = None
         self.journal = RecoveryJournal(recovery_dir())

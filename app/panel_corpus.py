@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QProcess, Qt, Signal
 from PySide6.QtWidgets import (
@@ -48,6 +48,8 @@ from engine.workspace.corpus_model import (
 
 if TYPE_CHECKING:
     from app.mainwindow import MainWindow
+    from app.panel_caveman import CavemanPreviewPanel
+    from app.panel_rtk import RtkPreviewPanel
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 NO_CORPUS = "No corpus chosen: add folders of samples, JSONL files of chat bodies or command-output captures."
@@ -189,25 +191,27 @@ class CorpusPanel(QWidget):
 
     def run(self) -> bool:
         """Run the workspace's folders (or the bundled ones) over the corpus."""
-        return self._start(eval_arguments(self.paths, self._report_file, **self._workspace_folders(),
-                                          profile=self._profile()))
+        folders = self._workspace_folders()
+        return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
+                                          filters=folders["filters"], profile=self._profile()))
 
     def run_ab(self) -> bool:
         """The active tab's unsaved text against the file on disk."""
         tab = self.window_.current_tab() if hasattr(self.window_, "current_tab") else None
         root = self.window_.workspace
-        if tab is None or root is None or getattr(tab, "path", None) is None:
+        path = getattr(tab, "path", None)
+        if tab is None or root is None or path is None:
             self.summary.setText("A/B needs an open pack (under rules/) or filter (under filters/) of the workspace.")
             return False
         try:
-            flag, current, baseline = ab_folders(root, Path(tab.path), tab.text, Path(self._scratch.name))
+            flag, current, baseline = ab_folders(root, Path(path), tab.text, Path(self._scratch.name))
         except (ValueError, OSError) as exc:
             self.summary.setText(f"A/B: {exc}")
             return False
         folders = self._workspace_folders()
         folders["rules" if flag == "--rules" else "filters"] = current
-        return self._start(eval_arguments(self.paths, self._report_file, **folders, baseline=baseline,
-                                          profile=self._profile()))
+        return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
+                                          filters=folders["filters"], baseline=baseline, profile=self._profile()))
 
     def _profile(self) -> str:
         settings = getattr(self.window_, "settings", None)
@@ -336,12 +340,13 @@ class CorpusPanel(QWidget):
             self.summary.setText(f"{sample_id} can no longer be read (moved or changed since the run).")
             return False
         if sample.kind == "output":
-            panel = self.window_.show_panel("rtk-preview")
-            panel.command.setText(sample.command or "")
-            panel.set_output(sample.text)
+            # the panels registered under these names are these classes (app.panel_rtk, app.panel_caveman)
+            rtk = cast("RtkPreviewPanel", self.window_.show_panel("rtk-preview"))
+            rtk.command.setText(sample.command or "")
+            rtk.set_output(sample.text)
         else:
-            panel = self.window_.show_panel("caveman-preview")
-            panel.set_text(preview_text(sample))
+            caveman = cast("CavemanPreviewPanel", self.window_.show_panel("caveman-preview"))
+            caveman.set_text(preview_text(sample))
         return True
 
     def shutdown(self) -> None:

@@ -58,6 +58,8 @@ SECTION_ROLE = Qt.ItemDataRole.UserRole + 3
 
 
 class ParamsPanel(QWidget):
+    status: Badge  # built below the worker whose failure callback sets it
+
     def __init__(self, window: MainWindow | None = None) -> None:
         super().__init__()
         self.window_ = window

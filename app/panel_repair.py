@@ -324,6 +324,8 @@ class RepairTab(QWidget):
 class GrammarTab(QWidget):
     """An assistant message in, the message_end decision out, leaks highlighted in place."""
 
+    verdict: Badge  # built below the worker whose failure callback sets it
+
     def __init__(self, inline: bool = False) -> None:
         super().__init__()
         self.view: GrammarView | None = None

@@ -183,8 +183,8 @@ class TestsPanel(QWidget):
         for w in (self.run_button, self.cancel_button, self.progress, self.summary):
             bar.addWidget(w)
         bar.addStretch(1)
-        for w in (self.failed_only, self.builtins, self.auto, self.accept_button, self.add_button):
-            bar.addWidget(w)
+        for option in (self.failed_only, self.builtins, self.auto, self.accept_button, self.add_button):
+            bar.addWidget(option)
 
         self.tree = QTreeWidget()
         self.tree.setItemDelegate(SymbolIconDelegate(self.tree))  # ✓/✗/⚠ drawn as icons
@@ -625,8 +625,8 @@ class TestsPanel(QWidget):
         preview = self.window_.panel_widgets.get("rtk-preview")
         command_edit = getattr(preview, "command", None)
         input_edit = getattr(preview, "input", None)
-        command = command_edit.text() if hasattr(command_edit, "text") else ""
-        sample = input_edit.toPlainText() if hasattr(input_edit, "toPlainText") else ""
+        command = command_edit.text() if isinstance(command_edit, QLineEdit) else ""
+        sample = input_edit.toPlainText() if isinstance(input_edit, QPlainTextEdit) else ""
         return command.strip(), sample
 
     @Slot()

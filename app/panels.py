@@ -68,9 +68,11 @@ def offer_action(window: MainWindow, key: str, action: QAction) -> None:
 
 def window_menu(window: MainWindow, title: str) -> QMenu | None:
     """The menu bar's menu called ``title`` (mnemonics ignored), or None."""
+    from PySide6.QtWidgets import QMenu  # at call time: this registry module imports no Qt
+
     for action in window.menuBar().actions():
         menu = action.menu()
-        if menu is not None and action.text().replace("&", "") == title:
+        if isinstance(menu, QMenu) and action.text().replace("&", "") == title:
             return menu
     return None
 

@@ -7,6 +7,7 @@ the only signal: diff lines keep their ``-``/``+`` marks, badges carry a symbol 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -232,7 +233,7 @@ class NotesList(QTreeWidget):
         self.setAlternatingRowColors(True)
         self.setWordWrap(True)
 
-    def set_notes(self, notes: list[Diagnostic | dict[str, Any]], empty: str = "") -> None:
+    def set_notes(self, notes: Sequence[Diagnostic | dict[str, Any]], empty: str = "") -> None:
         self.clear()
         t = tints()
         colours = {"error": t.error, "warning": t.warning, "info": t.info}

@@ -96,8 +96,9 @@ class FlowLayout(QLayout):
     def _place_row(row: list[QLayoutItem], area: QRect, y: int, height: int, gap: int) -> None:
         widths = [min(i.sizeHint().width(), area.width()) for i in row]
         spare = area.width() - sum(widths) - gap * (len(row) - 1)
-        growers = [k for k, i in enumerate(row) if i.widget() is not None
-                   and i.widget().sizePolicy().horizontalStretch() > 0]
+        widgets = [i.widget() for i in row]
+        growers = [k for k, widget in enumerate(widgets)
+                   if widget is not None and widget.sizePolicy().horizontalStretch() > 0]
         for k in growers:
             widths[k] += spare // len(growers) if spare > 0 else 0
         x = area.x()

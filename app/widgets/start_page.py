@@ -7,6 +7,7 @@ is open. Every button triggers the window's own action (same effect as its menu 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,6 @@ class StartPage(QWidget):
                   if w.workspace is None or Path(p) != w.workspace][:RECENT_SHOWN]
         self.recent_title.setVisible(bool(recent))
         if recent:
-            self.recent.show_message("", [(p, lambda p=p: w.open_workspace(Path(p))) for p in recent])
+            self.recent.show_message("", [(p, partial(w.open_workspace, Path(p))) for p in recent])
         else:
             self.recent.clear()

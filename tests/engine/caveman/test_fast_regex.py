@@ -306,9 +306,8 @@ def test_path_candidates_equal_a_walk_of_the_text(bits):
 def test_line_and_path_finders_give_the_regex_results(seed, monkeypatch):
     """The kinds and default preserve patterns with these finders match as the regex layer does,
     on texts large enough to be planned (lines of tables, directives, paths, odd line ends)."""
-    from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, STRICT_OVERRIDES, preserve_regex
-
     from engine.caveman.fast import strategy
+    from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, STRICT_OVERRIDES, preserve_regex
 
     monkeypatch.setattr(strategy, "prefer_full_scan", lambda *args: False)  # (the candidates, always)
     rng = random.Random(seed)

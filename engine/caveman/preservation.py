@@ -343,7 +343,9 @@ def segments(text: str, ex: Extraction) -> list[tuple[str, bool]]:
     return out
 
 
-# ---------------------------------------------------------------- structure check (§3.3)
+# ---------------------------------------------------------------- structure check (§3.3): with no
+# user preserve patterns, a part holding none of these structural tokens (fences, links, headings,
+# paths, constants, calls, error names…) is compressed without extracting protected regions
 
 _STRUCTURE_PREFILTER = re.compile(r"[`~\[\]|$#\\/:_()0-9]")
 _STRUCTURE_SOURCE = "|".join((

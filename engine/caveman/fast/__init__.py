@@ -1,6 +1,6 @@
 """Exact, fast evaluation of rule and region patterns on large texts, by concern:
 
-* ``plan`` — where a pattern's matches can start (literal anchors from its parsed tree);
+* ``plan`` — where a pattern's matches can start (``engine.jsregex.starts``'s facts, as a ``Plan``);
 * ``literals`` — candidate positions on a text, and the literal index a run's rules share;
 * ``texts`` — what a run remembers of its texts (units, canonical case) and lets go of after;
 * ``strategy`` — measured costs that choose between equivalent evaluations;

@@ -507,18 +507,22 @@ def test_the_charset_led_twin_is_built_only_for_a_text_large_enough_to_time_it_o
     assert len(built) == 1  # decided once
 
 
-def test_planning_a_pattern_keeps_no_parse_tree():
-    """Compiling a rule (its plan) leaves no tree in ``parsed_root``'s cache: a pattern typed in a
-    live preview, a new one per keystroke, would otherwise pile up trees for the collector."""
-    from engine.caveman.fast import analyse
-    from engine.jsregex.backtracking import parse_root, parsed_root
+def test_planning_a_rule_parses_its_pattern_once(monkeypatch):
+    """Compiling a rule (its translation, then its plan and required literals) parses the pattern
+    once: the plan reads the translation's own tree (``engine.jsregex.starts``), so a pattern typed
+    in a live preview, a new one per keystroke, leaves one tree, in the bounded parse memo."""
+    import importlib
 
+    from engine.jsregex import parser as jsparser
+
+    jstranslate = importlib.import_module("engine.jsregex.translate")
+    parses: list[str] = []
+    real = jsparser.parse
+    monkeypatch.setattr(jstranslate, "parse", lambda units, *a, **k: parses.append(units) or real(units, *a, **k))
     source = r"\b(?:could|would) you(?: please)? (?=(?:explain|show|tell))" + "qzx" + str(random.random())
-    before = parsed_root.cache_info().currsize
-    plan, min_width = analyse(source, "gi")
-    assert plan is not None and min_width > 0
-    assert parsed_root.cache_info().currsize == before
-    assert parse_root(source, "gi") == parsed_root(source, "gi")  # the same tree, when one is kept
+    fast = FastRegex(source, "gi")
+    assert fast.plan is not None and fast.min_width > 0
+    assert len(parses) == 1
 
 
 def test_anchored_loop_keeps_its_timeout(monkeypatch):

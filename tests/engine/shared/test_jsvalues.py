@@ -1,4 +1,4 @@
-"""JavaScript value semantics (spec §15)."""
+"""JavaScript value semantics the engines rely on (jsregex.md §15): UTF-16 lengths, trim, Number, String, JSON, sort order."""
 
 from __future__ import annotations
 

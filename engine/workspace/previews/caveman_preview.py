@@ -265,11 +265,29 @@ def _run_text(req: CavemanRequest, run: Callable[[PackSource], R],
     return shape(result, languages, started)
 
 
-def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
+def run_caveman_output(req: CavemanRequest, keep_input: bool = True) -> CavemanPreview:
     """The first result for a large text: the plain compress path (no per-match recording, no
     quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
     and whether it would be sent uncompressed at once; ``partial`` is set, and the explanation
-    (``run_caveman_preview``) follows."""
+    (``run_caveman_preview``) follows. ``keep_input=False`` leaves ``input`` empty (a helper
+    process need not send back the megabyte it was given; the caller puts ``req.text`` back)."""
+    preview = _run_output(req)
+    if not keep_input:
+        preview.input = ""
+    return preview
+
+
+def warm_up(req: CavemanRequest) -> float:
+    """Run ``req`` once through both stages and forget the result: a helper process pays its
+    one-time costs (imports, the packs read, their patterns translated and compiled, the case
+    tables built) before the first real text arrives. Returns the seconds it took."""
+    started = time.perf_counter()
+    run_caveman_output(req)
+    run_caveman_preview(req)
+    return time.perf_counter() - started
+
+
+def _run_output(req: CavemanRequest) -> CavemanPreview:
     from engine.caveman import Compressor
 
     def compress(source: PackSource) -> CompressResult:

@@ -64,9 +64,7 @@ def qt_plain_text(text: str) -> str:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.isascii():
         return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates (a str holds a pair as one character)
+    if _has_lone_surrogate(text):  # (a str holds a pair as one character)
         text = _LONE_SURROGATE.sub("", text)
     for char, read_as in _QT_PLAIN:  # (replace, not translate: a translation of 1 MB takes ~50 ms)
         if char in text:
@@ -111,6 +109,16 @@ def changed_range(old: str, new: str) -> tuple[int, int, int]:
 def utf16_index(text: str, index: int) -> int:
     """The UTF-16 position of ``text[index]`` (Qt positions count UTF-16 units)."""
     return index if text.isascii() else len(text[:index].encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _code_point_index(text: str, units: int) -> int:
@@ -166,6 +174,9 @@ class SpanTextView(QPlainTextEdit):
         # asks for it several times a run); connected first, so it is forgotten before any other
         # receiver of ``textChanged`` asks
         self._plain: str | None = None
+        # the document holds lone surrogates (which toPlainText drops): positions in the text
+        # read back are not the document's, so set_text replaces instead of patching
+        self._lone_surrogates = False
         self.textChanged.connect(self._forget_text)
         self.document().contentsChange.connect(lambda *_a: self._forget_text())
         self.setReadOnly(read_only)
@@ -205,8 +216,10 @@ class SpanTextView(QPlainTextEdit):
         # (the old selections' cursors would follow the replacement: with tens of thousands of
         # them, replacing a 1 MB text took minutes)
         self.setExtraSelections([])
-        if not self._patch(text):
+        lone = _has_lone_surrogate(text)
+        if lone or self._lone_surrogates or not self._patch(text):
             self.setPlainText(text)
+        self._lone_surrogates = lone
         if self.isReadOnly():  # only set_text changes it: what it holds now is known
             self._plain = qt_plain_text(text)
         self._apply()
@@ -226,8 +239,8 @@ class SpanTextView(QPlainTextEdit):
             return False
         new = qt_plain_text(text)
         start, old_end, new_end = changed_range(old, new)
-        if (new_end - start) + (old_end - start) > len(new) // 4:
-            return False
+        if (new_end - start) + (old_end - start) > len(new) // 4 or new.startswith("\ufeff", start):
+            return False  # (a string handed to Qt loses a leading byte-order mark)
         first, last = start, old_end
         if not old.isascii():
             first, last = utf16_index(old, start), utf16_index(old, old_end)
@@ -337,7 +350,7 @@ class SpanTextView(QPlainTextEdit):
         self._draw()
 
     def spans_at(self, pos: int) -> list[Span]:
-        found = []
+        found: list[Span] = []
         for ordered, starts, _longest in self._sorted.values():
             hi = bisect.bisect_right(starts, pos)
             found.extend(s for s in ordered[max(0, hi - 200):hi] if s.start <= pos < s.end)

@@ -298,10 +298,17 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        top.addWidget(self.refresh_button)
+        # the explanation's progress sits at the end of the summary line, which is always there:
+        # showing it moves nothing (in the controls' flow it added a row and pushed the texts down)
+        summary_row = QWidget()
+        srow = QHBoxLayout(summary_row)
+        srow.setContentsMargins(0, 0, 0, 0)
+        srow.addWidget(self.summary, 1)
         for widget in (self.explain_progress, self.cancel_button):
             widget.hide()
-            top.addWidget(widget)
-        top.addWidget(self.refresh_button)
+            srow.addWidget(widget)
+        summary_row.setMinimumHeight(max(w.sizeHint().height() for w in (self.explain_progress, self.cancel_button)))
         self.scope_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)  # names a rule and a folder
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(texts)
@@ -313,7 +320,7 @@ class CavemanPreviewPanel(QWidget):
         lay.addWidget(top)
         lay.addWidget(self.scope_label)
         lay.addWidget(self.banner)
-        lay.addWidget(self.summary)
+        lay.addWidget(summary_row)
         lay.addWidget(split, 1)
 
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
@@ -569,8 +576,10 @@ class CavemanPreviewPanel(QWidget):
                 return 0
         self.cancel_explanation()
         req = self._scheduled = self.request(text)
-        if self.preview is not None:
-            self._stale_timer.start()  # the result shown is an older request's until this one's is in
+        if self.preview is not None and not self._stale and not self._stale_timer.isActive():
+            # the result shown is an older request's until this one's is in; counted from the first
+            # edit it does not answer (restarted at every keystroke, typing would never show it)
+            self._stale_timer.start()
         if len(req.text) >= STAGED_MIN:
             # a large text: its output first (the plain compress path, in a helper process), then
             # its explanation (see _explain)

@@ -173,3 +173,23 @@ def test_a_pack_edit_during_the_explanation_reruns_it_with_the_new_pack(qtbot, p
     qtbot.waitUntil(lambda: panel.preview is not None and not panel.preview.partial
                     and any(h.name == "basically_renamed" for h in panel.preview.rules), timeout=60000)
     assert not any(h.name == "basically" for h in panel.preview.rules)
+
+
+def test_while_typing_goes_on_the_result_before_it_is_marked_stale(qtbot, panel):
+    """Typing slower than the debounce but without a pause long enough for a run: the result
+    shown belongs to the text before the first keystroke and says so while the typing goes on."""
+    panel.set_text("Could you please just look at the configuration.")
+    qtbot.waitUntil(lambda: panel.preview is not None and panel.preview.input.endswith("configuration."),
+                    timeout=20000)
+    panel.input.moveCursor(panel.input.textCursor().MoveOperation.End)
+    panel.set_debounce(10_000)  # no run starts while this test types
+    for char in " basically":
+        qtbot.keyClicks(panel.input, char)
+        qtbot.wait(60)
+        if not panel.output.isEnabled():
+            break
+    assert not panel.output.isEnabled() and "out of date" in panel.output_label.text()
+    panel.set_debounce(0)
+    panel.schedule(immediate=True)
+    qtbot.waitUntil(lambda: panel.output.isEnabled(), timeout=20000)
+    assert panel.preview.input == panel.input.plain_text()

@@ -325,7 +325,7 @@ class CavemanPreviewPanel(QWidget):
 
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
         self.dispatcher.finished.connect(lambda _job, result: self._first_done(result))
-        self.dispatcher.failed.connect(lambda _job, message: self._show_failure(message))
+        self.dispatcher.failed.connect(lambda _job, message: self._run_failed(message))
         self.dispatcher.busyChanged.connect(self._busy)
         # the explanation of a large text, after its first result (see run_caveman_output)
         self.explainer = Dispatcher(self)
@@ -602,10 +602,11 @@ class CavemanPreviewPanel(QWidget):
         if preview.partial and not preview.error:
             self._explain(preview)
 
-    def _mark_stale(self) -> None:
+    def _mark_stale(self, *, failed: bool = False) -> None:
         """The result shown belongs to an older text (or older options, or an older pack) and the
-        new one is not in yet: say so on every view derived from it, and grey them out."""
-        if self.preview is None or self._stale or not self.dispatcher.busy:
+        new one is not in yet (or ``failed``): say so on every view derived from it, and grey
+        them out."""
+        if self.preview is None or self._stale or not (failed or self.dispatcher.busy):
             return
         self._stale = True
         for view in (self.output, self.details):
@@ -677,8 +678,13 @@ class CavemanPreviewPanel(QWidget):
     def _busy(self, busy: bool) -> None:
         self.refresh_button.setText("Running…" if busy else "Refresh")
 
+    def _run_failed(self, message: str) -> None:
+        """The run of the newest request failed: the result shown is an older request's."""
+        self._stale_timer.stop()
+        self._mark_stale(failed=True)
+        self._show_failure(message)
+
     def _show_failure(self, message: str) -> None:
-        self._stale_timer.stop()  # (a result shown before stays marked stale: it is not this text's)
         self.banner.show_message(f"The preview failed: {message.splitlines()[0]}", "error")
 
     # -- drawing -------------------------------------------------------------------------------------------------

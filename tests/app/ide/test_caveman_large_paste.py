@@ -193,3 +193,18 @@ def test_while_typing_goes_on_the_result_before_it_is_marked_stale(qtbot, panel)
     panel.schedule(immediate=True)
     qtbot.waitUntil(lambda: panel.output.isEnabled(), timeout=20000)
     assert panel.preview.input == panel.input.plain_text()
+
+
+def test_a_failed_run_leaves_the_older_result_marked_stale(qtbot, panel, monkeypatch):
+    panel.set_text("Could you please just look at the configuration.")
+    qtbot.waitUntil(lambda: panel.preview is not None and panel.preview.input.endswith("configuration."),
+                    timeout=20000)
+
+    def broken(req, progress=None):
+        raise RuntimeError("the engine broke")
+
+    monkeypatch.setattr(panel_module, "run_caveman_preview", broken)
+    qtbot.keyClicks(panel.input, " Basically")
+    qtbot.waitUntil(lambda: "failed" in panel.banner.text(), timeout=20000)
+    assert not panel.output.isEnabled() and "out of date" in panel.output_label.text()
+    assert "the engine broke" in panel.banner.text()

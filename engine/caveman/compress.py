@@ -27,6 +27,7 @@ from engine.caveman.preservation import (
     choose_seed,
     extract,
     has_structure,
+    preserve_regex,
     restore_with_spans,
     segments,
 )
@@ -169,7 +170,7 @@ class Compressor:
             if not isinstance(source, str):
                 continue
             try:
-                self.custom.append(FastRegex(source, flags))
+                self.custom.append(preserve_regex(source, flags))
             except JSSyntaxError as exc:
                 self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
 
@@ -239,7 +240,7 @@ class Compressor:
         return False
 
     def _disabled(self, body: Any) -> CompressResult:
-        tokens = estimate_body_tokens(body)  # o200k for Codex bodies (§13.2)
+        tokens = estimate_body_tokens(body)  # over the JSON body; o200k tokens for Codex bodies (§13.2)
         stats = {"originalTokens": tokens, "compressedTokens": tokens, "savingsPercent": 0,
                  "techniquesUsed": [], "mode": "standard", "timestamp": int(time.time() * 1000)}
         diags = [Diagnostic("compression did not run (disabled or no messages); OmniRoute measures tokens "

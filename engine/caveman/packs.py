@@ -62,7 +62,8 @@ class Rule:
         return f"{self.source}:{self.name}"
 
 
-# ---------------------------------------------------------------- validateRulePack (§12)
+# ---------------------------------------------------------------- validateRulePack (§12): a pack's
+# shape checks, in the reference's order and with its exact error texts
 
 def _non_blank(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(js_trim(value))

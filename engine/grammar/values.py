@@ -24,7 +24,8 @@ from engine.grammar.textscan import (
 )
 from engine.jsvalues import canonical_number, js_number, js_trim
 
-# ----------------------------------------------------------------------------- §2.4 call objects
+# ----------------------------------------------------------------------------- §2.4 call objects:
+# a name and its arguments read from a leaked JSON object, a nested ``arguments`` object unwrapped
 
 
 def assignable(key: str) -> bool:
@@ -110,7 +111,8 @@ def _short(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-# ----------------------------------------------------------------------------- §2.5 sniffing
+# ----------------------------------------------------------------------------- §2.5 sniffing: a
+# value's type guessed from its text (JSON-looking text parsed, anything else kept as a string)
 
 _SNIFF = js_ascii(r"(?:true|false|null|-?[0-9]|[\[{]|\")")
 
@@ -159,7 +161,8 @@ def tag_value(raw: str, hits: Hits, *, strict: bool) -> Any:
     return typed
 
 
-# ----------------------------------------------------------------------------- §2.6 pythonic
+# ----------------------------------------------------------------------------- §2.6 pythonic:
+# ``name(key=value)`` calls, with Python literals (True, None, quoted strings) read as JSON values
 
 _PY_NUMBER = js_ascii(r"[-+]?[0-9]+(?:\.[0-9]+)?\Z")
 _PY_ESCAPE = js_ascii(r"\\(['\"\\])")

@@ -18,13 +18,18 @@ What other areas need to know about a pattern is answered here too, from the par
 - ``pattern_facts(source, flags)`` → :class:`PatternFacts` (``facts``): where matches start
   (``^`` prefix, line head, leading literal), the literals every match holds, whether a match or
   a lookaround can cross a line break, and how the pattern splits into alternatives;
-- ``required_any(root)`` (``literals``): texts of which every match holds one;
+- ``start_facts(source, flags)`` → :class:`StartFacts` (``starts``): where matches can start
+  (literal anchors with their offsets, or a text/line start), the minimum match width, and the
+  texts of which every match holds one (``required_any``, ``literals``);
 - ``linear_attempts`` / ``linear_scan`` (``backtracking``): proofs that an anchored attempt or a
   whole scan cannot backtrack without bound (so a caller may run it untimed);
 - ``specialised`` / ``after_line_break`` (``variants``): the pattern emitted for subjects whose
   only line break is LF (native anchors, native ``\\s``), and a ``^…`` pattern as ``\n(?:…)``;
 - ``canonicalize`` (``subject``): text case-folded as the pattern reads it under ``i``;
 - ``expand_template`` (``template``): JavaScript's replacement-template expansion.
+
+All of them read the pattern's one parse (``translate.parse_source``, a bounded memo shared with
+the translation), so a pattern is parsed once however many analyses ask about it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from .errors import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from .facts import PatternFacts, pattern_facts
 from .quirks import QUIRKS, quirks
 from .runtime import JSMatch, JSRegExp, get_default_timeout, set_default_timeout
+from .starts import StartFacts, start_facts
 from .translate import canonical_flags, translate
 
 __all__ = [
@@ -43,6 +49,7 @@ __all__ = [
     "JSUnsupportedError",
     "PatternFacts",
     "RegexTimeout",
+    "StartFacts",
     "canonical_flags",
     "compile_js",
     "get_default_timeout",
@@ -50,6 +57,7 @@ __all__ = [
     "pattern_facts",
     "quirks",
     "set_default_timeout",
+    "start_facts",
 ]
 
 

@@ -18,7 +18,7 @@ from .. import memo
 from .ast import Alt, Backref, Group, Look, Node, Parsed, Quant, QuirkEvent, Seq
 from .emitter import nullable
 from .errors import JSSyntaxError
-from .translate import Translation, recursion_headroom, translate
+from .translate import Translation, parse_source, recursion_headroom, translate
 from .unicode_data import canon
 
 REJECTED_IN_STRICT = frozenset({"JSR-Q1", "JSR-Q2", "JSR-Q3", "JSR-Q11", "JSR-Q12"})
@@ -72,11 +72,8 @@ def _diagnostic(e: QuirkEvent, profile: str) -> Diagnostic:
 
 def _structural_events(source: str, t: Translation) -> list[QuirkEvent]:
     """JSR-Q4 (backreferences that can see an unset group) and JSR-Q5 (loop captures)."""
-    from .parser import parse  # the AST is not kept in the cached translation
-
-    with recursion_headroom(source):
-        parsed = parse(_parser_units(source, t.unicode), unicode=t.unicode, vmode="v" in t.flags,
-                       ignore_case=t.ignore_case)
+    with recursion_headroom(source):  # (the walks recurse per nesting level too)
+        _units, parsed = parse_source(source, t.flags)  # the translation's own parse
         return _structural_events_of(parsed, source, t)
 
 
@@ -114,12 +111,6 @@ def _structural_events_of(parsed: Parsed, source: str, t: Translation) -> list[Q
             events.append(QuirkEvent("JSR-Q5", *span, "captures inside this loop are reset on every "
                                      "iteration (a group not matched by the last iteration is undefined)"))
     return events
-
-
-def _parser_units(source: str, unicode: bool) -> str:
-    from ..jsvalues import from_utf16_units, to_utf16_units
-
-    return from_utf16_units(source) if unicode else to_utf16_units(source)
 
 
 def _utf16_mapper(source: str, unicode: bool) -> Callable[[int], int]:

@@ -1,6 +1,7 @@
 """JavaScript's global match loop, tried only at known candidate positions, under one budget.
 
-Callers that know where a match can start (``engine.caveman.fast.plan`` plans literal anchors)
+Callers that know where a match can start (``engine.jsregex.starts`` gives literal anchors; Caveman's
+``engine.caveman.fast`` plans with them)
 try the translated pattern *anchored* at each candidate, left to right, skipping candidates
 inside the previous match, exactly as JavaScript's ``lastIndex`` loop would find them.
 

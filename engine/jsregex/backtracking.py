@@ -29,32 +29,13 @@ from __future__ import annotations
 from .. import memo
 from . import ast as A
 from .charset import ALL, Ranges, intersect, union
+from .translate import parsed_root
 
 MAX_WAYS = 4096  # bounded branching allowed per attempt (a few dozen alternatives × small repeats)
 
 
 class _NotLinear(Exception):
     pass
-
-
-@memo.lru(maxsize=2048)
-def parsed_root(source: str, flags: str) -> A.Node:
-    """The parsed pattern ``/source/flags`` (shared by the analyses of one pattern; callers
-    must not change it). Raises ``JSSyntaxError``."""
-    return parse_root(source, flags)
-
-
-def parse_root(source: str, flags: str) -> A.Node:
-    """``parsed_root`` without keeping the tree: for an analysis most patterns only get once
-    (a pattern typed in a live preview is a new one at each keystroke; kept, its tree of
-    hundreds of nodes would stay alive for the garbage collector to walk)."""
-    from engine.jsvalues import from_utf16_units, to_utf16_units
-
-    from .parser import parse
-
-    unicode = "u" in flags or "v" in flags
-    units = from_utf16_units(source) if unicode else to_utf16_units(source)
-    return parse(units, unicode=unicode, vmode="v" in flags, ignore_case="i" in flags).root
 
 
 @memo.lru(maxsize=2048)

@@ -24,9 +24,9 @@ import re
 from engine import memo
 
 from . import ast as A
-from .backtracking import parsed_root
 from .charset import union
 from .emitter import Emitter
+from .translate import parsed_root
 from .twin import re_twin
 
 

@@ -91,10 +91,18 @@ def compile_emitted(emitted: str) -> regex.Pattern[str]:
 
 def parse_source(source: str, flags: str) -> tuple[str, Parsed]:
     """``/source/flags`` parsed: the units the parser read (UTF-16 units, or code points with
-    ``u``/``v``) and the parse. Shared (a few hundred recent patterns) by the translation and the
-    analyses of a pattern (``facts``, ``variants``), so one parse serves all; callers must not
+    ``u``/``v``) and the parse. The one parse of a pattern: shared (the ``PARSE_CACHE_SIZE`` most
+    recent patterns) by the translation and every analysis (``facts``, ``starts``, ``variants``,
+    ``backtracking``, ``charset_led``, the quirk report), so none parses again; callers must not
     change it. Raises ``ParseError``."""
     return _parse_cached(source, "u" in flags or "v" in flags, "v" in flags, "i" in flags)
+
+
+def parsed_root(source: str, flags: str) -> Node:
+    """The root of ``parse_source(source, flags)``: the one parse of a pattern that every
+    analysis reads (``backtracking``, ``starts``, ``charset_led``, ``analysis``); callers must
+    not change it. Raises ``ParseError``."""
+    return parse_source(source, flags)[1].root
 
 
 @memo.lru(maxsize=PARSE_CACHE_SIZE)

@@ -17,7 +17,7 @@ import regex
 from .. import memo
 from . import ast as A
 from .emitter import Emitter
-from .translate import compile_emitted, parse_source, translate
+from .translate import compile_emitted, parsed_root, translate
 
 
 def specialised(source: str, flags: str, *, lf_only: bool, native_space: bool) -> regex.Pattern[str]:
@@ -38,7 +38,7 @@ def specialised(source: str, flags: str, *, lf_only: bool, native_space: bool) -
 
 @memo.lru(maxsize=1024)
 def _both(source: str, flags: str) -> regex.Pattern[str]:
-    root = _root(source, flags)
+    root = parsed_root(source, flags)
     return compile_emitted(_emitter(flags, native_space=True).emit_pattern(root))
 
 
@@ -51,7 +51,7 @@ def after_line_break(source: str, flags: str, *, native_space: bool) -> regex.Pa
     t = translate(source, flags)
     if "m" not in t.flags or t.unsupported or t.too_large:
         return None
-    root = _root(source, t.flags)
+    root = parsed_root(source, t.flags)
     items = root.items if isinstance(root, A.Seq) else [root]
     first = items[0]
     if not (isinstance(first, A.Anchor) and first.kind == "^"):
@@ -66,6 +66,3 @@ def _emitter(flags: str, *, native_space: bool) -> Emitter:
     return Emitter(multiline=True, dot_all="s" in flags, unicode="u" in flags or "v" in flags,
                    native_line_anchors=True, native_space_classes=native_space)
 
-
-def _root(source: str, flags: str) -> A.Node:
-    return parse_source(source, flags)[1].root

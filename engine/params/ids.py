@@ -279,7 +279,8 @@ def is_deep_research(model: dict[str, Any]) -> bool:
             and _search(r"deep[-_]?research", base_id(model)))
 
 
-# ------------------------------------------------------------------ §9.5 thinking-budget table
+# ------------------------------------------------------------------ §9.5 thinking-budget table:
+# per model family, the smallest and largest thinking budget, first matching row wins
 
 _ROWS: list[tuple[str, int, int]] = [
     (rf"gemini-2\.5-flash-lite{N}*\Z", 512, 24576),

@@ -34,7 +34,8 @@ def effort_inactive(effort: object) -> bool:
     return ids.effort_unset(effort) or effort == "default"
 
 
-# ------------------------------------------------------------------ budgets (§9.5)
+# ------------------------------------------------------------------ budgets (§9.5): a thinking
+# budget from the effort's ratio and the model's budget range, capped by the max tokens, at least 1024
 
 
 def capped_claude_budget(ctx: OptionsContext) -> int | float | None:

@@ -158,7 +158,8 @@ class _Mapper:
 
     def custom(self, key: str, name: str, kind: str, value: object) -> None:
         self.settings["customParameters"].append({"name": name, "type": kind, "value": value})
-        self.mapped(key, f"assistant.settings.customParameters {name} (a standard option, spec §9.3)")
+        self.mapped(key, f"assistant.settings.customParameters {name} (a standard option: Cherry Studio "
+                               "puts it at the top level of the request options)")
 
     def effort(self, key: str, effort: object) -> None:
         if not isinstance(effort, str):
@@ -234,7 +235,7 @@ class _Mapper:
         self.effort("reasoning.effort", reasoning.get("effort"))
         if "summary" in reasoning:
             self.unmapped("reasoning.summary", "Cherry Studio sets reasoningSummary itself from the model and "
-                                               "provider (spec §9.4)")
+                                               "provider")
         text = as_object(b.get("text"))
         self.provider_setting("text.verbosity", "verbosity", "verbosity", text.get("verbosity"))
         if "format" in text:
@@ -268,7 +269,8 @@ class _Mapper:
                                         "max_tokens is nearest the budget)")
                 if isinstance(budget, int):
                     self.unmapped("thinking.budget_tokens", f"{budget}: Cherry Studio derives the budget from the "
-                                                            "effort and its model table (spec §9.5)")
+                                                            "reasoning effort and the model's "
+                                                            "range of thinking budgets")
         self.tools(b.get("tools"), lambda t: str(t.get("type", "")).startswith("web_search_"))
         self.provider_setting("service_tier", "serviceTier", "serviceTier", b.get("service_tier"))
 

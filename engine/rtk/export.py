@@ -433,7 +433,8 @@ def export_toml(files: Sequence[str | os.PathLike[str]], output: str | os.PathLi
     return execute_export(plan, with_trust=with_trust, allow_failing=allow_failing, profile=profile)
 
 
-# ---------------------------------------------------------------- global TOML install (§6.4)
+# ---------------------------------------------------------------- global TOML install (§6.4): a TOML
+# filter file validated, then written as the data folder's rtk/filters.toml
 
 @dataclass
 class InstallResult:

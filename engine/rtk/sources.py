@@ -609,7 +609,8 @@ def filter_files_in(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     return out
 
 
-# ---------------------------------------------------------------- caching (§3.3)
+# ---------------------------------------------------------------- caching (§3.3): OmniRoute keeps
+# loaded filters per project and options, so an edited file is only re-read on refresh (VT-Q10, VT-Q13)
 
 _Signature = tuple[tuple[str, int, int, str], ...]
 _CacheKey = tuple[object, ...]

@@ -140,7 +140,7 @@ def test_every_rule_is_documented_and_scoped(path, pack):
         assert rule.get("category") in ("filler", "context", "structural", "dedup", "terse", "ultra"), where
         assert "replacement" in rule or "replacementMap" in rule, where
         assert rule.get("flags", "gi") != "gi" or "flags" not in rule, f"{where}: 'gi' is the default, omit it"
-        # Prefixed names are never gated by OmniRoute's English keyword prefilter (CAV-Q4, spec §7.4).
+        # Prefixed names are never gated by OmniRoute's English keyword prefilter (CAV-Q4, caveman.md §7.4).
         assert rule["name"].startswith(prefix), where
         assert rule["name"] not in KEYWORDS and rule["name"] != "articles", where
 

@@ -1,4 +1,4 @@
-"""Kimi K2 sentinel tokens (spec §3.2)."""
+"""Kimi K2 sentinel tokens (spec §3.2): calls between the section and call begin/end markers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cleanup and recapitalisation (spec §9), CAV-Q14."""
+"""Cleanup and recapitalisation after the rules (spec §9): whitespace scans, sentence capitals, CAV-Q14."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_byte_view_scans_on_arbitrary_strings(text):
 
 
 def plain_cleanup(text: str, crlf: bool = False) -> str:
-    """Spec §9.1 one step at a time (``crlf``: the strict CAV-Q14 fix)."""
+    """``cleanupArtifacts``'s character scans (spec §9.1), one step at a time (``crlf``: the strict CAV-Q14 fix)."""
     text = plain_collapse_spaces(text)
     if crlf:
         if any(s in text for s in (" \n", "\t\n", " \r\n", "\t\r\n")):

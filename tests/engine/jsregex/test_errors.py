@@ -1,4 +1,4 @@
-"""V8's exact SyntaxError texts (spec §12)."""
+"""V8's exact SyntaxError texts (spec §12): the message ``new RegExp`` throws for each kind of bad pattern."""
 
 from __future__ import annotations
 

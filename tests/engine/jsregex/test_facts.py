@@ -9,12 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.jsregex import JSSyntaxError, compile_js, pattern_facts
-from engine.jsregex.backtracking import parse_root
 from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.facts import UNKNOWN
 from engine.jsregex.literals import required_any
 from engine.jsregex.subject import canonicalize
-from engine.jsregex.translate import translate
+from engine.jsregex.translate import parsed_root, translate
 from engine.jsregex.unicode_data import canon_table
 from engine.jsregex.variants import after_line_break, specialised
 from engine.jsvalues import to_utf16_units
@@ -158,7 +157,7 @@ def test_every_match_holds_one_of_the_required_any_literals(source, flags, subje
     found = _matches(source, flags, subject)
     if found is None:
         return
-    literals = required_any(parse_root(source, flags))
+    literals = required_any(parsed_root(source, flags))
     if literals is None:
         return
     for m in found:

@@ -548,6 +548,8 @@ class CavemanPreviewPanel(QWidget):
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
         # a paste (a large change at once) runs without the pause that gathers keystrokes
         length, self._input_length = self._input_length, self.input.document().characterCount()
+        if abs(self._input_length - length) >= PASTE_MIN and len(text) >= STAGED_MIN:
+            QTimer.singleShot(0, self._prepare_output)
         if self._scheduled is not None and not self._docs_mode() and self.request() == self._scheduled:
             return  # the run for exactly this text started before the view had it (_text_coming)
         self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
@@ -558,6 +560,16 @@ class CavemanPreviewPanel(QWidget):
                               self.language.currentText().strip() or "en",
                               self.intensity.currentText(), self.role.currentText(), self.profile.currentText(),
                               self.pack_root, self.override, only, self.timeout_ms)
+
+    def _prepare_output(self) -> None:
+        """While a large pasted text's first result is computed (in the helper), build the output
+        view's document for the case it comes back unchanged (sent uncompressed, or no rule
+        applies): it is then shown without a second megabyte's blocks on the way."""
+        text = self.input.plain_text()
+        if (len(text) < STAGED_MIN or self._docs_mode() or (self.preview is not None and self.preview.input == text)
+                or self.output.prepared_text() == text or self.output.plain_text() == text):
+            return
+        self.output.prepare_text(text)
 
     def _docs_mode(self) -> bool:
         return self.window_ is not None and self.window_.docs_mode

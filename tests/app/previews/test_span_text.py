@@ -122,3 +122,33 @@ def test_layers_arrive_in_any_order_and_hover_finds_them(qtbot):
     assert [s.tip for s in view.spans_at(17)] == ["a", "p"]  # topmost layer first
     assert [s.start for s in view.spans()] == [10, 15, 50]
     assert view.layer("diff")[0].tip == "b"  # the layer as it was given
+
+
+def test_a_prepared_text_is_shown_as_set_text_would_show_it(qtbot):
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    view.set_text("before")
+    font, option = view.document().defaultFont(), view.document().defaultTextOption().wrapMode()
+    text = "line one\r\nline two\u2029three\n" * 50
+    view.prepare_text(text)
+    assert view.toPlainText() == "before"  # nothing shows until set_text asks for that text
+    view.set_text(text)
+    assert view.toPlainText() == qt_plain_text(text) == view.plain_text()
+    assert view.document().defaultFont() == font and view.document().defaultTextOption().wrapMode() == option
+    assert view.prepared_text() is None
+    view.set_layer("diff", [Span(0, 4, "removed", "r")])
+    assert view.extraSelections() and view.spans_at(1)[0].tip == "r"
+    view.set_text(text + "more")  # the adopted document goes on as any other
+    assert view.toPlainText() == qt_plain_text(text + "more") == view.plain_text()
+    view.prepare_text("never shown")
+    view.set_text("another text")  # a different text drops what was prepared
+    assert view.toPlainText() == "another text" and view.prepared_text() is None
+    for round_ in range(3):  # adopted documents replace each other (and are let go of)
+        again = f"round {round_}\n" * 200
+        view.prepare_text(again)
+        view.set_text(again)
+        assert view.toPlainText() == again and view.plain_text() == again
+    view.set_text("plain again")
+    assert view.toPlainText() == "plain again"

@@ -384,22 +384,28 @@ def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], start
 def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], list[Span]]:
     """Diff spans for both sides, each with the rules whose matches overlap the change."""
     import bisect
+    from itertools import compress
 
     marks: list[tuple[int, int, str]] = sorted(
         (s, e, h.name) for h in hits if h.changed for s, e in h.spans)
     starts = [m[0] for m in marks]
+    ends = [m[1] for m in marks]
+    rule_of = [m[2] for m in marks]
     longest = max((e - s for s, e, _name in marks), default=0)
 
+    def overlapping(lo: int, hi: int, a: int) -> list[str]:
+        """Names of ``marks[lo:hi]`` (all starting before the change ends) that reach ``a``, in
+        order, once each; the per-mark test runs in C (a 1 MB diff has tens of thousands of
+        changes, each looking at up to 64 marks)."""
+        return list(dict.fromkeys(compress(rule_of[lo:hi], map(a.__le__, ends[lo:hi])))) if hi > lo else []
+
     def rules_for(a: int, b: int) -> list[str]:
-        found: list[str] = []
         limit = max(b, a + 1)
         hi = bisect.bisect_right(starts, limit)
-        for s, e, name in marks[max(0, hi - 64):hi]:  # matches are short; look back a little
-            if s < limit and e >= a and name not in found:
-                found.append(name)
+        before = bisect.bisect_left(starts, limit, 0, hi)  # marks that start before ``limit``
+        found = overlapping(max(0, hi - 64), before, a)  # matches are short; look back a little
         if not found:  # far-reaching match: every mark that starts late enough to reach ``a``
-            lo = bisect.bisect_left(starts, a - longest)
-            found = list(dict.fromkeys(name for s, e, name in marks[lo:hi] if s < limit and e >= a))
+            found = overlapping(bisect.bisect_left(starts, a - longest), before, a)
         return found
 
     left: list[Span] = []

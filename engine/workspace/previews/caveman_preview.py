@@ -403,9 +403,10 @@ def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], lis
         limit = max(b, a + 1)
         hi = bisect.bisect_right(starts, limit)
         before = bisect.bisect_left(starts, limit, 0, hi)  # marks that start before ``limit``
-        found = overlapping(max(0, hi - 64), before, a)  # matches are short; look back a little
+        reach = bisect.bisect_left(starts, a - longest, 0, before)  # none before this one reaches ``a``
+        found = overlapping(max(hi - 64, reach), before, a)  # matches are short; look back a little
         if not found:  # far-reaching match: every mark that starts late enough to reach ``a``
-            found = overlapping(bisect.bisect_left(starts, a - longest), before, a)
+            found = overlapping(reach, before, a)
         return found
 
     left: list[Span] = []

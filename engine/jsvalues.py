@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
@@ -102,13 +103,24 @@ def as_array(value: object) -> list[Any]:
 # ----------------------------------------------------------------------------- UTF-16
 
 
+# CPython stores a non-ASCII string with 1, 2 or 4 bytes per character, chosen by its widest
+# character: ``sys.getsizeof`` tells in O(1) that a text has nothing beyond the BMP (its UTF-16
+# length is its length), where the encode below costs ~1–2 ms per MB (validation measures two
+# texts of every part, the rules' memos each text version). The header size is measured rather
+# than assumed; a size that does not fit the layout (another interpreter) takes the encode.
+_NON_ASCII_HEADER = sys.getsizeof("\u00e9") - 2
+
+
 def utf16_len(s: str) -> int:
     """``s.length`` in JavaScript: code points plus one per astral character.
 
     One C-level encode (a lone surrogate is one unit, as in JavaScript): ~10× faster than
-    counting astral characters with a regex scan on multi-megabyte texts.
+    counting astral characters with a regex scan on multi-megabyte texts; none for a text
+    stored with at most two bytes per character (no astral character).
     """
     if s.isascii():
+        return len(s)
+    if sys.getsizeof(s) - _NON_ASCII_HEADER in (len(s) + 1, 2 * (len(s) + 1)):
         return len(s)
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 

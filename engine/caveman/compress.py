@@ -27,6 +27,7 @@ from engine.caveman.preservation import (
     choose_seed,
     extract,
     has_structure,
+    preserve_regex,
     restore_with_spans,
     segments,
 )
@@ -169,7 +170,7 @@ class Compressor:
             if not isinstance(source, str):
                 continue
             try:
-                self.custom.append(FastRegex(source, flags))
+                self.custom.append(preserve_regex(source, flags))
             except JSSyntaxError as exc:
                 self.pattern_warnings.append(f"Invalid preservePatterns regex ignored: {source} ({exc})")
 

@@ -129,25 +129,74 @@ def occurring(text: str, items: Iterable[str]) -> set[str]:
     """The items that occur in ``text`` as substrings (``{s for s in items if s in text}``), in
     one Aho-Corasick pass over the text for all of them instead of a search of the whole text
     per item (validation checks thousands of items against a multi-MB output). Compared as
-    UTF-16 units, as JavaScript compares strings."""
+    UTF-16 units, as JavaScript compares strings.
+
+    The automaton holds at most the first ``KEY_UNITS`` of an item; a hit of a longer item's
+    key is checked in full on the bytes. Building it costs about its size: the fenced blocks a
+    fallen-back MB of agent sessions misses are ~260 KB of needles, ~22 ms to build, where their
+    keys take ~4 ms to build and check."""
     wanted = {item for item in items if item}
     if not wanted:
         return set()
     if len(wanted) <= FEW_ITEMS:
         return {item for item in wanted if item in text}
-    view = byte_view(text)
-    raw, width = view if view is not None else (text.encode("utf-16-le", "surrogatepass"), 2)
+    raw, width, encoding = _view_for_items(text, wanted)
     # (in an ASCII view, an item with another character cannot occur)
-    listed = [item for item in wanted if width == 2 or item.isascii()]
+    listed = [item for item in wanted if width != 1 or item.isascii()]
     if not listed:
         return set()
-    encoding = "ascii" if width == 1 else "utf-16-le"
-    automaton = ahocorasick_rs.BytesAhoCorasick([item.encode(encoding, "surrogatepass") for item in listed])
+    encoded = [item.encode(encoding, "surrogatepass") for item in listed]
+    reach = KEY_UNITS * (width or 1)
+    groups: dict[bytes, list[int]] = {}  # key → the items (indices into listed) it leads
+    for k, full in enumerate(encoded):
+        groups.setdefault(full[:reach], []).append(k)
+    keys = list(groups)
+    automaton = ahocorasick_rs.BytesAhoCorasick(keys)
     hits = automaton.find_matches_as_indexes(raw, overlapping=True)
-    # (in a UTF-16 view, a hit at an odd byte offset straddles two units: not an occurrence)
-    return {listed[i] for i in {i for i, start, _end in hits if width == 1 or not start & 1}}
+    found: set[str] = set()
+    left = [groups[key] for key in keys]  # per key, its items not found yet
+    for i, start, _end in hits:
+        # (in a UTF-16 view, a hit at an odd byte offset straddles two units: not an occurrence)
+        if width == 2 and start & 1:
+            continue
+        pending = left[i]
+        if not pending:
+            continue
+        kept = []
+        for k in pending:
+            full = encoded[k]
+            if len(full) <= reach or raw.startswith(full, start):
+                found.add(listed[k])
+            else:
+                kept.append(k)
+        left[i] = kept
+    return found
 
 
+KEY_UNITS = 128  # the longest needle an automaton holds (longer items: their first KEY_UNITS)
+
+
+def _view_for_items(text: str, items: Iterable[str]) -> tuple[bytes, int, str]:
+    """``(bytes, width, encoding)`` to search ``text`` for ``items`` in: the text's byte view when
+    it is ASCII (width 1); else its UTF-8 bytes (width 0: hits need no check), where a
+    substring of bytes is a substring of characters, when neither the text nor an item holds a
+    surrogate code point (UTF-8 then compares as UTF-16 does); else the UTF-16-LE view (width 2).
+    A text with a few non-ASCII characters is half as many bytes in UTF-8 as in UTF-16, whose
+    every other byte is NUL (an automaton scans it byte by byte: ~7 ns a byte)."""
+    view = byte_view(text)
+    if view is not None and view[1] == 1:
+        return view[0], 1, "ascii"
+    try:
+        raw = text.encode("utf-8")
+        for item in items:
+            if not item.isascii():
+                item.encode("utf-8")
+        return raw, 0, "utf-8"
+    except UnicodeEncodeError:  # (a lone surrogate: in UTF-16 it may match half a pair)
+        pass
+    if view is not None:
+        return view[0], 2, "utf-16-le"
+    return text.encode("utf-16-le", "surrogatepass"), 2, "utf-16-le"
 FEW_ITEMS = 4  # up to this many, one search each is cheaper than building an automaton
 
 
@@ -159,28 +208,39 @@ def contained_in_order(text: str, items: Sequence[str], starts: Sequence[int]) -
     duplicated elsewhere, missing) is looked for in one ``occurring`` pass. The window searches
     add up to a bounded multiple of the text (past it, every remaining item goes to the pass), so
     the whole check is linear in the text and the items."""
-    out = [False] * len(items)
-    later: dict[str, list[int]] = {}
-    cursor = 0  # in text: after the last item found
-    source_end = 0  # in the source: end of the last item found
-    budget = WINDOW_BUDGET * len(text) + sum(map(len, items))
-    for k, (item, start) in enumerate(zip(items, starts)):
-        if budget > 0:
-            span = max(0, start + len(item) - source_end)
-            end = cursor + 2 * span + len(item) + WINDOW_SLACK
-            budget -= min(end, len(text)) - cursor
-            found = text.find(item, cursor, end)
-            if found >= 0:
-                out[k] = True
-                cursor = found + len(item)
-                source_end = start + len(item)
-                continue
-        later.setdefault(item, []).append(k)
+    return contained_in_order_groups(text, [(items, starts)])[0]
+
+
+def contained_in_order_groups(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]]
+                              ) -> list[list[bool]]:
+    """``contained_in_order`` for several lists of items at once (validation's scanners): the
+    windows per list, then one ``occurring`` pass over ``text`` for what every list left (a pass
+    per list scanned a multi-MB text up to a dozen times per validation)."""
+    outs: list[list[bool]] = []
+    later: dict[str, list[tuple[int, int]]] = {}
+    for g, (items, starts) in enumerate(groups):
+        out = [False] * len(items)
+        cursor = 0  # in text: after the last item found
+        source_end = 0  # in the source: end of the last item found
+        budget = WINDOW_BUDGET * len(text) + sum(map(len, items))
+        for k, (item, start) in enumerate(zip(items, starts)):
+            if budget > 0:
+                span = max(0, start + len(item) - source_end)
+                end = cursor + 2 * span + len(item) + WINDOW_SLACK
+                budget -= min(end, len(text)) - cursor
+                found = text.find(item, cursor, end)
+                if found >= 0:
+                    out[k] = True
+                    cursor = found + len(item)
+                    source_end = start + len(item)
+                    continue
+            later.setdefault(item, []).append((g, k))
+        outs.append(out)
     if later:
         for item in occurring(text, later):
-            for k in later[item]:
-                out[k] = True
-    return out
+            for g, k in later[item]:
+                outs[g][k] = True
+    return outs
 
 
 WINDOW_SLACK = 64

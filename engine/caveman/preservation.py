@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 
 from engine import memo
 from engine.caveman.apply import budget_for
-from engine.caveman.fast import FastRegex, back_run_candidates, digit_run_candidates
+from engine.caveman.fast import (
+    FastRegex,
+    back_run_candidates,
+    digit_run_candidates,
+    line_lead_candidates,
+    path_candidates,
+    union_candidates,
+)
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.jsregex import compile_js
 from engine.jsvalues import utf16_len
@@ -38,6 +45,32 @@ DEFAULT_PRESERVE_PATTERNS: tuple[str, ...] = (
 )
 
 
+def _custom_candidates(source: str, flags: str) -> Callable[[str], list[int] | None] | None:
+    """Candidate finders for the default preserve patterns whose plan is every line start or
+    every unit near a ``/`` (see ``fast.literals``); None for any other pattern."""
+    multiline = "m" in flags
+    if source == DEFAULT_PRESERVE_PATTERNS[3]:  # (?:^|\s)(\.{0,2}/…)
+        paths = path_candidates(drive=False)
+        if not multiline:
+            return paths
+        # with m, ^ also holds after a line terminator (a blank: the \s branch one unit earlier
+        # matches first, but the line start is kept as a candidate all the same)
+        return union_candidates(paths, line_lead_candidates("./", blanks=False))
+    if not multiline:
+        return None  # (^ only at 0: the plan tries the text start alone)
+    if source == DEFAULT_PRESERVE_PATTERNS[4]:
+        return line_lead_candidates("ETRS", blanks=True)
+    if source == DEFAULT_PRESERVE_PATTERNS[5]:
+        return line_lead_candidates("a", blanks=True)
+    return None
+
+
+def preserve_regex(source: str, flags: str) -> FastRegex:
+    """A ``preservePatterns`` entry as a ``FastRegex`` (raises ``JSSyntaxError``), with its own
+    candidate finder when it is one of the defaults."""
+    return FastRegex(source, flags, extra=_custom_candidates(source, flags))
+
+
 @dataclass(frozen=True)
 class Kind:
     """One pattern-based protected kind: JS source, flags and literals it cannot match without."""
@@ -49,6 +82,8 @@ class Kind:
     needs_any: tuple[str, ...] = ()  # at least one of these must occur
     back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fast.literals
     digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fast.literals)
+    line_lead: tuple[str, bool] | None = None  # (leads, blanks): see fast.literals.line_lead_candidates
+    drive_paths: bool | None = None  # a path pattern (with drive letters?): see fast.literals.path_candidates
 
     def compile(self) -> FastRegex:
         key = (self.source, self.flags)
@@ -58,6 +93,10 @@ class Kind:
             if self.back is not None:
                 literal, run_chars, skip_ws = self.back
                 extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
+            elif self.line_lead is not None:
+                extra = line_lead_candidates(self.line_lead[0], blanks=self.line_lead[1])
+            elif self.drive_paths is not None:
+                extra = path_candidates(drive=self.drive_paths)
             rx = _KIND_CACHE[key] = FastRegex(self.source, self.flags, extra=extra)
         return rx
 
@@ -71,10 +110,12 @@ PATTERN_KINDS: tuple[Kind, ...] = (
     Kind("math_block", r"\\\[[\s\S]*?\\\]", needs=("\\[", "\\]")),
     Kind("math_inline", r"(?<!\$)\$(?![\s$0-9])(?:\\.|[^$\n\\]){1,160}?(?<!\s)\$(?!\$)", needs=("$",)),
     Kind("latex_block", r"\\begin\{[A-Za-z*]+\}[\s\S]*?\\end\{[A-Za-z*]+\}", needs=("\\begin{", "\\end{")),
-    Kind("markdown_heading", r"^#{1,6}\s+.+$", "gm", needs=("#",)),
-    Kind("markdown_table", r"^\s*\|.*\|\s*$", "gm", needs=("|",)),
-    Kind("markdown_table", r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$", "gm", needs=("---", "|")),
-    Kind("typst_directive", r"^\s*#(?:set|show|let|import|include)\b.+$", "gm", needs=("#",)),
+    Kind("markdown_heading", r"^#{1,6}\s+.+$", "gm", needs=("#",), line_lead=("#", False)),
+    Kind("markdown_table", r"^\s*\|.*\|\s*$", "gm", needs=("|",), line_lead=("|", True)),
+    Kind("markdown_table", r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$", "gm", needs=("---", "|"),
+         line_lead=("|:-", True)),
+    Kind("typst_directive", r"^\s*#(?:set|show|let|import|include)\b.+$", "gm", needs=("#",),
+         line_lead=("#", True)),
     Kind("inline_code", r"`[^`\n]+`", needs=("`",)),
     Kind("markdown_link", r"\[[^\]\n]+\]\([^) \n]+(?:\s+\"[^\"]*\")?\)", needs=("](",)),
     Kind("url", r"\bhttps?:\/\/[^\s)\]\"'>]+", "gi", needs=("://",)),
@@ -86,7 +127,8 @@ PATTERN_KINDS: tuple[Kind, ...] = (
     Kind("dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+\(\)?", needs=(".", "("),
          back=("(", _IDENT_CHARS + ".", False)),
     Kind("function_call", rf"\b{_IDENT}\s*\([^()\n]*\)", needs=("(", ")"), back=("(", _IDENT_CHARS, True)),
-    Kind("file_path", r"(?:^|\s)(?:\.{0,2}\/[A-Za-z0-9_@./-]+|[A-Za-z]:\\[A-Za-z0-9_./-]+)", needs_any=("/", ":\\")),
+    Kind("file_path", r"(?:^|\s)(?:\.{0,2}\/[A-Za-z0-9_@./-]+|[A-Za-z]:\\[A-Za-z0-9_./-]+)", needs_any=("/", ":\\"),
+         drive_paths=True),
     Kind("error_message",
          r"\b(?:TypeError|ReferenceError|SyntaxError|RangeError|URIError|EvalError|Error|Exception):[^\n]+",
          needs=(":",)),

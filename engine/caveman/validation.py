@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
-from engine.caveman.needles import contained_in_order
+from engine.caveman.needles import contained_in_order, contained_in_order_groups
 from engine.jsvalues import js_trim, utf16_len
 
 if TYPE_CHECKING:
@@ -312,8 +312,10 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
     missing: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
-    for label, items, starts in scan_items(original) if scans is None else scans:
-        for item, kept in zip(items, contained_in_order(compressed, items, starts)):
+    scans = scan_items(original) if scans is None else scans
+    kept_lists = contained_in_order_groups(compressed, [(items, starts) for _label, items, starts in scans])
+    for (label, items, _starts), kept_list in zip(scans, kept_lists):
+        for item, kept in zip(items, kept_list):
             if not kept:
                 errors.append(f"{label} changed or missing: {preview(item)}")
                 missing.append(item)

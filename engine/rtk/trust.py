@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine.diagnostics import Diagnostic, Level
-from engine.fsutil import atomic_write_text, read_input_bytes
+from engine.fsutil import InputRefused, atomic_write_text, read_input_bytes
 from engine.jsvalues import JsonObject
 from engine.rtk.hashing import decode_like_node, is_valid_utf8, raw_sha256, text_sha256
 from engine.rtk.snapshot import FileSnapshot as FileSnapshot  # re-exported: trust's public API
@@ -95,6 +95,12 @@ def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[objec
         data = read_input_bytes(trust_path)
     except FileNotFoundError:
         return None, "no-trust-file", notes
+    except InputRefused as refused:
+        # a FIFO, a device (a symlink to /dev/zero), an oversized file: never read, and said so,
+        # so "untrusted" does not hide why
+        notes.append(_note(str(trust_path), refused.code,
+                           f"trust.json not read: {refused.strerror}; the project's filters stay untrusted", "warning"))
+        return None, "unreadable", notes
     except OSError:
         return None, "unreadable", notes
     text = decode_like_node(data)

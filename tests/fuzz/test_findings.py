@@ -61,6 +61,12 @@ def test_finding_04_reads_are_bounded_fifo_dev_zero_and_limit(tmp_path: Path) ->
         loaded = run_cli(argv, stdin=b"line\n")
         _ok(loaded, 0)
         assert "FIFO (named pipe)" in loaded.out + loaded.err, loaded.err
+    # a trust.json that is a device is named as not read, not only as "untrusted"
+    (project / ".rtk" / "filters.json").unlink()
+    (project / ".rtk" / "filters.json").write_text('{"filters": []}', encoding="utf-8")
+    device = run_cli(["filter", "-", "--project", str(project)], stdin=b"line\n")
+    _ok(device, 0)
+    assert "trust.json not read: is a character device" in device.err, device.err
     # the same limit for every command: a pack over RULEWRIGHT_MAX_FILE_MB is refused, not applied
     rules = tmp_path / "rules" / "en"
     rules.mkdir(parents=True)

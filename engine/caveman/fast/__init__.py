@@ -13,12 +13,15 @@ from engine.caveman.fast.literals import (
     digit_run_candidates,
     digits_before_dot_digit,
     index_literals,
+    line_lead_candidates,
     occurrences,
+    path_candidates,
+    union_candidates,
 )
 from engine.caveman.fast.plan import Plan, analyse, at_boundaries, pattern_facts, plan_for
 from engine.caveman.fast.regex import FastRegex
 from engine.caveman.fast.texts import RELEASE_MIN, release_texts
 
 __all__ = ["RELEASE_MIN", "FastRegex", "LiteralIndex", "Plan", "analyse", "at_boundaries", "back_run_candidates",
-           "digit_run_candidates", "digits_before_dot_digit", "index_literals", "occurrences", "pattern_facts",
-           "plan_for", "release_texts"]
+           "digit_run_candidates", "digits_before_dot_digit", "index_literals", "line_lead_candidates", "occurrences",
+           "path_candidates", "pattern_facts", "plan_for", "release_texts", "union_candidates"]

@@ -288,3 +288,90 @@ def digit_run_candidates(text: str) -> list[int] | None:
             if len(starts) > limit:
                 return None
     return sorted(starts)
+
+
+_LINE_TERMINATOR_CLASS = "[" + "".join(map(re.escape, LINE_TERMINATORS)) + "]"
+_JS_WS_CLASS = "[" + "".join(map(re.escape, JS_WHITESPACE)) + "]"
+
+
+def line_lead_candidates(leads: str, *, blanks: bool = True) -> Callable[[str], list[int] | None]:
+    """Candidates for a multi-line (``m``) pattern that starts with ``^``, then (``blanks``)
+    ``\\s*``, then one of the ``leads`` characters (``^\\s*\\|…``, ``^#{1,6}…``): the line starts
+    from which the first character that is not JavaScript whitespace is a lead. (``\\s*``
+    stops only where a lead stands, so a match's blank run is the whole run.) The plan of such
+    a pattern is every line start, each tried with a timed call when the pattern may
+    backtrack: ~15 K calls per MB of text with short lines. The line starts found here come
+    from one ``re`` scan led by the line terminators; a run of blanks holding more terminators
+    gives a line start after each."""
+    lead_class = "[" + "".join(map(re.escape, leads)) + "]"
+    run = _JS_WS_CLASS + "*" if blanks else ""
+    scan_rx = re.compile(_LINE_TERMINATOR_CLASS + run + lead_class)
+    head_rx = re.compile(run + lead_class)
+    terminators = LINE_TERMINATORS
+
+    def find(text: str) -> list[int] | None:
+        if not any(c in text for c in leads):
+            return []
+        limit = max(64, len(text) // DENSITY)
+        out = [0] if head_rx.match(text) else []
+        for m in scan_rx.finditer(text):
+            s, e = m.span()
+            out.append(s + 1)
+            if e - s > 2:  # (a blank run: more line starts inside it?)
+                inner = text[s + 1:e - 1]
+                if any(c in inner for c in terminators):
+                    out.extend(s + 2 + k for k, c in enumerate(inner) if c in terminators)
+            if len(out) > limit:
+                return None
+        return out
+
+    return find
+
+
+def path_candidates(*, drive: bool) -> Callable[[str], list[int] | None]:
+    """Candidates for ``(?:^|\\s)(?:\\.{0,2}/…`` (and, with ``drive``, ``|[A-Za-z]:\\\\…``) without
+    ``m``: 0, and each JavaScript blank followed by ``/``, ``./``, ``../`` (or a letter and
+    ``:\\``). The plan for it is every unit up to three before a ``/``, too dense on code and
+    logs: a full scan of the alternation led by ``(?:^|\\s)`` tries every position (~55 ms per
+    MB of agent sessions). Here one ``re`` scan led by ``/`` (and ``:``), with look-behinds for
+    what must precede it, finds the few that qualify."""
+    branches = [rf"/(?:(?<={_JS_WS_CLASS}/)|(?<={_JS_WS_CLASS}\./)|(?<={_JS_WS_CLASS}\.\./))"]
+    if drive:
+        branches.append(rf":\\(?<={_JS_WS_CLASS}[A-Za-z]:\\)")
+    scan_rx = re.compile("|".join(branches))
+
+    def find(text: str) -> list[int] | None:
+        if "/" not in text and not (drive and ":\\" in text):
+            return [0]
+        limit = max(64, len(text) // DENSITY)
+        out = [0]
+        for m in scan_rx.finditer(text):
+            i = m.start()
+            if text[i] == ":":
+                start = i - 2
+            elif text[i - 1] != ".":
+                start = i - 1
+            else:
+                start = i - 2 if text[i - 2] != "." else i - 3
+            if start > 0:  # (0 is always tried)
+                out.append(start)
+            if len(out) > limit:
+                return None
+        return out
+
+    return find
+
+
+def union_candidates(*finders: Callable[[str], list[int] | None]) -> Callable[[str], list[int] | None]:
+    """The candidates of all ``finders`` (None when any of them gives up)."""
+
+    def find(text: str) -> list[int] | None:
+        out: set[int] = set()
+        for finder in finders:
+            found = finder(text)
+            if found is None:
+                return None
+            out.update(found)
+        return sorted(out)
+
+    return find

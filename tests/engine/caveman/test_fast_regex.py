@@ -257,6 +257,74 @@ def test_back_run_candidates(text):
         assert back_run_candidates(literal, frozenset(run), skip_ws=skip)(text) == sorted(expected)
 
 
+LINE_BITS = ("|", " | ", "|---|", ":-", "-", "---", ":", "#", "#set x", "#show", " #let y", "## h", "a", "at",
+             "Error", "TypeError:", "x", " ", "  ", "\t", "\u00a0", "\n", "\r\n", "\r", "\u2028", "\u2029",
+             "/", "./", "../", "...", "c:\\x", "C:\\", "é", "😀")
+
+
+def _line_starts(text):
+    return [p for p in range(len(text) + 1) if p == 0 or text[p - 1] in "\n\r\u2028\u2029"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINE_BITS), max_size=40))
+def test_line_lead_candidates_equal_a_walk_of_the_lines(bits):
+    from engine.caveman.fast import line_lead_candidates
+    from engine.caveman.fences import JS_WS
+
+    text = "".join(bits)
+    for leads, blanks in (("|", True), ("|:-", True), ("#", True), ("#", False), ("ETRS", True), ("./", False)):
+        expected = []
+        for p in _line_starts(text):
+            k = p
+            while blanks and k < len(text) and text[k] in JS_WS:
+                k += 1
+            if k < len(text) and text[k] in leads:
+                expected.append(p)
+        assert line_lead_candidates(leads, blanks=blanks)(text) == expected, (leads, blanks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINE_BITS), max_size=40))
+def test_path_candidates_equal_a_walk_of_the_text(bits):
+    from engine.caveman.fast import path_candidates
+    from engine.caveman.fences import JS_WS
+
+    text = "".join(bits)
+    for drive in (True, False):
+        expected = {0}
+        for p in range(len(text) - 1):
+            rest = text[p + 1:]
+            if text[p] in JS_WS and (rest.startswith(("/", "./", "../"))
+                                     or (drive and len(rest) > 2 and rest[0].isascii() and rest[0].isalpha()
+                                         and rest[1:3] == ":\\")):
+                expected.add(p)
+        assert path_candidates(drive=drive)(text) == sorted(expected), drive
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_line_and_path_finders_give_the_regex_results(seed, monkeypatch):
+    """The kinds and default preserve patterns with these finders match as the regex layer does,
+    on texts large enough to be planned (lines of tables, directives, paths, odd line ends)."""
+    from engine.caveman.fast import strategy
+    from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, STRICT_OVERRIDES, preserve_regex
+
+    monkeypatch.setattr(strategy, "prefer_full_scan", lambda *args: False)  # (the candidates, always)
+    rng = random.Random(seed)
+    pieces, n = [], 0
+    while n < 30000:
+        pieces.append(rng.choice(LINE_BITS + WORDS))
+        n += len(pieces[-1])
+    text = "".join(pieces)
+    regexes = [(k.compile(), k.source, k.flags) for k in (*PATTERN_KINDS, *STRICT_OVERRIDES.values())
+               if k.line_lead or k.drive_paths is not None]
+    regexes += [(preserve_regex(source, flags), source, flags) for source in DEFAULT_PRESERVE_PATTERNS
+                for flags in ("g", "gm")]
+    for fast, source, flags in regexes:
+        for subject in (text, text.replace("😀", "x")):  # (astral characters: the plain path)
+            assert fast.replace(subject, "<$&>") == compile_js(source, flags).replace(subject, "<$&>"), (source, flags)
+
+
 # ---------------------------------------------------------------- CAV-Q12's dotted tokens
 
 from engine.caveman.compress import _DOTTED, _IDENT_CHARS, _IDENT_START, MAX_DOTTED, _dotted_tokens  # noqa: E402

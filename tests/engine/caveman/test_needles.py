@@ -3,6 +3,7 @@ indices: ASCII bytes, UTF-16-LE with odd offsets dropped; no view beyond the BMP
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,3 +75,39 @@ def test_occurring_in_any_is_the_plain_search_of_each_text(texts, items, with_te
     items = items + texts if with_texts else items
     assert needles.occurring_in_any(texts, items) == {item for item in items
                                                        if item and any(item in text for text in texts)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab\u6100\u6261é😀"), max_size=60),
+       st.lists(st.text(alphabet=st.sampled_from("ab\u6100\u6261é😀"), max_size=9), min_size=5, max_size=12),
+       st.sampled_from((ASCII, BMP)).flatmap(lambda s: s), st.integers(1, 4))
+def test_occurring_with_long_items_checked_by_their_keys_is_the_plain_search(text, items, extra, key):
+    """Items longer than the automaton's keys (shrunk here to 1–4 units so that keys collide, hits
+    overlap and straddle units) are found exactly where the plain search finds them."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(needles, "KEY_UNITS", key)
+        for hay in (text, text + extra, extra):
+            picks = items + [hay[i:i + 7] for i in range(0, len(hay), 5)]
+            assert needles.occurring(hay, picks) == {item for item in picks if item and item in hay}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab é😀\n"), min_size=1, max_size=80),
+       st.lists(st.tuples(st.integers(0, 80), st.integers(1, 6)), max_size=30), st.integers(1, 3),
+       st.text(alphabet=st.sampled_from("ab é😀\n"), max_size=80))
+def test_contained_in_order_groups_is_the_plain_search_per_item(source, cuts, groups, text):
+    """Several item lists checked with one pass for what their windows left: each answer is
+    ``item in text``, whether the text derives from the source (edited) or not."""
+    lists = []
+    for g in range(groups):
+        items, starts, at = [], [], 0
+        for a, size in sorted(cuts[g::groups]):
+            a = max(a, at)
+            if a + size <= len(source):
+                items.append(source[a:a + size])
+                starts.append(a)
+                at = a + size
+        lists.append((items, starts))
+    for hay in (text, source.replace("a", "b"), source):
+        got = needles.contained_in_order_groups(hay, lists)
+        assert got == [[item in hay for item in items] for items, _starts in lists]

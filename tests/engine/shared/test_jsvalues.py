@@ -6,7 +6,7 @@ import functools
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.jsvalues import (
@@ -108,3 +108,12 @@ def test_math_round(x: float, expected: int) -> None:
 
 def test_math_round_passes_non_finite_through() -> None:
     assert math.isnan(math_round(math.nan)) and math_round(math.inf) == math.inf
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("a\u00e9\u20ac\ud800\udc00\U0001f600\U0010ffff"), max_size=40))
+def test_utf16_len_is_the_length_of_the_utf16_encoding(s):
+    # (the size of the string's storage answers for texts without astral characters)
+    from engine.jsvalues import utf16_len
+
+    assert utf16_len(s) == len(s.encode("utf-16-le", "surrogatepass")) // 2

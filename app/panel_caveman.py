@@ -50,8 +50,9 @@ from app.widgets.previewkit import (
     present_for_docs,
 )
 from app.widgets.scrollbody import scroll_body
-from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour
-from app.workers import Dispatcher
+from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour, qt_plain_text
+from app.workers import CAVEMAN_LANE, Dispatcher, run_in_process
+from engine.gcpause import gc_paused
 from engine.paths import builtin_rules_dir
 from engine.workspace.kinds import FileKind
 from engine.workspace.previews.caveman_packs import PackOverride
@@ -64,6 +65,7 @@ from engine.workspace.previews.caveman_preview import (
     PreviewCancelled,
     run_caveman_output,
     run_caveman_preview,
+    warm_up,
 )
 from engine.workspace.previews.marks import Note, Span
 from engine.workspace.previews.samples import Sample, caveman_samples, sample_file_name, workspace_samples_dir
@@ -74,6 +76,8 @@ if TYPE_CHECKING:
     from app.mainwindow import MainWindow
 
 DEBOUNCE_MS = 150
+STALE_AFTER_MS = DEBOUNCE_MS + 100
+STALE_TEXT = "out of date — updating…"
 PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
 INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
 
@@ -88,6 +92,38 @@ COLUMNS = ("Rule", "Category", "Matches", "Saved", "Status")
 
 def _rule_name(value: object) -> str | None:
     return value["name"] if isinstance(value, dict) and isinstance(value.get("name"), str) else None
+
+
+_helper_warmed = False  # the first-result helper has been given its warm-up (once per IDE process)
+
+
+def first_result_in_helper(req: CavemanRequest) -> CavemanPreview:
+    """``run_caveman_output`` in the Caveman helper process (a pool thread waits for it with the
+    GIL released, so the GUI thread keeps all of it); the text is not sent back."""
+    preview: CavemanPreview = run_in_process(run_caveman_output, req, False, lane=CAVEMAN_LANE)
+    preview.input = req.text
+    return preview
+
+
+def warm_helper(req: CavemanRequest) -> float:
+    return float(run_in_process(warm_up, req, lane=CAVEMAN_LANE))
+
+
+def warm_up_text() -> str:
+    """A few kilobytes of what agents send: prose, a fenced block, inline code, a path, a URL,
+    an error line and some non-ASCII letters (its case tables are built on first use)."""
+    return ("Basically, I think we should probably just go ahead and update the `load_config()` call in "
+            "/srv/app/settings.py, as described in https://example.org/docs/config — naïve café “quotes”.\n\n"
+            "```python\ndef load_config(path):\n    return json.loads(Path(path).read_text())\n```\n\n"
+            "Error: ValueError: invalid literal for int() with base 10: 'x'\n\n") * 40
+
+
+def explain_paused(req: CavemanRequest, progress: _Explanation) -> CavemanPreview:
+    """The explanation of a large text, with the cyclic collector paused (it builds hundreds of
+    thousands of small objects and no cycles: each full collection on its way stopped the GUI
+    thread, which shares the process, for 30-60 ms)."""
+    with gc_paused():
+        return run_caveman_preview(req, progress)
 
 
 class _ProgressRelay(QObject):
@@ -262,10 +298,17 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        top.addWidget(self.refresh_button)
+        # the explanation's progress sits at the end of the summary line, which is always there:
+        # showing it moves nothing (in the controls' flow it added a row and pushed the texts down)
+        summary_row = QWidget()
+        srow = QHBoxLayout(summary_row)
+        srow.setContentsMargins(0, 0, 0, 0)
+        srow.addWidget(self.summary, 1)
         for widget in (self.explain_progress, self.cancel_button):
             widget.hide()
-            top.addWidget(widget)
-        top.addWidget(self.refresh_button)
+            srow.addWidget(widget)
+        summary_row.setMinimumHeight(max(w.sizeHint().height() for w in (self.explain_progress, self.cancel_button)))
         self.scope_label = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)  # names a rule and a folder
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(texts)
@@ -277,12 +320,12 @@ class CavemanPreviewPanel(QWidget):
         lay.addWidget(top)
         lay.addWidget(self.scope_label)
         lay.addWidget(self.banner)
-        lay.addWidget(self.summary)
+        lay.addWidget(summary_row)
         lay.addWidget(split, 1)
 
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS)
         self.dispatcher.finished.connect(lambda _job, result: self._first_done(result))
-        self.dispatcher.failed.connect(lambda _job, message: self._show_failure(message))
+        self.dispatcher.failed.connect(lambda _job, message: self._run_failed(message))
         self.dispatcher.busyChanged.connect(self._busy)
         # the explanation of a large text, after its first result (see run_caveman_output)
         self.explainer = Dispatcher(self)
@@ -293,6 +336,16 @@ class CavemanPreviewPanel(QWidget):
         self._explanation: _Explanation | None = None
         self._explanations = 0
         self._input_length = 0
+        self._scheduled: CavemanRequest | None = None  # the newest request queued
+        self.input.aboutToPaste.connect(self._text_coming)
+        self._warmer = Dispatcher(self)
+        # a view derived from an older text (or options, or pack) is marked stale when its
+        # replacement is not in after this long (not at once: typing would make it flicker)
+        self._stale = False
+        self._stale_timer = QTimer(self)
+        self._stale_timer.setSingleShot(True)
+        self._stale_timer.setInterval(STALE_AFTER_MS)
+        self._stale_timer.timeout.connect(self._mark_stale)
 
         self._docs_timer = QTimer(self)
         self._docs_timer.setSingleShot(True)
@@ -305,6 +358,7 @@ class CavemanPreviewPanel(QWidget):
             window.workspaceScanned.connect(self.refresh_context)
             window.workspaceOpened.connect(lambda _p: self.refresh_context())
         self.refresh_context()
+        self._warm_helper()
 
     # -- context (which packs, which samples) ------------------------------------------------------------
     def _workspace(self) -> Path | None:
@@ -330,8 +384,8 @@ class CavemanPreviewPanel(QWidget):
             builtin = builtin_rules_dir()
             self.pack_root = roots[0] if roots else (str(builtin) if builtin.is_dir() else None)
         self._fill_samples()
-        untouched = self._auto_text is not None and self.input.toPlainText() == self._auto_text
-        if self._samples and (not self.input.toPlainText() or untouched):
+        untouched = self._auto_text is not None and self.input.plain_text() == self._auto_text
+        if self._samples and (not self.input.plain_text() or untouched):
             self._load_best_sample()  # a first pick may improve once the scan finds workspace samples
         self.schedule()
 
@@ -423,7 +477,7 @@ class CavemanPreviewPanel(QWidget):
         best = next((i for i, s in enumerate(self._samples) if s.language == language), 0)
         self.sample_combo.setCurrentIndex(best + 1)
         self._sample_chosen(best + 1)
-        self._auto_text = self.input.toPlainText()
+        self._auto_text = self.input.plain_text()
 
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)
@@ -463,38 +517,67 @@ class CavemanPreviewPanel(QWidget):
         from engine.fsutil import atomic_write_text
 
         path = workspace_samples_dir(ws) / sample_file_name(name)
-        atomic_write_text(path, self.input.toPlainText())
+        atomic_write_text(path, self.input.plain_text())
         self._fill_samples()
         index = self.sample_combo.findData(str(path))
         if index >= 0:
             self.sample_combo.setCurrentIndex(index)
-            self._sample_text = self.input.toPlainText()
+            self._sample_text = self.input.plain_text()
         return path
 
     # -- running -----------------------------------------------------------------------------------------------
     def set_text(self, text: str) -> None:
+        # a large text's first result starts before the input view has taken it (building the
+        # blocks of 1 MB holds the GUI thread, and the GIL, for tens of milliseconds)
+        self._text_coming(qt_plain_text(text))
         # the view's own set_text: the same text again is a no-op (replacing the document under
         # the shading left its layers "drawn" while nothing showed)
         self.input.set_text(text)
 
+    def _text_coming(self, text: str) -> None:
+        """``text`` is about to be the input (a paste, a loaded sample): start its first result now.
+        ``_input_edited`` checks the input's own text against it once the view has it."""
+        if len(text) >= STAGED_MIN and not self._docs_mode() and text != self.input.plain_text():
+            self.schedule(immediate=True, text=text)
+
     def _input_edited(self) -> None:
-        if self.preview is not None and self.preview.input != self.input.toPlainText():
+        text = self.input.plain_text()
+        if self.preview is not None and self.preview.input != text:
             self.input.clear_spans()  # stale until the next result
-        if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.toPlainText():
+        if self.sample_combo.currentIndex() > 0 and self._sample_text != text:
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
         # a paste (a large change at once) runs without the pause that gathers keystrokes
         length, self._input_length = self._input_length, self.input.document().characterCount()
+        if abs(self._input_length - length) >= PASTE_MIN and len(text) >= STAGED_MIN:
+            QTimer.singleShot(0, self._prepare_output)
+        if self._scheduled is not None and not self._docs_mode() and self.request() == self._scheduled:
+            return  # the run for exactly this text started before the view had it (_text_coming)
         self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
 
-    def request(self) -> CavemanRequest:
+    def request(self, text: str | None = None) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None
-        return CavemanRequest(self.input.toPlainText(), self.language.currentText().strip() or "en",
+        return CavemanRequest(self.input.plain_text() if text is None else text,
+                              self.language.currentText().strip() or "en",
                               self.intensity.currentText(), self.role.currentText(), self.profile.currentText(),
                               self.pack_root, self.override, only, self.timeout_ms)
 
-    def schedule(self, immediate: bool = False) -> int:
-        """Queue a run (debounced; the newest request wins). Docs mode runs it in the GUI thread
-        on the next event-loop turn so screenshots show a finished result."""
+    def _prepare_output(self) -> None:
+        """While a large pasted text's first result is computed (in the helper), build the output
+        view's document for the case it comes back unchanged (sent uncompressed, or no rule
+        applies): it is then shown without a second megabyte's blocks on the way."""
+        text = self.input.plain_text()
+        if (len(text) < STAGED_MIN or self._docs_mode() or (self.preview is not None and self.preview.input == text)
+                or self.output.prepared_text() == text or self.output.plain_text() == text):
+            return
+        self.output.prepare_text(text)
+
+    def _docs_mode(self) -> bool:
+        return self.window_ is not None and self.window_.docs_mode
+
+    def schedule(self, immediate: bool = False, text: str | None = None) -> int:
+        """Queue a run (debounced; the newest request wins) of the input, or of ``text`` about to
+        be the input. Docs mode runs it in the GUI thread on the next event-loop turn so
+        screenshots show a finished result."""
         scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
         self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
         self.scope_label.setToolTip(self.pack_root or "")
@@ -504,15 +587,56 @@ class CavemanPreviewPanel(QWidget):
                 self._docs_timer.start()
                 return 0
         self.cancel_explanation()
-        req = self.request()
-        # a large text: its output first (the plain compress path), then its explanation
-        run = run_caveman_output if len(req.text) >= STAGED_MIN else run_caveman_preview
-        return self.dispatcher.request(run, req, immediate=immediate)
+        req = self._scheduled = self.request(text)
+        if self.preview is not None and not self._stale and not self._stale_timer.isActive():
+            # the result shown is an older request's until this one's is in; counted from the first
+            # edit it does not answer (restarted at every keystroke, typing would never show it)
+            self._stale_timer.start()
+        if len(req.text) >= STAGED_MIN:
+            # a large text: its output first (the plain compress path, in a helper process), then
+            # its explanation (see _explain)
+            self._warm_helper()
+            return self.dispatcher.request(first_result_in_helper, req, immediate=immediate)
+        return self.dispatcher.request(run_caveman_preview, req, immediate=immediate)
+
+    def _warm_helper(self) -> None:
+        """Start the first-result helper and let it pay its one-time costs (imports, packs,
+        patterns, case tables) on a small text, once per IDE process, before a large text needs
+        it. The IDE calls this when the panel opens; a large text calls it too (a no-op then)."""
+        global _helper_warmed
+        if _helper_warmed or self._docs_mode():
+            return
+        _helper_warmed = True
+        self._warmer.request(warm_helper, self.request(warm_up_text()))
 
     def _first_done(self, preview: CavemanPreview) -> None:
         self.show_result(preview)
         if preview.partial and not preview.error:
             self._explain(preview)
+
+    def _mark_stale(self, *, failed: bool = False) -> None:
+        """The result shown belongs to an older text (or older options, or an older pack) and the
+        new one is not in yet (or ``failed``): say so on every view derived from it, and grey
+        them out."""
+        if self.preview is None or self._stale or not (failed or self.dispatcher.busy):
+            return
+        self._stale = True
+        for view in (self.output, self.details):
+            view.setEnabled(False)
+        self.output_label.setText(f"<b>Output</b> · {STALE_TEXT}")
+        self.output_label.setToolTip("The output, the rules, the savings and the notes shown are those of an "
+                                     "earlier text or setting; the current one is being run")
+        self.summary.setText(f"<i>{STALE_TEXT}</i> · " + self.summary.text())
+
+    def _clear_stale(self) -> None:
+        self._stale_timer.stop()
+        if not self._stale:
+            return
+        self._stale = False
+        for view in (self.output, self.details):
+            view.setEnabled(True)
+        self.output_label.setText("<b>Output</b>")  # (a drawn result says its tokens here)
+        self.output_label.setToolTip("")
 
     def _explain(self, first: CavemanPreview) -> None:
         """Start explaining the text of ``first`` (a partial result) in the background."""
@@ -524,7 +648,7 @@ class CavemanPreviewPanel(QWidget):
         self.explain_progress.setValue(0)
         self.explain_progress.show()
         self.cancel_button.show()
-        self.explainer.request(run_caveman_preview, req, self._explanation, immediate=True)
+        self.explainer.request(explain_paused, req, self._explanation, immediate=True)
 
     def cancel_explanation(self, *, by_user: bool = False) -> None:
         """Stop the explanation in flight (a newer text, or the Cancel button)."""
@@ -545,7 +669,7 @@ class CavemanPreviewPanel(QWidget):
         self._explanation = None
         self.explain_progress.hide()
         self.cancel_button.hide()
-        if preview.input == self.input.toPlainText():
+        if preview.input == self.input.plain_text():
             self.show_result(preview)
 
     def _explain_failed(self, message: str) -> None:
@@ -566,12 +690,19 @@ class CavemanPreviewPanel(QWidget):
     def _busy(self, busy: bool) -> None:
         self.refresh_button.setText("Running…" if busy else "Refresh")
 
+    def _run_failed(self, message: str) -> None:
+        """The run of the newest request failed: the result shown is an older request's."""
+        self._stale_timer.stop()
+        self._mark_stale(failed=True)
+        self._show_failure(message)
+
     def _show_failure(self, message: str) -> None:
         self.banner.show_message(f"The preview failed: {message.splitlines()[0]}", "error")
 
     # -- drawing -------------------------------------------------------------------------------------------------
     def show_result(self, preview: CavemanPreview) -> None:
         self.preview = preview
+        self._clear_stale()
         self._fill_languages(preview)
         if preview.error:
             self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")
@@ -608,7 +739,7 @@ class CavemanPreviewPanel(QWidget):
                                  f"text · {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
         self.output.set_text(preview.output)
-        if preview.input == self.input.toPlainText():
+        if preview.input == self.input.plain_text():
             self.input.set_layer("protected", preview.protected)
             self.input.set_layer("diff", preview.input_spans)
         self.output.set_layer("diff", preview.output_spans)
@@ -689,7 +820,7 @@ class CavemanPreviewPanel(QWidget):
     def _highlight_rule(self, name: str | None) -> None:
         """Light up rule ``name``'s matches in the input and the output spans it caused."""
         preview = self.preview
-        if preview is None or not name or preview.input != self.input.toPlainText():
+        if preview is None or not name or preview.input != self.input.plain_text():
             self.input.set_layer("match", [])
             self.output.set_layer("match", [])
             return

@@ -118,6 +118,9 @@ class TrustPanel(QWidget):
         self.risk.setFont(mono_font())
         self.risk.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
         self.risk.setPlaceholderText(RISK_PLACEHOLDER)
+        # the reviewer's main reading: at least a few lines, even in a short bottom dock (the
+        # panel scrolls then, rather than squeeze the review to a sliver)
+        self.risk.setMinimumHeight(self.risk.fontMetrics().lineSpacing() * 6)
         trust_box = QWidget()
         tl = QVBoxLayout(trust_box)
         tl.setContentsMargins(0, 0, 0, 0)

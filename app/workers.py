@@ -135,10 +135,14 @@ class ProcessWorker:
 
 CHECKS_LANE = "checks"  # workspace scan and validation
 PREVIEWS_LANE = "previews"  # live previews (RTK): must not wait behind a long validation
+# the first result of a large Caveman paste: runs beside the GUI thread (which is busy taking the
+# paste into its document meanwhile) instead of contending with it for the GIL; at our own
+# priority, since the user is waiting for exactly this
+CAVEMAN_LANE = "caveman"
 # CPU priority below the GUI's, per lane: validation is background work; a preview is what the
 # user waits for, so it yields less (beside two CPU-bound jobs, a 1 MB RTK preview took ~0.8 s
 # at nice 10 and ~0.3-0.4 s at nice 3; on an otherwise idle machine both took ~0.09 s)
-LANE_NICENESS = {CHECKS_LANE: 10, PREVIEWS_LANE: 3}
+LANE_NICENESS = {CHECKS_LANE: 10, PREVIEWS_LANE: 3, CAVEMAN_LANE: 0}
 
 _workers: dict[str, ProcessWorker] = {}
 _workers_lock = threading.Lock()

@@ -82,9 +82,11 @@ def titled(title: str, widget: QWidget, extra: QWidget | None = None) -> QWidget
     lay.setContentsMargins(0, 0, 0, 0)
     lay.setSpacing(2)
     head = QHBoxLayout()
-    label = QLabel(f"<b>{title}</b>")
-    label.setToolTip(title)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # clip, don't widen
+    label = ElidedLabel(title)  # elide with "…" (full caption in the tooltip), never widen
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     head.addWidget(label, 1)
     head.addStretch(1)
     if extra is not None:

@@ -265,11 +265,29 @@ def _run_text(req: CavemanRequest, run: Callable[[PackSource], R],
     return shape(result, languages, started)
 
 
-def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
+def run_caveman_output(req: CavemanRequest, keep_input: bool = True) -> CavemanPreview:
     """The first result for a large text: the plain compress path (no per-match recording, no
     quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
     and whether it would be sent uncompressed at once; ``partial`` is set, and the explanation
-    (``run_caveman_preview``) follows."""
+    (``run_caveman_preview``) follows. ``keep_input=False`` leaves ``input`` empty (a helper
+    process need not send back the megabyte it was given; the caller puts ``req.text`` back)."""
+    preview = _run_output(req)
+    if not keep_input:
+        preview.input = ""
+    return preview
+
+
+def warm_up(req: CavemanRequest) -> float:
+    """Run ``req`` once through both stages and forget the result: a helper process pays its
+    one-time costs (imports, the packs read, their patterns translated and compiled, the case
+    tables built) before the first real text arrives. Returns the seconds it took."""
+    started = time.perf_counter()
+    run_caveman_output(req)
+    run_caveman_preview(req)
+    return time.perf_counter() - started
+
+
+def _run_output(req: CavemanRequest) -> CavemanPreview:
     from engine.caveman import Compressor
 
     def compress(source: PackSource) -> CompressResult:
@@ -366,22 +384,29 @@ def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], start
 def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], list[Span]]:
     """Diff spans for both sides, each with the rules whose matches overlap the change."""
     import bisect
+    from itertools import compress
 
     marks: list[tuple[int, int, str]] = sorted(
         (s, e, h.name) for h in hits if h.changed for s, e in h.spans)
     starts = [m[0] for m in marks]
+    ends = [m[1] for m in marks]
+    rule_of = [m[2] for m in marks]
     longest = max((e - s for s, e, _name in marks), default=0)
 
+    def overlapping(lo: int, hi: int, a: int) -> list[str]:
+        """Names of ``marks[lo:hi]`` (all starting before the change ends) that reach ``a``, in
+        order, once each; the per-mark test runs in C (a 1 MB diff has tens of thousands of
+        changes, each looking at up to 64 marks)."""
+        return list(dict.fromkeys(compress(rule_of[lo:hi], map(a.__le__, ends[lo:hi])))) if hi > lo else []
+
     def rules_for(a: int, b: int) -> list[str]:
-        found: list[str] = []
         limit = max(b, a + 1)
         hi = bisect.bisect_right(starts, limit)
-        for s, e, name in marks[max(0, hi - 64):hi]:  # matches are short; look back a little
-            if s < limit and e >= a and name not in found:
-                found.append(name)
+        before = bisect.bisect_left(starts, limit, 0, hi)  # marks that start before ``limit``
+        reach = bisect.bisect_left(starts, a - longest, 0, before)  # none before this one reaches ``a``
+        found = overlapping(max(hi - 64, reach), before, a)  # matches are short; look back a little
         if not found:  # far-reaching match: every mark that starts late enough to reach ``a``
-            lo = bisect.bisect_left(starts, a - longest)
-            found = list(dict.fromkeys(name for s, e, name in marks[lo:hi] if s < limit and e >= a))
+            found = overlapping(reach, before, a)
         return found
 
     left: list[Span] = []

@@ -162,6 +162,8 @@ def test_report_tree_has_every_section(qtbot, params):
     assert list(params.view.report["options"]["providerOptions"]) == keys[:-1]
 
 
+@pytest.mark.slow  # ~2 s: a worker round trip per template (the fast lane builds every template's report
+# without Qt: tests/engine/workspace/test_panels_model.py)
 def test_every_template_renders(qtbot, params):
     for template in params.templates:
         with qtbot.waitSignal(params.worker.finished, timeout=10000):

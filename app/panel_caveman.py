@@ -51,7 +51,7 @@ from app.widgets.previewkit import (
 )
 from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour, qt_plain_text
-from app.workers import CAVEMAN_LANE, Dispatcher, run_in_process
+from app.workers import CAVEMAN_LANE, Dispatcher, Later, run_in_process
 from engine.gcpause import gc_paused
 from engine.paths import builtin_rules_dir
 from engine.workspace.kinds import FileKind
@@ -103,6 +103,14 @@ def first_result_in_helper(req: CavemanRequest) -> CavemanPreview:
     preview: CavemanPreview = run_in_process(run_caveman_output, req, False, lane=CAVEMAN_LANE)
     preview.input = req.text
     return preview
+
+
+def run_request(req: CavemanRequest) -> CavemanPreview:
+    """One preview run (a pool thread): a large text's first result, in the helper (its
+    explanation follows, see ``CavemanPreviewPanel._explain``), else the whole preview."""
+    if len(req.text) >= STAGED_MIN:
+        return first_result_in_helper(req)
+    return run_caveman_preview(req)
 
 
 def warm_helper(req: CavemanRequest) -> float:
@@ -336,7 +344,8 @@ class CavemanPreviewPanel(QWidget):
         self._explanation: _Explanation | None = None
         self._explanations = 0
         self._input_length = 0
-        self._scheduled: CavemanRequest | None = None  # the newest request queued
+        self._scheduled: CavemanRequest | None = None  # the newest request taken by a run
+        self._announced: CavemanRequest | None = None  # a run started on the text a paste announced
         self.input.aboutToPaste.connect(self._text_coming)
         self._warmer = Dispatcher(self)
         # a view derived from an older text (or options, or pack) is marked stale when its
@@ -539,20 +548,24 @@ class CavemanPreviewPanel(QWidget):
         ``_input_edited`` checks the input's own text against it once the view has it."""
         if len(text) >= STAGED_MIN and not self._docs_mode() and text != self.input.plain_text():
             self.schedule(immediate=True, text=text)
+            self._announced = self._scheduled
 
     def _input_edited(self) -> None:
-        text = self.input.plain_text()
-        if self.preview is not None and self.preview.input != text:
-            self.input.clear_spans()  # stale until the next result
-        if self.sample_combo.currentIndex() > 0 and self._sample_text != text:
+        """An edit of the input. A keystroke does not read the text (``toPlainText`` of 1 MB takes
+        ~20 ms): the run it asks for reads it once the typing pauses (``Later``)."""
+        if self.preview is not None:
+            self.input.clear_spans()  # stale until the next result (which draws them again)
+        if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.plain_text():
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
         # a paste (a large change at once) runs without the pause that gathers keystrokes
         length, self._input_length = self._input_length, self.input.document().characterCount()
-        if abs(self._input_length - length) >= PASTE_MIN and len(text) >= STAGED_MIN:
+        pasted = abs(self._input_length - length) >= PASTE_MIN
+        if pasted and self._input_length > STAGED_MIN:
             QTimer.singleShot(0, self._prepare_output)
-        if self._scheduled is not None and not self._docs_mode() and self.request() == self._scheduled:
+        announced, self._announced = self._announced, None
+        if announced is not None and not self._docs_mode() and self.request() == announced:
             return  # the run for exactly this text started before the view had it (_text_coming)
-        self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
+        self.schedule(immediate=pasted)
 
     def request(self, text: str | None = None) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None
@@ -587,17 +600,21 @@ class CavemanPreviewPanel(QWidget):
                 self._docs_timer.start()
                 return 0
         self.cancel_explanation()
-        req = self._scheduled = self.request(text)
         if self.preview is not None and not self._stale and not self._stale_timer.isActive():
             # the result shown is an older request's until this one's is in; counted from the first
             # edit it does not answer (restarted at every keystroke, typing would never show it)
             self._stale_timer.start()
+        if immediate or text is not None:
+            return self.dispatcher.request(run_request, self._next_request(text), immediate=immediate)
+        # debounced: the request (and the input's text) is read when the run starts
+        return self.dispatcher.request(run_request, Later(self._next_request))
+
+    def _next_request(self, text: str | None = None) -> CavemanRequest:
+        """The request a run is about to take (the newest one)."""
+        req = self._scheduled = self.request(text)
         if len(req.text) >= STAGED_MIN:
-            # a large text: its output first (the plain compress path, in a helper process), then
-            # its explanation (see _explain)
             self._warm_helper()
-            return self.dispatcher.request(first_result_in_helper, req, immediate=immediate)
-        return self.dispatcher.request(run_caveman_preview, req, immediate=immediate)
+        return req
 
     def _warm_helper(self) -> None:
         """Start the first-result helper and let it pay its one-time costs (imports, packs,

@@ -227,21 +227,23 @@ def contained_in_order_groups(text: str, groups: Sequence[tuple[Sequence[str], S
     per list scanned a multi-MB text up to a dozen times per validation)."""
     outs: list[list[bool]] = []
     later: dict[str, list[tuple[int, int]]] = {}
+    n, find, slack = len(text), text.find, WINDOW_SLACK  # (locals: thousands of items per MB)
     for g, (items, starts) in enumerate(groups):
         out = [False] * len(items)
         cursor = 0  # in text: after the last item found
         source_end = 0  # in the source: end of the last item found
-        budget = WINDOW_BUDGET * len(text) + sum(map(len, items))
+        budget = WINDOW_BUDGET * n + sum(map(len, items))
         for k, (item, start) in enumerate(zip(items, starts)):
             if budget > 0:
-                span = max(0, start + len(item) - source_end)
-                end = cursor + 2 * span + len(item) + WINDOW_SLACK
-                budget -= min(end, len(text)) - cursor
-                found = text.find(item, cursor, end)
+                size = len(item)
+                span = start + size - source_end
+                end = cursor + (2 * span if span > 0 else 0) + size + slack
+                budget -= (end if end < n else n) - cursor
+                found = find(item, cursor, end)
                 if found >= 0:
                     out[k] = True
-                    cursor = found + len(item)
-                    source_end = start + len(item)
+                    cursor = found + size
+                    source_end = start + size
                     continue
             later.setdefault(item, []).append((g, k))
         outs.append(out)

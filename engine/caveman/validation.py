@@ -45,21 +45,16 @@ def scan_fenced(text: str) -> Iterator[str]:
         yield text[start:end]
 
 
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+
+
 def scan_inline_code(text: str) -> Iterator[str]:
-    i = 0
-    while True:
-        a = text.find("`", i)
-        if a < 0:
-            return
-        b = text.find("`", a + 1)
-        if b < 0:
-            return
-        content = text[a + 1:b]
-        if content and "\n" not in content:
-            yield text[a:b + 1]
-            i = b + 1
-        else:
-            i = a + 1
+    """From each backtick, the text up to the next one is an item when it is non-empty and on
+    one line (then the search goes on after it), else the search goes on at that next backtick:
+    exactly what a scan for ``[^`\n]+`` between backticks finds (one ``re`` pass: a backtick
+    whose item fails leaves the next backtick as the next start, as the scan's retry does)."""
+    for m in _INLINE_CODE.finditer(text):
+        yield m.group(0)
 
 
 _URL_BODY = re.compile(r"[^ \t\n\r\f\v)\]\"'>]*")

@@ -332,7 +332,11 @@ def restore(text: str, ex: Extraction) -> str:
 def restore_with_spans(text: str, ex: Extraction) -> tuple[str, list[tuple[int, int]]]:
     """``restore(text, ex)`` and the (start, end) Python indices of the block contents it put
     back, in order (for ``cleanup.cleanup_restored``): the ``segments`` joined."""
-    pieces = segments(text, ex)
+    return restore_pieces(segments(text, ex))
+
+
+def restore_pieces(pieces: list[tuple[str, bool]]) -> tuple[str, list[tuple[int, int]]]:
+    """``restore_with_spans`` from the ``segments`` of the text."""
     spans: list[tuple[int, int]] = []
     at = 0  # length of the restored text so far
     for piece, protected in pieces:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.caveman.fast import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.caveman.needles import contained_in_order, contained_in_order_groups
-from engine.jsvalues import js_trim, utf16_len
+from engine.jsvalues import js_trim, may_hold_astral, utf16_len
 
 if TYPE_CHECKING:
     from engine.caveman.preservation import Block
@@ -314,11 +314,24 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
             if not kept:
                 errors.append(f"{label} changed or missing: {preview(item)}")
                 missing.append(item)
-    before, after = len(fence_spans(original)), len(fence_spans(compressed))
+    # (the fenced items are the original's fence spans, one each: no second scan of the original)
+    fenced = [items for label, items, _starts in scans if label == SCANNERS[0][0]]
+    before = len(fenced[0]) if fenced else 0
+    after = len(fence_spans(compressed)) if before else 0  # (no fence before: none can be lost)
     if before > after:
         errors.append(f"fenced code block count dropped: {before} -> {after}")
-    warnings = ["compressed text is longer than original"] if utf16_len(compressed) > utf16_len(original) else []
+    warnings = ["compressed text is longer than original"] if _longer(compressed, original) else []
     return errors, warnings, missing
+
+
+def _longer(text: str, than: str) -> bool:
+    """``utf16_len(text) > utf16_len(than)``, without encoding either when their lengths tell
+    (a text with no astral character is as long in units as in characters, any other longer)."""
+    if not may_hold_astral(text) and len(text) <= len(than):
+        return False
+    if not may_hold_astral(than) and len(text) > len(than):
+        return True
+    return utf16_len(text) > utf16_len(than)
 
 
 def _starts(original: str, items: list[str]) -> list[int]:

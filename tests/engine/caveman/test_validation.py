@@ -119,3 +119,12 @@ def test_inline_code_scanner_equals_its_definition(text):
     from engine.caveman.validation import scan_inline_code
 
     assert list(scan_inline_code(text)) == list(_reference_inline_code(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aé😀\ud800", max_size=12), st.text(alphabet="aé😀\ud800", max_size=12))
+def test_longer_in_utf16_units_without_encoding(text, than):
+    from engine.caveman.validation import _longer
+
+    units = lambda s: len(s.encode("utf-16-le", "surrogatepass")) // 2  # noqa: E731
+    assert _longer(text, than) == (units(text) > units(than))

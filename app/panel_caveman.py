@@ -306,6 +306,10 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        self.explain_button = text_button("Explain")
+        self.explain_button.setToolTip("Work out the rules' matches, the word diff and the quirks of this text after "
+                                       "all (its output stays; nothing is run again)")
+        self.explain_button.clicked.connect(self._explain_again)
         top.addWidget(self.refresh_button)
         # the explanation's progress sits at the end of the summary line, which is always there:
         # showing it moves nothing (in the controls' flow it added a row and pushed the texts down)
@@ -313,7 +317,7 @@ class CavemanPreviewPanel(QWidget):
         srow = QHBoxLayout(summary_row)
         srow.setContentsMargins(0, 0, 0, 0)
         srow.addWidget(self.summary, 1)
-        for widget in (self.explain_progress, self.cancel_button):
+        for widget in (self.explain_progress, self.cancel_button, self.explain_button):
             widget.hide()
             srow.addWidget(widget)
         summary_row.setMinimumHeight(max(w.sizeHint().height() for w in (self.explain_progress, self.cancel_button)))
@@ -674,8 +678,18 @@ class CavemanPreviewPanel(QWidget):
             running.cancelled.set()
         self.explain_progress.hide()
         self.cancel_button.hide()
+        self.explain_button.hide()
         if by_user and running is not None and self.preview is not None and self.preview.partial:
-            self.summary.setText(self.summary.text().replace(" · explaining…", "") + " · explanation cancelled")
+            # said first: the line elides at its end, where the tokens and counts are
+            self.summary.setText("explanation cancelled · " + self.summary.text().replace(" · explaining…", ""))
+            self.explain_button.show()
+
+    def _explain_again(self) -> None:
+        """After Cancel: explain the text whose first result is shown."""
+        self.explain_button.hide()
+        if self.preview is not None and self.preview.partial and not self.preview.error:
+            self.summary.setText(self.summary.text().replace("explanation cancelled · ", "") + " · explaining…")
+            self._explain(self.preview)
 
     def _explain_progress(self, number: int, percent: int, stage: str) -> None:
         if self._explanation is not None and number == self._explanation.number:
@@ -720,6 +734,7 @@ class CavemanPreviewPanel(QWidget):
     def show_result(self, preview: CavemanPreview) -> None:
         self.preview = preview
         self._clear_stale()
+        self.explain_button.hide()
         self._fill_languages(preview)
         if preview.error:
             self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")

@@ -642,19 +642,24 @@ class CavemanPreviewPanel(QWidget):
         if self.preview is None or self._stale or not (failed or self.dispatcher.busy):
             return
         self._stale = True
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(False)
         self.output_label.setText(f"<b>Output</b> · {STALE_TEXT}")
         self.output_label.setToolTip("The output, the rules, the savings and the notes shown are those of an "
                                      "earlier text or setting; the current one is being run")
         self.summary.setText(f"<i>{STALE_TEXT}</i> · " + self.summary.text())
 
+    def _derived_views(self) -> tuple[QWidget, ...]:
+        """What a result draws (besides the summary line and the output's caption, which say so
+        in words): greyed while it is an older request's."""
+        return (self.output, self.details, self.banner, self.input_label)
+
     def _clear_stale(self) -> None:
         self._stale_timer.stop()
         if not self._stale:
             return
         self._stale = False
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(True)
         self.output_label.setText("<b>Output</b>")  # (a drawn result says its tokens here)
         self.output_label.setToolTip("")

@@ -156,7 +156,7 @@ def test_an_edit_marks_the_shown_result_stale_until_its_own_arrives(qtbot, panel
     qtbot.keyClicks(panel.input, " Basically")
     qtbot.waitUntil(held.started.is_set, timeout=20000)
     qtbot.waitUntil(lambda: not panel.output.isEnabled(), timeout=20000)
-    assert not panel.details.isEnabled()
+    assert not panel.details.isEnabled() and not panel.banner.isEnabled() and not panel.input_label.isEnabled()
     assert "out of date" in panel.output_label.text() and "out of date" in panel.summary.text()
     with qtbot.waitSignal(panel.resultShown, timeout=60000) as done:
         held.release.set()

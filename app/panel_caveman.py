@@ -306,6 +306,10 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        self.explain_button = text_button("Explain")
+        self.explain_button.setToolTip("Work out the rules' matches, the word diff and the quirks of this text after "
+                                       "all (its output stays; nothing is run again)")
+        self.explain_button.clicked.connect(self._explain_again)
         top.addWidget(self.refresh_button)
         # the explanation's progress sits at the end of the summary line, which is always there:
         # showing it moves nothing (in the controls' flow it added a row and pushed the texts down)
@@ -313,7 +317,7 @@ class CavemanPreviewPanel(QWidget):
         srow = QHBoxLayout(summary_row)
         srow.setContentsMargins(0, 0, 0, 0)
         srow.addWidget(self.summary, 1)
-        for widget in (self.explain_progress, self.cancel_button):
+        for widget in (self.explain_progress, self.cancel_button, self.explain_button):
             widget.hide()
             srow.addWidget(widget)
         summary_row.setMinimumHeight(max(w.sizeHint().height() for w in (self.explain_progress, self.cancel_button)))
@@ -638,19 +642,24 @@ class CavemanPreviewPanel(QWidget):
         if self.preview is None or self._stale or not (failed or self.dispatcher.busy):
             return
         self._stale = True
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(False)
         self.output_label.setText(f"<b>Output</b> · {STALE_TEXT}")
         self.output_label.setToolTip("The output, the rules, the savings and the notes shown are those of an "
                                      "earlier text or setting; the current one is being run")
         self.summary.setText(f"<i>{STALE_TEXT}</i> · " + self.summary.text())
 
+    def _derived_views(self) -> tuple[QWidget, ...]:
+        """What a result draws (besides the summary line and the output's caption, which say so
+        in words): greyed while it is an older request's."""
+        return (self.output, self.details, self.banner, self.input_label)
+
     def _clear_stale(self) -> None:
         self._stale_timer.stop()
         if not self._stale:
             return
         self._stale = False
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(True)
         self.output_label.setText("<b>Output</b>")  # (a drawn result says its tokens here)
         self.output_label.setToolTip("")
@@ -674,8 +683,18 @@ class CavemanPreviewPanel(QWidget):
             running.cancelled.set()
         self.explain_progress.hide()
         self.cancel_button.hide()
+        self.explain_button.hide()
         if by_user and running is not None and self.preview is not None and self.preview.partial:
-            self.summary.setText(self.summary.text().replace(" · explaining…", "") + " · explanation cancelled")
+            # said first: the line elides at its end, where the tokens and counts are
+            self.summary.setText("explanation cancelled · " + self.summary.text().replace(" · explaining…", ""))
+            self.explain_button.show()
+
+    def _explain_again(self) -> None:
+        """After Cancel: explain the text whose first result is shown."""
+        self.explain_button.hide()
+        if self.preview is not None and self.preview.partial and not self.preview.error:
+            self.summary.setText(self.summary.text().replace("explanation cancelled · ", "") + " · explaining…")
+            self._explain(self.preview)
 
     def _explain_progress(self, number: int, percent: int, stage: str) -> None:
         if self._explanation is not None and number == self._explanation.number:
@@ -720,6 +739,7 @@ class CavemanPreviewPanel(QWidget):
     def show_result(self, preview: CavemanPreview) -> None:
         self.preview = preview
         self._clear_stale()
+        self.explain_button.hide()
         self._fill_languages(preview)
         if preview.error:
             self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")

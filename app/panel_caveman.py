@@ -51,7 +51,7 @@ from app.widgets.previewkit import (
 )
 from app.widgets.scrollbody import scroll_body
 from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_colour, qt_plain_text
-from app.workers import CAVEMAN_LANE, Dispatcher, run_in_process
+from app.workers import CAVEMAN_LANE, Dispatcher, Later, run_in_process
 from engine.gcpause import gc_paused
 from engine.paths import builtin_rules_dir
 from engine.workspace.kinds import FileKind
@@ -103,6 +103,14 @@ def first_result_in_helper(req: CavemanRequest) -> CavemanPreview:
     preview: CavemanPreview = run_in_process(run_caveman_output, req, False, lane=CAVEMAN_LANE)
     preview.input = req.text
     return preview
+
+
+def run_request(req: CavemanRequest) -> CavemanPreview:
+    """One preview run (a pool thread): a large text's first result, in the helper (its
+    explanation follows, see ``CavemanPreviewPanel._explain``), else the whole preview."""
+    if len(req.text) >= STAGED_MIN:
+        return first_result_in_helper(req)
+    return run_caveman_preview(req)
 
 
 def warm_helper(req: CavemanRequest) -> float:
@@ -298,6 +306,10 @@ class CavemanPreviewPanel(QWidget):
         self.cancel_button = text_button("Cancel")
         self.cancel_button.setToolTip("Stop explaining this text (the output shown stays)")
         self.cancel_button.clicked.connect(lambda: self.cancel_explanation(by_user=True))
+        self.explain_button = text_button("Explain")
+        self.explain_button.setToolTip("Work out the rules' matches, the word diff and the quirks of this text after "
+                                       "all (its output stays; nothing is run again)")
+        self.explain_button.clicked.connect(self._explain_again)
         top.addWidget(self.refresh_button)
         # the explanation's progress sits at the end of the summary line, which is always there:
         # showing it moves nothing (in the controls' flow it added a row and pushed the texts down)
@@ -305,7 +317,7 @@ class CavemanPreviewPanel(QWidget):
         srow = QHBoxLayout(summary_row)
         srow.setContentsMargins(0, 0, 0, 0)
         srow.addWidget(self.summary, 1)
-        for widget in (self.explain_progress, self.cancel_button):
+        for widget in (self.explain_progress, self.cancel_button, self.explain_button):
             widget.hide()
             srow.addWidget(widget)
         summary_row.setMinimumHeight(max(w.sizeHint().height() for w in (self.explain_progress, self.cancel_button)))
@@ -336,7 +348,8 @@ class CavemanPreviewPanel(QWidget):
         self._explanation: _Explanation | None = None
         self._explanations = 0
         self._input_length = 0
-        self._scheduled: CavemanRequest | None = None  # the newest request queued
+        self._scheduled: CavemanRequest | None = None  # the newest request taken by a run
+        self._announced: CavemanRequest | None = None  # a run started on the text a paste announced
         self.input.aboutToPaste.connect(self._text_coming)
         self._warmer = Dispatcher(self)
         # a view derived from an older text (or options, or pack) is marked stale when its
@@ -539,20 +552,24 @@ class CavemanPreviewPanel(QWidget):
         ``_input_edited`` checks the input's own text against it once the view has it."""
         if len(text) >= STAGED_MIN and not self._docs_mode() and text != self.input.plain_text():
             self.schedule(immediate=True, text=text)
+            self._announced = self._scheduled
 
     def _input_edited(self) -> None:
-        text = self.input.plain_text()
-        if self.preview is not None and self.preview.input != text:
-            self.input.clear_spans()  # stale until the next result
-        if self.sample_combo.currentIndex() > 0 and self._sample_text != text:
+        """An edit of the input. A keystroke does not read the text (``toPlainText`` of 1 MB takes
+        ~20 ms): the run it asks for reads it once the typing pauses (``Later``)."""
+        if self.preview is not None:
+            self.input.clear_spans()  # stale until the next result (which draws them again)
+        if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.plain_text():
             self.sample_combo.setCurrentIndex(0)  # edited: it is the user's own text now
         # a paste (a large change at once) runs without the pause that gathers keystrokes
         length, self._input_length = self._input_length, self.input.document().characterCount()
-        if abs(self._input_length - length) >= PASTE_MIN and len(text) >= STAGED_MIN:
+        pasted = abs(self._input_length - length) >= PASTE_MIN
+        if pasted and self._input_length > STAGED_MIN:
             QTimer.singleShot(0, self._prepare_output)
-        if self._scheduled is not None and not self._docs_mode() and self.request() == self._scheduled:
+        announced, self._announced = self._announced, None
+        if announced is not None and not self._docs_mode() and self.request() == announced:
             return  # the run for exactly this text started before the view had it (_text_coming)
-        self.schedule(immediate=abs(self._input_length - length) >= PASTE_MIN)
+        self.schedule(immediate=pasted)
 
     def request(self, text: str | None = None) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None
@@ -587,17 +604,21 @@ class CavemanPreviewPanel(QWidget):
                 self._docs_timer.start()
                 return 0
         self.cancel_explanation()
-        req = self._scheduled = self.request(text)
         if self.preview is not None and not self._stale and not self._stale_timer.isActive():
             # the result shown is an older request's until this one's is in; counted from the first
             # edit it does not answer (restarted at every keystroke, typing would never show it)
             self._stale_timer.start()
+        if immediate or text is not None:
+            return self.dispatcher.request(run_request, self._next_request(text), immediate=immediate)
+        # debounced: the request (and the input's text) is read when the run starts
+        return self.dispatcher.request(run_request, Later(self._next_request))
+
+    def _next_request(self, text: str | None = None) -> CavemanRequest:
+        """The request a run is about to take (the newest one)."""
+        req = self._scheduled = self.request(text)
         if len(req.text) >= STAGED_MIN:
-            # a large text: its output first (the plain compress path, in a helper process), then
-            # its explanation (see _explain)
             self._warm_helper()
-            return self.dispatcher.request(first_result_in_helper, req, immediate=immediate)
-        return self.dispatcher.request(run_caveman_preview, req, immediate=immediate)
+        return req
 
     def _warm_helper(self) -> None:
         """Start the first-result helper and let it pay its one-time costs (imports, packs,
@@ -621,19 +642,24 @@ class CavemanPreviewPanel(QWidget):
         if self.preview is None or self._stale or not (failed or self.dispatcher.busy):
             return
         self._stale = True
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(False)
         self.output_label.setText(f"<b>Output</b> · {STALE_TEXT}")
         self.output_label.setToolTip("The output, the rules, the savings and the notes shown are those of an "
                                      "earlier text or setting; the current one is being run")
         self.summary.setText(f"<i>{STALE_TEXT}</i> · " + self.summary.text())
 
+    def _derived_views(self) -> tuple[QWidget, ...]:
+        """What a result draws (besides the summary line and the output's caption, which say so
+        in words): greyed while it is an older request's."""
+        return (self.output, self.details, self.banner, self.input_label)
+
     def _clear_stale(self) -> None:
         self._stale_timer.stop()
         if not self._stale:
             return
         self._stale = False
-        for view in (self.output, self.details):
+        for view in self._derived_views():
             view.setEnabled(True)
         self.output_label.setText("<b>Output</b>")  # (a drawn result says its tokens here)
         self.output_label.setToolTip("")
@@ -657,8 +683,18 @@ class CavemanPreviewPanel(QWidget):
             running.cancelled.set()
         self.explain_progress.hide()
         self.cancel_button.hide()
+        self.explain_button.hide()
         if by_user and running is not None and self.preview is not None and self.preview.partial:
-            self.summary.setText(self.summary.text().replace(" · explaining…", "") + " · explanation cancelled")
+            # said first: the line elides at its end, where the tokens and counts are
+            self.summary.setText("explanation cancelled · " + self.summary.text().replace(" · explaining…", ""))
+            self.explain_button.show()
+
+    def _explain_again(self) -> None:
+        """After Cancel: explain the text whose first result is shown."""
+        self.explain_button.hide()
+        if self.preview is not None and self.preview.partial and not self.preview.error:
+            self.summary.setText(self.summary.text().replace("explanation cancelled · ", "") + " · explaining…")
+            self._explain(self.preview)
 
     def _explain_progress(self, number: int, percent: int, stage: str) -> None:
         if self._explanation is not None and number == self._explanation.number:
@@ -703,6 +739,7 @@ class CavemanPreviewPanel(QWidget):
     def show_result(self, preview: CavemanPreview) -> None:
         self.preview = preview
         self._clear_stale()
+        self.explain_button.hide()
         self._fill_languages(preview)
         if preview.error:
             self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")

@@ -218,6 +218,11 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     # inside them: then each occurrence is measured on its own
     one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WHITESPACE)
     scan_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class + ")")
+    # the same scan reporting non-empty runs only: an occurrence with none (``snake_case`` for a
+    # run of capitals before "_") is skipped in C instead of listed and dropped (no blank is a
+    # run character, so a failed attempt hides no occurrence: the next starts one unit on)
+    nonempty_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class[:-1] + "+)") \
+        if not (skip_ws and run_chars & set(JS_WHITESPACE)) else None
     ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
     nonword = tuple(run_chars - WORD)  # without these in a run, its only boundary is at its start
 
@@ -241,7 +246,10 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         n, word = len(text), WORD
         if one_scan:  # (k, j) of every non-empty run, from the match spans in the reversed text
             rev = text[::-1]  # rev[n - i] is text[i - 1]
-            pairs = [(n - e, n - s) for s, e in (m.span(1) for m in scan_rx.finditer(rev)) if s != e]
+            if nonempty_rx is not None:
+                pairs = [(n - e, n - s) for s, e in (m.span(1) for m in nonempty_rx.finditer(rev))]
+            else:
+                pairs = [(n - e, n - s) for s, e in (m.span(1) for m in scan_rx.finditer(rev)) if s != e]
         else:
             pairs = [(k, j) for k, j in runs(text, text[::-1]) if k != j]
         starts: set[int] = set()

@@ -98,7 +98,7 @@ def test_a_large_paste_shows_its_output_first_then_streams_the_explanation(qtbot
     assert panel.output.isEnabled() and "out of date" not in panel.summary.text()
 
 
-def test_cancel_keeps_the_output_and_refresh_explains_again(qtbot, panel, monkeypatch):
+def test_cancel_keeps_the_output_and_explain_runs_it_again(qtbot, panel, monkeypatch):
     held = Held(run_caveman_preview)
     monkeypatch.setattr(panel_module, "run_caveman_preview", held)
     shown: list[object] = []
@@ -114,10 +114,15 @@ def test_cancel_keeps_the_output_and_refresh_explains_again(qtbot, panel, monkey
     assert "explanation cancelled" in panel.summary.text()
     assert panel.output.toPlainText() == output and panel.preview.partial and shown == []
     assert "failed" not in panel.banner.text()
-    # asked again (Refresh), the explanation runs to the end
+    assert panel.explain_button.isVisible()  # the way back, where Cancel was
+    # asked again, the explanation runs to the end, and the output is not computed again
+    firsts: list[str] = []
+    monkeypatch.setattr(panel_module, "first_result_in_helper", lambda req: firsts.append(req.text))
     with qtbot.waitSignal(panel.resultShown, timeout=60000) as done:
-        panel.refresh_button.click()
-    assert done.args[0].input == BIG and not done.args[0].partial
+        panel.explain_button.click()
+        assert panel.explain_progress.isVisible() and panel.cancel_button.isVisible()
+    assert done.args[0].input == BIG and not done.args[0].partial and firsts == []
+    assert panel.explain_button.isHidden() and "cancelled" not in panel.summary.text()
 
 
 def test_typing_during_the_explanation_cancels_it_and_the_newest_text_wins(qtbot, panel, monkeypatch):
@@ -151,7 +156,7 @@ def test_an_edit_marks_the_shown_result_stale_until_its_own_arrives(qtbot, panel
     qtbot.keyClicks(panel.input, " Basically")
     qtbot.waitUntil(held.started.is_set, timeout=20000)
     qtbot.waitUntil(lambda: not panel.output.isEnabled(), timeout=20000)
-    assert not panel.details.isEnabled()
+    assert not panel.details.isEnabled() and not panel.banner.isEnabled() and not panel.input_label.isEnabled()
     assert "out of date" in panel.output_label.text() and "out of date" in panel.summary.text()
     with qtbot.waitSignal(panel.resultShown, timeout=60000) as done:
         held.release.set()

@@ -8,7 +8,7 @@ import os
 import pytest
 from PySide6.QtWidgets import QWidget
 
-from app.workers import CHECKS_LANE, LANE_NICENESS, PREVIEWS_LANE, Dispatcher
+from app.workers import CHECKS_LANE, LANE_NICENESS, PREVIEWS_LANE, Dispatcher, Later
 from engine.workspace.worker import ping
 
 pytestmark = pytest.mark.gui
@@ -53,6 +53,28 @@ def test_set_debounce_changes_the_wait(qtbot, owner):
     with qtbot.waitSignal(jobs.finished, timeout=5000) as done:
         jobs.request(lambda: 42)
     assert done.args[1] == 42
+
+
+def test_a_later_argument_is_worked_out_when_the_job_starts(qtbot, owner):
+    """A debounced request's argument is read once, after the burst: the requests it replaced
+    never read theirs."""
+    jobs = Dispatcher(owner, debounce_ms=10_000)
+    made: list[int] = []
+
+    def make(n: int):
+        return Later(lambda: made.append(n) or n * 10)
+
+    for n in range(5):  # a burst of keystrokes
+        jobs.request(lambda value: value + 1, make(n))
+    assert made == []
+    with qtbot.waitSignal(jobs.finished, timeout=5000) as done:
+        jobs.set_debounce(0)
+        jobs.request(lambda value: value + 1, make(5), immediate=True)
+    assert made == [5] and done.args[1] == 51
+    jobs.inline = True  # inline runs work it out at once
+    with qtbot.waitSignal(jobs.finished, timeout=5000) as done:
+        jobs.request(lambda value: value, make(7))
+    assert made == [5, 7] and done.args[1] == 70
 
 
 def test_each_lane_has_its_own_helper_process(qtbot, owner):

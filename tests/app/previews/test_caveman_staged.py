@@ -178,3 +178,22 @@ def test_span_view_draws_only_the_spans_near_what_is_on_screen(qtbot):
     qtbot.waitUntil(lambda: max(sel.cursor.selectionEnd() for sel in view.extraSelections()) > len(text) - 100)
     view.set_text(text + "more")  # replacing the text with spans drawn stays quick
     assert view.extraSelections() == [] and view.toPlainText().endswith("more")
+
+
+def test_typing_in_a_large_text_reads_it_once_the_typing_pauses(qtbot, panel, monkeypatch):
+    """A keystroke in a megabyte-sized input must not copy the whole text out of the document
+    (~20 ms each): the run it asks for reads it once, when it starts."""
+    with qtbot.waitSignal(panel.firstShown, timeout=60000):
+        panel.set_text(BIG)
+    qtbot.waitUntil(lambda: not panel.explainer.busy and not panel.dispatcher.busy, timeout=60000)
+    reads: list[int] = []
+    real = panel.input.toPlainText
+    monkeypatch.setattr(panel.input, "toPlainText", lambda: reads.append(1) or real())
+    panel.set_debounce(10_000)
+    panel.input.moveCursor(panel.input.textCursor().MoveOperation.End)
+    qtbot.keyClicks(panel.input, " and more words")
+    assert reads == []
+    with qtbot.waitSignal(panel.firstShown, timeout=60000) as first:
+        panel.set_debounce(0)
+        panel.schedule(immediate=True)
+    assert first.args[0].input == BIG + " and more words" and len(reads) == 1

@@ -209,3 +209,13 @@ def test_cleanup_after_restore_skips_only_when_nothing_touches_a_block():
         assert cleanup_restored(restored, [(at, at + len(content))]) == cleanup(restored) != restored
     joined = "Alpha " + " end"  # a block that ends in a blank next to one outside it
     assert cleanup_restored(joined, [(0, 6)]) == "Alpha end"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "\x00"), min_size=1, max_size=12), max_size=8),
+       st.booleans())
+def test_cleaning_pieces_in_one_pass_equals_cleaning_each(pieces, crlf):
+    # (joined by NUL: no step acts across it; a piece holding a NUL is cleaned on its own)
+    from engine.caveman.cleanup import _inline_steps, _inline_steps_each
+
+    assert _inline_steps_each(pieces, crlf=crlf) == [_inline_steps(piece, crlf=crlf) for piece in pieces]

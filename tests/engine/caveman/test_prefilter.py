@@ -49,3 +49,24 @@ def test_the_index_reports_its_absent_keys_for_the_text_it_looked_at():
     text = "please do " * 4000  # (above the index's minimum length)
     assert index.absent_keys(text) == {"KINDLY", "FOR THE "}
     assert index.absent_keys("short") == frozenset()  # below the index's size: nothing known
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("Please", "KINDLY", "thanks", "The", "an", "A", "x", " ", "\n", "é", "😀", "\u0130",
+                                 "\u212a", "ınd", "very", "ı", "SURE", "Sure", "_a", "a_", "ä", "I'll", "I\u0307",
+                                 "\ud800", "each and every", "Kindly")), max_size=30))
+def test_keywords_found_in_the_lowered_bytes_as_in_the_lowered_text(words):
+    # (the keywords are looked for in ASCII-lowered UTF-8 bytes unless İ or K would lower to ASCII)
+    from engine.caveman.prefilter import _ARTICLE
+
+    text = "".join(words)
+    pre = Prefilter(text)
+    lowered = text.lower()
+    for name, keywords in KEYWORDS.items():
+        assert pre.attempt(name) == any(k in lowered for k in keywords), name
+    assert pre.attempt("articles") == (_ARTICLE.search(lowered) is not None)
+
+
+def test_every_keyword_is_ascii_lower_case():
+    # (what looking for them in ASCII-lowered bytes relies on)
+    assert all(k.isascii() and k == k.lower() for keywords in KEYWORDS.values() for k in keywords)

@@ -3,6 +3,27 @@ restore, validation and fallback, with the reference's stats (spec §2, §13).
 
 ``profile="omniroute"`` reproduces OmniRoute v3.8.49 including its quirks and adds a diagnostic
 (code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
+
+Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, measured by
+stage on this 2-core machine at load 2.5–3.8; ``bench/bench_caveman.py`` has the corpora):
+
+============================  =====  =====  ==========  ==========  ===========
+stage                         prose  mixed  agent       agent       conformance
+                                            (omniroute) (strict)    (omniroute)
+============================  =====  =====  ==========  ==========  ===========
+rules (``_run_rules``)        43     77     51          46          47
+protected regions (extract)   12     44     58          64          71
+validation (+ explanation)    6      15     53 (17)     8           75 (29)
+cleanup, restore, the rest    13     26     33          26          46
+total                         74     162    195         144         239
+============================  =====  =====  ==========  ==========  ===========
+
+The agent sessions and the conformance-derived text fall back as a whole (CAV-Q1), so their
+omniroute runs validate twice and explain. What is left is spread thin: each rule that rewrites
+the text costs 2–6 ms (its literal searches, the join, the canonical case carried over); each
+protected kind 3–6 ms; ~5,000 blocks and as many validation items per MB of agent text cost a
+few ms in every stage that walks them. The articles rule alone is a full ``re`` scan of ~12 ms
+per MB (a match every ~30 characters: no literal to plan on).
 """
 
 from __future__ import annotations

@@ -8,9 +8,10 @@ with a fresh mapping and unmaps it when it is freed, so each such string costs i
 faults. On 16 MB of mixed prose (4 bytes a character: 64 MB strings) a run faulted 400–550 K
 pages, 0.8–1.1 s of system time against ~2.9 s of user time, where 1 MB took 16–28 ms (the
 threshold had risen above its 4 MB strings): the run was no longer linear. With the heap serving
-every allocation and nothing trimmed meanwhile, the second run on 16 MB faulted 38 K pages
-(0.09 s) and the peak RSS was no higher (mixed prose, strict, 1 and 4 MB: 63 -> 57 and 256 ->
-246 MB above the baseline).
+every allocation (and trimmed after each run, as below) a run on 16 MB faulted ~200–240 K pages
+(0.4–0.5 s) and spent ~2.7 s in user time. Where the dynamic threshold already keeps the copies on
+the heap, reuse only raised the peak RSS (mixed prose, 1 MB: 61–64 -> 64–70 MB above the
+baseline): ``engine.caveman.compress`` pauses for huge parts only (``HEAP_REUSE_MIN``).
 
 While a pause is active, ``mallopt`` sets ``M_MMAP_MAX`` to 0 and ``M_TRIM_THRESHOLD`` out of
 reach; when the last one ends, both get glibc's defaults back and ``malloc_trim(0)`` returns

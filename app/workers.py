@@ -132,6 +132,19 @@ class ProcessWorker:
         with self._lock:
             self._stop()
 
+    @property
+    def busy(self) -> bool:
+        """Whether a call is in flight (or about to start)."""
+        return self._lock.locked()
+
+    def abort(self) -> None:
+        """Kill the helper now, without waiting for the call in flight: that call raises
+        ``WorkerProcessError`` (read: its answer is not wanted any more) and the next call
+        starts a fresh helper."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
 
 CHECKS_LANE = "checks"  # workspace scan and validation
 PREVIEWS_LANE = "previews"  # live previews (RTK): must not wait behind a long validation
@@ -167,6 +180,16 @@ def helper_pids() -> list[int]:
     with _workers_lock:
         workers = list(_workers.values())
     return [pid for worker in workers if (pid := worker.pid()) is not None]
+
+
+def abort_busy_helpers() -> int:
+    """Kill every helper in the middle of a call (work nobody will read: the window that asked
+    has gone); idle helpers stay. Returns how many were killed."""
+    with _workers_lock:
+        busy = [worker for worker in _workers.values() if worker.busy]
+    for worker in busy:
+        worker.abort()
+    return len(busy)
 
 
 @atexit.register

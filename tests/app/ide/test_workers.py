@@ -108,3 +108,38 @@ def test_a_failing_helper_job_is_reported_and_the_helper_keeps_serving(qtbot, ow
     with qtbot.waitSignal(jobs.finished, timeout=30000) as done:
         jobs.request(ping)
     assert isinstance(done.args[1], int) and done.args[1] != os.getpid()
+
+
+def test_aborting_a_busy_helper_fails_its_call_and_the_next_call_gets_a_fresh_helper():
+    """What a test's teardown (``tests/app/conftest.py``) does to work nobody will read."""
+    import threading
+    import time
+
+    from app.workers import ProcessWorker, WorkerProcessError
+    from engine.o200k import count_o200k
+
+    worker = ProcessWorker()
+    try:
+        first = worker.call(ping)
+        outcome: list[object] = []
+
+        def long_call() -> None:
+            try:
+                outcome.append(worker.call(count_o200k, "word " * 2_000_000))  # seconds of work
+            except WorkerProcessError as exc:
+                outcome.append(exc)
+
+        thread = threading.Thread(target=long_call)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not worker.busy and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert worker.busy
+        worker.abort()
+        thread.join(30)
+        assert len(outcome) == 1 and isinstance(outcome[0], WorkerProcessError), outcome
+        assert not worker.busy
+        second = worker.call(ping)
+        assert second != first and worker.pid() == second
+    finally:
+        worker.stop()

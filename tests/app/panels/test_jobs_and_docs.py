@@ -60,14 +60,19 @@ def test_docs_mode_screenshot_of_each_panel(qtbot, demo, tmp_path, panel):
 
 def test_emits_cannot_exhaust_true_and_false(qtbot):
     """Every emit from Python drops a reference to True on PySide6 6.12 / CPython 3.11; a
-    playground runs a job per keystroke, so the counts must be out of reach (app.qtfix, IDE-Q13)."""
+    playground runs a job per keystroke, so the counts must be out of reach (app.qtfix, IDE-Q13).
+
+    The reference counts of ``True`` and ``False`` are process-wide: other tests' threads and the
+    cyclic collector move them too, by hundreds, while this test runs beside them. So the test
+    does not compare one count before and after a few jobs; it asserts what must hold whatever
+    else runs: where the toolkit leaks, both counts are at the immortal level before and after
+    the jobs (nothing a session can drain); where it does not leak, the jobs drain no reference
+    per job — measured over several rounds with the collector paused, a leak shows in every
+    round, noise does not."""
     import sys
 
     from app import qtfix
-
-    if qtfix.emit_leaks_true():
-        assert sys.getrefcount(True) > qtfix.IMMORTAL_REFCOUNT // 2
-        assert sys.getrefcount(False) > qtfix.IMMORTAL_REFCOUNT // 2
+    from engine.gcpause import gc_paused
 
     owner = QWidget()
     qtbot.addWidget(owner)
@@ -75,13 +80,30 @@ def test_emits_cannot_exhaust_true_and_false(qtbot):
     done = []
     jobs.finished.connect(lambda job, result: done.append(result))
     jobs.activity.connect(lambda running: None)
-    before = sys.getrefcount(True), sys.getrefcount(False)
-    for n in range(40):
-        jobs.request(lambda n=n: n, immediate=True)
-        qtbot.waitUntil(lambda: not jobs.busy, timeout=5000)
-    assert done[-1] == 39
-    after = sys.getrefcount(True), sys.getrefcount(False)
-    assert min(after) > 1000 and after[1] >= before[1] - 5
+
+    def run_jobs(count: int) -> None:
+        for n in range(count):
+            jobs.request(lambda n=n: n, immediate=True)
+            qtbot.waitUntil(lambda: not jobs.busy, timeout=5000)
+        assert done[-1] == count - 1
+
+    out_of_reach = qtfix.IMMORTAL_REFCOUNT // 2
+    if qtfix.emit_leaks_true():
+        assert min(sys.getrefcount(True), sys.getrefcount(False)) > out_of_reach
+        run_jobs(40)
+        assert min(sys.getrefcount(True), sys.getrefcount(False)) > out_of_reach
+        return
+    jobs_per_round = 40
+    drained: list[tuple[int, int]] = []
+    for _round in range(3):
+        with gc_paused():
+            before = sys.getrefcount(True), sys.getrefcount(False)
+            run_jobs(jobs_per_round)
+            after = sys.getrefcount(True), sys.getrefcount(False)
+        drained.append((before[0] - after[0], before[1] - after[1]))
+    # a reference lost per job would drain at least ``jobs_per_round`` in every round
+    assert min(t for t, _f in drained) < jobs_per_round and min(f for _t, f in drained) < jobs_per_round, drained
+    assert min(sys.getrefcount(True), sys.getrefcount(False)) > 1000
 
 
 def test_debounce_coalesces_a_burst_into_one_job(qtbot):

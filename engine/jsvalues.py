@@ -118,11 +118,16 @@ def utf16_len(s: str) -> int:
     counting astral characters with a regex scan on multi-megabyte texts; none for a text
     stored with at most two bytes per character (no astral character).
     """
-    if s.isascii():
-        return len(s)
-    if sys.getsizeof(s) - _NON_ASCII_HEADER in (len(s) + 1, 2 * (len(s) + 1)):
+    if not may_hold_astral(s):
         return len(s)
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def may_hold_astral(s: str) -> bool:
+    """False when ``s`` certainly holds no character beyond the BMP (ASCII, or stored with at
+    most two bytes a character), in O(1); True: it may (CPython stores it four bytes a
+    character only when it does; another layout answers True)."""
+    return not s.isascii() and sys.getsizeof(s) - _NON_ASCII_HEADER not in (len(s) + 1, 2 * (len(s) + 1))
 
 
 def py_to_utf16_index(s: str, i: int) -> int:

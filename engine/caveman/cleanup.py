@@ -160,7 +160,18 @@ def _blank_lines_crlf(text: str) -> str:
 
 def cleanup(text: str, *, crlf: bool = False) -> str:
     """``cleanupArtifacts``: eight scans in the reference's order."""
-    text, view = _collapse(text)
+    return _line_steps(*_collapse(text), crlf=crlf)
+
+
+def cleanup_both(text: str) -> tuple[str, str]:
+    """``(cleanup(text), cleanup(text, crlf=True))``: the in-line steps, which ignore line
+    breaks, made once for both (CAV-Q14's check compares the two)."""
+    collapsed, view = _collapse(text)
+    return _line_steps(collapsed, view, crlf=False), _line_steps(collapsed, view, crlf=True)
+
+
+def _line_steps(text: str, view: bytes, *, crlf: bool) -> str:
+    """Steps 4–8 of ``cleanup`` on the result of steps 1–3 and its in-line view."""
     if crlf:
         if _BLANK_BEFORE_LF_VIEW.search(view) or _BLANK_BEFORE_CRLF_VIEW.search(view):
             text = _trailing_blanks_crlf(text, at_end=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
-from engine.caveman.cleanup import cleanup, cleanup_restored, cleanup_segments, recapitalize
+from engine.caveman.cleanup import cleanup, cleanup_both, cleanup_restored, cleanup_segments, recapitalize
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
@@ -28,7 +28,7 @@ from engine.caveman.preservation import (
     extract,
     has_structure,
     preserve_regex,
-    restore_with_spans,
+    restore_pieces,
     segments,
 )
 from engine.caveman.quirks import check_profile
@@ -347,23 +347,27 @@ class Compressor:
         o.after_rules = work
         self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
-        cleaned = cleanup(work, crlf=self.strict)
-        if self.diagnose and not self.strict and "\r\n" in work and cleaned != cleanup(work, crlf=True):
+        if self.diagnose and not self.strict and "\r\n" in work:
+            cleaned, with_crlf = cleanup_both(work)
+        else:
+            cleaned = with_crlf = cleanup(work, crlf=self.strict)
+        if cleaned != with_crlf:
             self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
                        "trailing blanks / blank lines)")
         work = recapitalize(cleaned)
         o.after_cleanup = work
         # 8. restore and second cleanup
+        pieces = segments(work, ex) if ex.blocks else None  # (a fallen-back part's explanation cleans them too)
         if self.strict:
-            restored = cleanup_segments(segments(work, ex), crlf=True) if ex.blocks else work
+            restored = cleanup_segments(pieces, crlf=True) if pieces is not None else work
         else:
-            restored, spans = restore_with_spans(work, ex)
+            restored, spans = restore_pieces(pieces) if pieces is not None else (work, [])
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
                 restored = cleanup_restored(restored, spans)
         o.restored = restored
         self._tick(0.8, "validation")
         # 9. validation and fallback
-        self._validate(o, ex, restored)
+        self._validate(o, ex, restored, pieces)
         self._tick(1.0, "validation")
         return o
 
@@ -480,7 +484,8 @@ class Compressor:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
                        f"{', '.join(hit[:5])}", "warning")
 
-    def _validate(self, o: PartOutcome, ex: Extraction, restored: str) -> None:
+    def _validate(self, o: PartOutcome, ex: Extraction, restored: str, pieces: list[tuple[str, bool]] | None
+                  ) -> None:
         original = o.original
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
@@ -500,7 +505,7 @@ class Compressor:
             o.fallback = True
             o.text = original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, ex, missing, scans)
+                self._explain_fallback(o, ex, missing, scans, pieces)
             return
         o.text = restored
         if not self.strict and self.diagnose and ex.blocks:
@@ -514,11 +519,12 @@ class Compressor:
                            "OmniRoute does not validate it", "warning",
                            spans=[[b.start, b.end] for b in lost])
 
-    def _explain_fallback(self, o: PartOutcome, ex: Extraction, missing: list[str], scans: Scans | None) -> None:
+    def _explain_fallback(self, o: PartOutcome, ex: Extraction, missing: list[str], scans: Scans | None,
+                          pieces: list[tuple[str, bool]] | None) -> None:
         if o.applied:
             self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
         if ex.blocks:
-            alternative = cleanup_segments(segments(o.after_cleanup, ex))
+            alternative = cleanup_segments(pieces if pieces is not None else segments(o.after_cleanup, ex))
             if not validate_compression(o.original, alternative, scans)[0]:
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")

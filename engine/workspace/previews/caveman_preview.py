@@ -319,9 +319,13 @@ def _first_result(req: CavemanRequest, result: CompressResult, languages: list[s
                           uncompressed, languages, seconds=time.perf_counter() - started, partial=True)
 
 
-def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], None] | None = None) -> CavemanPreview:
+def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], None] | None = None,
+                        rules_ready: Callable[[CavemanPreview], None] | None = None) -> CavemanPreview:
     """Explain ``req.text`` with the pack(s) and reshape the explanation for drawing.
-    ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop)."""
+    ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop);
+    ``rules_ready(preview)`` gets the rules with their matches, the savings and the notes as soon
+    as they are known, before the word diff (a ``partial`` preview without it): on a large text
+    the diff and its attribution take more than half of the run."""
     from engine.caveman import explain
 
     def run(source: PackSource) -> Explanation:
@@ -330,11 +334,13 @@ def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], No
                        timeout=req.timeout_ms / 1000 if req.timeout_ms else None,
                        progress=None if progress is None else (lambda f, stage: progress(0.6 * f, stage)))
 
-    return _run_text(req, run, lambda ex, languages, started: _explained(req, ex, languages, started, progress))
+    return _run_text(req, run, lambda ex, languages, started: _explained(req, ex, languages, started, progress,
+                                                                         rules_ready))
 
 
 def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], started: float,
-               progress: Callable[[float, str], None] | None) -> CavemanPreview:
+               progress: Callable[[float, str], None] | None,
+               rules_ready: Callable[[CavemanPreview], None] | None = None) -> CavemanPreview:
     """``run_caveman_preview``'s drawing: rules with their matches, the word diff and the notes."""
     from engine.caveman import estimate_tokens
 
@@ -370,15 +376,20 @@ def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], start
         hits.append(hit)
         if saved:
             category_saved[r.category] = category_saved.get(r.category, 0) + saved
+    categories = sorted(category_saved.items(), key=lambda kv: -kv[1])
+    if rules_ready is not None:
+        rules_ready(CavemanPreview(
+            ex.input, ex.output, ex.language, ex.intensity, ex.role, ex.profile, req.only_rule, ex.tokens_before,
+            ex.tokens_after, [], [], [], protected, list(hits), list(categories), list(notes), uncompressed,
+            languages, seconds=time.perf_counter() - started, partial=True))
     diff = word_diff(ex.input, ex.output, None if progress is None else (lambda f, stage: progress(0.6 + 0.38 * f, stage)))
     if progress is not None:
         progress(0.98, "attributing changes")
     input_spans, output_spans = _attribute(diff, hits)
     return CavemanPreview(
         ex.input, ex.output, ex.language, ex.intensity, ex.role, ex.profile, req.only_rule, ex.tokens_before,
-        ex.tokens_after, diff, input_spans, output_spans, protected, hits,
-        sorted(category_saved.items(), key=lambda kv: -kv[1]), notes, uncompressed, languages,
-        seconds=time.perf_counter() - started)
+        ex.tokens_after, diff, input_spans, output_spans, protected, hits, categories, notes, uncompressed,
+        languages, seconds=time.perf_counter() - started)
 
 
 def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], list[Span]]:

@@ -220,3 +220,12 @@ def test_cleaning_pieces_in_one_pass_equals_cleaning_each(pieces, crlf):
     from engine.caveman.cleanup import _inline_steps, _inline_steps_each
 
     assert _inline_steps_each(pieces, crlf=crlf) == [_inline_steps(piece, crlf=crlf) for piece in pieces]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET), max_size=60))
+def test_cleanup_both_ways_equals_two_cleanups(text):
+    # (CAV-Q14's check: the in-line steps made once for both)
+    from engine.caveman.cleanup import cleanup_both
+
+    assert cleanup_both(text) == (cleanup(text), cleanup(text, crlf=True))

@@ -111,3 +111,11 @@ def test_contained_in_order_groups_is_the_plain_search_per_item(source, cuts, gr
     for hay in (text, source.replace("a", "b"), source):
         got = needles.contained_in_order_groups(hay, lists)
         assert got == [[item in hay for item in items] for items, _starts in lists]
+
+
+@settings(max_examples=300, deadline=None)
+@given(BMP, st.frozensets(st.text(alphabet=st.sampled_from("ab \u6100\u6261é\ud800\udc00"), min_size=1, max_size=3),
+                          max_size=8))
+def test_present_on_a_text_beyond_ascii_is_exact(text, keys):
+    # (searched in the UTF-8 bytes, surrogates passed: a key is reported exactly where it occurs)
+    assert present("é" + text, keys) == {key for key in keys if key in "é" + text}

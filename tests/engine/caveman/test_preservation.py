@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.caveman.fast import FastRegex
 from engine.caveman.preservation import (
@@ -116,3 +118,70 @@ def test_structure_check():
     assert not has_structure("plain words only here")
     assert has_structure("see `code` please")
     assert has_structure("values like 1.2.3 count")
+
+
+# ---------------------------------------------------------------- segments and spans from a split
+
+
+def _plain_segments(text, ex):
+    """The loop over placeholder matches that ``segments`` replaced."""
+    out, last, contents = [], 0, [b.content for b in ex.blocks]
+    for m in ex.placeholder_re.finditer(text):
+        n = int(m.group(1))
+        if n >= len(contents):
+            continue
+        if m.start() > last:
+            out.append((text[last:m.start()], False))
+        out.append((contents[n], True))
+        last = m.end()
+    if last < len(text):
+        out.append((text[last:], False))
+    return out
+
+
+def _u16(s):
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _plain_spans(ex):
+    """The loop over placeholder matches that ``_locate`` replaced: UTF-16 spans per block."""
+    by_placeholder = {b.placeholder: b for b in ex.blocks}
+    spans, pos, last = {}, 0, 0
+    for m in ex.placeholder_re.finditer(ex.text):
+        block = by_placeholder.get(m.group(0))
+        if block is None:
+            continue
+        pos += m.start() - last
+        end = pos + len(block.content)
+        spans[block.n] = (_u16(ex.original[:pos]), _u16(ex.original[:end]))
+        pos, last = end, m.end()
+    return spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(("a", " ", "😀", "é", "\n")), st.integers(0, 6), st.just("007"),
+                          st.just("12")), max_size=16))
+def test_segments_and_block_spans_from_a_split_equal_the_match_loop(items):
+    from engine.caveman.preservation import Block, Extraction, _locate, placeholder_text, segments
+
+    seed = "abc123def4567890"
+    blocks, text, original = [], [], []
+    for item in items:
+        if isinstance(item, int) and item < 4:  # a block of this extraction (numbered in order)
+            content = f"<{len(blocks)}😀>"
+            blocks.append(Block(len(blocks), "kind", content, placeholder_text(seed, str(len(blocks)))))
+            text.append(blocks[-1].placeholder)
+            original.append(content)
+        elif isinstance(item, int) or item in ("007", "12"):  # a placeholder of no block here
+            fake = placeholder_text(seed, str(item + 90) if isinstance(item, int) else item)
+            text.append(fake)
+            original.append(fake)
+        else:
+            text.append(item)
+            original.append(item)
+    ex = Extraction("".join(original), "".join(text), blocks, seed)
+    assert segments(ex.text, ex) == _plain_segments(ex.text, ex)
+    assert segments(ex.text + "tail", ex) == _plain_segments(ex.text + "tail", ex)
+    expected = _plain_spans(ex)
+    _locate(ex)
+    assert {b.n: (b.start, b.end) for b in ex.blocks if b.n in expected} == expected

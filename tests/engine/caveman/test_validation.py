@@ -98,3 +98,33 @@ def _reference_urls(text):
 def test_url_scanner_equals_its_definition(pieces):
     text = "".join(pieces)
     assert list(scan_urls(text)) == list(_reference_urls(text))
+
+
+def _reference_inline_code(text):
+    """The inline-code scanner as the reference words it: from a backtick, the next backtick;
+    an empty or multi-line content resumes at that next backtick, an item after it."""
+    i = 0
+    while (a := text.find("`", i)) >= 0 and (b := text.find("`", a + 1)) >= 0:
+        content = text[a + 1:b]
+        if content and "\n" not in content:
+            yield text[a:b + 1]
+            i = b + 1
+        else:
+            i = a + 1
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="``\n ab", max_size=40))
+def test_inline_code_scanner_equals_its_definition(text):
+    from engine.caveman.validation import scan_inline_code
+
+    assert list(scan_inline_code(text)) == list(_reference_inline_code(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aé😀\ud800", max_size=12), st.text(alphabet="aé😀\ud800", max_size=12))
+def test_longer_in_utf16_units_without_encoding(text, than):
+    from engine.caveman.validation import _longer
+
+    units = lambda s: len(s.encode("utf-16-le", "surrogatepass")) // 2  # noqa: E731
+    assert _longer(text, than) == (units(text) > units(than))

@@ -79,6 +79,7 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 150
 STALE_AFTER_MS = DEBOUNCE_MS + 100
+WARM_AFTER_MS = 2000  # the first-result helper is started and warmed this long after the panel opens
 STALE_TEXT = "out of date — updating…"
 PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
 INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
@@ -179,6 +180,7 @@ class CavemanPreviewPanel(QWidget):
     resultShown = Signal(object)
     firstShown = Signal(object)
     rulesShown = Signal(object)  # the explanation's rules, savings and notes drawn; its word diff follows
+    helperWarmed = Signal()  # the first-result helper has paid its one-time costs (see _warm_helper)
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -367,6 +369,8 @@ class CavemanPreviewPanel(QWidget):
         self._announced: CavemanRequest | None = None  # a run started on the text a paste announced
         self.input.aboutToPaste.connect(self._text_coming)
         self._warmer = Dispatcher(self)
+        self._warmer.finished.connect(lambda _job, _seconds: self.helperWarmed.emit())
+        self._warmer.failed.connect(lambda _job, _message: self.helperWarmed.emit())
         # a view derived from an older text (or options, or pack) is marked stale when its
         # replacement is not in after this long (not at once: typing would make it flicker)
         self._stale = False
@@ -386,7 +390,7 @@ class CavemanPreviewPanel(QWidget):
             window.workspaceScanned.connect(self.refresh_context)
             window.workspaceOpened.connect(lambda _p: self.refresh_context())
         self.refresh_context()
-        self._warm_helper()
+        QTimer.singleShot(WARM_AFTER_MS, self, self._warm_helper)
 
     # -- context (which packs, which samples) ------------------------------------------------------------
     def _workspace(self) -> Path | None:
@@ -631,14 +635,21 @@ class CavemanPreviewPanel(QWidget):
     def _next_request(self, text: str | None = None) -> CavemanRequest:
         """The request a run is about to take (the newest one)."""
         req = self._scheduled = self.request(text)
-        if len(req.text) >= STAGED_MIN:
-            self._warm_helper()
         return req
+
+    def warm_helper_now(self) -> bool:
+        """Warm the first-result helper now rather than a little after the panel opened (a
+        benchmark); False when it has been warmed already (``helperWarmed`` will not come)."""
+        if _helper_warmed or self._docs_mode():
+            return False
+        self._warm_helper()
+        return True
 
     def _warm_helper(self) -> None:
         """Start the first-result helper and let it pay its one-time costs (imports, packs,
         patterns, case tables) on a small text, once per IDE process, before a large text needs
-        it. The IDE calls this when the panel opens; a large text calls it too (a no-op then)."""
+        it: a few seconds after the panel opens (not in the way of the window's start, nor of a
+        short-lived window's). ``helperWarmed`` says when it is done."""
         global _helper_warmed
         if _helper_warmed or self._docs_mode():
             return

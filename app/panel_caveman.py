@@ -64,7 +64,8 @@ from engine.workspace.previews.caveman_preview import (
     CavemanPreview,
     CavemanRequest,
     PreviewCancelled,
-    run_caveman_output,
+    restore_lean,
+    run_caveman_output_lean,
     run_caveman_preview,
     warm_up,
 )
@@ -100,10 +101,9 @@ _helper_warmed = False  # the first-result helper has been given its warm-up (on
 
 def first_result_in_helper(req: CavemanRequest) -> CavemanPreview:
     """``run_caveman_output`` in the Caveman helper process (a pool thread waits for it with the
-    GIL released, so the GUI thread keeps all of it); the text is not sent back."""
-    preview: CavemanPreview = run_in_process(run_caveman_output, req, False, lane=CAVEMAN_LANE)
-    preview.input = req.text
-    return preview
+    GIL released, so the GUI thread keeps all of it); the text is not sent back, nor an output
+    that is the same text."""
+    return restore_lean(req, run_in_process(run_caveman_output_lean, req, lane=CAVEMAN_LANE))
 
 
 def run_request(req: CavemanRequest) -> CavemanPreview:

@@ -265,15 +265,31 @@ def _run_text(req: CavemanRequest, run: Callable[[PackSource], R],
     return shape(result, languages, started)
 
 
-def run_caveman_output(req: CavemanRequest, keep_input: bool = True) -> CavemanPreview:
+def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
     """The first result for a large text: the plain compress path (no per-match recording, no
     quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
     and whether it would be sent uncompressed at once; ``partial`` is set, and the explanation
-    (``run_caveman_preview``) follows. ``keep_input=False`` leaves ``input`` empty (a helper
-    process need not send back the megabyte it was given; the caller puts ``req.text`` back)."""
+    (``run_caveman_preview``) follows."""
+    return _run_output(req)
+
+
+def run_caveman_output_lean(req: CavemanRequest) -> tuple[CavemanPreview, bool]:
+    """``run_caveman_output`` for a helper process to send back: without the text it was given,
+    and without the output when that is the same text (sent uncompressed), which the second item
+    says; the caller puts them back (``restore_lean``). A megabyte each way less to pickle."""
     preview = _run_output(req)
-    if not keep_input:
-        preview.input = ""
+    same = preview.output == req.text
+    preview.input = ""
+    if same:
+        preview.output = ""
+    return preview, same
+
+
+def restore_lean(req: CavemanRequest, lean: tuple[CavemanPreview, bool]) -> CavemanPreview:
+    preview, same = lean
+    preview.input = req.text
+    if same:
+        preview.output = req.text
     return preview
 
 
@@ -305,8 +321,9 @@ def _first_result(req: CavemanRequest, result: CompressResult, languages: list[s
     output = result.body["messages"][0]["content"]
     part = result.parts[0] if result.parts else None
     blocks = part.extraction.blocks if part is not None and part.extraction is not None else []
-    protected = [Span(b.start, b.end, "protected", f"protected {b.kind}: left as written", label=b.kind)
-                 for b in blocks]
+    tips: dict[str, str] = {}  # one string per kind (a helper process pickles each once)
+    protected = [Span(b.start, b.end, "protected", tips.get(b.kind) or tips.setdefault(
+        b.kind, f"protected {b.kind}: left as written"), label=b.kind) for b in blocks]
     verdict = Verdict(
         gated=part.gated if part is not None else "short", fallback_applied=bool(result.stats.get("fallbackApplied")),
         validation_errors=list(result.stats.get("validationErrors", [])),

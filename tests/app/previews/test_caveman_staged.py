@@ -38,6 +38,20 @@ def test_first_result_is_the_explanations_output(pack_root, profile):
     assert full.rules and full.diff and not first.rules and not first.diff
 
 
+@pytest.mark.parametrize("text", [BIG, "\n\n".join(f"Item {i}: see `call_{i}()`." for i in range(3000))])
+def test_the_lean_first_result_restores_to_the_plain_one(pack_root, text):
+    """What the helper sends back lacks the text, and the output when it is the same text."""
+    from dataclasses import replace
+
+    from engine.workspace.previews.caveman_preview import restore_lean, run_caveman_output_lean
+
+    req = CavemanRequest(text, pack_root=str(pack_root))
+    lean = run_caveman_output_lean(req)
+    assert lean[0].input == "" and lean[1] == (run_caveman_output(req).output == text)
+    restored = restore_lean(req, lean)
+    assert replace(restored, seconds=0) == replace(run_caveman_output(req), seconds=0)
+
+
 def test_the_rules_are_handed_over_before_the_word_diff(pack_root):
     seen: list[tuple[str, object]] = []
     full = run_caveman_preview(CavemanRequest(BIG, pack_root=str(pack_root)),

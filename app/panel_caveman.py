@@ -10,6 +10,7 @@ everything (``engine.workspace.previews``), this module only draws it.
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,7 +64,8 @@ from engine.workspace.previews.caveman_preview import (
     CavemanPreview,
     CavemanRequest,
     PreviewCancelled,
-    run_caveman_output,
+    restore_lean,
+    run_caveman_output_lean,
     run_caveman_preview,
     warm_up,
 )
@@ -77,6 +79,7 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 150
 STALE_AFTER_MS = DEBOUNCE_MS + 100
+WARM_AFTER_MS = 2000  # the first-result helper is started and warmed this long after the panel opens
 STALE_TEXT = "out of date — updating…"
 PASTE_MIN = 1000  # characters added or removed at once that count as a paste, not typing
 INPUT_BESIDE_OUTPUT_CHARS = 70  # input and output side by side from this dock width (average characters)
@@ -99,10 +102,9 @@ _helper_warmed = False  # the first-result helper has been given its warm-up (on
 
 def first_result_in_helper(req: CavemanRequest) -> CavemanPreview:
     """``run_caveman_output`` in the Caveman helper process (a pool thread waits for it with the
-    GIL released, so the GUI thread keeps all of it); the text is not sent back."""
-    preview: CavemanPreview = run_in_process(run_caveman_output, req, False, lane=CAVEMAN_LANE)
-    preview.input = req.text
-    return preview
+    GIL released, so the GUI thread keeps all of it); the text is not sent back, nor an output
+    that is the same text."""
+    return restore_lean(req, run_in_process(run_caveman_output_lean, req, lane=CAVEMAN_LANE))
 
 
 def run_request(req: CavemanRequest) -> CavemanPreview:
@@ -129,15 +131,22 @@ def warm_up_text() -> str:
 def explain_paused(req: CavemanRequest, progress: _Explanation) -> CavemanPreview:
     """The explanation of a large text, with the cyclic collector paused (it builds hundreds of
     thousands of small objects and no cycles: each full collection on its way stopped the GUI
-    thread, which shares the process, for 30-60 ms)."""
+    thread, which shares the process, for 30-60 ms). What it leaves (the preview: word diff,
+    spans, matches) lives until the next result replaces it, and is freed then by reference
+    counts; it is frozen as ``app.main.launch`` freezes the window it builds, so the collector
+    does not walk it either (the first collection after the pause walked all of it: 40-65 ms
+    for 1 MB of prose, once per generation)."""
     with gc_paused():
-        return run_caveman_preview(req, progress)
+        preview = run_caveman_preview(req, progress, rules_ready=progress.rules_ready)
+        gc.freeze()
+        return preview
 
 
 class _ProgressRelay(QObject):
     """Carries an explanation's progress from its worker thread to the GUI (queued signal)."""
 
     changed = Signal(int, int, str)  # explanation number, percent done, stage
+    rules = Signal(int, object)  # explanation number, the preview with its rules (before the word diff)
 
 
 class _Explanation:
@@ -157,6 +166,11 @@ class _Explanation:
             self._percent = percent
             self.relay.changed.emit(self.number, percent, stage)
 
+    def rules_ready(self, preview: CavemanPreview) -> None:  # worker thread
+        if self.cancelled.is_set():
+            raise PreviewCancelled("the explanation was cancelled")
+        self.relay.rules.emit(self.number, preview)
+
 
 class CavemanPreviewPanel(QWidget):
     """See the module docstring. ``resultShown(preview)`` fires after a (full) result is drawn;
@@ -165,6 +179,8 @@ class CavemanPreviewPanel(QWidget):
 
     resultShown = Signal(object)
     firstShown = Signal(object)
+    rulesShown = Signal(object)  # the explanation's rules, savings and notes drawn; its word diff follows
+    helperWarmed = Signal()  # the first-result helper has paid its one-time costs (see _warm_helper)
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -345,6 +361,7 @@ class CavemanPreviewPanel(QWidget):
         self.explainer.failed.connect(lambda _job, message: self._explain_failed(message))
         self._relay = _ProgressRelay(self)
         self._relay.changed.connect(self._explain_progress)
+        self._relay.rules.connect(self._rules_known)
         self._explanation: _Explanation | None = None
         self._explanations = 0
         self._input_length = 0
@@ -352,6 +369,8 @@ class CavemanPreviewPanel(QWidget):
         self._announced: CavemanRequest | None = None  # a run started on the text a paste announced
         self.input.aboutToPaste.connect(self._text_coming)
         self._warmer = Dispatcher(self)
+        self._warmer.finished.connect(lambda _job, _seconds: self.helperWarmed.emit())
+        self._warmer.failed.connect(lambda _job, _message: self.helperWarmed.emit())
         # a view derived from an older text (or options, or pack) is marked stale when its
         # replacement is not in after this long (not at once: typing would make it flicker)
         self._stale = False
@@ -371,7 +390,7 @@ class CavemanPreviewPanel(QWidget):
             window.workspaceScanned.connect(self.refresh_context)
             window.workspaceOpened.connect(lambda _p: self.refresh_context())
         self.refresh_context()
-        self._warm_helper()
+        QTimer.singleShot(WARM_AFTER_MS, self, self._warm_helper)
 
     # -- context (which packs, which samples) ------------------------------------------------------------
     def _workspace(self) -> Path | None:
@@ -616,14 +635,21 @@ class CavemanPreviewPanel(QWidget):
     def _next_request(self, text: str | None = None) -> CavemanRequest:
         """The request a run is about to take (the newest one)."""
         req = self._scheduled = self.request(text)
-        if len(req.text) >= STAGED_MIN:
-            self._warm_helper()
         return req
+
+    def warm_helper_now(self) -> bool:
+        """Warm the first-result helper now rather than a little after the panel opened (a
+        benchmark); False when it has been warmed already (``helperWarmed`` will not come)."""
+        if _helper_warmed or self._docs_mode():
+            return False
+        self._warm_helper()
+        return True
 
     def _warm_helper(self) -> None:
         """Start the first-result helper and let it pay its one-time costs (imports, packs,
         patterns, case tables) on a small text, once per IDE process, before a large text needs
-        it. The IDE calls this when the panel opens; a large text calls it too (a no-op then)."""
+        it: a few seconds after the panel opens (not in the way of the window's start, nor of a
+        short-lived window's). ``helperWarmed`` says when it is done."""
         global _helper_warmed
         if _helper_warmed or self._docs_mode():
             return
@@ -696,6 +722,14 @@ class CavemanPreviewPanel(QWidget):
             self.summary.setText(self.summary.text().replace("explanation cancelled · ", "") + " · explaining…")
             self._explain(self.preview)
 
+    def _rules_known(self, number: int, preview: CavemanPreview) -> None:
+        """The explanation's first part: the rules with their matches, the savings and the notes
+        (the word diff and the attribution of each change are still being worked out)."""
+        if (self._explanation is not None and number == self._explanation.number
+                and preview.input == self.input.plain_text()):
+            self._draw(preview)
+            self.rulesShown.emit(preview)
+
     def _explain_progress(self, number: int, percent: int, stage: str) -> None:
         if self._explanation is not None and number == self._explanation.number:
             self.explain_progress.setValue(percent)
@@ -737,6 +771,12 @@ class CavemanPreviewPanel(QWidget):
 
     # -- drawing -------------------------------------------------------------------------------------------------
     def show_result(self, preview: CavemanPreview) -> None:
+        """Draw a run's result: ``firstShown`` after a large text's first (partial) one,
+        ``resultShown`` after any other."""
+        self._draw(preview)
+        (self.firstShown if preview.partial and not preview.error and preview.input else self.resultShown).emit(preview)
+
+    def _draw(self, preview: CavemanPreview) -> None:
         self.preview = preview
         self._clear_stale()
         self.explain_button.hide()
@@ -747,7 +787,6 @@ class CavemanPreviewPanel(QWidget):
             self.output.clear_spans()
             self.rules.clear()
             self.summary.setText("No result: fix the pack (see Diagnostics).")
-            self.resultShown.emit(preview)
             return
         if not preview.input:
             self.banner.show_message("")
@@ -758,7 +797,6 @@ class CavemanPreviewPanel(QWidget):
             self.category_chart.set_items([])
             self.notes.set_notes([])
             self.summary.setText("Pick a sample or type some text to see what the pack does to it.")
-            self.resultShown.emit(preview)
             return
         uncompressed = [n for n in preview.notes if "uncompressed" in n.text]
         if uncompressed:
@@ -768,8 +806,9 @@ class CavemanPreviewPanel(QWidget):
             self.banner.show_message("; ".join(f"rule {h.name} timed out after {h.timeout_ms} ms" for h in timeouts)
                                      + (" — skipped, the rest of the pack ran" if timeouts else ""), "error")
         fired = sum(1 for h in preview.rules if h.changed)
-        if preview.partial:
-            self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.protected)} protected region(s) "
+        if preview.partial:  # the first result, or the explanation's rules before its word diff
+            rules = f" · {fired} of {len(preview.rules)} rules changed the text" if preview.rules else ""
+            self.summary.setText(f"<b>{preview.summary()}</b>{rules} · {len(preview.protected)} protected region(s) "
                                  f"· {preview.seconds * 1000:.0f} ms · explaining…")
         else:
             self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the "
@@ -791,7 +830,6 @@ class CavemanPreviewPanel(QWidget):
         count = len(preview.notes)
         self.details.setTabText(2, f"Notes ({count})" if count else "Notes")
         self._highlight_rule(self.rule_name)
-        (self.firstShown if preview.partial else self.resultShown).emit(preview)
 
     def _fill_languages(self, preview: CavemanPreview) -> None:
         current = self.language.currentText()

@@ -1,11 +1,15 @@
 """The quirk catalogue (docs/quirks/<area>.md) matches the quirk tables, and every quirk is pinned.
 
 A row is ``| id | default profile | strict | code | pinned by |``; the last column names the test
-files that pin the quirk, each of which must cite the id.
+files that pin the quirk, and at least one of them must cite the id *in a test*: inside a test
+function (its name, docstring, decorators or body) or in a string a test reads (a table of cases,
+an expected diagnostic code) — a mention in a module docstring or a section comment pins nothing.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
 from pathlib import Path
 
@@ -29,6 +33,26 @@ ROW = re.compile(r"^\|\s*([A-Z]+-(?:Q\d+|V8))\s*\|(.*)\|\s*$")
 
 def cites(text: str, quirk: str) -> bool:
     return re.search(re.escape(quirk) + r"(?!\d)", text) is not None
+
+
+@functools.cache
+def cited_in_tests(path: Path) -> str:
+    """The parts of a test file that belong to tests: the source of every test function (with
+    its decorators) and every string that is not a docstring, joined."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    tree = ast.parse(text)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    parts = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            parts.append("\n".join(lines[first - 1:node.end_lineno]))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            parts.append(node.value)
+    return "\n".join(parts)
 
 
 def rows(area: str) -> dict[str, list[str]]:
@@ -58,6 +82,8 @@ def test_each_row_says_both_profiles_and_names_a_test_that_cites_it(area):
             path = ROOT / name
             assert path.is_file(), f"{quirk}: {name} does not exist"
             assert cites(path.read_text(encoding="utf-8"), quirk), f"{quirk}: {name} does not cite it"
+        assert any(cites(cited_in_tests(ROOT / name), quirk) for name in pinned), \
+            f"{quirk}: none of {pinned} cites it in a test (only in a module docstring or a comment outside tests)"
 
 
 def test_every_quirk_id_is_cited_by_a_test():

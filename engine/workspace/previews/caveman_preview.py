@@ -265,15 +265,31 @@ def _run_text(req: CavemanRequest, run: Callable[[PackSource], R],
     return shape(result, languages, started)
 
 
-def run_caveman_output(req: CavemanRequest, keep_input: bool = True) -> CavemanPreview:
+def run_caveman_output(req: CavemanRequest) -> CavemanPreview:
     """The first result for a large text: the plain compress path (no per-match recording, no
     quirk diagnosis, no word diff), so a 1 MB paste shows its output, tokens, protected regions
     and whether it would be sent uncompressed at once; ``partial`` is set, and the explanation
-    (``run_caveman_preview``) follows. ``keep_input=False`` leaves ``input`` empty (a helper
-    process need not send back the megabyte it was given; the caller puts ``req.text`` back)."""
+    (``run_caveman_preview``) follows."""
+    return _run_output(req)
+
+
+def run_caveman_output_lean(req: CavemanRequest) -> tuple[CavemanPreview, bool]:
+    """``run_caveman_output`` for a helper process to send back: without the text it was given,
+    and without the output when that is the same text (sent uncompressed), which the second item
+    says; the caller puts them back (``restore_lean``). A megabyte each way less to pickle."""
     preview = _run_output(req)
-    if not keep_input:
-        preview.input = ""
+    same = preview.output == req.text
+    preview.input = ""
+    if same:
+        preview.output = ""
+    return preview, same
+
+
+def restore_lean(req: CavemanRequest, lean: tuple[CavemanPreview, bool]) -> CavemanPreview:
+    preview, same = lean
+    preview.input = req.text
+    if same:
+        preview.output = req.text
     return preview
 
 
@@ -305,8 +321,9 @@ def _first_result(req: CavemanRequest, result: CompressResult, languages: list[s
     output = result.body["messages"][0]["content"]
     part = result.parts[0] if result.parts else None
     blocks = part.extraction.blocks if part is not None and part.extraction is not None else []
-    protected = [Span(b.start, b.end, "protected", f"protected {b.kind}: left as written", label=b.kind)
-                 for b in blocks]
+    tips: dict[str, str] = {}  # one string per kind (a helper process pickles each once)
+    protected = [Span(b.start, b.end, "protected", tips.get(b.kind) or tips.setdefault(
+        b.kind, f"protected {b.kind}: left as written"), label=b.kind) for b in blocks]
     verdict = Verdict(
         gated=part.gated if part is not None else "short", fallback_applied=bool(result.stats.get("fallbackApplied")),
         validation_errors=list(result.stats.get("validationErrors", [])),
@@ -319,9 +336,13 @@ def _first_result(req: CavemanRequest, result: CompressResult, languages: list[s
                           uncompressed, languages, seconds=time.perf_counter() - started, partial=True)
 
 
-def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], None] | None = None) -> CavemanPreview:
+def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], None] | None = None,
+                        rules_ready: Callable[[CavemanPreview], None] | None = None) -> CavemanPreview:
     """Explain ``req.text`` with the pack(s) and reshape the explanation for drawing.
-    ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop)."""
+    ``progress(fraction, stage)`` follows the run (raise ``PreviewCancelled`` in it to stop);
+    ``rules_ready(preview)`` gets the rules with their matches, the savings and the notes as soon
+    as they are known, before the word diff (a ``partial`` preview without it): on a large text
+    the diff and its attribution take more than half of the run."""
     from engine.caveman import explain
 
     def run(source: PackSource) -> Explanation:
@@ -330,11 +351,13 @@ def run_caveman_preview(req: CavemanRequest, progress: Callable[[float, str], No
                        timeout=req.timeout_ms / 1000 if req.timeout_ms else None,
                        progress=None if progress is None else (lambda f, stage: progress(0.6 * f, stage)))
 
-    return _run_text(req, run, lambda ex, languages, started: _explained(req, ex, languages, started, progress))
+    return _run_text(req, run, lambda ex, languages, started: _explained(req, ex, languages, started, progress,
+                                                                         rules_ready))
 
 
 def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], started: float,
-               progress: Callable[[float, str], None] | None) -> CavemanPreview:
+               progress: Callable[[float, str], None] | None,
+               rules_ready: Callable[[CavemanPreview], None] | None = None) -> CavemanPreview:
     """``run_caveman_preview``'s drawing: rules with their matches, the word diff and the notes."""
     from engine.caveman import estimate_tokens
 
@@ -370,15 +393,20 @@ def _explained(req: CavemanRequest, ex: Explanation, languages: list[str], start
         hits.append(hit)
         if saved:
             category_saved[r.category] = category_saved.get(r.category, 0) + saved
+    categories = sorted(category_saved.items(), key=lambda kv: -kv[1])
+    if rules_ready is not None:
+        rules_ready(CavemanPreview(
+            ex.input, ex.output, ex.language, ex.intensity, ex.role, ex.profile, req.only_rule, ex.tokens_before,
+            ex.tokens_after, [], [], [], protected, list(hits), list(categories), list(notes), uncompressed,
+            languages, seconds=time.perf_counter() - started, partial=True))
     diff = word_diff(ex.input, ex.output, None if progress is None else (lambda f, stage: progress(0.6 + 0.38 * f, stage)))
     if progress is not None:
         progress(0.98, "attributing changes")
     input_spans, output_spans = _attribute(diff, hits)
     return CavemanPreview(
         ex.input, ex.output, ex.language, ex.intensity, ex.role, ex.profile, req.only_rule, ex.tokens_before,
-        ex.tokens_after, diff, input_spans, output_spans, protected, hits,
-        sorted(category_saved.items(), key=lambda kv: -kv[1]), notes, uncompressed, languages,
-        seconds=time.perf_counter() - started)
+        ex.tokens_after, diff, input_spans, output_spans, protected, hits, categories, notes, uncompressed,
+        languages, seconds=time.perf_counter() - started)
 
 
 def _attribute(diff: list[DiffOp], hits: list[RuleHit]) -> tuple[list[Span], list[Span]]:

@@ -40,7 +40,7 @@ class Held:
         self.release, self.started = threading.Event(), threading.Event()
         self.texts: list[str] = []
 
-    def __call__(self, req, progress=None):
+    def __call__(self, req, progress=None, **kwargs):
         self.texts.append(req.text)
         if len(self.texts) <= self.hold_first:
             self.started.set()
@@ -49,7 +49,7 @@ class Held:
                     progress(i / 4000, "rules")  # raises PreviewCancelled once cancelled
                 if self.release.wait(0.005):
                     break
-        return self.real(req, progress) if progress is not None else self.real(req)
+        return self.real(req, progress, **kwargs) if progress is not None else self.real(req)
 
 
 def paste(view, text: str) -> None:
@@ -88,10 +88,17 @@ def test_a_large_paste_shows_its_output_first_then_streams_the_explanation(qtbot
     assert panel.explain_progress.isVisible() and panel.cancel_button.isVisible()
     assert panel.rules.topLevelItemCount() == 0  # no rule list of another text meanwhile
 
+    chunks: list[tuple] = []  # what the panel showed when the explanation's rules came in
+    panel.rulesShown.connect(lambda p: chunks.append((p, panel.rules.topLevelItemCount(), panel.input.layer("diff"),
+                                                      panel.explain_progress.isVisible())))
     with qtbot.waitSignal(panel.resultShown, timeout=60000) as done:
         held.release.set()
     full = done.args[0]
     assert not full.partial and full.input == BIG and full.output == partial.output
+    # the explanation streamed in: its rules (listed, progress still running) before its word diff
+    [(chunk, listed, diff_drawn, running)] = chunks
+    assert chunk.partial and [h.name for h in chunk.rules] == [h.name for h in full.rules] and not chunk.diff
+    assert listed > 0 and diff_drawn == [] and running
     assert panel.rules.topLevelItemCount() > 0 and panel.input.layer("diff")
     assert percents == sorted(percents) and percents[-1] >= 90
     assert panel.explain_progress.isHidden() and panel.cancel_button.isHidden()

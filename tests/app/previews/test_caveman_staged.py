@@ -38,6 +38,34 @@ def test_first_result_is_the_explanations_output(pack_root, profile):
     assert full.rules and full.diff and not first.rules and not first.diff
 
 
+@pytest.mark.parametrize("text", [BIG, "\n\n".join(f"Item {i}: see `call_{i}()`." for i in range(3000))])
+def test_the_lean_first_result_restores_to_the_plain_one(pack_root, text):
+    """What the helper sends back lacks the text, and the output when it is the same text."""
+    from dataclasses import replace
+
+    from engine.workspace.previews.caveman_preview import restore_lean, run_caveman_output_lean
+
+    req = CavemanRequest(text, pack_root=str(pack_root))
+    lean = run_caveman_output_lean(req)
+    assert lean[0].input == "" and lean[1] == (run_caveman_output(req).output == text)
+    restored = restore_lean(req, lean)
+    assert replace(restored, seconds=0) == replace(run_caveman_output(req), seconds=0)
+
+
+def test_the_rules_are_handed_over_before_the_word_diff(pack_root):
+    seen: list[tuple[str, object]] = []
+    full = run_caveman_preview(CavemanRequest(BIG, pack_root=str(pack_root)),
+                               lambda _f, stage: seen.append(("progress", stage)),
+                               rules_ready=lambda preview: seen.append(("rules", preview)))
+    [chunk] = [value for kind, value in seen if kind == "rules"]
+    assert chunk.partial and not chunk.diff and not chunk.input_spans
+    assert ([(h.name, h.matches, h.spans) for h in chunk.rules] == [(h.name, h.matches, h.spans) for h in full.rules])
+    assert (chunk.output, chunk.notes, chunk.categories, chunk.protected) == (full.output, full.notes, full.categories,
+                                                                              full.protected)
+    stages = [value if kind == "progress" else "RULES" for kind, value in seen]
+    assert stages.index("RULES") < stages.index("word diff")
+
+
 def test_progress_rises_to_the_end_and_can_stop_the_run(pack_root):
     seen: list[tuple[float, str]] = []
     run_caveman_preview(CavemanRequest(BIG, pack_root=str(pack_root)), lambda f, stage: seen.append((f, stage)))
@@ -93,13 +121,13 @@ def _slow_explanation(release: threading.Event, started: threading.Event):
     """An explanation that reports progress until released or cancelled (the real one is too
     quick on a small pack to catch it running)."""
 
-    def run(req, progress):
+    def run(req, progress, **kwargs):
         started.set()
         for i in range(2000):
             progress(i / 2000, "rules")
             if release.wait(0.005):
                 break
-        return run_caveman_preview(req, progress)
+        return run_caveman_preview(req, progress, **kwargs)
     return run
 
 
@@ -128,11 +156,11 @@ def test_typing_during_the_explanation_cancels_it_and_the_newest_text_wins(qtbot
     real = run_caveman_preview
     calls: list[str] = []
 
-    def explanation(req, progress=None):
+    def explanation(req, progress=None, **kwargs):
         calls.append(req.text)
         if len(calls) == 1:  # the first text's explanation runs until cancelled
-            return _slow_explanation(release, started)(req, progress)
-        return real(req, progress)
+            return _slow_explanation(release, started)(req, progress, **kwargs)
+        return real(req, progress, **kwargs)
 
     monkeypatch.setattr(panel_module, "run_caveman_preview", explanation)
     with qtbot.waitSignal(panel.firstShown, timeout=30000):

@@ -22,6 +22,7 @@ def test_single_tab_survives():
 
 
 def test_crlf_is_ignored_unless_strict():
+    """CAV-Q14: the reference's cleanup ignores ``\\r``; strict (``crlf``) reads ``\\r\\n`` as a line break."""
     text = "one \r\ntwo\r\n\r\n\r\n\r\nthree"
     assert cleanup(text) == text
     assert cleanup(text, crlf=True) == "one\r\ntwo\r\n\r\nthree"

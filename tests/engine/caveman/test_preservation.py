@@ -78,6 +78,7 @@ def test_quirk_q16_empty_frontmatter_and_strict_fix():
 
 
 def test_quirk_q12_dotted_names_need_a_paren_unless_strict():
+    """CAV-Q12: the reference protects a dotted identifier only before ``(``; strict protects it anyway."""
     assert kinds("the response.data field") == []
     assert kinds("the response.data field", profile="strict") == [("dotted_identifier", "response.data")]
 

@@ -40,28 +40,28 @@ def preview(item: str) -> str:
 
 # ---------------------------------------------------------------- scanners
 
-def scan_fenced(text: str) -> Iterator[str]:
+def find_fenced(text: str) -> Iterator[tuple[int, str]]:
     for start, end in fence_spans(text):
-        yield text[start:end]
+        yield start, text[start:end]
 
 
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
 
 
-def scan_inline_code(text: str) -> Iterator[str]:
+def find_inline_code(text: str) -> Iterator[tuple[int, str]]:
     """From each backtick, the text up to the next one is an item when it is non-empty and on
     one line (then the search goes on after it), else the search goes on at that next backtick:
     exactly what a scan for ``[^`\n]+`` between backticks finds (one ``re`` pass: a backtick
     whose item fails leaves the next backtick as the next start, as the scan's retry does)."""
     for m in _INLINE_CODE.finditer(text):
-        yield m.group(0)
+        yield m.start(), m.group(0)
 
 
 _URL_BODY = re.compile(r"[^ \t\n\r\f\v)\]\"'>]*")
 _SCHEME_END = re.compile("://")
 
 
-def scan_urls(text: str) -> Iterator[str]:
+def find_urls(text: str) -> Iterator[tuple[int, str]]:
     """Items start at ``https?://`` (not after a word character). The search runs from the
     ``://`` occurrences (``re`` skips to the rare ``:``; a search for ``http`` stops at every
     ``h`` of the prose): a match starts 5 (``https``) or 4 (``http``) characters before one,
@@ -80,11 +80,11 @@ def scan_urls(text: str) -> Iterator[str]:
             continue
         body = _URL_BODY.match(text, c + 3)
         end = c + 3 if body is None else body.end()  # (a starred class: it always matches)
-        yield text[start:end]
+        yield start, text[start:end]
         pos = end
 
 
-def scan_links(text: str) -> Iterator[str]:
+def find_links(text: str) -> Iterator[tuple[int, str]]:
     i = 0
     while True:
         a = text.find("[", i)
@@ -104,14 +104,14 @@ def scan_links(text: str) -> Iterator[str]:
             i = a + 1
             continue
         end = b + 2 + close + 1
-        yield text[a:end]
+        yield a, text[a:end]
         i = end
 
 
-def scan_frontmatter(text: str) -> Iterator[str]:
+def find_frontmatter(text: str) -> Iterator[tuple[int, str]]:
     end = frontmatter_end(text)
     if end > 0:
-        yield text[:end]
+        yield 0, text[:end]
 
 
 _HEADING = re.compile(r"#{1,6}[ \t\r\f\v]")
@@ -120,7 +120,7 @@ _HEADING = re.compile(r"#{1,6}[ \t\r\f\v]")
 _HEADING_LINE = re.compile(r"\n#")
 
 
-def scan_headings(text: str) -> Iterator[str]:
+def find_headings(text: str) -> Iterator[tuple[int, str]]:
     if "#" not in text:
         return
     starts = ([0] if text.startswith("#") else []) + [m.start() + 1 for m in _HEADING_LINE.finditer(text)]
@@ -128,14 +128,14 @@ def scan_headings(text: str) -> Iterator[str]:
         end = text.find("\n", m.start())
         line = text[m.start():] if end < 0 else text[m.start():end]
         if len(line) > m.end() - m.start() and line[m.end() - m.start():].strip(WS6):
-            yield line
+            yield m.start(), line
 
 
 _TABLE = re.compile(r"[ \t]*\|")
 _TABLE_LINE = re.compile(r"\n[ \t]*\|")  # (led by the line break: re skips to it, where ^ is tried everywhere)
 
 
-def scan_table_rows(text: str) -> Iterator[str]:
+def find_table_rows(text: str) -> Iterator[tuple[int, str]]:
     if "|" not in text:
         return
     starts = ([0] if _TABLE.match(text) else []) + [m.start() + 1 for m in _TABLE_LINE.finditer(text)]
@@ -143,10 +143,10 @@ def scan_table_rows(text: str) -> Iterator[str]:
         end = text.find("\n", m.start())
         line = text[m.start():] if end < 0 else text[m.start():end]
         if line.count("|", m.end() - 1 - m.start()) >= 2:
-            yield line
+            yield m.start(), line
 
 
-def scan_math_blocks(text: str) -> Iterator[str]:
+def find_math_blocks(text: str) -> Iterator[tuple[int, str]]:
     if not contains(text, "$$"):
         return
     i = 0
@@ -160,11 +160,11 @@ def scan_math_blocks(text: str) -> Iterator[str]:
         if b - (a + 2) > 10000:
             i = a + 2
             continue
-        yield text[a:b + 2]
+        yield a, text[a:b + 2]
         i = b + 2
 
 
-def scan_inline_math(text: str) -> Iterator[str]:
+def find_inline_math(text: str) -> Iterator[tuple[int, str]]:
     n = len(text)
     i = 0
     while True:
@@ -192,14 +192,14 @@ def scan_inline_math(text: str) -> Iterator[str]:
         if end < 0:
             i += 1
             continue
-        yield text[i:end]
+        yield i, text[i:end]
         i = end
 
 
 _ENV_NAME = re.compile(r"[A-Za-z*]{1,50}\}")
 
 
-def scan_latex(text: str) -> Iterator[str]:
+def find_latex(text: str) -> Iterator[tuple[int, str]]:
     if not contains(text, "\\begin{"):
         return
     i = 0
@@ -219,7 +219,7 @@ def scan_latex(text: str) -> Iterator[str]:
             i = after
             continue
         end = close + len("\\end{") + len(name) + 1
-        yield text[a:end]
+        yield a, text[a:end]
         i = end
 
 
@@ -227,7 +227,7 @@ _VERSION = re.compile(r"\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
 _DIGITS = frozenset("0123456789")
 
 
-def scan_versions(text: str) -> Iterator[str]:
+def find_versions(text: str) -> Iterator[tuple[int, str]]:
     """An item starts at a digit run (not after a word character) that ends in ``.<digit>``,
     so those run starts, found from the ``d.d`` occurrences, are the only candidates."""
     pos = 0
@@ -239,7 +239,7 @@ def scan_versions(text: str) -> Iterator[str]:
         m = _VERSION.match(text, start)
         if m is None or not m.group(1) or _is_word(text, m.end()):  # (it matches: a digit starts there)
             continue
-        yield m.group(0)
+        yield start, m.group(0)
         pos = m.end()
 
 
@@ -249,7 +249,7 @@ _CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
 _CONST_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def scan_const_case(text: str) -> Iterator[str]:
+def find_const_case(text: str) -> Iterator[tuple[int, str]]:
     """Items contain ``_`` and start where a run of ``[A-Z0-9_]`` begins after a non-word
     character, so only those run starts (found from the underscores) are candidates."""
     u = text.find("_")
@@ -262,25 +262,41 @@ def scan_const_case(text: str) -> Iterator[str]:
             done = start
             m = _CONST.match(text, start)
             if m and "_" in m.group(0) and not _is_word(text, m.end()):
-                yield m.group(0)
+                yield start, m.group(0)
                 done = m.end()
         u = text.find("_", max(u, done) + 1)
 
 
-SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = (
-    ("fenced code block", scan_fenced),
-    ("inline code", scan_inline_code),
-    ("URL", scan_urls),
-    ("markdown link", scan_links),
-    ("frontmatter", scan_frontmatter),
-    ("heading", scan_headings),
-    ("table row", scan_table_rows),
-    ("math block", scan_math_blocks),
-    ("inline math", scan_inline_math),
-    ("LaTeX block", scan_latex),
-    ("version", scan_versions),
-    ("CONST_CASE", scan_const_case),
+# each finder yields (where it found an item, the item): validation's windows start from there
+FINDERS: tuple[tuple[str, Callable[[str], Iterator[tuple[int, str]]]], ...] = (
+    ("fenced code block", find_fenced),
+    ("inline code", find_inline_code),
+    ("URL", find_urls),
+    ("markdown link", find_links),
+    ("frontmatter", find_frontmatter),
+    ("heading", find_headings),
+    ("table row", find_table_rows),
+    ("math block", find_math_blocks),
+    ("inline math", find_inline_math),
+    ("LaTeX block", find_latex),
+    ("version", find_versions),
+    ("CONST_CASE", find_const_case),
 )
+
+
+def _items_of(find: Callable[[str], Iterator[tuple[int, str]]]) -> Callable[[str], Iterator[str]]:
+    """The items alone, as the reference's scanner gives them."""
+    def scan(text: str) -> Iterator[str]:
+        return (item for _at, item in find(text))
+
+    scan.__name__ = scan.__qualname__ = find.__name__.replace("find_", "scan_", 1)
+    return scan
+
+
+SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = tuple(
+    (label, _items_of(find)) for label, find in FINDERS)
+(scan_fenced, scan_inline_code, scan_urls, scan_links, scan_frontmatter, scan_headings, scan_table_rows,
+ scan_math_blocks, scan_inline_math, scan_latex, scan_versions, scan_const_case) = (scan for _label, scan in SCANNERS)
 
 
 Scans = list[tuple[str, list[str], list[int]]]
@@ -290,10 +306,10 @@ def scan_items(original: str) -> Scans:
     """What validation looks for in ``original``: (label, items, where they stand) per scanner
     that found any (a part that falls back is validated twice against the same original)."""
     found = []
-    for label, scan in SCANNERS:
-        items = list(scan(original))
-        if items:
-            found.append((label, items, _starts(original, items)))
+    for label, find in FINDERS:  # (where each item was found guides validation's windows)
+        hits = list(find(original))
+        if hits:
+            found.append((label, [item for _at, item in hits], [at for at, _item in hits]))
     return found
 
 
@@ -332,20 +348,6 @@ def _longer(text: str, than: str) -> bool:
     if not may_hold_astral(than) and len(text) > len(than):
         return True
     return utf16_len(text) > utf16_len(than)
-
-
-def _starts(original: str, items: list[str]) -> list[int]:
-    """Where a scan's items (in order, never overlapping) stand in ``original``: each is looked
-    for after the previous one (at worst an earlier copy of it is found: the positions only
-    guide ``contained_in_order``'s windows)."""
-    out = []
-    at = 0
-    for item in items:
-        found = original.find(item, at)
-        found = at if found < 0 else found
-        out.append(found)
-        at = found + len(item)
-    return out
 
 
 def validate_blocks(original: str, compressed: str, blocks: list[Block]) -> tuple[list[str], list[str]]:

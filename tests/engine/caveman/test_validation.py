@@ -128,3 +128,19 @@ def test_longer_in_utf16_units_without_encoding(text, than):
 
     units = lambda s: len(s.encode("utf-16-le", "surrogatepass")) // 2  # noqa: E731
     assert _longer(text, than) == (units(text) > units(than))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("```\ncode\n```\n", "`x`", "https://a.io/b", "[l](u)", "# H\n", "| a | b |\n",
+                                 "$$x$$", "$y$", "\\begin{a}z\\end{a}", "v1.2.3", "MAX_RETRY", "x", " ", "\n", "é",
+                                 "😀", "MAX_", "1.2")), max_size=25))
+def test_finders_say_where_each_item_stands(pieces):
+    # (validation's windows start from there; the items are the scanners')
+    from engine.caveman.validation import FINDERS
+
+    text = "".join(pieces)
+    for _label, find in FINDERS:
+        for at, item in find(text):
+            assert text.startswith(item, at)
+        ats = [at for at, _item in find(text)]
+        assert ats == sorted(ats)

@@ -56,7 +56,7 @@ from engine.caveman.quirks import check_profile
 from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic, Level
 from engine.gcpause import gc_paused
-from engine.heapreuse import heap_reused
+from engine.heapreuse import give_back, heap_reused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
 from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
@@ -372,8 +372,10 @@ class Compressor:
                            f"edges for hint words it would be {unicode_pick.language}", "warning")
         o.selection = self._select(o, role)
         # 6. rules
+        give_back()  # (a huge part: what extraction freed, before the rules' copies)
         work = self._run_rules(o, ex.text, o.selection.rules)
         o.after_rules = work
+        give_back()
         self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
         if self.diagnose and not self.strict and "\r\n" in work:
@@ -394,6 +396,7 @@ class Compressor:
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
                 restored = cleanup_restored(restored, spans)
         o.restored = restored
+        give_back()
         self._tick(0.8, "validation")
         # 9. validation and fallback
         self._validate(o, ex, restored, pieces)

@@ -3,6 +3,27 @@ restore, validation and fallback, with the reference's stats (spec §2, §13).
 
 ``profile="omniroute"`` reproduces OmniRoute v3.8.49 including its quirks and adds a diagnostic
 (code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
+
+Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, measured by
+stage on this 2-core machine at load 2.5–3.8; ``bench/bench_caveman.py`` has the corpora):
+
+============================  =====  =====  ==========  ==========  ===========
+stage                         prose  mixed  agent       agent       conformance
+                                            (omniroute) (strict)    (omniroute)
+============================  =====  =====  ==========  ==========  ===========
+rules (``_run_rules``)        43     77     51          46          47
+protected regions (extract)   12     44     58          64          71
+validation (+ explanation)    6      15     53 (17)     8           75 (29)
+cleanup, restore, the rest    13     26     33          26          46
+total                         74     162    195         144         239
+============================  =====  =====  ==========  ==========  ===========
+
+The agent sessions and the conformance-derived text fall back as a whole (CAV-Q1), so their
+omniroute runs validate twice and explain. What is left is spread thin: each rule that rewrites
+the text costs 2–6 ms (its literal searches, the join, the canonical case carried over); each
+protected kind 3–6 ms; ~5,000 blocks and as many validation items per MB of agent text cost a
+few ms in every stage that walks them. The articles rule alone is a full ``re`` scan of ~12 ms
+per MB (a match every ~30 characters: no literal to plan on).
 """
 
 from __future__ import annotations
@@ -35,6 +56,7 @@ from engine.caveman.quirks import check_profile
 from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
 from engine.diagnostics import Diagnostic, Level
 from engine.gcpause import gc_paused
+from engine.heapreuse import heap_reused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
 from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
@@ -45,6 +67,12 @@ _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _IDENT_START = _IDENT_CHARS - frozenset("0123456789")
 _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
+# parts from this many characters up reuse the heap for their big strings: their copies reach
+# glibc's 32 MB cap on the mmap threshold (a 4-byte-a-character text of 8 M; its UTF-16 views at
+# 16 M), past which every copy is a fresh mapping; below it the dynamic threshold keeps them on
+# the heap already, and the mappings' own release keeps the peak RSS lower (mixed prose, 1 MB:
+# 61-64 MB above the baseline as it is, 64-70 MB with the heap reused)
+HEAP_REUSE_MIN = 8_000_000
 
 
 _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (led by the dot: quick to find)
@@ -300,9 +328,10 @@ class Compressor:
 
     def compress_part(self, text: str, role: str, mi: int = 0, pi: int | None = None) -> PartOutcome:
         large = len(text) >= RELEASE_MIN
-        # a large part: no garbage collections while it runs (engine.gcpause says why), and
-        # the memos of its texts are let go of afterwards (fast.texts.release_texts)
-        with gc_paused(large):
+        # a large part: no garbage collections while it runs (engine.gcpause says why), and the
+        # memos of its texts are let go of afterwards (fast.texts.release_texts); a huge one
+        # takes its big strings from the reused heap rather than fresh mappings (engine.heapreuse)
+        with gc_paused(large), heap_reused(len(text) >= HEAP_REUSE_MIN):
             try:
                 return self._compress_part(text, role, mi, pi)
             finally:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from app.theme import Tints, tints
 from app.workers import Dispatcher
-from engine.workspace.regexsyntax import tokenize
+from engine.jsregex.colouring import tokenize
 
 WHOLE_TEXT_LIMIT = 256 * 1024  # lex whole documents up to this size, otherwise line by line
 MAX_LINE = 4000  # longer lines are not coloured (pygments on a 1 MB line would take seconds)
@@ -242,7 +242,7 @@ class LazyHighlighter(QObject):
 
 
 class PatternHighlighter(QSyntaxHighlighter):
-    """JS regex colouring for one-line pattern editors (tokens from ``regexsyntax``, UTF-16)."""
+    """JS regex colouring for one-line pattern editors (tokens from ``colouring``, UTF-16)."""
 
     def __init__(self, document) -> None:
         super().__init__(document)

@@ -14,7 +14,6 @@ from engine.workspace.document import Document, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
 from engine.workspace.kinds import FileKind, classify
-from engine.workspace.regexsyntax import tokenize
 from engine.workspace.scan import scan_workspace
 from engine.workspace.settings import Settings
 from engine.workspace.templates import example_filter, example_pack, render
@@ -269,13 +268,6 @@ def test_side_by_side_rows():
     rows = side_by_side("a\nb\nc", "a\nB\nc\nd")
     assert [(r.tag, r.left, r.right) for r in rows] == [
         ("equal", "a", "a"), ("replace", "b", "B"), ("equal", "c", "c"), ("insert", "", "d")]
-
-
-def test_regex_tokens_use_utf16_offsets():
-    tokens = tokenize("😀\\d+(?<n>x)|$")
-    kinds = [(t.start, t.length, t.kind) for t in tokens]
-    assert kinds[0] == (2, 2, "escape")  # after the emoji (2 units)
-    assert (4, 1, "quantifier") in kinds and (5, 5, "group") in kinds and (13, 1, "anchor") in kinds
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,14 +1,18 @@
-"""Tokens of a JavaScript regex source, for syntax colouring in the pattern fields.
+"""Tokens of a JavaScript regex source, for syntax colouring in the IDE's pattern fields.
 
-Colouring only: it never decides validity (``engine.jsregex.compile_js`` does, with V8's
-message). Offsets are UTF-16 because Qt's text positions are (IDE-Q2).
+Colouring only: it never decides validity (``compile_js`` does, with V8's message). It is a
+lexer apart from ``parser`` on purpose: a pattern being typed is usually incomplete (``(a|``,
+``[^``), where the parser stops at the first error, and colouring must still mark every escape,
+class, group and quantifier of the whole field. It lives here so that all knowledge of
+JavaScript regex syntax has one home. Offsets are UTF-16 because Qt's text positions are
+(IDE-Q2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.jsontree import utf16_len
+from engine.jsvalues import utf16_len
 
 
 @dataclass(frozen=True)

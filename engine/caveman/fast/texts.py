@@ -11,7 +11,7 @@ from typing import Protocol
 
 from engine import memo
 from engine.caveman.needles import forget_views
-from engine.jsvalues import to_utf16_units, utf16_len
+from engine.jsvalues import forget_lengths, to_utf16_units, utf16_len
 
 # One-entry caches keyed by the identity of the last text; each is a single tuple swapped
 # atomically, so concurrent runs (GUI worker threads) never read a mismatched pair.
@@ -52,6 +52,7 @@ def release_texts() -> None:
     _CANONICAL = (None, "")
     _UNITS = (None, "")
     forget_views()
+    forget_lengths()
 
 
 def bmp_only(text: str) -> bool:

@@ -27,8 +27,6 @@ Elsewhere than glibc this is a no-op. Nested and concurrent pauses share one cou
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
 import threading
 from collections.abc import Iterator
@@ -49,6 +47,9 @@ def _load_libc() -> Any:
     """glibc's handle with ``mallopt`` and ``malloc_trim``, or None elsewhere."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # (here: ctypes and find_library's ldconfig cost ~5 ms of every CLI start)
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
@@ -60,7 +61,17 @@ def _load_libc() -> Any:
     return libc
 
 
-_libc = _load_libc()
+_UNLOADED: Any = object()
+_libc: Any = _UNLOADED  # loaded on the first pause (only parts of 8 M characters up take one)
+
+
+def _handle() -> Any:
+    global _libc
+    if _libc is _UNLOADED:
+        with _lock:
+            if _libc is _UNLOADED:
+                _libc = _load_libc()
+    return _libc
 
 
 @contextmanager
@@ -68,13 +79,14 @@ def heap_reused(active: bool = True) -> Iterator[None]:
     """Within the block, big allocations come from the heap and freed memory stays there
     (``active=False``, or not glibc: a no-op)."""
     global _depth
-    if not active or _libc is None:
+    libc = _handle() if active else None
+    if libc is None:
         yield
         return
     with _lock:
         if _depth == 0:
-            _libc.mallopt(_M_MMAP_MAX, 0)
-            _libc.mallopt(_M_TRIM_THRESHOLD, _NEVER_TRIM)
+            libc.mallopt(_M_MMAP_MAX, 0)
+            libc.mallopt(_M_TRIM_THRESHOLD, _NEVER_TRIM)
         _depth += 1
     try:
         yield
@@ -82,9 +94,9 @@ def heap_reused(active: bool = True) -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0:
-                _libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
-                _libc.mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
-                _libc.malloc_trim(0)
+                libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
+                libc.mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
+                libc.malloc_trim(0)
 
 
 def give_back() -> None:
@@ -92,5 +104,5 @@ def give_back() -> None:
     free pages anywhere in the heap). Between the stages of a huge part, the chunks a stage
     freed that the next cannot reuse (other sizes: 4-, 2- and 1-byte copies of the text) would
     otherwise add up to the peak."""
-    if _libc is not None and _depth:
+    if _depth and _libc is not None and _libc is not _UNLOADED:
         _libc.malloc_trim(0)

@@ -7,38 +7,41 @@ middle and 5 full collections took 65 ms of an 820 ms run (8 ms per MB, a tenth 
 than on 1 MB: the run was no longer linear). The work makes no reference cycles, so nothing is
 left for the collector to find; it resumes, and catches up, when the work ends.
 
-Nested and concurrent pauses (the IDE's worker threads) share one count: the collector is
-enabled again when the last pause ends, and only if it was enabled when the first began.
+Nested and concurrent pauses (the IDE's worker threads) share one count (``engine.nestedswitch``):
+the collector is enabled again when the last pause ends, and only if it was enabled when the
+first began.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_lock = threading.Lock()
-_depth = 0
+from engine.nestedswitch import NestedSwitch
+
 _was_enabled = False
+
+
+def _pause() -> None:
+    global _was_enabled
+    _was_enabled = gc.isenabled()
+    gc.disable()
+
+
+def _resume() -> None:
+    if _was_enabled:
+        gc.enable()
+
+
+_switch = NestedSwitch(_pause, _resume)
 
 
 @contextmanager
 def gc_paused(active: bool = True) -> Iterator[None]:
     """Within the block, no automatic collection (``active=False``: a no-op)."""
-    global _depth, _was_enabled
     if not active:
         yield
         return
-    with _lock:
-        if _depth == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _depth += 1
-    try:
+    with _switch.held():
         yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _was_enabled:
-                gc.enable()

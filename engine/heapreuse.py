@@ -22,16 +22,17 @@ reach; when the last one ends, both get glibc's defaults back and ``malloc_trim(
 the free heap to the system. (Setting either turns off glibc's dynamic threshold for the rest
 of the process: it keeps its default, 128 KB, as a process that never tuned it starts with.)
 Elsewhere than glibc this is a no-op. Nested and concurrent pauses share one count, as
-``engine.gcpause`` does.
+``engine.gcpause`` does (``engine.nestedswitch``).
 """
 
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from engine.nestedswitch import NestedSwitch
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_MAX = -4
@@ -39,8 +40,6 @@ _DEFAULT_TRIM_THRESHOLD = 128 * 1024
 _DEFAULT_MMAP_MAX = 65536
 _NEVER_TRIM = 2**31 - 1
 
-_lock = threading.Lock()
-_depth = 0
 
 
 def _load_libc() -> Any:
@@ -68,35 +67,35 @@ _libc: Any = _UNLOADED  # loaded on the first pause (only parts of 8 M character
 def _handle() -> Any:
     global _libc
     if _libc is _UNLOADED:
-        with _lock:
-            if _libc is _UNLOADED:
-                _libc = _load_libc()
+        _libc = _load_libc()  # (two threads may both load it: the same handle either way)
     return _libc
+
+
+def _reuse_heap() -> None:
+    assert _libc is not None
+    _libc.mallopt(_M_MMAP_MAX, 0)
+    _libc.mallopt(_M_TRIM_THRESHOLD, _NEVER_TRIM)
+
+
+def _restore_defaults() -> None:
+    assert _libc is not None
+    _libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
+    _libc.mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
+    _libc.malloc_trim(0)
+
+
+_switch = NestedSwitch(_reuse_heap, _restore_defaults)
 
 
 @contextmanager
 def heap_reused(active: bool = True) -> Iterator[None]:
     """Within the block, big allocations come from the heap and freed memory stays there
     (``active=False``, or not glibc: a no-op)."""
-    global _depth
-    libc = _handle() if active else None
-    if libc is None:
+    if not active or _handle() is None:
         yield
         return
-    with _lock:
-        if _depth == 0:
-            libc.mallopt(_M_MMAP_MAX, 0)
-            libc.mallopt(_M_TRIM_THRESHOLD, _NEVER_TRIM)
-        _depth += 1
-    try:
+    with _switch.held():
         yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0:
-                libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
-                libc.mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
-                libc.malloc_trim(0)
 
 
 def give_back() -> None:
@@ -104,5 +103,5 @@ def give_back() -> None:
     free pages anywhere in the heap). Between the stages of a huge part, the chunks a stage
     freed that the next cannot reuse (other sizes: 4-, 2- and 1-byte copies of the text) would
     otherwise add up to the peak."""
-    if _depth and _libc is not None and _libc is not _UNLOADED:
+    if _switch.depth and _libc is not None and _libc is not _UNLOADED:
         _libc.malloc_trim(0)

@@ -40,7 +40,7 @@ def test_nested_pauses_set_once_and_restore_at_the_last_end(libc):
             assert libc.calls == [("mallopt", -4, 0), ("mallopt", -1, 2**31 - 1)]
         assert len(libc.calls) == 2  # (the inner end restores nothing)
     assert libc.calls[2:] == [("mallopt", -4, 65536), ("mallopt", -1, 128 * 1024), ("trim", 0)]
-    assert heapreuse._depth == 0
+    assert heapreuse._switch.depth == 0
 
 
 def test_an_inactive_pause_touches_nothing(libc):
@@ -62,7 +62,7 @@ def test_overlapping_pauses_in_threads_restore_once(libc):
     for t in threads:
         t.join()
     assert [c for c in libc.calls if c[0] == "trim"] == [("trim", 0)]
-    assert heapreuse._depth == 0
+    assert heapreuse._switch.depth == 0
 
 
 def test_a_run_is_the_same_with_the_heap_reused(monkeypatch):

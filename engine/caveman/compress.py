@@ -53,7 +53,13 @@ from engine.caveman.preservation import (
     segments,
 )
 from engine.caveman.quirks import check_profile
-from engine.caveman.validation import Scans, scan_items, validate_blocks, validate_compression
+from engine.caveman.validation import (
+    Scans,
+    scan_items,
+    validate_blocks,
+    validate_compression,
+    validation_fails,
+)
 from engine.diagnostics import Diagnostic, Level
 from engine.gcpause import gc_paused
 from engine.heapreuse import give_back, heap_reused
@@ -557,7 +563,7 @@ class Compressor:
             self._diag(o, "CAV-Q2", f"the part fell back but rulesApplied still lists {', '.join(o.applied)}")
         if ex.blocks:
             alternative = cleanup_segments(pieces if pieces is not None else segments(o.after_cleanup, ex))
-            if not validate_compression(o.original, alternative, scans)[0]:
+            if not validation_fails(o.original, alternative, scans):
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
         inside = occurring_in_any([b.content for b in ex.blocks], missing)

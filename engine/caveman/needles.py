@@ -263,6 +263,42 @@ WINDOW_SLACK = 64
 WINDOW_BUDGET = 4  # window searches may cover this many times the text in all
 
 
+def all_contained_in_order(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]],
+                           checks: int = 2) -> bool:
+    """``all(all(kept) for kept in contained_in_order_groups(text, groups))``, stopping at the
+    first item shown missing: the same windows, and an item not in its window is looked for at
+    once in the whole text (the first ``checks`` of them) or with the rest in one ``occurring``
+    pass at the end. A fallen-back part's second validation only asks whether anything is
+    missing (the conformance-derived text's first miss is in its fourth list of eleven)."""
+    later: list[str] = []
+    n, find, slack = len(text), text.find, WINDOW_SLACK
+    for items, starts in groups:
+        cursor = 0
+        source_end = 0
+        budget = WINDOW_BUDGET * n + sum(map(len, items))
+        for item, start in zip(items, starts):
+            if budget > 0:
+                size = len(item)
+                span = start + size - source_end
+                end = cursor + (2 * span if span > 0 else 0) + size + slack
+                budget -= (end if end < n else n) - cursor
+                found = find(item, cursor, end)
+                if found >= 0:
+                    cursor = found + size
+                    source_end = start + size
+                    continue
+            if checks > 0:
+                checks -= 1
+                if item not in occurring(text, [item]):
+                    return False
+            else:
+                later.append(item)
+    if not later:
+        return True
+    found_later = occurring(text, later)
+    return all(item in found_later for item in later)
+
+
 def occurring_in_any(texts: Sequence[str], items: Iterable[str]) -> set[str]:
     """The items that occur in at least one of ``texts``: one ``occurring`` pass over the texts
     joined by NUL (an item without NUL cannot match across a join); an item holding NUL, which

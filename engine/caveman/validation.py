@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
-from engine.caveman.needles import contained_in_order, contained_in_order_groups
+from engine.caveman.needles import all_contained_in_order, contained_in_order, contained_in_order_groups
 from engine.jsvalues import js_trim, may_hold_astral, utf16_len
 
 if TYPE_CHECKING:
@@ -338,6 +338,21 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
         errors.append(f"fenced code block count dropped: {before} -> {after}")
     warnings = ["compressed text is longer than original"] if _longer(compressed, original) else []
     return errors, warnings, missing
+
+
+def validation_fails(original: object, compressed: object, scans: Scans | None = None) -> bool:
+    """``bool(validate_compression(original, compressed, scans)[0])``, stopping at the first
+    error found (no messages, no list of what is missing)."""
+    if not isinstance(original, str) or not isinstance(compressed, str):
+        return True
+    if original and not js_trim(compressed):
+        return True
+    scans = scan_items(original) if scans is None else scans
+    if not all_contained_in_order(compressed, [(items, starts) for _label, items, starts in scans]):
+        return True
+    fenced = [items for label, items, _starts in scans if label == SCANNERS[0][0]]
+    before = len(fenced[0]) if fenced else 0
+    return bool(before) and before > len(fence_spans(compressed))
 
 
 def _longer(text: str, than: str) -> bool:

@@ -186,3 +186,29 @@ def test_heading_and_table_scans_equal_a_multiline_regex(pieces):
         text, r"^#{1,6}[ \t\r\f\v]", lambda line, m: line[m.end() - m.start():].strip(WS6) != "")
     assert list(scan_table_rows(text)) == _plain_lines(
         text, r"^[ \t]*\|", lambda line, m: line.count("|", m.end() - 1 - m.start()) >= 2)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.lists(st.integers(0, 8), max_size=60),
+       st.integers(0, 3))
+def test_validation_fails_exactly_when_validation_has_errors(pieces, ops, checks):
+    from engine.caveman.validation import scan_items, validation_fails
+
+    original = "".join(pieces)
+    compressed = _edit(pieces, ops)
+    expected = bool(validate_compression(original, compressed)[0])
+    assert validation_fails(original, compressed) == expected
+    scans = scan_items(original)
+    groups = [(items, starts) for _label, items, starts in scans]
+    assert needles.all_contained_in_order(compressed, groups, checks) == all(
+        all(kept) for kept in needles.contained_in_order_groups(compressed, groups))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab`. 😀é\ud83d", max_size=200),
+       st.lists(st.tuples(st.integers(0, 200), st.text(alphabet="ab`. 😀é\ud83d", max_size=6)), max_size=40),
+       st.integers(0, 3))
+def test_all_contained_in_order_is_every_item_kept(text, placed, checks):
+    placed.sort()
+    groups = [([i for _, i in placed], [s for s, _ in placed])]
+    assert needles.all_contained_in_order(text, groups, checks) == all(needles.contained_in_order_groups(text, groups)[0])

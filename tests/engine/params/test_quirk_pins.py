@@ -159,7 +159,7 @@ def test_tool_order_uses_locale_collation():  # PAR-Q20
     ref, strict = both(payload(provider(), model("p::m"), assistant(), mcpServers=servers))
     assert ref["tools"]["active"] == ["mcp__one__ab", "mcp__one2__ab"]  # '_' before digits
     assert "PAR-Q20" in codes(ref)
-    assert strict["tools"]["active"] == ["mcp__one2__ab", "mcp__one__ab"]  # '2' < '_' 
+    assert strict["tools"]["active"] == ["mcp__one2__ab", "mcp__one__ab"]  # '2' < '_'
     assert "PAR-Q20" not in codes(strict)
 
 

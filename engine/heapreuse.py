@@ -27,8 +27,6 @@ Elsewhere than glibc this is a no-op. Nested and concurrent pauses share one cou
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +46,9 @@ def _load_libc() -> Any:
     """glibc's handle with ``mallopt`` and ``malloc_trim``, or None elsewhere."""
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # (here: ctypes and find_library's ldconfig cost ~5 ms of every CLI start)
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
@@ -59,7 +60,15 @@ def _load_libc() -> Any:
     return libc
 
 
-_libc = _load_libc()
+_UNLOADED: Any = object()
+_libc: Any = _UNLOADED  # loaded on the first pause (only parts of 8 M characters up take one)
+
+
+def _handle() -> Any:
+    global _libc
+    if _libc is _UNLOADED:
+        _libc = _load_libc()  # (two threads may both load it: the same handle either way)
+    return _libc
 
 
 def _reuse_heap() -> None:
@@ -82,7 +91,7 @@ _switch = NestedSwitch(_reuse_heap, _restore_defaults)
 def heap_reused(active: bool = True) -> Iterator[None]:
     """Within the block, big allocations come from the heap and freed memory stays there
     (``active=False``, or not glibc: a no-op)."""
-    if not active or _libc is None:
+    if not active or _handle() is None:
         yield
         return
     with _switch.held():
@@ -94,5 +103,5 @@ def give_back() -> None:
     free pages anywhere in the heap). Between the stages of a huge part, the chunks a stage
     freed that the next cannot reuse (other sizes: 4-, 2- and 1-byte copies of the text) would
     otherwise add up to the peak."""
-    if _libc is not None and _switch.depth:
+    if _switch.depth and _libc is not None and _libc is not _UNLOADED:
         _libc.malloc_trim(0)

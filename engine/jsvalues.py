@@ -118,9 +118,40 @@ def utf16_len(s: str) -> int:
     counting astral characters with a regex scan on multi-megabyte texts; none for a text
     stored with at most two bytes per character (no astral character).
     """
+    global _LENGTHS
     if not may_hold_astral(s):
         return len(s)
-    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+    if len(s) < LENGTH_MEMO_MIN:
+        return len(s.encode("utf-16-le", "surrogatepass")) // 2
+    last, before = _LENGTHS
+    if last[0] is s:
+        return last[1]
+    if before[0] is s:
+        return before[1]
+    n = len(s.encode("utf-16-le", "surrogatepass")) // 2
+    _LENGTHS = ((s, n), last)
+    return n
+
+
+# the UTF-16 lengths of the last two long texts with astral characters, by identity (a
+# Caveman run of a large part measures its original text five times and its output twice:
+# ~4 ms each for 4 MB); one tuple swapped atomically, so threads never read a mismatched pair
+LENGTH_MEMO_MIN = 65_536
+_NO_LENGTH: tuple[str | None, int] = (None, 0)
+_LENGTHS: tuple[tuple[str | None, int], tuple[str | None, int]] = (_NO_LENGTH, _NO_LENGTH)
+
+
+def forget_lengths() -> None:
+    """Let go of the texts ``utf16_len`` remembers (``caveman.fast.texts.release_texts``)."""
+    global _LENGTHS
+    _LENGTHS = (_NO_LENGTH, _NO_LENGTH)
+
+
+def holds_astral(s: str) -> bool:
+    """True when ``s`` certainly holds a character beyond the BMP, in O(1): CPython stores a
+    string four bytes a character only when its widest character needs it (a lone surrogate
+    is a BMP unit); False: it may not (another layout answers False)."""
+    return not s.isascii() and sys.getsizeof(s) - _NON_ASCII_HEADER == 4 * (len(s) + 1)
 
 
 def may_hold_astral(s: str) -> bool:

@@ -653,3 +653,13 @@ def test_the_faster_twin_is_picked():
     slow, quick = re.compile(r"(?:x|y)*?ab"), re.compile(r"ab")  # (not equivalent: only timed here)
     assert strategy._faster(slow, quick, text) is quick
     assert strategy._faster(quick, slow, text) is quick
+
+
+def test_the_known_same_length_mismatches_are_the_computed_ones():
+    import unicodedata
+
+    from engine.caveman.fast import texts
+
+    if unicodedata.unidata_version != texts._KNOWN_VERSION:
+        pytest.skip("another Unicode version: computed at run time")
+    assert texts.same_length_mismatch_plain() == texts._KNOWN_MISMATCH

@@ -119,3 +119,11 @@ def test_contained_in_order_groups_is_the_plain_search_per_item(source, cuts, gr
 def test_present_on_a_text_beyond_ascii_is_exact(text, keys):
     # (searched in the UTF-8 bytes, surrogates passed: a key is reported exactly where it occurs)
     assert present("é" + text, keys) == {key for key in keys if key in "é" + text}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab é\u6100\ud800\U0001F600"), max_size=40))
+def test_a_view_exactly_when_nothing_lies_beyond_the_bmp(text):
+    needles.forget_views()
+    assert (byte_view(text) is None) == any(ord(c) > 0xFFFF for c in text)
+    assert find_all(text, "a") == (None if any(ord(c) > 0xFFFF for c in text) else plain_find_all(text, "a"))

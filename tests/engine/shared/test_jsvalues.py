@@ -117,3 +117,24 @@ def test_utf16_len_is_the_length_of_the_utf16_encoding(s):
     from engine.jsvalues import utf16_len
 
     assert utf16_len(s) == len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("a é\u6100\ud800\udc00\U0001F600\U00010000"), max_size=40))
+def test_holds_astral_is_exactly_a_character_beyond_the_bmp(s):
+    from engine.jsvalues import holds_astral
+
+    assert holds_astral(s) == any(ord(c) > 0xFFFF for c in s)
+
+
+def test_utf16_len_of_long_texts_is_remembered_by_identity_only() -> None:
+    from engine.jsvalues import LENGTH_MEMO_MIN, forget_lengths
+
+    one = "a😀" * LENGTH_MEMO_MIN
+    other = "😀" + "é" * (2 * LENGTH_MEMO_MIN - 1)  # same length in code points, other UTF-16 length
+    third = "😀😀" + "b" * (2 * LENGTH_MEMO_MIN - 2)
+    for _ in range(2):
+        for s in (one, other, third, one):
+            assert utf16_len(s) == len(s.encode("utf-16-le", "surrogatepass")) // 2
+    forget_lengths()
+    assert utf16_len(third) == 2 * LENGTH_MEMO_MIN + 2

@@ -123,8 +123,15 @@ def test_default_stack_line_pattern_only_matches_the_start():  # CAV-Q17
     assert out == "Crash\n  at foo bar" and "CAV-Q17" not in codes(result)
 
 
-@pytest.mark.xfail(strict=True, reason="CAV-Q17 changes the result but engine/caveman never reports it "
-                                       "(reporting gap left to the Caveman owner)")
 def test_default_stack_line_pattern_quirk_is_reported():  # CAV-Q17
     _out, result = run("Crash\n  at foo bar", DROP_AT)
     assert "CAV-Q17" in codes(result)
+    # even with no rule firing, cleanup re-spaces and capitalises the unprotected stack line
+    out, cleaned = run("Crash\n  at foo bar", pack(rule("drop_zz", r"\bzz\b", "")))
+    assert out == "Crash\n At foo bar" and "CAV-Q17" in codes(cleaned)
+    # no error or stack line below the first: nothing to report
+    _out, plain = run("Crash\nthe worker stopped at noon", DROP_AT)
+    assert "CAV-Q17" not in codes(plain)
+    # at the very start, ^ holds without m: protected in both profiles, nothing to report
+    out, first = run("  at foo bar", DROP_AT)
+    assert "at" in out and "CAV-Q17" not in codes(first)

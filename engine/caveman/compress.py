@@ -44,6 +44,7 @@ from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import Prefilter
 from engine.caveman.preservation import (
+    DEFAULT_PRESERVE_PATTERNS,
     Extraction,
     choose_seed,
     extract,
@@ -195,6 +196,7 @@ class Compressor:
         self.pattern_warnings: list[str] = []
         self.timed_out: dict[int, Rule] = {}  # id → the rule itself (kept alive: the id stays its own)
         self.notes: list[Diagnostic] = []  # body-level quirk notes of the current run (CAV-Q24)
+        self._line_start_defaults: list[FastRegex] | None = None  # (CAV-Q17's check, built when first needed)
 
     # ------------------------------------------------------------ body level
 
@@ -546,6 +548,8 @@ class Compressor:
                 self._explain_fallback(o, ex, missing, scans, pieces)
             return
         o.text = restored
+        if not self.strict and self.diagnose and self.config.uses_default_patterns:
+            self._check_line_start_defaults(o, restored)
         if not self.strict and self.diagnose and ex.blocks:
             survived = {int(m.group(1)) for m in ex.placeholder_re.finditer(o.after_cleanup)}
             gone = [b for b in ex.blocks if b.n not in survived]
@@ -556,6 +560,34 @@ class Compressor:
                 self._diag(o, "CAV-Q8", f"protected content ({kinds}) is missing from the output and "
                            "OmniRoute does not validate it", "warning",
                            spans=[[b.start, b.end] for b in lost])
+
+    def _check_line_start_defaults(self, o: PartOutcome, restored: str) -> None:
+        """CAV-Q17: the default error and stack-line patterns begin with ``^`` but are compiled
+        without ``m``, so they protect only a match at the very start of the text. When such a
+        line further down (what ``m`` would have protected) did not survive the rules, say so."""
+        if self._line_start_defaults is None:
+            self._line_start_defaults = [preserve_regex(source, "gm") for source in DEFAULT_PRESERVE_PATTERNS[4:]]
+        later: list[str] = []
+
+        def collect(offset: int, matched: str) -> str:
+            if offset > 0:  # (at 0, ^ holds without m too: that match was protected)
+                later.append(matched)
+            return matched
+
+        for rx in self._line_start_defaults:
+            try:
+                rx.replace_spans(o.original, collect, self.timeout)
+            except RegexTimeout:
+                return
+        if not later:
+            return
+        lost = sorted({m for m in later if restored.count(m) < o.original.count(m)})
+        if lost:
+            shown = ", ".join(repr(m.strip() or m) for m in lost[:3])
+            self._diag(o, "CAV-Q17", f"error or stack-trace lines after the first line ({shown}) were not "
+                       "protected: OmniRoute compiles its default line-start patterns without the m flag, "
+                       "so they only match at the start of the text (strict protects every such line)",
+                       "warning")
 
     def _explain_fallback(self, o: PartOutcome, ex: Extraction, missing: list[str], scans: Scans | None,
                           pieces: list[tuple[str, bool]] | None) -> None:

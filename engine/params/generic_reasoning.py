@@ -183,7 +183,7 @@ def generic_reasoning_params(ctx: OptionsContext) -> dict[str, Any]:
         if effort in supported:
             return {"reasoningEffort": effort}
         if supported:
-            if effort not in ids.EFFORT_RATIOS:
+            if effort not in ids.EFFORT_RATIOS and not ctx.strict:  # strict: schema:enum
                 ctx.quirk("PAR-Q23", f"free-form effort {effort!r} is accepted; the first "
                                      f"supported effort {supported[0]!r} is used")
             return {"reasoningEffort": supported[0]}

@@ -44,7 +44,7 @@ class OptionsContext:
 def effort_ratio(effort: object, ctx: OptionsContext | None = None) -> float:
     if isinstance(effort, str) and effort in ids.EFFORT_RATIOS:
         return ids.EFFORT_RATIOS[effort]
-    if ctx is not None:
+    if ctx is not None and not ctx.strict:  # strict reports it as schema:enum instead
         ctx.quirk("PAR-Q23", f"effort {effort!r} is not a known effort; the Claude budget uses "
                              "the 'high' ratio")
     return ids.EFFORT_RATIOS["high"]

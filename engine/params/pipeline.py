@@ -291,11 +291,15 @@ def _routing_quirks(diagnostics: list[QuirkNote], sdk: SdkConfig, scope_id: str,
     if sdk.provider_id == "azure-anthropic" and scope_id != "azure-anthropic":
         diagnostics.append(_q("PAR-Q22", f"Claude on Azure: sdk 'azure-anthropic', scope "
                                          f"{scope_id!r}"))
-    url = provider.get("endpointConfigs") or {}
-    if any(isinstance(c, dict) and isinstance(c.get("baseUrl"), str)
-           and c["baseUrl"].rstrip("/").endswith("#") for c in url.values()):
-        diagnostics.append(_q("PAR-Q26", "the '#' endpoint routing is dropped by base-URL "
-                                         "formatting; endpoint stays ''"))
+    from engine.params.routing import raw_base_url
+
+    # Reported where strict routes differently: a non-empty suffix after the '#' of the base URL
+    # strict reads (a bare trailing '#' routes nowhere in either profile).
+    raw = raw_base_url(provider, endpoint)
+    if "#" in raw and raw.split("#", 1)[1].strip("/") and \
+            isinstance(sdk.provider_settings.get("baseURL"), str):
+        diagnostics.append(_q("PAR-Q26", f"the '#' endpoint routing ({raw.split('#', 1)[1]!r}) is "
+                                         "dropped by base-URL formatting; endpoint stays ''"))
     base = ids.base_id(model)
     if base.startswith(("us.", "eu.", "apac.", "global.")) and "anthropic.claude" in base:
         diagnostics.append(_q("PAR-Q17", f"{base!r} is not recognised as an Anthropic model "

@@ -239,6 +239,9 @@ def process_rtk_text(
             filtered = apply_line_filter(text, chosen, max_lines=limit, profile=profile, trace=trace, lines=lines,
                                          line_heads=detection.line_heads)
             diagnostics.extend(filtered.diagnostics)
+            if chosen.max_lines == 0 and profile != "strict" and f"{chosen.id}:truncate" in filtered.applied_rules:
+                diagnostics.append(Diagnostic(f"filter maxLines 0 meant the engine default ({limit} lines), so the "
+                                              "filter cut the output", "info", "RTK-Q8", source="rtk"))
             result = filtered.text
             if filtered.applied_rules:
                 techniques.append("rtk-filter")

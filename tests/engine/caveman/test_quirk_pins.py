@@ -72,3 +72,66 @@ def test_non_array_messages_key_is_dropped():  # CAV-Q21
     assert ref.restore(ref.body) == {"input": "hello"} and "CAV-Q21" in note_codes(ref)
     strict = adapt_body(body, profile="strict")
     assert strict.restore(strict.body) == {"messages": None, "input": "hello"}
+
+
+# Quirks pinned elsewhere only by behaviour: through ``Compressor.compress_body`` (the CLI's entry
+# point), the default profile shows the quirk and names it; strict applies the fix and does not.
+
+DROP_REALLY = pack(rule("drop_really", r"really\s+", ""))
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_seed_fix_is_never_reported(profile):  # CAV-Q9
+    # The one deliberate deviation: fixed in both profiles and invisible in outputs, so there is
+    # no result it changes and nothing to report (asserted: the id never appears).
+    out, result = run("run `x` now, really CONST_A", DROP_REALLY, profile=profile)
+    assert out == "Run `x` now, CONST_A"
+    assert "CAV-Q9" not in codes(result)
+
+
+def test_dotted_names_without_a_call_are_rewritten():  # CAV-Q12
+    rules = pack(rule("shorten_data", r"\bdata\b", "d"))
+    out, result = run("the response.data is big", rules)
+    assert out == "The response.d is big" and "CAV-Q12" in codes(result)
+    out, result = run("the response.data is big", rules, profile="strict")
+    assert out == "The response.data is big" and "CAV-Q12" not in codes(result)
+
+
+def test_validator_checks_a_table_row_extraction_never_protected():  # CAV-Q13
+    text = "Notes:\n| a | really b"  # a row to the validator, not to extraction (no closing '|')
+    out, result = run(text, DROP_REALLY)
+    assert out == text and result.stats.get("fallbackApplied") and "CAV-Q13" in codes(result)
+    out, result = run(text, DROP_REALLY, profile="strict")
+    assert out == "Notes:\n| a | b" and "CAV-Q13" not in codes(result)
+
+
+def test_cleanup_ignores_carriage_returns():  # CAV-Q14
+    out, result = run("one really\r\n\r\n\r\n\r\ntwo", pack(rule("drop_really", r"\breally\b", "")))
+    assert out == "One \r\n\r\n\r\n\r\nTwo" and "CAV-Q14" in codes(result)
+    out, result = run("one really\r\n\r\n\r\n\r\ntwo", pack(rule("drop_really", r"\breally\b", "")),
+                      profile="strict")
+    assert out == "One\r\n\r\nTwo" and "CAV-Q14" not in codes(result)
+
+
+DROP_AT = pack(rule("drop_at", r"\bat\s+", ""))
+
+
+def test_default_stack_line_pattern_only_matches_the_start():  # CAV-Q17
+    out, _result = run("Crash\n  at foo bar", DROP_AT)
+    assert out == "Crash\n Foo bar"  # the `at` line was not protected
+    out, result = run("Crash\n  at foo bar", DROP_AT, profile="strict")
+    assert out == "Crash\n  at foo bar" and "CAV-Q17" not in codes(result)
+
+
+def test_default_stack_line_pattern_quirk_is_reported():  # CAV-Q17
+    _out, result = run("Crash\n  at foo bar", DROP_AT)
+    assert "CAV-Q17" in codes(result)
+    # even with no rule firing, cleanup re-spaces and capitalises the unprotected stack line
+    out, cleaned = run("Crash\n  at foo bar", pack(rule("drop_zz", r"\bzz\b", "")))
+    assert out == "Crash\n At foo bar" and "CAV-Q17" in codes(cleaned)
+    # no error or stack line below the first: nothing to report
+    _out, plain = run("Crash\nthe worker stopped at noon", DROP_AT)
+    assert "CAV-Q17" not in codes(plain)
+    # at the very start, ^ holds without m: protected in both profiles, nothing to report
+    out, first = run("  at foo bar", DROP_AT)
+    assert "at" in out and "CAV-Q17" not in codes(first)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+
+from engine.grammar import message_end
 from engine.grammar.quirks import QUIRKS, STRICT_FIXED
 from engine.grammar.recover import recovered_call_id
 
+from .conftest import assistant
 from .test_quirks import codes, decide, outcome
 
 HERMES = '<tool_call>{"name":"ls","arguments":{"path":"/"}}</tool_call>'
@@ -44,3 +50,63 @@ def test_recovery_note_survives_in_this_engine():  # GRM-Q32
         record = decide(HERMES, strict=strict)
         assert len(record["notes"]) == 1 and "ls" in record["notes"][0]
         assert "GRM-Q32" not in codes(record)
+
+
+# Quirks pinned elsewhere only by behaviour: through ``message_end`` (the CLI's entry point), the
+# default profile shows the quirk and names it; strict applies the fix and does not name it.
+
+QWEN_BASH = "<tool_call>\n<function=bash>\n<parameter=command>\npwd\n</parameter>\n</function>\n</tool_call>"
+
+
+def both(message, hook_state, **kw):
+    return (message_end(copy.deepcopy(message), hook_state(**kw)),
+            message_end(copy.deepcopy(message), hook_state(strict=True, **kw)))
+
+
+def calls(record):
+    return [c["name"] for c in record["promotedCalls"]]
+
+
+def test_strip_respaces_the_whole_part(hook_state):  # GRM-Q11
+    ref, strict = both(assistant("x = 1   \n\n\n\ny = 2\n" + QWEN_BASH), hook_state, mode="strip")
+    assert ref["strippedText"] == "x = 1\n\ny = 2" and "GRM-Q11" in codes(ref)
+    assert strict["strippedText"] == "x = 1   \n\n\n\ny = 2" and "GRM-Q11" not in codes(strict)
+
+
+@pytest.mark.parametrize(("model", "reference"), [("ollama/gpt-oss", True), ("devstral-small", False)])
+def test_substring_model_gate(hook_state, model, reference):  # GRM-Q15
+    ref, strict = both(assistant(QWEN_BASH), hook_state, model=model)
+    assert ref["promoted"] is reference and "GRM-Q15" in codes(ref)
+    assert strict["promoted"] is not reference and "GRM-Q15" not in codes(strict)
+
+
+def test_thinking_parts_are_promoted(hook_state):  # GRM-Q18
+    leak = "<tool_call>ls\n<arg_key>path</arg_key><arg_value>/</arg_value></tool_call>"
+    message = {"role": "assistant", "stopReason": "stop",
+               "content": [{"type": "thinking", "thinking": leak}]}
+    ref, strict = both(message, hook_state)
+    assert calls(ref) == ["ls"] and "GRM-Q18" in codes(ref)
+    assert calls(strict) == [] and "GRM-Q18" not in codes(strict)
+
+
+def test_real_tool_call_blocks_promotion_but_not_stripping(hook_state):  # GRM-Q21
+    message = assistant(QWEN_BASH)
+    message["content"].append({"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "/a"}})
+    ref, strict = both(message, hook_state)
+    assert not ref["promoted"] and ref["strippedText"] == "" and "GRM-Q21" in codes(ref)
+    assert not strict["promoted"] and strict["strippedText"] == QWEN_BASH
+    assert "GRM-Q21" not in codes(strict)
+
+
+def test_allowed_tools_replace_the_active_tools(hook_state):  # GRM-Q24
+    ref, strict = both(assistant(QWEN_BASH), hook_state, tools=["read"], allowed=("bash",))
+    assert calls(ref) == ["bash"] and "GRM-Q24" in codes(ref)
+    assert calls(strict) == [] and "GRM-Q24" not in codes(strict)
+
+
+def test_tool_call_with_non_string_name_does_not_block(hook_state):  # GRM-Q26
+    message = assistant(QWEN_BASH)
+    message["content"].append({"type": "toolCall", "id": "odd", "name": 7, "arguments": {}})
+    ref, strict = both(message, hook_state)
+    assert calls(ref) == ["bash"] and "GRM-Q26" in codes(ref)
+    assert calls(strict) == [] and "GRM-Q26" not in codes(strict)

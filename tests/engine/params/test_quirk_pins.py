@@ -4,6 +4,8 @@ The default profile (``cherry-studio``) reproduces the quirk and names it; ``str
 fix and stays silent about it (see docs/quirks/params.md).
 """
 
+import pytest
+
 from engine.params import build_params_report
 from engine.params.features.openrouter_reasoning import strip_redacted
 from engine.params.provider_options import OptionsContext, generic_options
@@ -89,3 +91,110 @@ def test_bedrock_beta_flags_are_computed_without_the_provider():  # PAR-Q28
     assert "PAR-Q28" in codes(ref)
     assert "anthropicBeta" not in strict["options"]["providerOptions"]["bedrock"]  # iam-aws: no flag
     assert "PAR-Q28" not in codes(strict)
+
+
+# Quirks pinned elsewhere only by behaviour: these also assert the id is reported (and that
+# strict, where it fixes the quirk, is silent about it).
+
+
+def test_missing_endpoint_gives_two_provider_ids():  # PAR-Q4
+    relay = provider("relay", endpoint=None, family="newapi")
+    relay["endpointConfigs"] = {"openai-chat-completions": {"baseUrl": "http://r",
+                                                            "adapterFamily": "new-api"}}
+    mod = model("relay::o3", caps=("reasoning",), reasoning=THINKING)
+    ref, strict = both(payload(relay, mod, assistant(reasoning_effort="high")))
+    assert ref["scope"]["aiSdkProviderId"] == "openai-compatible"
+    assert list(ref["options"]["providerOptions"]) == ["openai"]  # the aggregator route
+    assert "PAR-Q4" in codes(ref)
+    assert strict["options"]["providerOptions"] == {"openai-compatible": {"reasoningEffort": "high"}}
+    assert "PAR-Q4" not in codes(strict)
+
+
+def test_qwen_thinking_effort_none_still_thinks():  # PAR-Q2
+    lmstudio = provider("lmstudio", endpoint=None, base_url="http://127.0.0.1:1234")
+    mod = model("lmstudio::qwen3-14b", caps=("function-call", "reasoning"),
+                reasoning={"type": "budget", "supportedEfforts": [],
+                           "thinkingTokenLimits": {"min": 0, "max": 1}})
+    ref, strict = both(payload(lmstudio, mod, assistant(reasoning_effort="none")))
+    assert ref["pluginDetails"]["qwen-thinking"] == {"probeUserText": "hello /think"}
+    assert "PAR-Q2" in codes(ref)
+    assert strict["pluginDetails"]["qwen-thinking"] == {"probeUserText": "hello /no_think"}
+    assert "PAR-Q2" not in codes(strict)
+
+
+def test_openai_family_options_are_keyed_openai():  # PAR-Q5
+    ref, strict = both(payload(provider("openai", family="openai"), model("openai::gpt-4.1"),
+                               assistant()))
+    assert list(ref["options"]["providerOptions"]) == ["openai"] and "PAR-Q5" in codes(ref)
+    assert list(strict["options"]["providerOptions"]) == ["openai-chat"]
+    assert "PAR-Q5" not in codes(strict)
+
+
+def test_missing_api_model_id_is_reported():  # PAR-Q12
+    ref, strict = both(payload(provider(), model("my-llm::local", api=None), assistant()))
+    assert ref["sdkConfig"]["modelId"] == "my-llm::local" and "PAR-Q12" in codes(ref)
+    assert strict["sdkConfig"]["modelId"] == "local" and "PAR-Q12" not in codes(strict)
+
+
+def test_bedrock_cross_region_claude_gets_no_reasoning():  # PAR-Q17
+    bedrock = provider("bedrock", family="bedrock", auth="iam-aws")
+    mod = model("bedrock::us.anthropic.claude-3-7-sonnet", caps=("reasoning",), reasoning=THINKING)
+    ref, strict = both(payload(bedrock, mod, assistant(reasoning_effort="high")))
+    assert ref["options"]["providerOptions"] == {"bedrock": {}} and "PAR-Q17" in codes(ref)
+    assert strict["options"]["providerOptions"]["bedrock"]["reasoningConfig"]["type"] == "enabled"
+    assert "PAR-Q17" not in codes(strict)
+
+
+@pytest.mark.parametrize("value,reference,fixed", [(2.5, None, 2), (101, 20, 100)])
+def test_max_tool_calls_range_check(value, reference, fixed):  # PAR-Q18
+    ref, strict = both(payload(provider(), model("my-llm::m"), assistant(maxToolCalls=value)))
+    assert ref["options"]["stopWhenStepCount"] == reference and "PAR-Q18" in codes(ref)
+    assert strict["options"]["stopWhenStepCount"] == fixed and "PAR-Q18" not in codes(strict)
+
+
+def test_tool_order_uses_locale_collation():  # PAR-Q20
+    servers = [{"id": sid, "name": name, "isActive": True, "tools": [
+        {"name": tool, "description": "T.", "inputSchema": {"type": "object"}}]}
+        for sid, name, tool in (("s1", "One", "ab"), ("s2", "One2", "ab"))]
+    ref, strict = both(payload(provider(), model("p::m"), assistant(), mcpServers=servers))
+    assert ref["tools"]["active"] == ["mcp__one__ab", "mcp__one2__ab"]  # '_' before digits
+    assert "PAR-Q20" in codes(ref)
+    assert strict["tools"]["active"] == ["mcp__one2__ab", "mcp__one__ab"]  # '2' < '_'
+    assert "PAR-Q20" not in codes(strict)
+
+
+def test_free_form_effort_is_accepted():  # PAR-Q23
+    effort_model = {"type": "effort", "supportedEfforts": ["low", "medium", "high"]}
+    mod = model("my-llm::o3", caps=("reasoning",), reasoning=effort_model)
+    ref, strict = both(payload(provider(), mod, assistant(reasoning_effort="turbo")))
+    assert ref["options"]["providerOptions"]["openai-compatible"]["reasoningEffort"] == "low"
+    assert "PAR-Q23" in codes(ref)
+    assert "schema:enum" in codes(strict)  # the fix: the effort enum flags it
+    assert "PAR-Q23" not in codes(strict)
+
+
+def test_empty_capability_options_are_reported():  # PAR-Q25
+    anth = provider("anthropic", endpoint="anthropic-messages", family="anthropic")
+    ref, strict = both(payload(anth, model("anthropic::claude-haiku-4-5"), assistant()))
+    assert ref["options"]["providerOptions"] == {"anthropic": {}} and "PAR-Q25" in codes(ref)
+    assert strict["options"]["providerOptions"] is None and "PAR-Q25" not in codes(strict)
+
+
+def test_hash_endpoint_routing_is_dead():  # PAR-Q26
+    prov = provider(base_url="http://localhost:8000/proxy#chat/completions")
+    ref, strict = both(payload(prov, model("my-llm::m"), assistant()))
+    assert ref["sdkConfig"]["endpoint"] == "" and "PAR-Q26" in codes(ref)
+    assert strict["sdkConfig"]["endpoint"] == "chat/completions"
+    assert "PAR-Q26" not in codes(strict)
+
+
+def test_vertex_claude_web_search_config_is_empty():  # PAR-Q29
+    prov = provider("vertexai", endpoint="anthropic-messages", family="google-vertex-anthropic",
+                    auth="iam-gcp", extra={"authConfig": {"type": "iam-gcp", "project": "p",
+                                                          "location": "l"}})
+    mod = model("vertexai::claude-sonnet-4-5", caps=("web-search",))
+    ref, strict = both(payload(prov, mod, assistant(enableWebSearch=True)))
+    assert ref["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"] == {}
+    assert "PAR-Q29" in codes(ref)
+    assert strict["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"]["maxUses"] == 5
+    assert "PAR-Q29" not in codes(strict)

@@ -11,6 +11,8 @@ from engine.rtk.messages import resolve_config
 from engine.rtk.renderers import render
 from engine.rtk.truncate import smart_truncate
 
+from .helpers import make
+
 PROFILES = ("omniroute", "strict")
 
 
@@ -99,3 +101,36 @@ def test_blank_line_pattern_eats_crlf_line_feeds():  # RTK-Q31
     assert ref.text == "```js\nconst a = 1;\rconst b = 2;\r\n```" and "RTK-Q31" in codes(ref)
     strict = strip_code_blocks(text, profile="strict")
     assert "\r" not in strict.text.split("\n", 1)[1] and "RTK-Q31" not in codes(strict)
+
+
+# Quirks pinned elsewhere only by behaviour: through ``process_rtk_text`` (the CLI's entry point),
+# the default profile shows the quirk and names it; strict applies the fix and does not name it.
+
+LONG = "\n".join(f"line {i}" for i in range(300))
+
+
+def test_max_lines_per_result_zero_becomes_one():  # RTK-Q8
+    cfg = {"enabled": True, "maxLinesPerResult": 0}
+    ref = process_rtk_text(LONG, "make", cfg, [])
+    assert len(ref.text.split("\n")) < 300 and "RTK-Q8" in codes(ref)
+    strict = process_rtk_text(LONG, "make", cfg, [], profile="strict")
+    assert strict.text == LONG and "RTK-Q8" not in codes(strict)
+
+
+def test_filter_max_lines_zero_means_the_engine_default():  # RTK-Q8
+    flt = make("t", match={"commands": ["mytool"]}, rules={"maxLines": 0})
+    ref = process_rtk_text(LONG, "mytool", {"enabled": True}, [flt])
+    assert "t:truncate" in ref.rules_applied and "RTK-Q8" in codes(ref)  # the filter cut it
+    strict = process_rtk_text(LONG, "mytool", {"enabled": True}, [flt], profile="strict")
+    assert "t:truncate" not in strict.rules_applied and strict.text != ref.text  # only the final cap
+    assert "RTK-Q8" not in codes(strict)
+
+
+def test_unlabelled_python_block_is_taken_for_javascript():  # RTK-Q30
+    text = "Here:\n```\nimport os\nurl = 'http://x'\n// not a comment in Python\nprint(os.name)\n```\n"
+    cfg = {"enabled": True, "applyToCodeBlocks": True, "stripCodeComments": True}
+    ref = process_rtk_text(text, None, cfg, [])
+    assert "```javascript\n" in ref.text and "// not a comment" not in ref.text
+    assert "RTK-Q30" in codes(ref)
+    strict = process_rtk_text(text, None, cfg, [], profile="strict")
+    assert "// not a comment in Python" in strict.text and "RTK-Q30" not in codes(strict)

@@ -145,7 +145,7 @@ def test_bedrock_cross_region_claude_gets_no_reasoning():  # PAR-Q17
     assert "PAR-Q17" not in codes(strict)
 
 
-@pytest.mark.parametrize("value,reference,fixed", [(2.5, None, 2), (101, 20, 100)])
+@pytest.mark.parametrize("value,reference,fixed", [(2.5, None, 3), (3.4, None, 3), (101, 20, 100)])
 def test_max_tool_calls_range_check(value, reference, fixed):  # PAR-Q18
     ref, strict = both(payload(provider(), model("my-llm::m"), assistant(maxToolCalls=value)))
     assert ref["options"]["stopWhenStepCount"] == reference and "PAR-Q18" in codes(ref)

@@ -163,6 +163,18 @@ def test_tool_order_uses_locale_collation():  # PAR-Q20
     assert "PAR-Q20" not in codes(strict)
 
 
+def test_namespace_order_alone_is_not_reported_when_no_namespace_is_shown():  # PAR-Q20
+    """Namespaces are ordered only in the deferred-tools list of the system prompt; servers whose
+    names collate differently ("Ops Server" before or after "github") change nothing when their
+    tools are all exposed, so nothing is reported."""
+    servers = [{"id": sid, "name": name, "isActive": True, "tools": [
+        {"name": tool, "description": "T.", "inputSchema": {"type": "object"}}]}
+        for sid, name, tool in (("s1", "Ops Server", "alpha"), ("s2", "github", "beta"))]
+    ref, strict = both(payload(provider(), model("p::m"), assistant(), mcpServers=servers))
+    assert ref["tools"]["active"] == strict["tools"]["active"]
+    assert "PAR-Q20" not in codes(ref)
+
+
 def test_free_form_effort_is_accepted():  # PAR-Q23
     effort_model = {"type": "effort", "supportedEfforts": ["low", "medium", "high"]}
     mod = model("my-llm::o3", caps=("reasoning",), reasoning=effort_model)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.jsvalues import as_object
+from engine.jsvalues import as_object, math_round
 from engine.params import ids
 from engine.params.jsv import UNDEFINED, JSONParseError, get, get_path, is_nullish, js_string, json_parse
 from engine.params.options_context import QuirkNote
@@ -171,7 +171,7 @@ def stop_step_count(assistant: object, quirks: list[QuirkNote], *, strict: bool 
     value = get(settings, "maxToolCalls")
     if strict and isinstance(value, (int, float)) and not isinstance(value, bool) and \
             math.isfinite(value):
-        return min(100, max(1, round(value)))  # PAR-Q18 fix
+        return min(100, max(1, int(math_round(value))))  # PAR-Q18 fix (Math.round: 2.5 -> 3)
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 1 <= value <= 100:
         if value != int(value):
             quirks.append({"code": "PAR-Q18", "message":

@@ -325,7 +325,8 @@ def _tools_quirks(diagnostics: list[QuirkNote], tools: ToolsResult, assistant: d
     from engine.params.collation import collation_differs
 
     names = [e.name for e in tools.active]
-    namespaces = sorted({e.namespace for e in tools.active})
+    # namespaces are ordered only where they are shown: the system prompt's deferred-tools list
+    namespaces = sorted({e.namespace for e in tools.active if e.name in tools.deferred})
     if collation_differs(names) or collation_differs(namespaces):
         diagnostics.append(_q("PAR-Q20", "tool/namespace order follows locale collation, not "
                                          "code-point order"))

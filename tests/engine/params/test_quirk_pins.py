@@ -145,7 +145,7 @@ def test_bedrock_cross_region_claude_gets_no_reasoning():  # PAR-Q17
     assert "PAR-Q17" not in codes(strict)
 
 
-@pytest.mark.parametrize("value,reference,fixed", [(2.5, None, 2), (101, 20, 100)])
+@pytest.mark.parametrize("value,reference,fixed", [(2.5, None, 3), (3.4, None, 3), (101, 20, 100)])
 def test_max_tool_calls_range_check(value, reference, fixed):  # PAR-Q18
     ref, strict = both(payload(provider(), model("my-llm::m"), assistant(maxToolCalls=value)))
     assert ref["options"]["stopWhenStepCount"] == reference and "PAR-Q18" in codes(ref)
@@ -161,6 +161,18 @@ def test_tool_order_uses_locale_collation():  # PAR-Q20
     assert "PAR-Q20" in codes(ref)
     assert strict["tools"]["active"] == ["mcp__one2__ab", "mcp__one__ab"]  # '2' < '_'
     assert "PAR-Q20" not in codes(strict)
+
+
+def test_namespace_order_alone_is_not_reported_when_no_namespace_is_shown():  # PAR-Q20
+    """Namespaces are ordered only in the deferred-tools list of the system prompt; servers whose
+    names collate differently ("Ops Server" before or after "github") change nothing when their
+    tools are all exposed, so nothing is reported."""
+    servers = [{"id": sid, "name": name, "isActive": True, "tools": [
+        {"name": tool, "description": "T.", "inputSchema": {"type": "object"}}]}
+        for sid, name, tool in (("s1", "Ops Server", "alpha"), ("s2", "github", "beta"))]
+    ref, strict = both(payload(provider(), model("p::m"), assistant(), mcpServers=servers))
+    assert ref["tools"]["active"] == strict["tools"]["active"]
+    assert "PAR-Q20" not in codes(ref)
 
 
 def test_free_form_effort_is_accepted():  # PAR-Q23

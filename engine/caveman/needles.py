@@ -12,7 +12,7 @@ occurrence). A text with astral characters has no view; callers then search the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import ahocorasick_rs
 
@@ -232,25 +232,11 @@ def contained_in_order_groups(text: str, groups: Sequence[tuple[Sequence[str], S
     per list scanned a multi-MB text up to a dozen times per validation)."""
     outs: list[list[bool]] = []
     later: dict[str, list[tuple[int, int]]] = {}
-    n, find, slack = len(text), text.find, WINDOW_SLACK  # (locals: thousands of items per MB)
     for g, (items, starts) in enumerate(groups):
-        out = [False] * len(items)
-        cursor = 0  # in text: after the last item found
-        source_end = 0  # in the source: end of the last item found
-        budget = WINDOW_BUDGET * n + sum(map(len, items))
-        for k, (item, start) in enumerate(zip(items, starts)):
-            if budget > 0:
-                size = len(item)
-                span = start + size - source_end
-                end = cursor + (2 * span if span > 0 else 0) + size + slack
-                budget -= (end if end < n else n) - cursor
-                found = find(item, cursor, end)
-                if found >= 0:
-                    out[k] = True
-                    cursor = found + size
-                    source_end = start + size
-                    continue
-            later.setdefault(item, []).append((g, k))
+        out = [True] * len(items)
+        for k in _window_misses(text, items, starts):
+            out[k] = False
+            later.setdefault(items[k], []).append((g, k))
         outs.append(out)
     if later:
         for item in occurring(text, later):
@@ -263,6 +249,29 @@ WINDOW_SLACK = 64
 WINDOW_BUDGET = 4  # window searches may cover this many times the text in all
 
 
+def _window_misses(text: str, items: Sequence[str], starts: Sequence[int]) -> Iterator[int]:
+    """The indices of the items not found in their window (``contained_in_order``): each window
+    starts after the previous item found and is twice the source distance wide (plus slack);
+    once the searches have covered ``WINDOW_BUDGET`` times the text, every remaining item is a
+    miss, so the walk stays linear."""
+    n, find, slack = len(text), text.find, WINDOW_SLACK  # (locals: thousands of items per MB)
+    cursor = 0  # in text: after the last item found
+    source_end = 0  # in the source: end of the last item found
+    budget = WINDOW_BUDGET * n + sum(map(len, items))
+    for k, (item, start) in enumerate(zip(items, starts)):
+        if budget > 0:
+            size = len(item)
+            span = start + size - source_end
+            end = cursor + (2 * span if span > 0 else 0) + size + slack
+            budget -= (end if end < n else n) - cursor
+            found = find(item, cursor, end)
+            if found >= 0:
+                cursor = found + size
+                source_end = start + size
+                continue
+        yield k
+
+
 def all_contained_in_order(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]],
                            checks: int = 2) -> bool:
     """``all(all(kept) for kept in contained_in_order_groups(text, groups))``, stopping at the
@@ -271,22 +280,9 @@ def all_contained_in_order(text: str, groups: Sequence[tuple[Sequence[str], Sequ
     pass at the end. A fallen-back part's second validation only asks whether anything is
     missing (the conformance-derived text's first miss is in its fourth list of eleven)."""
     later: list[str] = []
-    n, find, slack = len(text), text.find, WINDOW_SLACK
     for items, starts in groups:
-        cursor = 0
-        source_end = 0
-        budget = WINDOW_BUDGET * n + sum(map(len, items))
-        for item, start in zip(items, starts):
-            if budget > 0:
-                size = len(item)
-                span = start + size - source_end
-                end = cursor + (2 * span if span > 0 else 0) + size + slack
-                budget -= (end if end < n else n) - cursor
-                found = find(item, cursor, end)
-                if found >= 0:
-                    cursor = found + size
-                    source_end = start + size
-                    continue
+        for k in _window_misses(text, items, starts):
+            item = items[k]
             if checks > 0:
                 checks -= 1
                 if item not in occurring(text, [item]):

@@ -198,15 +198,3 @@ def test_hash_endpoint_routing_is_dead():  # PAR-Q26
     assert ref["sdkConfig"]["endpoint"] == "" and "PAR-Q26" in codes(ref)
     assert strict["sdkConfig"]["endpoint"] == "chat/completions"
     assert "PAR-Q26" not in codes(strict)
-
-
-def test_vertex_claude_web_search_config_is_empty():  # PAR-Q29
-    prov = provider("vertexai", endpoint="anthropic-messages", family="google-vertex-anthropic",
-                    auth="iam-gcp", extra={"authConfig": {"type": "iam-gcp", "project": "p",
-                                                          "location": "l"}})
-    mod = model("vertexai::claude-sonnet-4-5", caps=("web-search",))
-    ref, strict = both(payload(prov, mod, assistant(enableWebSearch=True)))
-    assert ref["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"] == {}
-    assert "PAR-Q29" in codes(ref)
-    assert strict["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"]["maxUses"] == 5
-    assert "PAR-Q29" not in codes(strict)

@@ -61,8 +61,10 @@ def test_vertex_claude_gets_the_anthropic_config():  # PAR-Q29
     mod = model("vertexai::claude-sonnet-4-5", caps=("web-search",))
     ref, strict = both(payload(prov, mod, assistant(enableWebSearch=True)))
     assert ref["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"] == {}
+    assert "PAR-Q29" in codes(ref)
     args = strict["pluginDetails"]["webSearch"]["tools"]["webSearch"]["args"]
     assert args["maxUses"] == 5
+    assert "PAR-Q29" not in codes(strict)
 
 
 def test_gateway_models_map_by_family():  # PAR-Q24

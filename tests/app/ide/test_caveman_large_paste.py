@@ -132,13 +132,18 @@ def test_cancel_keeps_the_output_and_explain_runs_it_again(qtbot, panel, monkeyp
     assert panel.explain_button.isHidden() and "cancelled" not in panel.summary.text()
 
 
-def test_typing_during_the_explanation_cancels_it_and_the_newest_text_wins(qtbot, panel, monkeypatch):
+def paste_and_hold_the_explanation(qtbot, panel, monkeypatch):
+    """Paste BIG, wait for its first result, and hold its explanation in flight: (held, running)."""
     held = Held(run_caveman_preview)
     monkeypatch.setattr(panel_module, "run_caveman_preview", held)
     with qtbot.waitSignal(panel.firstShown, timeout=60000):
         paste(panel.input, BIG)
     qtbot.waitUntil(held.started.is_set, timeout=20000)
-    running = panel._explanation
+    return held, panel._explanation
+
+
+def test_typing_during_the_explanation_cancels_it_and_the_newest_text_wins(qtbot, panel, monkeypatch):
+    held, running = paste_and_hold_the_explanation(qtbot, panel, monkeypatch)
     panel.input.moveCursor(panel.input.textCursor().MoveOperation.End)
     qtbot.keyClicks(panel.input, " Please just check the database.")
     newest = panel.input.plain_text()
@@ -173,12 +178,7 @@ def test_an_edit_marks_the_shown_result_stale_until_its_own_arrives(qtbot, panel
 
 
 def test_a_pack_edit_during_the_explanation_reruns_it_with_the_new_pack(qtbot, panel, window, monkeypatch):
-    held = Held(run_caveman_preview)
-    monkeypatch.setattr(panel_module, "run_caveman_preview", held)
-    with qtbot.waitSignal(panel.firstShown, timeout=60000):
-        paste(panel.input, BIG)
-    qtbot.waitUntil(held.started.is_set, timeout=20000)
-    running = panel._explanation
+    _held, running = paste_and_hold_the_explanation(qtbot, panel, monkeypatch)
     tab = window.document_tabs()[0]
     tab.edit_field(0, "/name", "basically_renamed", True)  # the open pack changes under the explanation
     qtbot.waitUntil(lambda: running.cancelled.is_set(), timeout=20000)

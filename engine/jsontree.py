@@ -13,11 +13,11 @@ from __future__ import annotations
 import bisect
 import json
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.jsvalues import may_hold_astral
 from engine.jsvalues import utf16_len as utf16_len  # re-exported: callers import it from here
 
 _TOKEN = re.compile(
@@ -378,20 +378,11 @@ class LineIndex:
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-# CPython stores a non-ASCII string with 1, 2 or 4 bytes per character, chosen by its widest
-# character, so ``sys.getsizeof`` tells in O(1) that a big text (a 2 MB filter file with one "…")
-# has nothing outside the BMP, where a regex scan costs ~15 ms per call on the GUI thread. The
-# header size is measured here rather than assumed; anything that does not fit the layout exactly
-# (another interpreter, a legacy string) falls back to the scan.
-_NON_ASCII_HEADER = sys.getsizeof("\u00e9") - 2
-
-
 def _bmp_only(s: str) -> bool:
-    """True when no character of ``s`` is outside the BMP (False means: maybe, scan)."""
-    if s.isascii():
-        return True
-    body = sys.getsizeof(s) - _NON_ASCII_HEADER
-    return body in (len(s) + 1, 2 * (len(s) + 1))
+    """True when no character of ``s`` is outside the BMP (False means: maybe, scan). In O(1)
+    (``jsvalues.may_hold_astral``): for a 2 MB filter file with one "…" a regex scan cost ~15 ms
+    per call on the GUI thread."""
+    return not may_hold_astral(s)
 
 
 def astral_count(s: str) -> int:

@@ -154,6 +154,16 @@ def holds_astral(s: str) -> bool:
     return not s.isascii() and sys.getsizeof(s) - _NON_ASCII_HEADER == 4 * (len(s) + 1)
 
 
+def bmp_only(s: str) -> bool:
+    """No character of ``s`` is beyond the BMP (its UTF-16 length is its length): in O(1) from
+    how CPython stores it; under another layout, by the encode of ``utf16_len``."""
+    if not may_hold_astral(s):
+        return True
+    if holds_astral(s):
+        return False
+    return utf16_len(s) == len(s)
+
+
 def may_hold_astral(s: str) -> bool:
     """False when ``s`` certainly holds no character beyond the BMP (ASCII, or stored with at
     most two bytes a character), in O(1); True: it may (CPython stores it four bytes a

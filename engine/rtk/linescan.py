@@ -22,8 +22,7 @@ from engine.jsregex.emitter import NATIVE_SPACE_EXCEPTIONS
 from engine.jsregex.facts import PatternFacts, pattern_facts
 from engine.jsregex.subject import canonicalize
 from engine.jsregex.variants import after_line_break, specialised
-from engine.jsvalues import JS_WHITESPACE, to_utf16_units, utf16_len
-from engine.rtk.bmp import bmp_only
+from engine.jsvalues import JS_WHITESPACE, bmp_only, to_utf16_units, utf16_len
 from engine.rtk.heads import with_first_chars
 from engine.rtk.patterns import CompiledPattern, compile_cached, tester
 

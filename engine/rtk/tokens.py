@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.jsvalues import json_stringify, utf16_len
-from engine.rtk.bmp import bmp_only
+from engine.jsvalues import bmp_only, json_stringify, utf16_len
 
 
 def estimate_tokens(value: Any) -> int:

@@ -13,10 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.jsvalues import utf16_len
+from engine.jsvalues import bmp_only, utf16_len
 from engine.rtk import engine as rtk_engine
 from engine.rtk import stages as rtk_stages
-from engine.rtk.bmp import bmp_only
 from engine.rtk.dedup import deduplicate_lines
 from engine.rtk.detect import _SPEC, _cmd, _expand
 from engine.rtk.engine import RtkConfig, process_rtk_text

@@ -41,7 +41,6 @@ _DEFAULT_MMAP_MAX = 65536
 _NEVER_TRIM = 2**31 - 1
 
 
-
 def _load_libc() -> Any:
     """glibc's handle with ``mallopt`` and ``malloc_trim``, or None elsewhere."""
     if not sys.platform.startswith("linux"):
@@ -103,5 +102,5 @@ def give_back() -> None:
     free pages anywhere in the heap). Between the stages of a huge part, the chunks a stage
     freed that the next cannot reuse (other sizes: 4-, 2- and 1-byte copies of the text) would
     otherwise add up to the peak."""
-    if _switch.depth and _libc is not None and _libc is not _UNLOADED:
+    if _switch.depth:  # (a pause is held only with the handle loaded)
         _libc.malloc_trim(0)

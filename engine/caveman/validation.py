@@ -29,8 +29,19 @@ def _is_word(text: str, i: int) -> bool:
     return 0 <= i < len(text) and text[i] in _WORD
 
 
+PREVIEW_HEAD = 400  # characters of an item that make its preview whenever theirs is long enough
+
+
 def preview(item: str) -> str:
-    """Blank runs collapsed to one space, then the first 80 UTF-16 units (as JS ``slice``)."""
+    """Blank runs collapsed to one space, then the first 80 UTF-16 units (as JS ``slice``).
+
+    The collapsed form of a head of the item is a head of the item's collapsed form (a run cut
+    at the head's end collapses to the same space), so a long item (a fenced block of some KB:
+    thousands fall back in a large part) is collapsed only as far as its preview reaches."""
+    if len(item) > PREVIEW_HEAD:
+        head = _WS6_RUN.sub(" ", item[:PREVIEW_HEAD])
+        if utf16_len(head) > 80:
+            item = head
     flat = _WS6_RUN.sub(" ", item)
     if len(flat) <= 40 or utf16_len(flat) <= 80:
         return flat

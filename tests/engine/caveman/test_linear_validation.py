@@ -212,3 +212,10 @@ def test_all_contained_in_order_is_every_item_kept(text, placed, checks):
     placed.sort()
     groups = [([i for _, i in placed], [s for s, _ in placed])]
     assert needles.all_contained_in_order(text, groups, checks) == all(needles.contained_in_order_groups(text, groups)[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\n\r\f\vab😀é", min_size=380, max_size=480))
+def test_preview_of_a_long_item_from_its_head_equals_the_whole(item):
+    flat = re.sub(r"[ \t\n\r\f\v]+", " ", item)
+    assert preview(item) == flat.encode("utf-16-le", "surrogatepass")[:160].decode("utf-16-le", "surrogatepass")

@@ -7,7 +7,9 @@ led by the needle's rarest bytes) searches bytes 5–20 times faster; its DFA an
 hundred needles occur in one walk. A text is searched through a byte view: an ASCII text as its
 own bytes (a byte offset is an index), any other text without astral characters as UTF-16-LE
 (an offset is twice an index, and a hit at an odd offset straddles two characters: not an
-occurrence). A text with astral characters has no view; callers then search the ``str``.
+occurrence). A text with astral characters has no such view: an ASCII needle is searched for
+in its ASCII view (every other character as ``?``; see ``ascii_view``), and callers search the
+``str`` for any other.
 """
 
 from __future__ import annotations
@@ -52,8 +54,34 @@ def byte_view(text: str) -> tuple[bytes, int] | None:
 
 def forget_views() -> None:
     """Let go of the last texts and their bytes (``fast.texts.release_texts``)."""
-    global _VIEWS
+    global _VIEWS, _ASCII_VIEW
     _VIEWS = (_NO_VIEW, _NO_VIEW)
+    _ASCII_VIEW = (None, b"")
+
+
+_ASCII_VIEW: tuple[str | None, bytes] = (None, b"")  # the last text with astral characters and its ASCII view
+_REPLACED = "?"  # what stands for every other character in an ASCII view
+
+
+def in_ascii_view(needle: str) -> bool:
+    """Whether ``ascii_view`` finds ``needle`` exactly: an ASCII needle without ``?``."""
+    return needle.isascii() and _REPLACED not in needle
+
+
+def ascii_view(text: str) -> bytes:
+    """One byte per character of ``text``: an ASCII character as itself, any other as ``?``
+    (``str.encode``'s "replace", in C). A needle ``in_ascii_view`` occurs in it exactly where it
+    occurs in the text, at the same index, whatever else the text holds: the view of a text
+    with astral characters, which has no ``byte_view`` (a few emoji in a MB of agent session:
+    its searches were ``str.find`` loops). For the others the UTF-16 view is cheaper to make
+    (a copy where this is a loop per character) and is kept."""
+    global _ASCII_VIEW
+    last = _ASCII_VIEW
+    if last[0] is text:
+        return last[1]
+    raw = text.encode("ascii", "replace")
+    _ASCII_VIEW = (text, raw)
+    return raw
 
 
 def _encoded(needle: str, width: int) -> bytes | None:
@@ -75,10 +103,15 @@ def _searcher(needle: str, width: int) -> ahocorasick_rs.BytesAhoCorasick | None
 
 def find_all(text: str, needle: str) -> list[int] | None:
     """Every start index of ``needle`` in ``text``, overlapping ones included, in order; None
-    when ``text`` has no byte view (search the ``str`` instead)."""
-    view = byte_view(text)
-    if view is None or not needle:
+    when ``text`` has no byte view and the needle is not ``in_ascii_view`` (search the ``str``
+    instead)."""
+    if not needle:
         return None
+    view = byte_view(text)
+    if view is None:
+        if not in_ascii_view(needle):
+            return None
+        view = ascii_view(text), 1
     raw, width = view
     searcher = _searcher(needle, width)
     if searcher is None:
@@ -96,14 +129,17 @@ def _automaton(needles: tuple[bytes, ...]) -> ahocorasick_rs.BytesAhoCorasick:
 
 def present(text: str, keys: frozenset[str]) -> set[str] | None:
     """The keys that occur in ``text``, or None when ``text`` has no byte view (a character
-    beyond the BMP: never claimed absent without an exact search).
+    beyond the BMP) and a key is not ``in_ascii_view``: never claimed absent without an exact
+    search.
 
     Common keys occur thousands of times and each hit is reported, so every key is first
     looked for in the text's first ``FIRST_STRETCH`` characters; only the keys not found there
     are looked for in the rest (in one DFA walk: most are absent, so it reports few hits)."""
     view = byte_view(text)
     if view is None:
-        return None
+        if not all(map(in_ascii_view, keys)):
+            return None
+        view = ascii_view(text), 1
     raw, width = view
     if width == 2:
         # its UTF-8 bytes instead (width 0): a substring of those is a substring of the units

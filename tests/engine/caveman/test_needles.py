@@ -1,5 +1,6 @@
 """engine.caveman.needles against plain ``str`` searches (the byte views must give the same
-indices: ASCII bytes, UTF-16-LE with odd offsets dropped; no view beyond the BMP)."""
+indices: ASCII bytes, UTF-16-LE with odd offsets dropped; beyond the BMP, the ASCII view for
+ASCII needles without "?", and no answer for the others)."""
 
 from __future__ import annotations
 
@@ -43,10 +44,33 @@ def test_a_non_ascii_needle_is_absent_from_an_ascii_text():
     assert find_all("plain text", "é") == []
 
 
-def test_texts_beyond_the_bmp_have_no_view():
+def test_texts_beyond_the_bmp_have_no_view_but_ascii_needles_are_found_in_their_ascii_view():
     assert byte_view("a \U0001F600 b") is None
-    assert find_all("a \U0001F600 b", "b") is None
-    assert present("a \U0001F600 b", frozenset({"B"})) is None
+    assert find_all("a \U0001F600 b", "b") == [4]  # (a Python index: the emoji is one character)
+    assert present("a \U0001F600 b", frozenset({"B", "b"})) == {"b"}
+    # a needle the ASCII view cannot answer: "?" stands for the emoji there, é is not in it
+    assert find_all("a \U0001F600 ?", "?") is None
+    assert find_all("a \U0001F600 é", "é") is None
+    assert present("a \U0001F600 b", frozenset({"b", "?"})) is None
+
+
+ASTRAL = st.text(alphabet=st.sampled_from("ab ?\U0001F600\U0001F64F\u6100é"), max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ASTRAL, st.text(alphabet=st.sampled_from("ab ?"), min_size=1, max_size=3))
+def test_find_all_beyond_the_bmp_is_every_occurrence_or_none(text, needle):
+    found = find_all(text, needle)
+    if found is None:
+        assert "?" in needle and not needles.byte_view(text)
+    else:
+        assert found == plain_find_all(text, needle)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ASTRAL, st.frozensets(st.text(alphabet=st.sampled_from("ab "), min_size=1, max_size=3), max_size=6))
+def test_present_beyond_the_bmp_is_exact_for_ascii_keys(text, keys):
+    assert present(text, keys) == {k for k in keys if k in text}
 
 
 @settings(max_examples=200, deadline=None)
@@ -126,4 +150,5 @@ def test_present_on_a_text_beyond_ascii_is_exact(text, keys):
 def test_a_view_exactly_when_nothing_lies_beyond_the_bmp(text):
     needles.forget_views()
     assert (byte_view(text) is None) == any(ord(c) > 0xFFFF for c in text)
-    assert find_all(text, "a") == (None if any(ord(c) > 0xFFFF for c in text) else plain_find_all(text, "a"))
+    assert find_all(text, "a") == plain_find_all(text, "a")  # (beyond the BMP: through the ASCII view)
+    assert find_all(text, "é") == (None if any(ord(c) > 0xFFFF for c in text) else plain_find_all(text, "é"))

@@ -71,7 +71,6 @@ from engine.o200k import estimate_body_tokens
 
 TEXT_PART_TYPES = (None, "text", "input_text")
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
-_IDENT_START = _IDENT_CHARS - frozenset("0123456789")
 _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
 # parts from this many characters up reuse the heap for their big strings: their copies reach
@@ -86,18 +85,12 @@ _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (le
 
 
 def _joining_dots(text: str) -> Iterator[int]:
-    """Indices of the dots with an identifier character before and an identifier start after."""
-    if text.isascii():
-        for m in _DOT_IDENT.finditer(text):
-            i = m.start()
-            if i > 0 and text[i - 1] in _IDENT_CHARS:
-                yield i
-        return
-    i = text.find(".")
-    while i >= 0:
-        if 0 < i < len(text) - 1 and text[i - 1] in _IDENT_CHARS and text[i + 1] in _IDENT_START:
+    """Indices of the dots with an identifier character before and an identifier start after
+    (a dot-led ``re`` search, on any text: its classes are ASCII)."""
+    for m in _DOT_IDENT.finditer(text):
+        i = m.start()
+        if i > 0 and text[i - 1] in _IDENT_CHARS:
             yield i
-        i = text.find(".", i + 1)
 
 
 def _dotted_tokens(text: str) -> list[str]:

@@ -327,7 +327,9 @@ def test_line_and_path_finders_give_the_regex_results(seed, monkeypatch):
 
 # ---------------------------------------------------------------- CAV-Q12's dotted tokens
 
-from engine.caveman.compress import _DOTTED, _IDENT_CHARS, _IDENT_START, MAX_DOTTED, _dotted_tokens  # noqa: E402
+from engine.caveman.compress import _DOTTED, _IDENT_CHARS, MAX_DOTTED, _dotted_tokens  # noqa: E402
+
+_IDENT_START = _IDENT_CHARS - frozenset("0123456789")
 
 
 def plain_dotted_tokens(text: str) -> list[str]:

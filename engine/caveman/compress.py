@@ -373,10 +373,10 @@ class Compressor:
                            f"edges for hint words it would be {unicode_pick.language}", "warning")
         o.selection = self._select(o, role)
         # 6. rules
-        give_back()  # (a huge part: what extraction freed, before the rules' copies)
+        _between_stages(text)  # (what extraction made and no longer needs, before the rules' copies)
         work = self._run_rules(o, ex.text, o.selection.rules)
         o.after_rules = work
-        give_back()
+        _between_stages(text)
         self._tick(0.7, "cleanup")
         # 7. first cleanup and recapitalisation
         if self.diagnose and not self.strict and "\r\n" in work:
@@ -596,6 +596,16 @@ class Compressor:
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")
+
+
+def _between_stages(part: str) -> None:
+    """After a stage of a large part: the memos of its texts let go of (each stage works on
+    texts the one before never saw: extraction's last versions, their views and canonical
+    forms were ~10 MB per MB of mixed prose still held while the rules ran), and, for a huge
+    part, the freed heap given back (``engine.heapreuse``)."""
+    if len(part) >= RELEASE_MIN:
+        release_texts()
+    give_back()
 
 
 def _where(o: PartOutcome) -> str:

@@ -324,11 +324,11 @@ def recapitalize(text: str) -> str:
 
     In the view nearly every byte is ``a``, which defeats ``bytes`` searches for a needle
     holding one; ``re`` finds these needles from their rare first byte (``.`` or a newline)."""
-    if text[:1].islower() and text[0].isascii():
-        text = text[0].upper() + text[1:]
     raw = _encode(text)
     view = raw.translate(_RECAP_VIEW)
     letters = [m.end() - 1 for m in _SENTENCE_LETTER.finditer(view)]
+    if raw[:1].islower():  # (an ASCII letter at the start: upper-cased with the others, no copy)
+        letters.append(0)
     if b"\n" in view:
         letters += [m.end() - 1 for m in _LINE_LETTER.finditer(view)]
         # (no ``b"\n " in view`` test first: ``bytes`` search stalls on every blank of the
@@ -337,6 +337,7 @@ def recapitalize(text: str) -> str:
     if not letters:
         return text
     out = bytearray(raw)
+    del raw, view  # (a large text's copies: only the result is still to come)
     for i in letters:
         out[i] -= 0x20  # a-z to A-Z
-    return _decode(bytes(out))
+    return out.decode("utf-8", "surrogatepass")

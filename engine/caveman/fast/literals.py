@@ -319,7 +319,7 @@ def line_lead_candidates(leads: str, *, blanks: bool = True) -> Callable[[str], 
     # a "\n" (the line start after such a "\r" is that "\n", whose run is the next line's)
     newline_rx = re.compile("\n" + run + lead_class)
     head_rx = re.compile(run + lead_class)
-    terminators = LINE_TERMINATORS
+    terminator_rx = re.compile(_LINE_TERMINATOR_CLASS)
 
     def find(text: str) -> list[int] | None:
         if not any(c in text for c in leads):
@@ -334,10 +334,8 @@ def line_lead_candidates(leads: str, *, blanks: bool = True) -> Callable[[str], 
             if blanks and newlines_only and crlf and s and text[s - 1] == "\r" and (not out or out[-1] < s):
                 out.append(s)  # (the line start after the "\r": the "\n" itself)
             out.append(s + 1)
-            if e - s > 2:  # (a blank run: more line starts inside it?)
-                inner = text[s + 1:e - 1]
-                if any(c in inner for c in terminators):
-                    out.extend(s + 2 + k for k, c in enumerate(inner) if c in terminators)
+            if e - s > 2:  # (a blank run: more line starts inside it? one C search, no slice)
+                out.extend(t.end() for t in terminator_rx.finditer(text, s + 1, e - 1))
             if len(out) > limit:
                 return None
         return out

@@ -5,17 +5,18 @@ restore, validation and fallback, with the reference's stats (spec §2, §13).
 (code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
 
 Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, measured by
-stage on this 2-core machine at load 2.5–3.8; ``bench/bench_caveman.py`` has the corpora):
+stage on this 2-core machine at load 0.5; ``bench/bench_caveman.py`` has the corpora; the
+conformance-derived text is 4 MB, shown per MB):
 
 ============================  =====  =====  ==========  ==========  ===========
 stage                         prose  mixed  agent       agent       conformance
                                             (omniroute) (strict)    (omniroute)
 ============================  =====  =====  ==========  ==========  ===========
-rules (``_run_rules``)        43     77     51          46          47
-protected regions (extract)   12     44     58          64          71
-validation (+ explanation)    6      15     53 (17)     8           75 (29)
-cleanup, restore, the rest    13     26     33          26          46
-total                         74     162    195         144         239
+rules (``_run_rules``)        45     67     44          39          44
+protected regions (extract)   12     42     55          56          73
+validation (+ explanation)    8      18     49 (15)     7           52 (16)
+cleanup, restore, the rest    13     27     33          26          47
+total                         78     154    181         128         216
 ============================  =====  =====  ==========  ==========  ===========
 
 The agent sessions and the conformance-derived text fall back as a whole (CAV-Q1), so their
@@ -24,6 +25,15 @@ the text costs 2–6 ms (its literal searches, the join, the canonical case carr
 protected kind 3–6 ms; ~5,000 blocks and as many validation items per MB of agent text cost a
 few ms in every stage that walks them. The articles rule alone is a full ``re`` scan of ~12 ms
 per MB (a match every ~30 characters: no literal to plan on).
+
+The largest single factor left is the text not being ASCII: the agent sessions with their 344
+emoji per MB replaced by ``x`` take 122 ms (strict 83) instead of 181 (128), and the 4 MB
+conformance-derived text with every non-ASCII character replaced 627 ms instead of 868: every
+whole-text copy is 2 or 4 bytes a character, ``str.upper``, ``encode`` and ``re`` leave their
+ASCII fast paths, and literal searches read a UTF-16 view. Keeping views of one byte a
+character carried through the rewrites (``needles``' ASCII view, upper-cased for ``i``) was
+measured: 7–8 % fewer instructions, no less time (the views' joins cost what the encodes
+did), so only texts with astral characters, which have no UTF-16 view, use the ASCII view.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _decode(raw: bytes) -> str:
+def _decode(raw: bytes | bytearray) -> str:
     return raw.decode("utf-8", "surrogatepass")
 
 
@@ -340,4 +340,4 @@ def recapitalize(text: str) -> str:
     del raw, view  # (a large text's copies: only the result is still to come)
     for i in letters:
         out[i] -= 0x20  # a-z to A-Z
-    return out.decode("utf-8", "surrogatepass")
+    return _decode(out)

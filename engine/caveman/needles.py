@@ -56,10 +56,11 @@ def forget_views() -> None:
     """Let go of the last texts and their bytes (``fast.texts.release_texts``)."""
     global _VIEWS, _ASCII_VIEW
     _VIEWS = (_NO_VIEW, _NO_VIEW)
-    _ASCII_VIEW = (None, b"")
+    _ASCII_VIEW = _NO_ASCII_VIEW
 
 
-_ASCII_VIEW: tuple[str | None, bytes] = (None, b"")  # the last text with astral characters and its ASCII view
+_NO_ASCII_VIEW: tuple[str | None, bytes] = (None, b"")
+_ASCII_VIEW = _NO_ASCII_VIEW  # the last text with astral characters and its ASCII view
 _REPLACED = "?"  # what stands for every other character in an ASCII view
 
 
@@ -84,6 +85,15 @@ def ascii_view(text: str) -> bytes:
     return raw
 
 
+def _searchable_view(text: str, needles: Iterable[str]) -> tuple[bytes, int] | None:
+    """``byte_view(text)``, or, for a text beyond the BMP, its ASCII view (width 1) when every
+    needle is ``in_ascii_view``; None when neither answers exactly."""
+    view = byte_view(text)
+    if view is None and all(map(in_ascii_view, needles)):
+        return ascii_view(text), 1
+    return view
+
+
 def _encoded(needle: str, width: int) -> bytes | None:
     """``needle`` in a view of this width (None: it cannot occur in an ASCII text; width 0: UTF-8
     with surrogates passed, for ``present``)."""
@@ -105,13 +115,9 @@ def find_all(text: str, needle: str) -> list[int] | None:
     """Every start index of ``needle`` in ``text``, overlapping ones included, in order; None
     when ``text`` has no byte view and the needle is not ``in_ascii_view`` (search the ``str``
     instead)."""
-    if not needle:
-        return None
-    view = byte_view(text)
+    view = _searchable_view(text, (needle,)) if needle else None
     if view is None:
-        if not in_ascii_view(needle):
-            return None
-        view = ascii_view(text), 1
+        return None
     raw, width = view
     searcher = _searcher(needle, width)
     if searcher is None:
@@ -135,11 +141,9 @@ def present(text: str, keys: frozenset[str]) -> set[str] | None:
     Common keys occur thousands of times and each hit is reported, so every key is first
     looked for in the text's first ``FIRST_STRETCH`` characters; only the keys not found there
     are looked for in the rest (in one DFA walk: most are absent, so it reports few hits)."""
-    view = byte_view(text)
+    view = _searchable_view(text, keys)
     if view is None:
-        if not all(map(in_ascii_view, keys)):
-            return None
-        view = ascii_view(text), 1
+        return None
     raw, width = view
     if width == 2:
         # its UTF-8 bytes instead (width 0): a substring of those is a substring of the units

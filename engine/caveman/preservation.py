@@ -83,9 +83,14 @@ class Kind:
     digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fast.literals)
     line_lead: tuple[str, bool] | None = None  # (leads, blanks): see fast.literals.line_lead_candidates
     drive_paths: bool | None = None  # a path pattern (with drive letters?): see fast.literals.path_candidates
+    # no match can start at a placeholder's first letter: see ``_off_placeholders``
+    not_at_placeholders: bool = False
 
-    def compile(self) -> FastRegex:
-        key = (self.source, self.flags)
+    def compile(self, seed: str = "") -> FastRegex:
+        """The kind's regex; with ``seed`` (of the extraction it runs in), one that does not try
+        the starts of that extraction's placeholders when ``not_at_placeholders``."""
+        seed = seed if self.not_at_placeholders and _SEED_STOPS_RUNS.search(seed) else ""
+        key = (self.source, self.flags, seed)
         rx = _KIND_CACHE.get(key)
         if rx is None:
             extra: Callable[[str], list[int] | None] | None = digit_run_candidates if self.digit_runs else None
@@ -96,8 +101,36 @@ class Kind:
                 extra = line_lead_candidates(self.line_lead[0], blanks=self.line_lead[1])
             elif self.drive_paths is not None:
                 extra = path_candidates(drive=self.drive_paths)
+            if seed and extra is not None:
+                extra = _off_placeholders(extra, seed)
             rx = _KIND_CACHE[key] = FastRegex(self.source, self.flags, extra=extra)
         return rx
+
+
+# A placeholder is ``\x00OMNI_CAVEMAN_<seed>_<n>\x00``; every seed ``choose_seed`` makes holds a
+# lowercase hex letter (CAV-Q9).
+_SEED_STOPS_RUNS = re.compile("[a-z]")
+
+
+def _off_placeholders(extra: Callable[[str], list[int] | None], seed: str) -> Callable[[str], list[int] | None]:
+    """``extra``'s candidates without the first letter of each placeholder of ``seed``.
+
+    For ``const_case`` (``\\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\\b``) that letter is a candidate (a
+    boundary, then a run of capitals before ``_``) at every placeholder the kinds before it made
+    (~6,000 per MB of the conformance-derived text: nearly all its candidates), and never a
+    match: from ``OMNI`` on, the runs and the ``_`` between them are word characters up to the
+    seed's lowercase letter, which no run takes, so no ``\\b`` closes a match before it. The
+    text holds ``seed`` only inside this extraction's placeholders (it is absent from the input)."""
+    lead = placeholder_text(seed, "")[1:-1]  # "OMNI_CAVEMAN_<seed>_": the seed alone makes it ours
+
+    def find(text: str) -> list[int] | None:
+        found = extra(text)
+        if not found:
+            return found
+        at = text.startswith  # (a test per candidate: cheaper than listing the placeholders)
+        return [p for p in found if not at(lead, p)]
+
+    return find
 
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
@@ -119,7 +152,7 @@ PATTERN_KINDS: tuple[Kind, ...] = (
     Kind("markdown_link", r"\[[^\]\n]+\]\([^) \n]+(?:\s+\"[^\"]*\")?\)", needs=("](",)),
     Kind("url", r"\bhttps?:\/\/[^\s)\]\"'>]+", "gi", needs=("://",)),
     Kind("const_case", r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", needs=("_",),
-         back=("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False)),
+         back=("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False), not_at_placeholders=True),
     Kind("env_var", r"\bprocess\.env\.[A-Za-z_][A-Za-z0-9_]*\b", needs=("process.env.",)),
     Kind("env_var", r"\$[A-Z_][A-Z0-9_]*\b", needs=("$",)),
     Kind("version", r"\b\d+(?:\.\d+){1,3}(?:[-+][A-Za-z0-9.-]+)?\b", needs=(".",), digit_runs=True),
@@ -241,7 +274,7 @@ def _applies(kind: Kind, text: str) -> bool:
 
 
 # built-in kinds are global and stateless
-_KIND_CACHE: memo.MemoDict[tuple[str, str], FastRegex] = memo.MemoDict(f"{__name__}._KIND_CACHE", 256)
+_KIND_CACHE: memo.MemoDict[tuple[str, str, str], FastRegex] = memo.MemoDict(f"{__name__}._KIND_CACHE", 256)
 
 
 def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", seed: str | None = None,
@@ -265,7 +298,7 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
         if not _applies(kind, x.ex.text):
             continue
         before = len(x.ex.blocks)
-        rx = kind.compile()
+        rx = kind.compile(x.ex.seed)
         x.pattern(kind.name, rx, timeout)
         rx.forget()  # (its memos are of a text no later kind sees: each kind holding one was 20 copies)
         if kind.name == "latex_block" and not strict:

@@ -225,6 +225,12 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         if not (skip_ws and run_chars & set(JS_WHITESPACE)) else None
     ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
     nonword = tuple(run_chars - WORD)  # without these in a run, its only boundary is at its start
+    # when every run character is a word character, a run has a boundary at its start exactly
+    # when the character before it is none (or the text starts there): the scan checks that
+    # itself (one C-level lookahead in the reversed text instead of a Python test per run: the
+    # placeholders before ``const_case`` are two runs each, ~12,000 per MB)
+    bounded_rx = re.compile(nonempty_rx.pattern + "(?![" + "".join(map(re.escape, sorted(WORD))) + "])") \
+        if one_scan and nonempty_rx is not None and not nonword else None
 
     def runs(text: str, rev: str) -> Iterator[tuple[int, int]]:
         """(k, j): each occurrence's run text[k:j]."""
@@ -244,6 +250,10 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         if literal not in text:
             return []
         n, word = len(text), WORD
+        if bounded_rx is not None:  # the starts of the runs with a boundary there, directly
+            starts_at = [n - m.end(1) for m in bounded_rx.finditer(text[::-1])]
+            starts_at.reverse()  # (found from the end: one run per occurrence, so no repeats)
+            return None if len(starts_at) > limit else starts_at
         if one_scan:  # (k, j) of every non-empty run, from the match spans in the reversed text
             rev = text[::-1]  # rev[n - i] is text[i - 1]
             if nonempty_rx is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.caveman.fast import FastRegex
@@ -185,3 +185,61 @@ def test_segments_and_block_spans_from_a_split_equal_the_match_loop(items):
     expected = _plain_spans(ex)
     _locate(ex)
     assert {b.n: (b.start, b.end) for b in ex.blocks if b.n in expected} == expected
+
+
+CONST_BITS = ("MAX_RETRY", "A_B", "HTTP_2", "x", " ", "`c`", "[l](u)", "# h\n", "OMNI_CAVEMAN_ABC_1", "\x00",
+              "OMNI", "OMNI_X", "_", "Z9_", "😀", "é", "\n", "f(x)", "v1.2.3")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789abcdef", min_size=1, max_size=16).filter(lambda s: any(c in "abcdef" for c in s)),
+       st.integers(0, 10**6), st.sampled_from(("", " ", "\x00", "_X", "A", ".")))
+def test_const_case_never_matches_at_a_placeholder_start(seed, n, after):
+    """Why ``const_case`` may skip the first letter of every placeholder whose seed holds a
+    lowercase letter (``preservation._off_placeholders``): the JS pattern has no match there."""
+    from engine.caveman.preservation import PATTERN_KINDS, placeholder_text
+    from engine.jsregex import compile_js
+
+    kind = next(k for k in PATTERN_KINDS if k.name == "const_case")
+    text = "x " + placeholder_text(seed, str(n)) + after
+    rx = compile_js(kind.source, "y")
+    rx.last_index = 3  # the "O" of "OMNI"
+    assert rx.exec(text) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(CONST_BITS), max_size=60))
+@example(["`c`", " ", "OMNI_X", " ", "\x00", "OMNI_CAVEMAN_ABC_1", "\x00", " ", "A_B"])
+def test_const_case_skipping_placeholders_changes_no_extraction(bits):
+    """The same blocks, text and notes with and without the skip (input that imitates a
+    placeholder with an uppercase seed included: only the extraction's own seed is skipped)."""
+    import re
+
+    import engine.caveman.preservation as preservation
+    from engine.caveman.fast import FastRegex
+
+    unit = "".join(bits) + " pad\n"
+    text = unit * (FastRegex.MIN_LENGTH // len(unit) + 1)  # long enough for candidate positions
+    with_skip = extract(text, [])
+    saved = preservation._SEED_STOPS_RUNS
+    preservation._SEED_STOPS_RUNS = re.compile("(?!)")  # no seed qualifies: every candidate is tried
+    try:
+        without = extract(text, [])
+    finally:
+        preservation._SEED_STOPS_RUNS = saved
+    assert with_skip.text == without.text and with_skip.notes == without.notes
+    assert [(b.kind, b.content, b.start, b.end) for b in with_skip.blocks] == \
+        [(b.kind, b.content, b.start, b.end) for b in without.blocks]
+
+
+def test_a_seed_without_a_lowercase_letter_is_not_skipped():
+    """Without the lowercase letter a placeholder's start does match, so no skip is made."""
+    from engine.caveman.preservation import PATTERN_KINDS, placeholder_text
+    from engine.jsregex import compile_js
+
+    kind = next(k for k in PATTERN_KINDS if k.name == "const_case")
+    rx = compile_js(kind.source, "y")
+    rx.last_index = 3
+    assert rx.exec("x " + placeholder_text("0123", "5")) is not None
+    assert kind.compile("0123") is kind.compile("")  # (the plain candidates)
+    assert kind.compile("0a23") is not kind.compile("")

@@ -258,7 +258,8 @@ class FastRegex:
         positions = self._positions(work.units)
         if positions is None and not self.min_width:
             return None
-        compiled = self.rx.translation.compiled
+        translation = self.rx.translation  # (its `regex` pattern compiled only where used: an
+        # ``re`` scanner or matcher does the work of most rules, and each compile costs ~1 ms)
         target = work.target
         budget = self._budget(timeout)
         try:
@@ -266,17 +267,17 @@ class FastRegex:
                 scanner = self._whole_scanner(target)  # (its one-off set-up is no part of a scan's cost)
                 started = time.perf_counter()
                 if first_only:
-                    m = scanner.search(target) if scanner else compiled.search(target, timeout=budget)
+                    m = scanner.search(target) if scanner else translation.compiled.search(target, timeout=budget)
                     strategy.within(budget, started)
                     return [] if m is None else [m.span()]
-                matches = scanner.finditer(target) if scanner else compiled.finditer(target, timeout=budget)
+                matches = scanner.finditer(target) if scanner else translation.compiled.finditer(target, timeout=budget)
                 spans = [m.span() for m in matches]
                 strategy.within(budget, started)
                 if len(target) >= self.MIN_LENGTH:
                     strategy.record(self._cost, 0, time.perf_counter() - started, len(target))
                 return spans
             started = time.perf_counter()
-            out = anchored_spans(self._matcher or compiled, target, positions, budget, linear=self.linear,
+            out = anchored_spans(self._matcher or translation.compiled, target, positions, budget, linear=self.linear,
                                  first_only=first_only)
             if not first_only and budget is not None and len(positions) >= strategy.MEASURE_MIN:
                 strategy.record(self._cost, 1, time.perf_counter() - started, len(positions))

@@ -1,0 +1,156 @@
+"""ASCII stand-ins: the rules of a part run on pure ASCII when that is exact.
+
+A text with a few non-ASCII characters costs the rules about twice as much as the same text in
+ASCII. Some 1,200 emoji and Greek letters per MB of mixed prose took the rules stage from 44 to
+85 ms. Every whole-text copy is then 2 bytes a character, ``str.upper`` and ``encode`` leave
+their ASCII fast paths, and literal searches read a UTF-16 view. Agent traffic usually holds
+only a handful of *distinct* non-ASCII UTF-16 units, though (an emoji is two units). Each such
+unit is replaced by its own ASCII control character (its stand-in). The rules run on that
+ASCII text, and the stand-ins are turned back into their units afterwards. UTF-16 offsets,
+lengths and the unit sequence are kept, so the result is the same wherever the rules cannot
+tell a unit from its stand-in.
+
+That holds for a unit ``u`` and stand-in ``s`` when all of these are true:
+
+* ``u`` is no JavaScript blank or line terminator, nor a blank to Python. The stand-ins are
+  none either (no NUL, no ``\\t``–``\\r``, and not ``\\x1c``–``\\x1f``, which Python's ``re``
+  treats as blanks). So ``.``, ``\\s``, ``^``/``$`` and ``\\b`` (ASCII words, outside ``u``)
+  treat both alike.
+* Every character class of every rule (a literal included) holds both or neither. Under ``i``
+  the test is on ``u``'s Canonicalize image, since the parsed classes are case-folded images
+  and a stand-in has no case.
+* No rule has ``u``/``v`` (code points, not units), and no rule has a back-reference under
+  ``i`` (``δ`` and ``Δ`` compare equal, their stand-ins would not).
+* ``u`` lower-cased holds no ASCII character. Replacement-map keys are looked up lower-cased,
+  and ``K`` (Kelvin) lower-cases to ``k``.
+* No rule's replacement or map mentions a stand-in: a stand-in the rules insert would turn
+  into a unit on the way back.
+
+Otherwise, or when the text has more distinct units than there are stand-ins, the part's rules
+run as before (``stand_ins`` returns None).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine import memo
+from engine.caveman.fast.texts import canonical_uncached
+from engine.caveman.packs import Rule
+from engine.jsregex import ast as A
+from engine.jsregex.charset import Ranges, contains
+from engine.jsregex.translate import parsed_root
+from engine.jsvalues import JS_WHITESPACE
+
+# ASCII control characters no blank test takes: \x01–\x08, \x0e–\x1b, DEL
+STAND_INS = tuple(map(chr, (*range(0x01, 0x09), *range(0x0E, 0x1C), 0x7F)))
+_NON_ASCII_OR_MARK = re.compile("[^\x00\x09-\x0d\x1c-\x7e]")  # (every character not in one is in the other)
+
+
+@dataclass(frozen=True)
+class StandIns:
+    """Each distinct non-ASCII unit of a text and the ASCII character standing in for it."""
+
+    units: tuple[str, ...]
+    marks: tuple[str, ...]
+
+    def to_ascii(self, text: str) -> str:
+        """``text`` with every unit replaced by its stand-in (one ``replace`` per unit: a
+        handful of passes in C, where ``str.translate`` of a non-ASCII text is a loop per
+        character)."""
+        for unit, mark in zip(self.units, self.marks):
+            text = text.replace(unit, mark)
+        return text
+
+    def back(self, text: str) -> str:
+        """The units again in a text the rules made from ``to_ascii``'s."""
+        for unit, mark in zip(self.units, self.marks):
+            text = text.replace(mark, unit)
+        return text
+
+
+def stand_ins(units: str, rules: Sequence[Rule]) -> StandIns | None:
+    """The stand-ins for the UTF-16 ``units`` of a text the ``rules`` run on, or None when the
+    text is ASCII already or a condition of the module docstring fails."""
+    if units.isascii():
+        return None
+    seen = set(_NON_ASCII_OR_MARK.findall(units))  # (one pass: the units, and marks already there)
+    distinct = sorted(c for c in seen if c > "\x7f")
+    if len(distinct) > len(STAND_INS) or not all(map(_unit_qualifies, distinct)):
+        return None
+    taken = set().union(*map(_inserted, rules)) if rules else set()
+    free = [mark for mark in STAND_INS if mark not in taken and mark not in seen]
+    if len(free) < len(distinct):
+        return None
+    pairs = tuple(zip(distinct, free))
+    if not all(_exact(rule.pattern, rule.flags, pairs) for rule in rules):
+        return None
+    return StandIns(tuple(distinct), tuple(free[:len(distinct)]))
+
+
+@memo.lru(maxsize=64)
+def _unit_qualifies(unit: str) -> bool:
+    lowered = unit.lower()
+    return unit not in JS_WHITESPACE and not unit.isspace() and not lowered.isascii() \
+        and not any(c.isascii() for c in lowered) and len(canonical_uncached(unit)) == 1
+
+
+def _inserted(rule: Rule) -> set[str]:
+    """The stand-ins ``rule``'s replacement and map hold (map keys too: a lookup compares them)."""
+    held = set(rule.replacement or "")
+    if rule.replacement_map is not None:
+        for key, value in rule.replacement_map.items():
+            held.update(key, value)
+    return held & _MARKS
+
+
+_MARKS = frozenset(STAND_INS)
+
+
+@memo.lru(maxsize=4096)
+def _exact(source: str, flags: str, pairs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether every class of ``/source/flags`` holds each unit (its Canonicalize image under
+    ``i``) exactly when it holds the unit's stand-in."""
+    classes = _classes(source, flags)
+    if classes is None:
+        return False
+    folded = "i" in flags
+    for unit, mark in pairs:
+        probe = ord(canonical_uncached(unit)) if folded else ord(unit)
+        if any(contains(ranges, probe) != contains(ranges, ord(mark)) for ranges in classes):
+            return False
+    return True
+
+
+@memo.lru(maxsize=1024)
+def _classes(source: str, flags: str) -> tuple[Ranges, ...] | None:
+    """The ranges of every character class and literal of ``/source/flags`` (case-folded
+    images under ``i``), or None for a pattern stand-ins cannot be proven exact for."""
+    if "u" in flags or "v" in flags:
+        return None
+    try:
+        root = parsed_root(source, flags)
+    except Exception:  # (an invalid pattern: its rule is reported and skipped elsewhere)
+        return None
+    out: list[Ranges] = []
+    stack: list[A.Node] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, A.CharSet):
+            if node.strings:
+                return None
+            out.append(node.ranges)
+        elif isinstance(node, A.Seq):
+            stack.extend(node.items)
+        elif isinstance(node, A.Alt):
+            stack.extend(node.alternatives)
+        elif isinstance(node, (A.Group, A.Look, A.Quant)):
+            stack.append(node.body)
+        elif isinstance(node, A.Backref):
+            if "i" in flags:
+                return None
+        elif not isinstance(node, (A.Empty, A.Dot, A.Anchor)):
+            return None  # (Unsupported, or a node this module does not know)
+    return tuple(out)

@@ -46,6 +46,7 @@ from engine.jsvalues import JS_WHITESPACE
 
 # ASCII control characters no blank test takes: \x01–\x08, \x0e–\x1b, DEL
 STAND_INS = tuple(map(chr, (*range(0x01, 0x09), *range(0x0E, 0x1C), 0x7F)))
+_MARKS = frozenset(STAND_INS)
 _NON_ASCII_OR_MARK = re.compile("[^\x00\x09-\x0d\x1c-\x7e]")  # (every character not in one is in the other)
 
 
@@ -80,7 +81,7 @@ def stand_ins(units: str, rules: Sequence[Rule]) -> StandIns | None:
     distinct = sorted(c for c in seen if c > "\x7f")
     if len(distinct) > len(STAND_INS) or not all(map(_unit_qualifies, distinct)):
         return None
-    taken = set().union(*map(_inserted, rules)) if rules else set()
+    taken = set().union(*map(_inserted, rules))
     free = [mark for mark in STAND_INS if mark not in taken and mark not in seen]
     if len(free) < len(distinct):
         return None
@@ -93,8 +94,8 @@ def stand_ins(units: str, rules: Sequence[Rule]) -> StandIns | None:
 @memo.lru(maxsize=64)
 def _unit_qualifies(unit: str) -> bool:
     lowered = unit.lower()
-    return unit not in JS_WHITESPACE and not unit.isspace() and not lowered.isascii() \
-        and not any(c.isascii() for c in lowered) and len(canonical_uncached(unit)) == 1
+    return unit not in JS_WHITESPACE and not unit.isspace() and not any(c.isascii() for c in lowered) \
+        and len(canonical_uncached(unit)) == 1
 
 
 def _inserted(rule: Rule) -> set[str]:
@@ -105,8 +106,6 @@ def _inserted(rule: Rule) -> set[str]:
             held.update(key, value)
     return held & _MARKS
 
-
-_MARKS = frozenset(STAND_INS)
 
 
 @memo.lru(maxsize=4096)

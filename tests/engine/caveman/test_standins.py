@@ -109,9 +109,7 @@ def _both(text: str, profile: str, monkeypatch) -> tuple:
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(BITS), max_size=50), st.sampled_from(("omniroute", "strict")))
 def test_rules_on_stand_ins_give_the_same_result(bits, profile):
-    import pytest as _pytest
-
-    with _pytest.MonkeyPatch.context() as monkeypatch:
+    with pytest.MonkeyPatch.context() as monkeypatch:
         with_stand_ins, without = _both("".join(bits), profile, monkeypatch)
     assert with_stand_ins == without
 

@@ -365,7 +365,8 @@ class Compressor:
         o.should_preserve = bool(self.custom) or has_structure(text)
         if o.should_preserve:
             try:
-                o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout)
+                o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout,
+                                       use_stand_ins=self.use_stand_ins)
             except RegexTimeout as exc:
                 o.gated = "timeout"
                 why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"

@@ -12,7 +12,6 @@ contains a hex letter, so ``const_case`` can never re-wrap part of a placeholder
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,11 +26,11 @@ from engine.caveman.fast import (
     union_candidates,
 )
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
+from engine.caveman.standins import StandIns, stand_ins_for_patterns
 from engine.jsregex import compile_js
-from engine.jsvalues import from_utf16_units, may_hold_astral, to_utf16_units
+from engine.jsvalues import from_utf16_units, to_utf16_units, utf16_len
 
 MARKER = "\x00OMNI_CAVEMAN"
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 # Default CavemanConfig.preservePatterns (spec §1.1), compiled with "g" (CAV-Q17: no "m").
 DEFAULT_PRESERVE_PATTERNS: tuple[str, ...] = (
@@ -257,11 +256,11 @@ class _Extractor:
         out.append(text[last:])
         self.ex.text = "".join(out)
 
-    def pattern(self, kind: str, rx: FastRegex, timeout: float | None) -> None:
+    def pattern(self, kind: str, rx: FastRegex, timeout: float | None, stand: StandIns | None = None) -> None:
         def wrap(s: str) -> str:
             if not s or MARKER in s:
                 return s
-            return self.add(kind, s)
+            return self.add(kind, s if stand is None else stand.real(s))
 
         # (the text stays UTF-16 units from kind to kind: see ``extract``)
         self.ex.text = rx.replace_matched(self.ex.text, wrap, budget_for(self.ex.text, timeout), keep_units=True)
@@ -278,7 +277,7 @@ _KIND_CACHE: memo.MemoDict[tuple[str, str, str], FastRegex] = memo.MemoDict(f"{_
 
 
 def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", seed: str | None = None,
-            timeout: float | None = None) -> Extraction:
+            timeout: float | None = None, use_stand_ins: bool = True) -> Extraction:
     """Replace every protected region of ``text`` by a placeholder, in the spec's kind order.
 
     Raises ``RegexTimeout`` if a region pattern exceeds its budget (the caller keeps the part)."""
@@ -292,14 +291,19 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
     # string (an encode and a decode of the whole text: ~10% of a CLI run on 4 MB)
     as_string = x.ex.text
     start = x.ex.text = to_utf16_units(x.ex.text)
-    for kind in PATTERN_KINDS:
-        if strict:
-            kind = STRICT_OVERRIDES.get((kind.name, kind.source), kind)
+    kinds = [STRICT_OVERRIDES.get((kind.name, kind.source), kind) if strict else kind for kind in PATTERN_KINDS]
+    # and, where that is exact, on ASCII stand-ins for its few distinct non-ASCII units, as the
+    # rules do (engine.caveman.standins): each wrapped region gets its own units back
+    stand = stand_ins_for_patterns(start, [(k.source, k.flags) for k in kinds]
+                                   + [(rx.rx.source, rx.rx.flags) for rx in custom]) if use_stand_ins else None
+    if stand is not None:
+        start = x.ex.text = stand.to_ascii(start)
+    for kind in kinds:
         if not _applies(kind, x.ex.text):
             continue
         before = len(x.ex.blocks)
         rx = kind.compile(x.ex.seed)
-        x.pattern(kind.name, rx, timeout)
+        x.pattern(kind.name, rx, timeout, stand)
         rx.forget()  # (its memos are of a text no later kind sees: each kind holding one was 20 copies)
         if kind.name == "latex_block" and not strict:
             for block in x.ex.blocks[before:]:
@@ -308,39 +312,42 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
                     x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
                                        f"\\end{{{names.group(2)}}} and protected as one region", block))
     for rx in custom:
-        x.pattern("custom", rx, timeout)
+        x.pattern("custom", rx, timeout, stand)
         rx.forget()
-    if x.ex.text is start:  # (nothing wrapped: the text as it was, pairs of lone surrogates unjoined)
+    units = x.ex.text
+    if units is start:  # (nothing wrapped: the text as it was, pairs of lone surrogates unjoined)
         x.ex.text = as_string
     else:
-        x.ex.text = from_utf16_units(x.ex.text)
-    _locate(x.ex)
+        x.ex.text = from_utf16_units(units if stand is None else stand.back(units))
+    _locate(x.ex, units)
     return x.ex
 
 
-def _locate(ex: Extraction) -> None:
-    """Fill each block's UTF-16 span in the original part (blocks never nest), in one pass."""
+def _locate(ex: Extraction, units: str | None = None) -> None:
+    """Fill each block's UTF-16 span in the original part (blocks never nest), in one pass.
+
+    ``units``: ``ex.text`` as UTF-16 units, one character each (ASCII stand-ins allowed), when
+    the caller has it: the lengths between placeholders are then offsets already, and only a
+    block with non-ASCII content needs its units counted (a regex scan of the original for
+    astral characters, and a bisection per block, was a sixth of extracting mixed prose)."""
     if not ex.blocks:
         return
+    if units is None:
+        units = to_utf16_units(ex.text)
     by_number = {str(b.n): b for b in ex.blocks}
-    original = ex.original
-    # Python indices of the astral characters: a UTF-16 offset is the index plus those before it
-    astral = [m.start() for m in _ASTRAL.finditer(original)] if may_hold_astral(original) else []
     # (a split rather than a loop over match objects: ~5,000 blocks per MB of agent sessions)
-    parts = ex.placeholder_re.split(ex.text)  # text, number, text, number, …, text
+    parts = ex.placeholder_re.split(units)  # text, number, text, number, …, text
     wrapper = len(placeholder_text(ex.seed, ""))
-    pos = len(parts[0])  # python index in the original
+    pos = len(parts[0])  # UTF-16 offset in the original
     for k in range(1, len(parts), 2):
         number = parts[k]
         block = by_number.get(number)
         if block is None:  # (not a placeholder of this extraction: text like any other)
             pos += wrapper + len(number) + len(parts[k + 1])
             continue
-        end = pos + len(block.content)
-        if astral:
-            block.start, block.end = pos + bisect_left(astral, pos), end + bisect_left(astral, end)
-        else:
-            block.start, block.end = pos, end
+        content = block.content
+        end = pos + (len(content) if content.isascii() else utf16_len(content))
+        block.start, block.end = pos, end
         pos = end + len(parts[k + 1])
 
 

@@ -33,7 +33,7 @@ run as before (``stand_ins`` returns None).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import memo
@@ -42,7 +42,7 @@ from engine.caveman.packs import Rule
 from engine.jsregex import ast as A
 from engine.jsregex.charset import Ranges, contains
 from engine.jsregex.translate import parsed_root
-from engine.jsvalues import JS_WHITESPACE
+from engine.jsvalues import JS_WHITESPACE, from_utf16_units
 
 # ASCII control characters no blank test takes: \x01–\x08, \x0e–\x1b, DEL
 STAND_INS = tuple(map(chr, (*range(0x01, 0x09), *range(0x0E, 0x1C), 0x7F)))
@@ -71,24 +71,48 @@ class StandIns:
             text = text.replace(mark, unit)
         return text
 
+    def real(self, piece: str) -> str:
+        """A piece of a ``to_ascii`` text as the string it stands for (astral pairs joined):
+        for one of thousands of short pieces, most of which hold no stand-in (one search,
+        where ``back`` makes a pass per unit)."""
+        return from_utf16_units(self.back(piece)) if self._marked(piece) is not None else piece
+
+    @property
+    def _marked(self) -> Callable[[str], re.Match[str] | None]:
+        return _marks_search("".join(self.marks))
+
 
 def stand_ins(units: str, rules: Sequence[Rule]) -> StandIns | None:
     """The stand-ins for the UTF-16 ``units`` of a text the ``rules`` run on, or None when the
     text is ASCII already or a condition of the module docstring fails."""
     if units.isascii():
         return None
+    taken = set().union(*map(_inserted, rules))
+    return stand_ins_for_patterns(units, [(rule.pattern, rule.flags) for rule in rules], frozenset(taken))
+
+
+def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str] = frozenset()
+                           ) -> StandIns | None:
+    """``stand_ins`` for regexes given as ``(source, flags)`` whose replacements insert none of
+    the characters but those in ``taken`` (extraction's kinds insert placeholders alone)."""
+    if units.isascii():
+        return None
     seen = set(_NON_ASCII_OR_MARK.findall(units))  # (one pass: the units, and marks already there)
     distinct = sorted(c for c in seen if c > "\x7f")
     if len(distinct) > len(STAND_INS) or not all(map(_unit_qualifies, distinct)):
         return None
-    taken = set().union(*map(_inserted, rules))
     free = [mark for mark in STAND_INS if mark not in taken and mark not in seen]
     if len(free) < len(distinct):
         return None
     pairs = tuple(zip(distinct, free))
-    if not all(_exact(rule.pattern, rule.flags, pairs) for rule in rules):
+    if not all(_exact(source, flags, pairs) for source, flags in patterns):
         return None
     return StandIns(tuple(distinct), tuple(free[:len(distinct)]))
+
+
+@memo.lru(maxsize=64)
+def _marks_search(marks: str) -> Callable[[str], re.Match[str] | None]:
+    return re.compile("[" + re.escape(marks) + "]").search
 
 
 @memo.lru(maxsize=64)

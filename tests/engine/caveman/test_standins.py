@@ -125,3 +125,62 @@ def test_rules_on_stand_ins_give_the_same_result_on_large_texts(seed, monkeypatc
                                       replacement_map=r.get("replacementMap")) for r in RULES["rules"]]) is not None
     with_stand_ins, without = _both(text, "omniroute" if seed % 2 else "strict", monkeypatch)
     assert with_stand_ins == without
+
+
+# ------------------------------------------------------------------ extraction on stand-ins
+
+EXTRACT_BITS = ("see ", "`código` ", "`x` ", "http://a.io/😀 ", "https://ü.de/x ", "MAX_Δ_RETRY ", "MAX_RETRY ",
+                "$HOME ", "$x$ ", "$$α$$ ", "v1.2.3-β ", "1.2.3 ", "os.path.join() ", "f(é) ", "g (x) ", "./src/ü.py ",
+                "C:\\dir\\ö ", "Error: 😀 failed\n", "TypeError: x\n", "# Überschrift\n", "| a | ü |\n",
+                "|---|---|\n", "#set x\n", "[lien](http://é.fr) ", "process.env.HOME ", "\\[x\\] ",
+                "\\begin{a}😀\\end{b} ", "```\nδ code\n```\n", "---\nk: ü\n---\n", "😀", "Δ", "é", "—", "\n", " ",
+                "x", "\r\n", "\u00a0", "\x01", "\ud83d")
+
+
+def _extracted(text: str, profile: str, custom, use: bool) -> tuple:
+    from engine.caveman.preservation import extract
+
+    ex = extract(text, custom, profile=profile, seed="abc0123456789def", use_stand_ins=use)
+    return ex.text, [(b.n, b.kind, b.content, b.start, b.end) for b in ex.blocks], ex.notes
+
+
+def _custom(sources: list[tuple[str, str]]):
+    from engine.caveman.preservation import preserve_regex
+
+    return [preserve_regex(source, flags) for source, flags in sources]
+
+
+CUSTOM = ([], [(r"ü+", "g")], [(r"[^\x00-\x7f]+", "g")], [(r"(?:^|\s)(\.{0,2}/[\w./\-]+)", "gm")],
+          [(r"[\x01-\x08]", "g")], [(r"δ", "gi")])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(EXTRACT_BITS), max_size=40), st.sampled_from(("omniroute", "strict")),
+       st.sampled_from(CUSTOM))
+def test_extraction_on_stand_ins_gives_the_same_blocks_spans_and_text(bits, profile, custom):
+    text = "".join(bits)
+    assert _extracted(text, profile, _custom(custom), True) == _extracted(text, profile, _custom(custom), False)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_extraction_on_stand_ins_is_the_same_on_large_texts(seed):
+    """Long enough for the planned paths (candidate finders, literal searches, anchored calls)."""
+    from engine.caveman.preservation import PATTERN_KINDS
+    from engine.caveman.standins import stand_ins_for_patterns
+
+    rng = random.Random(seed)
+    bits = [b for b in EXTRACT_BITS if b not in ("\u00a0", "\ud83d")]  # (those turn stand-ins off)
+    text = "".join(rng.choice(bits) for _ in range(6_000))
+    assert stand_ins_for_patterns(_units(text), [(k.source, k.flags) for k in PATTERN_KINDS]) is not None
+    profile = "omniroute" if seed % 2 else "strict"
+    custom = CUSTOM[seed % 2]
+    assert _extracted(text, profile, _custom(custom), True) == _extracted(text, profile, _custom(custom), False)
+
+
+def test_a_custom_pattern_that_tells_a_unit_from_its_stand_in_turns_them_off():
+    from engine.caveman.standins import stand_ins_for_patterns
+
+    units = _units("x é 😀")
+    assert stand_ins_for_patterns(units, [(r"`[^`\n]+`", "g")]) is not None
+    assert stand_ins_for_patterns(units, [(r"`[^`\n]+`", "g"), (r"[^\x00-\x7f]+", "g")]) is None
+    assert stand_ins_for_patterns(units, [(r"[\x01-\x08]", "g")]) is None

@@ -79,6 +79,7 @@ class Kind:
     needs: tuple[str, ...] = ()  # every one of these substrings must occur
     needs_any: tuple[str, ...] = ()  # at least one of these must occur
     back: tuple[str, str, bool] | None = None  # (literal, run characters, skip blanks): see fast.literals
+    back_follow: str | None = None  # what must follow the literal of ``back`` (None: anything)
     digit_runs: bool = False  # candidates from "<digits>.<digit>" (see fast.literals)
     line_lead: tuple[str, bool] | None = None  # (leads, blanks): see fast.literals.line_lead_candidates
     drive_paths: bool | None = None  # a path pattern (with drive letters?): see fast.literals.path_candidates
@@ -95,7 +96,8 @@ class Kind:
             extra: Callable[[str], list[int] | None] | None = digit_run_candidates if self.digit_runs else None
             if self.back is not None:
                 literal, run_chars, skip_ws = self.back
-                extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws)
+                follow = frozenset(self.back_follow) if self.back_follow is not None else None
+                extra = back_run_candidates(literal, frozenset(run_chars), skip_ws=skip_ws, follow=follow)
             elif self.line_lead is not None:
                 extra = line_lead_candidates(self.line_lead[0], blanks=self.line_lead[1])
             elif self.drive_paths is not None:
@@ -134,6 +136,7 @@ def _off_placeholders(extra: Callable[[str], list[int] | None], seed: str) -> Ca
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
 _IDENT_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$"
+_IDENT_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$"
 
 # Kinds 3–21 of spec §3.1 (1 frontmatter and 2 fenced code are line scans below).
 PATTERN_KINDS: tuple[Kind, ...] = (
@@ -171,7 +174,8 @@ STRICT_OVERRIDES: dict[tuple[str, str], Kind] = {
         "latex_block", r"\\begin\{([A-Za-z*]+)\}[\s\S]*?\\end\{\1\}", needs=("\\begin{", "\\end{")),
     ("dotted_identifier", PATTERN_KINDS[15].source): Kind(
         "dotted_identifier", rf"\b{_IDENT}(?:\.{_IDENT})+(?:\(\)?)?", needs=(".",),
-        back=(".", _IDENT_CHARS, False)),  # a match starts in the identifier run before its first dot
+        # a match starts in the identifier run before its first dot, which an identifier follows
+        back=(".", _IDENT_CHARS, False), back_follow=_IDENT_START),
 }
 
 _LATEX_NAMES = re.compile(r"\\begin\{([A-Za-z*]+)\}[\s\S]*\\end\{([A-Za-z*]+)\}\Z")

@@ -205,23 +205,30 @@ def index_literals(plans: list[Plan | None], required: Sequence[frozenset[str]] 
                      for literals, _lo, _hi in plan.anchors for lit in literals).union(*required)
 
 
-def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False
-                        ) -> Callable[[str], list[int] | None]:
+def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: bool = False,
+                        follow: frozenset[str] | None = None) -> Callable[[str], list[int] | None]:
     """Candidates for patterns that start at a ``\\b`` and end their identifier-like run right
     before ``literal`` (``foo.bar(``, ``call (x)``, ``MAX_RETRY``): the word-boundary positions
     of the maximal run of ``run_chars`` (after skipping JS whitespace backwards when
-    ``skip_ws``) before each occurrence of ``literal``. The runs are found by one ``re`` scan
-    of the reversed text (the reversed literal, then the blanks, then the run)."""
+    ``skip_ws``) before each occurrence of ``literal``, or, with ``follow``, each occurrence
+    followed by one of those characters (``a.b``, not the dot ending a sentence). The runs are
+    found by one ``re`` scan of the reversed text (the reversed literal, then the blanks, then
+    the run)."""
     run_class = "[" + "".join(map(re.escape, sorted(run_chars))) + "]*"
     ws_class = "[" + "".join(map(re.escape, JS_WHITESPACE)) + "]*" if skip_ws else ""
+    # the reversed literal, and (in the reversed text, what follows the literal stands right
+    # before it) a look behind it, so that the scan still starts from a literal search
+    lead = re.escape(literal[::-1])
+    if follow is not None:
+        lead += "(?<=[" + "".join(map(re.escape, sorted(follow))) + "]" + re.escape(literal[::-1]) + ")"
     # a scan consumes the blanks and the run, so it would hide an occurrence of the literal
     # inside them: then each occurrence is measured on its own
     one_scan = len(literal) == 1 and literal not in run_chars and not (skip_ws and literal in JS_WHITESPACE)
-    scan_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class + ")")
+    scan_rx = re.compile(lead + ws_class + "(" + run_class + ")")
     # the same scan reporting non-empty runs only: an occurrence with none (``snake_case`` for a
     # run of capitals before "_") is skipped in C instead of listed and dropped (no blank is a
     # run character, so a failed attempt hides no occurrence: the next starts one unit on)
-    nonempty_rx = re.compile(re.escape(literal[::-1]) + ws_class + "(" + run_class[:-1] + "+)") \
+    nonempty_rx = re.compile(lead + ws_class + "(" + run_class[:-1] + "+)") \
         if not (skip_ws and run_chars & set(JS_WHITESPACE)) else None
     ws_rx, run_rx = re.compile(ws_class), re.compile(run_class)
     nonword = tuple(run_chars - WORD)  # without these in a run, its only boundary is at its start
@@ -239,7 +246,10 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
             for m in scan_rx.finditer(rev):
                 yield n - m.end(1), n - m.start(1)
             return
+        size = len(literal)
         for i in occurrences(text, literal):
+            if follow is not None and text[i + size:i + size + 1] not in follow:
+                continue
             ws = ws_rx.match(rev, n - i)  # (starred classes: both always match)
             r = n - i if ws is None else ws.end()
             run = run_rx.match(rev, r)

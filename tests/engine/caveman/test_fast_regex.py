@@ -242,11 +242,15 @@ def test_back_run_candidates(text):
     word = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
     from engine.caveman.fences import JS_WS
 
-    for literal, run, skip in (("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False),
-                               ("(", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.", False),
-                               ("(", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$", True)):
+    ident = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$"
+    for literal, run, skip, follow in (("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False, None),
+                                       ("(", ident + ".", False, None), ("(", ident, True, None),
+                                       (".", ident, False, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$"),
+                                       ("(", ident, True, "az ."), ("a(", ident, True, "$")):
         expected = set()
         for i in occurrences(text, literal):  # the plain character walk
+            if follow is not None and (i + len(literal) >= len(text) or text[i + len(literal)] not in follow):
+                continue
             j = i
             while skip and j > 0 and text[j - 1] in JS_WS:
                 j -= 1
@@ -254,7 +258,9 @@ def test_back_run_candidates(text):
             while k > 0 and text[k - 1] in run:
                 k -= 1
             expected |= {p for p in range(k, j) if (p > 0 and text[p - 1] in word) != (text[p] in word)}
-        assert back_run_candidates(literal, frozenset(run), skip_ws=skip)(text) == sorted(expected)
+        found = back_run_candidates(literal, frozenset(run), skip_ws=skip,
+                                    follow=None if follow is None else frozenset(follow))(text)
+        assert found == sorted(expected), (literal, follow)
 
 
 LINE_BITS = ("|", " | ", "|---|", ":-", "-", "---", ":", "#", "#set x", "#show", " #let y", "## h", "a", "at",
@@ -323,6 +329,29 @@ def test_line_and_path_finders_give_the_regex_results(seed, monkeypatch):
     for fast, source, flags in regexes:
         for subject in (text, text.replace("😀", "x")):  # (astral characters: the plain path)
             assert fast.replace(subject, "<$&>") == compile_js(source, flags).replace(subject, "<$&>"), (source, flags)
+
+
+BACK_BITS = ("a", "ab", "A_B", "_", "$", "$x", ".", ". ", ".b", ".$", ".1", "1", "x1.y2", "(", ")", "()", " (", "\n",
+             " ", "\u00a0", "é", "😀", "end.", "os.path.join(", "MAX_", "_X", "a.b.c()", "f (x)")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_back_run_finders_give_the_regex_results(seed, monkeypatch):
+    """The kinds whose candidates are the runs before a literal (``const_case``, the dotted
+    names, calls; strict's dotted names only where an identifier follows the dot) match as the
+    regex layer does, on texts large enough to be planned."""
+    from engine.caveman.fast import strategy
+    from engine.caveman.preservation import STRICT_OVERRIDES
+
+    monkeypatch.setattr(strategy, "prefer_full_scan", lambda *args: False)  # (the candidates, always)
+    rng = random.Random(seed)
+    text = "".join(rng.choice(BACK_BITS) for _ in range(12000))
+    kinds = [k for k in (*PATTERN_KINDS, *STRICT_OVERRIDES.values()) if k.back is not None]
+    assert any(k.back_follow for k in kinds)
+    for kind in kinds:
+        for subject in (text, text.replace("😀", "x")):  # (astral characters: the plain path)
+            assert kind.compile().replace(subject, "<$&>") == \
+                compile_js(kind.source, kind.flags).replace(subject, "<$&>"), kind.source
 
 
 # ---------------------------------------------------------------- CAV-Q12's dotted tokens

@@ -68,7 +68,7 @@ from engine.caveman.preservation import (
     segments,
 )
 from engine.caveman.quirks import check_profile
-from engine.caveman.standins import stand_ins
+from engine.caveman.standins import StandIns, fits, stand_ins
 from engine.caveman.validation import (
     Scans,
     scan_items,
@@ -392,7 +392,8 @@ class Compressor:
         o.selection = self._select(o, role)
         # 6. rules
         _between_stages(text)  # (what extraction made and no longer needs, before the rules' copies)
-        work = self._run_rules(o, ex.text, o.selection.rules)
+        work = self._run_rules(o, ex.text, o.selection.rules, ex.ascii_view)
+        ex.ascii_view = None  # (a copy of the part the later stages do not read)
         o.after_rules = work
         _between_stages(text)
         self._tick(0.7, "cleanup")
@@ -445,15 +446,22 @@ class Compressor:
             sel.rules = [r for r in sel.rules if r.name == self.only_rule]
         return sel
 
-    def _run_rules(self, o: PartOutcome, original: str, rules: list[Rule]) -> str:
-        # rules see (and, with keep_units, return) the UTF-16 units of the text: one conversion
-        # for a text with astral characters, and one back at the end
-        text = start = to_utf16_units(original) if self.runner.keep_units else original
-        # and, where that is exact, on pure ASCII: a few distinct non-ASCII units stood in for
-        # (engine.caveman.standins; an explanation records the real text)
-        stand = stand_ins(text, rules) if self.runner.keep_units and self.use_stand_ins else None
-        if stand is not None:
-            text = start = stand.to_ascii(text)
+    def _run_rules(self, o: PartOutcome, original: str, rules: list[Rule],
+                   view: tuple[StandIns, str] | None = None) -> str:
+        """The rules on ``original`` (``view``: it on extraction's stand-ins, if any)."""
+        stand: StandIns | None = None
+        if self.runner.keep_units and self.use_stand_ins and view is not None and fits(view[0], rules):
+            stand, text = view  # (extraction's stand-ins hold for the rules too)
+            start = text
+        else:
+            # rules see (and, with keep_units, return) the UTF-16 units of the text: one
+            # conversion for a text with astral characters, and one back at the end
+            text = start = to_utf16_units(original) if self.runner.keep_units else original
+            # and, where that is exact, on pure ASCII: a few distinct non-ASCII units stood in
+            # for (engine.caveman.standins; an explanation records the real text)
+            stand = stand_ins(text, rules) if self.runner.keep_units and self.use_stand_ins else None
+            if stand is not None:
+                text = start = stand.to_ascii(text)
         q4: list[str] = []
         index = self.runner.share_index(rules)
         prefilter = None

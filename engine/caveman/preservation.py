@@ -203,6 +203,9 @@ class Extraction:
     blocks: list[Block] = field(default_factory=list)
     seed: str = ""
     notes: list[tuple[str, str, Block | None]] = field(default_factory=list)  # (quirk id, message, block)
+    # ``text`` as UTF-16 units on the ASCII stand-ins extraction ran on, when it did: where they
+    # are exact for the rules too, the rules start from it (no second conversion and scan)
+    ascii_view: tuple[StandIns, str] | None = None
 
     @property
     def placeholder_re(self) -> re.Pattern[str]:
@@ -323,6 +326,8 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
         x.ex.text = as_string
     else:
         x.ex.text = from_utf16_units(units if stand is None else stand.back(units))
+    if stand is not None:
+        x.ex.ascii_view = (stand, units)
     _locate(x.ex, units)
     return x.ex
 

@@ -91,6 +91,17 @@ def stand_ins(units: str, rules: Sequence[Rule]) -> StandIns | None:
     return stand_ins_for_patterns(units, [(rule.pattern, rule.flags) for rule in rules], frozenset(taken))
 
 
+def fits(stand: StandIns, rules: Sequence[Rule]) -> bool:
+    """Whether stand-ins chosen for another regex list (extraction's, on the same text) are
+    exact for ``rules`` as well: no rule inserts one of them, and every class holds each unit
+    exactly when it holds its stand-in."""
+    marks = set(stand.marks)
+    if any(_inserted(rule) & marks for rule in rules):
+        return False
+    pairs = tuple(zip(stand.units, stand.marks))
+    return all(_exact(rule.pattern, rule.flags, pairs) for rule in rules)
+
+
 def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str] = frozenset()
                            ) -> StandIns | None:
     """``stand_ins`` for regexes given as ``(source, flags)`` whose replacements insert none of

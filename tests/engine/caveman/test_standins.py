@@ -184,3 +184,35 @@ def test_a_custom_pattern_that_tells_a_unit_from_its_stand_in_turns_them_off():
     assert stand_ins_for_patterns(units, [(r"`[^`\n]+`", "g")]) is not None
     assert stand_ins_for_patterns(units, [(r"`[^`\n]+`", "g"), (r"[^\x00-\x7f]+", "g")]) is None
     assert stand_ins_for_patterns(units, [(r"[\x01-\x08]", "g")]) is None
+
+
+# ------------------------------------------------- the rules starting from extraction's stand-ins
+
+def test_extractions_stand_ins_serve_the_rules_only_where_exact_for_them():
+    from engine.caveman.preservation import extract
+    from engine.caveman.standins import fits
+
+    ex = extract("see `x` é 😀 and http://a.io/ü", [])
+    assert ex.ascii_view is not None
+    stand, ascii_text = ex.ascii_view
+    assert ascii_text.isascii() and stand.back(ascii_text) == _units(ex.text)
+    assert fits(stand, PLAIN)
+    assert not fits(stand, [*PLAIN, Rule("inserts", "x", flags="g", replacement=stand.marks[0])])
+    assert not fits(stand, [*PLAIN, Rule("non_ascii", "[^\\x00-\\x7f]+", flags="g", replacement="")])
+
+
+@pytest.mark.parametrize("inserted", ["\x01", "\x02", "\x0e"])
+def test_rules_that_insert_a_stand_in_extraction_chose_give_the_same_result(inserted, monkeypatch):
+    """Extraction picks its stand-ins without the rules: where a rule inserts one, the rules
+    choose their own (or none), and the result is the one without stand-ins."""
+    rules = {**RULES, "rules": [*RULES["rules"], rule("ctl", r"\bmark\b", inserted, flags="g")]}
+    cfg = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx", "intensity": "full"}
+    text = "please mark the `code` é 😀 Δ and http://a.io/😀 mark. " * 3
+    out = []
+    for use in (True, False):
+        monkeypatch.setattr(Compressor, "use_stand_ins", use)
+        compressor = Compressor(PackSource.from_packs([rules]), cfg)
+        result = compressor.compress_body({"messages": [{"role": "user", "content": text}]})
+        out.append((compressor.compress_part(text, "user").after_rules, result.body))
+    assert out[0] == out[1]
+    assert inserted in out[0][0] and "é 😀 Δ" in out[0][0]

@@ -20,7 +20,7 @@ from itertools import accumulate
 from operator import add, sub
 
 from engine.caveman.fast import strategy
-from engine.caveman.fast.literals import LiteralIndex, candidates, occurrences
+from engine.caveman.fast.literals import LiteralIndex, candidates
 from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.caveman.fast.texts import (
     RELEASE_MIN,
@@ -181,10 +181,10 @@ class FastRegex:
             return last[1]
         if len(units) < self.MIN_LENGTH or self.rx.sticky:
             found = None
+        elif self.required is not None and self._lacks_required(units, self.required):
+            found = []  # (before a candidate finder too: a search per literal costs less than it)
         elif self.extra is not None:
             found = self.extra(units)
-        elif self.required is not None and self._lacks_required(units, self.required):
-            found = []
         elif self.plan is None:
             found = None
         elif self.index is not None and self.plan.ignore_case and self.plan.start != "text":
@@ -213,7 +213,7 @@ class FastRegex:
         hay = canonical(units) if folded else units
         if len(hay) != len(units):
             return False  # (never: the canonical form maps character by character)
-        return not any(occurrences(hay, lit) for lit in required)
+        return not any(lit in hay for lit in required)  # (whether one occurs, not where)
 
     def _measure_sample(self, units: str) -> None:
         """Time a full scan of the first ``strategy.SAMPLE_UNITS`` of the text, the way a full scan would

@@ -694,3 +694,21 @@ def test_the_known_same_length_mismatches_are_the_computed_ones():
     if unicodedata.unidata_version != texts._KNOWN_VERSION:
         pytest.skip("another Unicode version: computed at run time")
     assert texts.same_length_mismatch_plain() == texts._KNOWN_MISMATCH
+
+
+def test_a_text_without_a_required_literal_skips_the_candidate_finder():
+    """Every match of the default error-line pattern holds ``Error``: a long text without it is
+    known to have no match before its (costlier) line-start finder runs, with the same result."""
+    from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, preserve_regex
+
+    source = DEFAULT_PRESERVE_PATTERNS[4]
+    called = []
+    rx = preserve_regex(source, "gm")
+    finder = rx.extra
+    rx.extra = lambda units: called.append(1) or finder(units)
+    text = "Then the build failed.\n  TypeErr: no\n" * 400
+    assert rx.cannot_match(text) and called == []
+    assert rx.replace(text, "<$&>") == compile_js(source, "gm").replace(text, "<$&>")
+    with_error = text + "\n TypeError: boom\n" + text
+    assert not rx.cannot_match(with_error) and called == [1]
+    assert rx.replace(with_error, "<$&>") == compile_js(source, "gm").replace(with_error, "<$&>")

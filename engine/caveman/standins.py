@@ -32,6 +32,7 @@ run as before (``stand_ins`` returns None).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ class StandIns:
         where ``back`` makes a pass per unit)."""
         return from_utf16_units(self.back(piece)) if self._marked(piece) is not None else piece
 
-    @property
+    @functools.cached_property
     def _marked(self) -> Callable[[str], re.Match[str] | None]:
         return _marks_search("".join(self.marks))
 

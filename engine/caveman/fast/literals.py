@@ -238,6 +238,15 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
     # placeholders before ``const_case`` are two runs each, ~12,000 per MB)
     bounded_rx = re.compile(nonempty_rx.pattern + "(?![" + "".join(map(re.escape, sorted(WORD))) + "])") \
         if one_scan and nonempty_rx is not None and not nonword else None
+    # with other run characters too (``$``, ``.``), the same for the runs of word characters
+    # alone whose character before is neither a run nor a word character; the runs holding
+    # another run character (a boundary may fall inside) are listed by a second scan
+    word_class = "".join(map(re.escape, sorted(run_chars & WORD)))
+    split_rxs = (re.compile(lead + ws_class + "([" + word_class + "]+)(?!["
+                            + "".join(map(re.escape, sorted(run_chars | WORD))) + "])"),
+                 re.compile(lead + ws_class + "([" + word_class + "]*["
+                            + "".join(map(re.escape, sorted(nonword))) + "]" + run_class + ")")) \
+        if one_scan and nonempty_rx is not None and nonword and word_class else None
 
     def runs(text: str, rev: str) -> Iterator[tuple[int, int]]:
         """(k, j): each occurrence's run text[k:j]."""
@@ -264,6 +273,17 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
             starts_at = [n - m.end(1) for m in bounded_rx.finditer(text[::-1])]
             starts_at.reverse()  # (found from the end: one run per occurrence, so no repeats)
             return None if len(starts_at) > limit else starts_at
+        if split_rxs is not None and not any(c in text for c in nonword):
+            # (no other run character in the text: every run is of word characters alone)
+            starts_at = [n - m.end(1) for m in split_rxs[0].finditer(text[::-1])]
+            starts_at.reverse()
+            return None if len(starts_at) > limit else starts_at
+        if split_rxs is not None:
+            rev = text[::-1]
+            found = {n - m.end(1) for m in split_rxs[0].finditer(rev)}
+            for s, e in (m.span(1) for m in split_rxs[1].finditer(rev)):  # (a boundary may fall inside)
+                found.update(p for p in range(n - e, n - s) if (p > 0 and text[p - 1] in word) != (text[p] in word))
+            return None if len(found) > limit else sorted(found)
         if one_scan:  # (k, j) of every non-empty run, from the match spans in the reversed text
             rev = text[::-1]  # rev[n - i] is text[i - 1]
             if nonempty_rx is not None:

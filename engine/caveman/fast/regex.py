@@ -179,6 +179,7 @@ class FastRegex:
         last = self._last
         if last is not None and last[0] is units:
             return last[1]
+        found: list[int] | None
         if len(units) < self.MIN_LENGTH or self.rx.sticky:
             found = None
         elif self.required is not None and self._lacks_required(units, self.required):
@@ -302,8 +303,9 @@ class FastRegex:
         literals it lacks (``LiteralIndex.rewritten``). ``keep_units``: return the UTF-16 units
         themselves (the same JavaScript string; see ``replace``)."""
         units = work.units
-        if keep_units:
-            values = as_units(values) if isinstance(values, str) else [as_units(v) for v in values]
+        if keep_units:  # (a list of ASCII values, extraction's placeholders, is units already)
+            values = as_units(values) if isinstance(values, str) else \
+                values if all(map(str.isascii, values)) else [as_units(v) for v in values]
         starts, ends = zip(*spans)  # (callers return early when there is no span)
         _within_output_cap(self.rx, units, spans, values)
         cuts = (0, *ends), (*starts, len(units))  # the gaps' starts and ends

@@ -246,7 +246,8 @@ def test_back_run_candidates(text):
     for literal, run, skip, follow in (("_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", False, None),
                                        ("(", ident + ".", False, None), ("(", ident, True, None),
                                        (".", ident, False, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$"),
-                                       ("(", ident, True, "az ."), ("a(", ident, True, "$")):
+                                       ("(", ident, True, "az ."), ("a(", ident, True, "$"),
+                                       ("(", "ABCDEFGHIJKLMNOPQRSTUVWXYZ$", False, None)):
         expected = set()
         for i in occurrences(text, literal):  # the plain character walk
             if follow is not None and (i + len(literal) >= len(text) or text[i + len(literal)] not in follow):

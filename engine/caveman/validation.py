@@ -29,7 +29,8 @@ def _is_word(text: str, i: int) -> bool:
     return 0 <= i < len(text) and text[i] in _WORD
 
 
-PREVIEW_HEAD = 400  # characters of an item that make its preview whenever theirs is long enough
+PREVIEW_HEADS = (120, 400)  # heads of an item, tried in turn, that make its preview when theirs is long enough
+PREVIEW_UNITS = 80
 
 
 def preview(item: str) -> str:
@@ -37,15 +38,24 @@ def preview(item: str) -> str:
 
     The collapsed form of a head of the item is a head of the item's collapsed form (a run cut
     at the head's end collapses to the same space), so a long item (a fenced block of some KB:
-    thousands fall back in a large part) is collapsed only as far as its preview reaches."""
-    if len(item) > PREVIEW_HEAD:
-        head = _WS6_RUN.sub(" ", item[:PREVIEW_HEAD])
-        if utf16_len(head) > 80:
-            item = head
-    flat = _WS6_RUN.sub(" ", item)
-    if len(flat) <= 40 or utf16_len(flat) <= 80:
+    thousands fall back in a large part) is collapsed only as far as its preview reaches: a
+    head of 120 characters mostly does (collapsing 400 cost ~7 µs an item of agent code)."""
+    for size in PREVIEW_HEADS:
+        if len(item) <= size:
+            break
+        flat = _WS6_RUN.sub(" ", item[:size])
+        if len(flat) > PREVIEW_UNITS:  # (as many units at least: its preview is final)
+            return _first_units(flat)
+    return _first_units(_WS6_RUN.sub(" ", item))
+
+
+def _first_units(flat: str) -> str:
+    """``flat``'s first ``PREVIEW_UNITS`` UTF-16 units (a pair cut in two leaves its first half)."""
+    if flat.isascii():
+        return flat[:PREVIEW_UNITS]
+    if len(flat) <= PREVIEW_UNITS // 2 or utf16_len(flat) <= PREVIEW_UNITS:
         return flat
-    units = flat.encode("utf-16-le", "surrogatepass")[:160]
+    units = flat.encode("utf-16-le", "surrogatepass")[:2 * PREVIEW_UNITS]
     return units.decode("utf-16-le", "surrogatepass")
 
 

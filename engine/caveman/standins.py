@@ -48,6 +48,7 @@ from engine.jsvalues import JS_WHITESPACE, from_utf16_units
 # ASCII control characters no blank test takes: \x01–\x08, \x0e–\x1b, DEL
 STAND_INS = tuple(map(chr, (*range(0x01, 0x09), *range(0x0E, 0x1C), 0x7F)))
 _MARKS = frozenset(STAND_INS)
+_CHUNK = 65536  # (a text in another script shows too many distinct units long before its end)
 _NON_ASCII_OR_MARK = re.compile("[^\x00\x09-\x0d\x1c-\x7e]")  # (every character not in one is in the other)
 
 
@@ -109,7 +110,11 @@ def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], take
     the characters but those in ``taken`` (extraction's kinds insert placeholders alone)."""
     if units.isascii():
         return None
-    seen = set(_NON_ASCII_OR_MARK.findall(units))  # (one pass: the units, and marks already there)
+    seen: set[str] = set()  # the units, and marks already there: a pass in chunks, stopped once too many
+    for at in range(0, len(units), _CHUNK):
+        seen.update(_NON_ASCII_OR_MARK.findall(units, at, at + _CHUNK))
+        if len(seen) > len(STAND_INS) and sum(c > "\x7f" for c in seen) > len(STAND_INS):
+            return None
     distinct = sorted(c for c in seen if c > "\x7f")
     if len(distinct) > len(STAND_INS) or not all(map(_unit_qualifies, distinct)):
         return None

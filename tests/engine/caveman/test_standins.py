@@ -216,3 +216,18 @@ def test_rules_that_insert_a_stand_in_extraction_chose_give_the_same_result(inse
         out.append((compressor.compress_part(text, "user").after_rules, result.body))
     assert out[0] == out[1]
     assert inserted in out[0][0] and "é 😀 Δ" in out[0][0]
+
+
+def test_the_distinct_units_are_counted_across_chunks():
+    """The scan for distinct units goes chunk by chunk and stops once there are too many: units
+    that first appear late in a long text still count, either way."""
+    from engine.caveman.standins import _CHUNK
+
+    filler = "plain words " * (3 * _CHUNK // 12)
+    few = "".join(chr(0x3B1 + k) for k in range(20))  # 20 Greek letters
+    late = _units(filler + "é" + filler + few + "x")
+    found = stand_ins(late, PLAIN)
+    assert found is not None and set(found.units) == set(few) | {"é"}
+    many = "".join(chr(0x3B1 + k) for k in range(24))  # one more than there are stand-ins
+    assert stand_ins(_units(filler + many[:12] + filler + many[12:]), PLAIN) is None
+    assert stand_ins(_units(many + filler), PLAIN) is None

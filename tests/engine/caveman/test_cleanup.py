@@ -229,3 +229,36 @@ def test_cleanup_both_ways_equals_two_cleanups(text):
     from engine.caveman.cleanup import cleanup_both
 
     assert cleanup_both(text) == (cleanup(text), cleanup(text, crlf=True))
+
+
+# ------------------------------------- the pieces of a cleaned text need no cleaning of their own
+
+from engine.caveman.preservation import Block, Extraction, placeholder_text, restore_pieces, segments  # noqa: E402
+
+SEED = "abc0123456789def"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from((*PIECES, " \n", "\t\n", "\n\n\n", "x ", "  .", " ,")),
+                          st.integers(min_value=0, max_value=5)), max_size=50),
+       st.lists(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "`x"), min_size=1, max_size=8), min_size=6,
+                max_size=6))
+def test_cleanup_segments_of_a_cleaned_text_is_its_pieces_joined(items, contents):
+    """What CAV-Q1's check relies on (``Compressor._explain_fallback``): after the first cleanup
+    and recapitalisation, cleaning the unprotected pieces again changes nothing, so the
+    alternative the check validates is the pieces put together as they are."""
+    blocks = [Block(n, "kind", content, placeholder_text(SEED, str(n))) for n, content in enumerate(contents)]
+    work = "".join(blocks[item].placeholder if isinstance(item, int) else item for item in items)
+    clean = recapitalize(cleanup(work))
+    pieces = segments(clean, Extraction(work, work, blocks, SEED))
+    assert cleanup_segments(pieces) == restore_pieces(pieces)[0]
+
+
+def test_the_fallen_back_explanation_checks_the_pieces_joined():
+    """A part whose second cleanup altered a protected block (CAV-Q1) is explained with the
+    joined pieces, as ``cleanup_segments`` would give them."""
+    from tests.engine.caveman.helpers import codes, pack, rule, run
+
+    text = "Please  see `a  b` and `x ...` now.\n\n\n\nDone  ."
+    _out, result = run(text, pack(rule("please", r"\bPlease\s+", "")), profile="omniroute")
+    assert "CAV-Q1" in codes(result)

@@ -56,7 +56,7 @@ from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_te
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
-from engine.caveman.prefilter import Prefilter
+from engine.caveman.prefilter import ASCII_KEYWORDS, Prefilter
 from engine.caveman.preservation import (
     DEFAULT_PRESERVE_PATTERNS,
     Extraction,
@@ -468,7 +468,9 @@ class Compressor:
         prefilter = None
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
             absent = index.absent_keys(text) if index is not None and text.isascii() else frozenset()
-            prefilter = Prefilter(original, absent, LiteralIndex.KEY)
+            # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
+            prefilter = Prefilter(start if stand is not None and ASCII_KEYWORDS else original, absent,
+                                  LiteralIndex.KEY)
         count = len(rules)
         for done, rule in enumerate(rules):
             if self.progress is not None:

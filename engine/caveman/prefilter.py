@@ -79,6 +79,12 @@ _ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnop
 _LOWER_TO_ASCII = ("\u0130", "\u212a")
 
 
+# every keyword is ASCII: on a text whose other characters are ASCII stand-ins (non-letters) for
+# units that lower-case to no ASCII character (``engine.caveman.standins``), a keyword occurs
+# exactly where it occurs in the real text, and the articles' ASCII classes read both alike
+ASCII_KEYWORDS = all(keyword.isascii() and keyword.isprintable() for keywords in KEYWORDS.values() for keyword in keywords)
+
+
 def _lowered(text: str) -> str | bytes:
     """What the keywords are looked for in: ``text.lower()``, or, when no character beyond ASCII
     lower-cases to an ASCII one, the text's UTF-8 bytes with only A–Z lower-cased. Every keyword

@@ -86,8 +86,10 @@ RULES = pack(
          replacementMap={"utilize": "use", "in order to": "to"}),
     rule("line_start", r"^\s*(?:so|well),?\s+", "", flags="gim"),
     rule("tail", r"\s+$", "", flags="g"),
+    # a name the keyword prefilter gates (on "basically", …): "truly" alone is not attempted (CAV-Q4)
+    rule("filler_adverbs", r"\b(?:simply|truly)\b\s*", "", flags="gi"),
 )
-BITS = ("the ", "a ", "The ", "basically ", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
+BITS = ("the ", "a ", "The ", "basically ", "truly ", "SIMPLY ", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
         "...", "so ", "well, ", "utilize ", "In order to ", "😀", "Δ", "δ", "—", "é", "ü", "ß", "\n", "\n\n",
         "`code` ", "http://a.io/😀 ", "x", " ", "!!!", "\u00a0", "\u212a")
 
@@ -231,3 +233,25 @@ def test_the_distinct_units_are_counted_across_chunks():
     many = "".join(chr(0x3B1 + k) for k in range(24))  # one more than there are stand-ins
     assert stand_ins(_units(filler + many[:12] + filler + many[12:]), PLAIN) is None
     assert stand_ins(_units(many + filler), PLAIN) is None
+
+
+KEYWORD_BITS = ("probably", "sure", "thank you", "the", "an", " ", "a", "x", "é", "😀", "Δ", "ß", "—", "İ", "\u212a",
+                "PROBABLY", "Sure", "\n", "_", "1")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(KEYWORD_BITS), max_size=30))
+def test_the_keyword_prefilter_answers_alike_on_the_stand_ins(bits):
+    """The rules' prefilter may read the stand-in text (``prefilter.ASCII_KEYWORDS``): for every
+    gated name it attempts exactly the rules it attempts on the real text."""
+    from engine.caveman.prefilter import ASCII_KEYWORDS, KEYWORDS, Prefilter
+
+    assert ASCII_KEYWORDS
+    text = "".join(bits)
+    units = _units(text)
+    found = stand_ins(units, PLAIN)
+    if found is None:
+        return
+    real, standing = Prefilter(text), Prefilter(found.to_ascii(units))
+    for name in ("articles", *KEYWORDS):
+        assert real.attempt(name) == standing.attempt(name), name

@@ -410,8 +410,10 @@ class Compressor:
         # 8. restore and second cleanup
         pieces = segments(work, ex) if ex.blocks else None
         joined = None  # (the pieces put together: what a fallen-back part's explanation checks)
-        if self.strict:
-            restored = cleanup_segments(pieces, crlf=True) if pieces is not None else work
+        if self.strict:  # (CAV-Q1 fixed: only the unprotected pieces cleaned, which leaves them as
+            # they are: cut at placeholders from a cleaned text, they are the cleanup's fixed
+            # points; a test checks ``cleanup_segments(pieces, crlf=True)`` is their join)
+            restored = restore_pieces(pieces)[0] if pieces is not None else work
         else:
             restored, spans = restore_pieces(pieces) if pieces is not None else (work, [])
             if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)

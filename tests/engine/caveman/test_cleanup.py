@@ -242,16 +242,16 @@ SEED = "abc0123456789def"
 @given(st.lists(st.one_of(st.sampled_from((*PIECES, " \n", "\t\n", "\n\n\n", "x ", "  .", " ,")),
                           st.integers(min_value=0, max_value=5)), max_size=50),
        st.lists(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "`x"), min_size=1, max_size=8), min_size=6,
-                max_size=6))
-def test_cleanup_segments_of_a_cleaned_text_is_its_pieces_joined(items, contents):
-    """What CAV-Q1's check relies on (``Compressor._explain_fallback``): after the first cleanup
-    and recapitalisation, cleaning the unprotected pieces again changes nothing, so the
-    alternative the check validates is the pieces put together as they are."""
+                max_size=6), st.booleans())
+def test_cleanup_segments_of_a_cleaned_text_is_its_pieces_joined(items, contents, crlf):
+    """What CAV-Q1's check (``Compressor._explain_fallback``) and strict's restore rely on:
+    after the first cleanup and recapitalisation, cleaning the unprotected pieces again changes
+    nothing, so the text with its protected pieces left alone is the pieces put together."""
     blocks = [Block(n, "kind", content, placeholder_text(SEED, str(n))) for n, content in enumerate(contents)]
     work = "".join(blocks[item].placeholder if isinstance(item, int) else item for item in items)
-    clean = recapitalize(cleanup(work))
+    clean = recapitalize(cleanup(work, crlf=crlf))
     pieces = segments(clean, Extraction(work, work, blocks, SEED))
-    assert cleanup_segments(pieces) == restore_pieces(pieces)[0]
+    assert cleanup_segments(pieces, crlf=crlf) == restore_pieces(pieces)[0]
 
 
 def test_the_fallen_back_explanation_checks_the_pieces_joined():

@@ -124,10 +124,15 @@ def required_runs(root: A.Node) -> list[str]:
 
 def required_any(root: A.Node) -> frozenset[str] | None:
     """Texts of which every match contains at least one (each at least ``MIN_LITERAL`` long), or
-    None. A sequence requires what any one of its mandatory items (or runs) requires — the set
-    whose shortest text is longest is kept, the rarest evidence; an alternation requires one of
-    what each alternative requires; a group, or a repeat of at least once, what its body
-    requires; lookarounds, backreferences, classes and optional items require nothing."""
+    None. A sequence requires what any one of its mandatory items (or stretches) requires — the
+    set whose shortest text is longest is kept, the rarest evidence; an alternation requires one
+    of what each alternative requires; a group, or a repeat of at least once, what its body
+    requires; lookarounds, backreferences, classes and optional items require nothing.
+
+    A stretch is a run of items that each consume one of a few known texts (a character, an
+    alternation of words, an optional word; zero-width items consume the empty text): a match
+    holds one of their concatenations (``^\\s*(Error|TypeError):`` holds ``Error:`` or
+    ``TypeError:``, where the words alone are common)."""
     try:
         return _required(root)
     except RecursionError:  # (deeper than the interpreter allows: nothing is claimed)
@@ -167,18 +172,76 @@ def _required(node: A.Node) -> frozenset[str] | None:
         return _usable(frozenset(out))
     if isinstance(node, A.Seq):
         best: frozenset[str] | None = None
-        run = ""
+        stretch = _NOTHING  # the texts the items since the last unknown one consume together
         for item in node.items:
-            char = _bmp_char(item)
-            if char is not None:
-                run += char
+            texts = _texts(item)
+            if texts is not None:
+                joined = _joined(stretch, texts)
+                if joined is not None:
+                    stretch = joined
+                    continue
+                best = _rarer(best, _usable(_fewest(stretch)))  # (too many: the stretch so far, then anew)
+                stretch = texts
                 continue
-            if run:
-                best = _rarer(best, _usable(frozenset({run})))
-                run = ""
+            best = _rarer(best, _usable(_fewest(stretch)))
+            stretch = _NOTHING
             best = _rarer(best, _required(item))
-        if run:
-            best = _rarer(best, _usable(frozenset({run})))
-        return best
+        return _rarer(best, _usable(_fewest(stretch)))
     char = _bmp_char(node)
     return _usable(frozenset({char})) if char is not None else None
+
+
+_NOTHING = frozenset({""})
+MAX_TEXTS = 32  # a stretch's concatenations kept at most (beyond: a new stretch starts)
+
+
+def _texts(node: A.Node) -> frozenset[str] | None:
+    """The texts ``node`` consumes when it matches, when they are few and known (at most
+    ``MAX_TEXTS``), else None."""
+    char = _bmp_char(node)
+    if char is not None:
+        return frozenset({char})
+    if isinstance(node, (A.Empty, A.Anchor, A.Look)):
+        return _NOTHING  # (zero-width: what it checks constrains the match, not its text)
+    if isinstance(node, A.Group):
+        return _texts(node.body)
+    if isinstance(node, A.Quant):
+        if node.max is None or node.max > 1 or node.min > 1:
+            return None
+        body = _texts(node.body) if node.max == 1 else _NOTHING
+        if body is None or node.min == 1:
+            return body
+        return body | _NOTHING if len(body) < MAX_TEXTS else None
+    if isinstance(node, A.Alt):
+        out: set[str] = set()
+        for alternative in node.alternatives:
+            texts = _texts(alternative)
+            if texts is None:
+                return None
+            out |= texts
+            if len(out) > MAX_TEXTS:
+                return None
+        return frozenset(out)
+    if isinstance(node, A.Seq):
+        stretch: frozenset[str] | None = _NOTHING
+        for item in node.items:
+            texts = _texts(item)
+            if texts is None or stretch is None:
+                return None
+            stretch = _joined(stretch, texts)
+        return stretch
+    return None
+
+
+def _joined(first: frozenset[str], then: frozenset[str]) -> frozenset[str] | None:
+    """Every text of ``first`` followed by one of ``then`` (None: more than ``MAX_TEXTS``)."""
+    if len(first) * len(then) > MAX_TEXTS:
+        return None
+    return frozenset(a + b for a in first for b in then)
+
+
+def _fewest(texts: frozenset[str]) -> frozenset[str]:
+    """``texts`` without those holding another of them (a text holding one holds the other)."""
+    if len(texts) < 2:
+        return texts
+    return frozenset(t for t in texts if not any(o != t and o in t for o in texts))

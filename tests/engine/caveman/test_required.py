@@ -15,10 +15,14 @@ from engine.jsregex import RegexTimeout, compile_js, get_default_timeout, set_de
 @pytest.mark.parametrize(("source", "flags", "expected"), [
     (r"\b(?:(?:can|could) you )?(?:please )?(?:give|write)(?: me)? (?:a|the) (?:(?:brief|full) )*summary\b", "gi",
      {"SUMMARY"}),  # the optional words at the start require nothing; the noun is the evidence
-    (r"(?:(?<=[^\s]\s*)|(?!x))(?:\bi hope (?:this|that) helps|happy coding)", "gi", {"I HOPE ", "HAPPY CODING"}),
+    (r"(?:(?<=[^\s]\s*)|(?!x))(?:\bi hope (?:this|that) helps|happy coding)", "gi",
+     {"I HOPE THIS HELPS", "I HOPE THAT HELPS", "HAPPY CODING"}),  # (an alternation of words joins its stretch)
     (r"(?:abc)?def", "g", {"def"}),
-    (r"x(?=yyyy)zzz", "g", {"zzz"}),  # (a lookahead requires nothing)
-    (r"(a)bcd\1", "g", {"bcd"}),
+    (r"x(?=yyyy)zzz", "g", {"xzzz"}),  # (a lookahead requires nothing, and consumes nothing between)
+    (r"(a)bcd\1", "g", {"abcd"}),
+    (r"^\s*(Error|TypeError|RangeError):", "gm", {"Error:"}),  # (each holds "Error:")
+    (r"(?:abc)?def", "gi", {"DEF"}),  # (a text holding another of the set is left out)
+    (r"\b(?:a|an|the)\s+x", "g", None),  # (no stretch of three characters or more)
     (r"[ab]cde", "gi", {"CDE"}),  # case-folded images, as the subject under i
     ("caf\u00e9s", "gi", {"CAF\u00c9S"}),
     (r"ab+c", "g", None),  # runs never cross a repeat; shorter than 3: not kept

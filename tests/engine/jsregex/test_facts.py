@@ -111,9 +111,11 @@ ATOMS = st.sampled_from([
     "a", "b", "ab", "x", "\\.", ":", " ", "[a-c]", "[^a]", "\\s", "\\S+", "\\d", ".", "(?:a|bc)", "(x)",
     "(?<n>ab)", "y+", "a{2}", "b{1,3}", "q?", "(ab)+", "(?=a)", "(?!b)", "(?<=a)", "\\b", "^", "$", "|",
     "\\n", "a*", "(?:^|:)", "\u00e9", "\u017f", "K", "\U0001F600",
+    # alternations of words and optional words (stretches of known texts: literals.required_any)
+    "(?:ab|cd)", "(?:xy)?", "(?:a|)", "abc", "(?:abc|d(?=a)e)", "(?:c|de){1}",
 ])
 PATTERN = st.lists(ATOMS, min_size=1, max_size=6).map("".join)
-SUBJECT = st.lists(st.sampled_from([*"abcxyqK:. \n\t1", "ab", "aab", "\u00e9", "\u00c9", "\u017f", "\U0001F600",
+SUBJECT = st.lists(st.sampled_from([*"abcdexyqK:. \n\t1", "ab", "aab", "cd", "de", "abcd", "\u00e9", "\u00c9", "\u017f", "\U0001F600",
                                     "\r", "\u2028"]), max_size=14).map("".join)
 FLAGS = st.sampled_from(["", "i", "m", "im", "s", "u", "iu"])
 
@@ -230,3 +232,24 @@ def test_no_native_space_translation_without_such_a_class():
     assert translate("[^\\s:]+", "").emitted_native_space is None
     assert translate("[\\s\\S]", "").emitted_native_space is None
     assert translate("abc", "i").emitted_native_space is None
+
+
+# patterns made of the stretches ``required_any`` joins (words, alternations of words, optional
+# words, zero-width items), on subjects made of the same words: matches are frequent
+STRETCH_ATOMS = st.sampled_from(["ab", "cd", "(?:ab|cd)", "(?:x|yz)?", "(?:ab)?", "\\b", "(?=a)", "(?<=b)", " ",
+                                 "q", "(?:c|de)", "(a|)", "\\s*", "[ab]"])
+STRETCH_SUBJECT = st.lists(st.sampled_from(["ab", "cd", "x", "yz", " ", "q", "de", "c", "a", "b"]),
+                           max_size=16).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(STRETCH_ATOMS, min_size=1, max_size=7).map("".join), st.sampled_from(["", "i"]), STRETCH_SUBJECT)
+def test_every_match_holds_one_of_the_texts_of_a_stretch(source, flags, subject):
+    found = _matches(source, flags, subject)
+    if not found:
+        return
+    literals = required_any(parsed_root(source, flags))
+    if literals is None:
+        return
+    for m in found:
+        assert any(literal in _units(m.match, flags) for literal in literals), (literals, m.match)

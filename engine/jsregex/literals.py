@@ -17,6 +17,8 @@ Both are conservative: a shape not understood claims nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import ast as A
 
 MIN_LITERAL = 3  # ``required_any`` keeps no literal shorter than this (not worth a search)
@@ -163,13 +165,8 @@ def _required(node: A.Node) -> frozenset[str] | None:
     if isinstance(node, A.Quant):
         return _required(node.body) if node.min >= 1 else None
     if isinstance(node, A.Alt):
-        out: set[str] = set()
-        for alternative in node.alternatives:
-            found = _required(alternative)
-            if found is None:
-                return None
-            out |= found
-        return _usable(frozenset(out))
+        out = _union(node.alternatives, _required)
+        return None if out is None else _usable(out)
     if isinstance(node, A.Seq):
         best: frozenset[str] | None = None
         stretch = _NOTHING  # the texts the items since the last unknown one consume together
@@ -213,15 +210,7 @@ def _texts(node: A.Node) -> frozenset[str] | None:
             return body
         return body | _NOTHING if len(body) < MAX_TEXTS else None
     if isinstance(node, A.Alt):
-        out: set[str] = set()
-        for alternative in node.alternatives:
-            texts = _texts(alternative)
-            if texts is None:
-                return None
-            out |= texts
-            if len(out) > MAX_TEXTS:
-                return None
-        return frozenset(out)
+        return _union(node.alternatives, _texts, MAX_TEXTS)
     if isinstance(node, A.Seq):
         stretch: frozenset[str] | None = _NOTHING
         for item in node.items:
@@ -231,6 +220,21 @@ def _texts(node: A.Node) -> frozenset[str] | None:
             stretch = _joined(stretch, texts)
         return stretch
     return None
+
+
+def _union(nodes: list[A.Node], of: Callable[[A.Node], frozenset[str] | None], most: int | None = None
+           ) -> frozenset[str] | None:
+    """Every text ``of`` gives for one of ``nodes`` (an alternation's), or None when it gives
+    None for one of them (or when there are more than ``most``)."""
+    out: set[str] = set()
+    for node in nodes:
+        texts = of(node)
+        if texts is None:
+            return None
+        out |= texts
+        if most is not None and len(out) > most:
+            return None
+    return frozenset(out)
 
 
 def _joined(first: frozenset[str], then: frozenset[str]) -> frozenset[str] | None:

@@ -157,13 +157,21 @@ class PartOutcome:
     selection: Selection | None = None
     runs: list[RuleRun] = field(default_factory=list)
     applied: list[str] = field(default_factory=list)
-    after_rules: str = ""
+    # the rules' output: the text, or its UTF-16 units on ASCII stand-ins (``after_rules`` turns
+    # it into the text when asked: the flow cleans the stand-in text and turns that back instead)
+    rules_output: tuple[str, StandIns | None] = ("", None)
     after_cleanup: str = ""
     restored: str = ""
     fallback: bool = False
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def after_rules(self) -> str:
+        """The text after the rules, before the cleanup."""
+        text, stand = self.rules_output
+        return text if stand is None else from_utf16_units(stand.back(text))
 
 
 @dataclass
@@ -392,12 +400,14 @@ class Compressor:
         o.selection = self._select(o, role)
         # 6. rules
         _between_stages(text)  # (what extraction made and no longer needs, before the rules' copies)
-        work = self._run_rules(o, ex.text, o.selection.rules, ex.ascii_view)
+        o.rules_output = self._run_rules(o, ex.text, o.selection.rules, ex.ascii_view)
         ex.ascii_view = None  # (a copy of the part the later stages do not read)
-        o.after_rules = work
+        work, stand = o.rules_output
         _between_stages(text)
         self._tick(0.7, "cleanup")
-        # 7. first cleanup and recapitalisation
+        # 7. first cleanup and recapitalisation (on the rules' stand-in text, if any: every step
+        # acts on ASCII blanks, punctuation, line breaks and letters alone, and no stand-in is
+        # one of those, nor a unit it stands for, so cleaning commutes with turning it back)
         if self.diagnose and not self.strict and "\r\n" in work:
             cleaned, with_crlf = cleanup_both(work)
         else:
@@ -406,6 +416,8 @@ class Compressor:
             self._diag(o, "CAV-Q14", "cleanup treated '\\r' as an ordinary character (CRLF line ends keep "
                        "trailing blanks / blank lines)")
         work = recapitalize(cleaned)
+        if stand is not None:
+            work = from_utf16_units(stand.back(work))
         o.after_cleanup = work
         # 8. restore and second cleanup
         pieces = segments(work, ex) if ex.blocks else None
@@ -450,8 +462,10 @@ class Compressor:
         return sel
 
     def _run_rules(self, o: PartOutcome, original: str, rules: list[Rule],
-                   view: tuple[StandIns, str] | None = None) -> str:
-        """The rules on ``original`` (``view``: it on extraction's stand-ins, if any)."""
+                   view: tuple[StandIns, str] | None = None) -> tuple[str, StandIns | None]:
+        """The rules on ``original`` (``view``: it on extraction's stand-ins, if any). Returns
+        the text after them, or, when they ran on stand-ins and changed it, its UTF-16 units
+        on those stand-ins and the stand-ins (``PartOutcome.rules_output``)."""
         stand: StandIns | None = None
         if self.runner.keep_units and self.use_stand_ins and view is not None and fits(view[0], rules):
             stand, text = view  # (extraction's stand-ins hold for the rules too)
@@ -484,13 +498,19 @@ class Compressor:
                 text = self._run_rule(o, rule, rx, text, prefilter, q4)
             finally:
                 rx.forget()  # (the memos of a text the next rules do not run on: a copy per rule)
-        text = original if text is start else from_utf16_units(text if stand is None else stand.back(text))
         if q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)
+        if text is start:
+            return original, None
+        if stand is not None:
+            if self.diagnose and not self.strict:  # (its tokens are ASCII: they read the stand-ins alike)
+                self._check_dotted(o, start, text)
+            return text, stand
+        text = from_utf16_units(text)
         if self.diagnose and not self.strict:
             self._check_dotted(o, original, text)
-        return text
+        return text, None
 
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
                   q4: list[str]) -> str:

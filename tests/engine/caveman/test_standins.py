@@ -89,7 +89,7 @@ RULES = pack(
     # a name the keyword prefilter gates (on "basically", …): "truly" alone is not attempted (CAV-Q4)
     rule("filler_adverbs", r"\b(?:simply|truly)\b\s*", "", flags="gi"),
 )
-BITS = ("the ", "a ", "The ", "basically ", "truly ", "SIMPLY ", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
+BITS = ("the ", "a ", "The ", "basically ", "truly ", "SIMPLY ", " ,", "\t", "\r\n", "?! ", "é. x", "\n  y", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
         "...", "so ", "well, ", "utilize ", "In order to ", "😀", "Δ", "δ", "—", "é", "ü", "ß", "\n", "\n\n",
         "`code` ", "http://a.io/😀 ", "x", " ", "!!!", "\u00a0", "\u212a")
 

@@ -5,39 +5,39 @@ restore, validation and fallback, with the reference's stats (spec §2, §13).
 (code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
 
 Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, measured by
-stage on this 2-core machine at load 0.5; ``bench/bench_caveman.py`` has the corpora; the
-conformance-derived text is 4 MB, shown per MB):
+stage on this 2-core machine at load 0.6, 2026-12-05's fourth session; ``bench/bench_caveman.py``
+has the corpora and measures whole runs a little lower; the conformance-derived text is 4 MB,
+shown per MB):
 
 ============================  =====  =====  ==========  ==========  ===========
 stage                         prose  mixed  agent       agent       conformance
                                             (omniroute) (strict)    (omniroute)
 ============================  =====  =====  ==========  ==========  ===========
-rules (``_run_rules``)        45     67     44          39          44
-protected regions (extract)   12     42     55          56          73
-validation (+ explanation)    8      18     49 (15)     7           52 (16)
-cleanup, restore, the rest    13     27     33          26          47
-total                         78     154    181         128         216
+rules (``_run_rules``)        48     44     32          26          59
+protected regions (extract)   16     42     47          45          79
+validation (+ explanation)    7      19     44 (11)     9           57 (12)
+cleanup, restore, the rest    13     28     33          20          54
+total                         84     133    156         99          249
 ============================  =====  =====  ==========  ==========  ===========
 
 The agent sessions and the conformance-derived text fall back as a whole (CAV-Q1), so their
 omniroute runs validate twice and explain. What is left is spread thin: each rule that rewrites
 the text costs 2–6 ms (its literal searches, the join, the canonical case carried over); each
-protected kind 3–6 ms; ~5,000 blocks and as many validation items per MB of agent text cost a
+protected kind 2–6 ms; ~5,000 blocks and as many validation items per MB of agent text cost a
 few ms in every stage that walks them. The articles rule alone is a full ``re`` scan of ~12 ms
 per MB (a match every ~30 characters: no literal to plan on).
 
-The largest single factor left is the text not being ASCII: the agent sessions with their 344
-emoji per MB replaced by ``x`` take 122 ms (strict 83) instead of 181 (128), and the 4 MB
-conformance-derived text with every non-ASCII character replaced 627 ms instead of 868: every
-whole-text copy is 2 or 4 bytes a character, ``str.upper``, ``encode`` and ``re`` leave their
-ASCII fast paths, and literal searches read a UTF-16 view. Keeping views of one byte a
-character carried through the rewrites (``needles``' ASCII view, upper-cased for ``i``) was
-measured: 7–8 % fewer instructions, no less time (the views' joins cost what the encodes
-did), so only texts with astral characters, which have no UTF-16 view, use the ASCII view.
-What did pay: the rules of a part whose few distinct non-ASCII units can stand in for ASCII
-control characters exactly run on that ASCII text (``engine.caveman.standins``; mixed prose,
-three distinct units: rules 85 → 56 ms, the part 180 → 159 ms; agent sessions 57 → 38, 199 →
-188 ms; the conformance-derived text, 559 distinct characters, cannot).
+The largest single factor is the text not being ASCII: whole-text copies are 2 or 4 bytes a
+character, ``str.upper``, ``encode`` and ``re`` leave their ASCII fast paths, and literal
+searches read a UTF-16 view (the third session: agent sessions with their 344 emoji per MB
+replaced by ``x`` took 122 ms instead of 181, the conformance-derived text with every non-ASCII
+character replaced 627 ms instead of 868). Keeping views of one byte a character carried
+through the rewrites (``needles``' ASCII view, upper-cased for ``i``) was measured: 7–8 % fewer
+instructions, no less time (the views' joins cost what the encodes did). What did pay: a part
+whose few distinct non-ASCII units can stand in for ASCII control characters exactly is
+extracted, rewritten by the rules and cleaned on that ASCII text, and turned back once
+(``engine.caveman.standins``; mixed prose, three distinct units: 180 → 133 ms over two sessions;
+agent sessions 199 → 156). The conformance-derived text (559 distinct characters) cannot.
 """
 
 from __future__ import annotations

@@ -366,7 +366,8 @@ class Compressor:
 
     def _compress_part(self, text: str, role: str, mi: int, pi: int | None) -> PartOutcome:
         o = PartOutcome(mi, pi, role, text, text)
-        if not text or utf16_len(text) < self.config.min_message_length:
+        least = self.config.min_message_length  # (a text has at least as many UTF-16 units as characters)
+        if not text or (len(text) < least and utf16_len(text) < least):
             o.gated = "empty" if not text else "short"
             return o
         # 2–3. protected regions
@@ -600,7 +601,7 @@ class Compressor:
         if not self.strict and self.diagnose and self.config.uses_default_patterns:
             self._check_line_start_defaults(o, restored)
         if not self.strict and self.diagnose and ex.blocks:
-            survived = {int(m.group(1)) for m in ex.placeholder_re.finditer(o.after_cleanup)}
+            survived = set(map(int, ex.placeholder_re.findall(o.after_cleanup)))
             gone = [b for b in ex.blocks if b.n not in survived]
             found = occurring(restored, [b.content for b in gone])
             lost = [b for b in gone if b.content not in found]

@@ -229,3 +229,12 @@ def test_untimed_calls_still_answer_to_the_budget():
     assert "CAV-timeout" in codes(result)
     assert out == "F" + text[1:].rstrip(" ")  # the rule skipped; cleanup trims the end
     assert elapsed < 5
+
+
+def test_the_length_gate_counts_utf16_units():
+    """``minMessageLength`` counts UTF-16 units, as JavaScript does: three emoji are six."""
+    cfg = {"enabled": True, "compressRoles": ["user"], "language": "xx", "intensity": "full"}
+    source = PackSource.from_packs([pack(rule("x", "x", ""))])
+    for least, gated in ((5, ""), (6, ""), (7, "short"), (3, "")):
+        part = Compressor(source, {**cfg, "minMessageLength": least}).compress_part("😀😀😀", "user")
+        assert part.gated == gated, least

@@ -68,7 +68,7 @@ from engine.caveman.preservation import (
     segments,
 )
 from engine.caveman.quirks import check_profile
-from engine.caveman.standins import StandIns, fits, stand_ins
+from engine.caveman.standins import StandIns, fits, fits_patterns, stand_ins
 from engine.caveman.validation import (
     Scans,
     scan_items,
@@ -436,6 +436,7 @@ class Compressor:
         self._tick(0.8, "validation")
         # 9. validation and fallback
         self._validate(o, ex, restored, joined)
+        ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
         return o
 
@@ -624,11 +625,17 @@ class Compressor:
                 later.append(matched)
             return matched
 
+        subject, stand = o.original, None
+        view = o.extraction.ascii_original if o.extraction is not None else None
+        if view is not None and fits_patterns(view[0], [(rx.rx.source, rx.rx.flags) for rx in self._line_start_defaults]):
+            stand, subject = view  # (the original on ASCII stand-ins: no UTF-16 units made of it)
         for rx in self._line_start_defaults:
             try:
-                rx.replace_spans(o.original, collect, self.timeout)
+                rx.replace_spans(subject, collect, self.timeout)
             except RegexTimeout:
                 return
+        if stand is not None:
+            later = [stand.real(m) for m in later]
         if not later:
             return
         lost = sorted({m for m in later if restored.count(m) < o.original.count(m)})

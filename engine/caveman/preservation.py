@@ -206,6 +206,9 @@ class Extraction:
     # ``text`` as UTF-16 units on the ASCII stand-ins extraction ran on, when it did: where they
     # are exact for the rules too, the rules start from it (no second conversion and scan)
     ascii_view: tuple[StandIns, str] | None = None
+    # the same of ``original``, when extraction's pattern kinds started from it (no frontmatter
+    # or fenced block before them): CAV-Q17's check of the original reads it
+    ascii_original: tuple[StandIns, str] | None = None
 
     @property
     def placeholder_re(self) -> re.Pattern[str]:
@@ -305,6 +308,8 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
                                    + [(rx.rx.source, rx.rx.flags) for rx in custom]) if use_stand_ins else None
     if stand is not None:
         start = x.ex.text = stand.to_ascii(start)
+        if as_string is text:
+            x.ex.ascii_original = (stand, start)
     for kind in kinds:
         if not _applies(kind, x.ex.text):
             continue

@@ -100,8 +100,13 @@ def fits(stand: StandIns, rules: Sequence[Rule]) -> bool:
     marks = set(stand.marks)
     if any(_inserted(rule) & marks for rule in rules):
         return False
+    return fits_patterns(stand, [(rule.pattern, rule.flags) for rule in rules])
+
+
+def fits_patterns(stand: StandIns, patterns: Sequence[tuple[str, str]]) -> bool:
+    """``fits`` for regexes given as ``(source, flags)`` that insert nothing (searches)."""
     pairs = tuple(zip(stand.units, stand.marks))
-    return all(_exact(rule.pattern, rule.flags, pairs) for rule in rules)
+    return all(_exact(source, flags, pairs) for source, flags in patterns)
 
 
 def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str] = frozenset()

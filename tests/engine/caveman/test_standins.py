@@ -89,7 +89,8 @@ RULES = pack(
     # a name the keyword prefilter gates (on "basically", …): "truly" alone is not attempted (CAV-Q4)
     rule("filler_adverbs", r"\b(?:simply|truly)\b\s*", "", flags="gi"),
 )
-BITS = ("the ", "a ", "The ", "basically ", "truly ", "SIMPLY ", " ,", "\t", "\r\n", "?! ", "é. x", "\n  y", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
+BITS = ("the ", "a ", "The ", "basically ", "truly ", "SIMPLY ", " ,", "\t", "\r\n", "?! ", "é. x", "\n  y",
+        "\n  at the é\n", "\nError: the ü\n", "please, ", "Please ", "top of tree ", "x😀😀y ", "xΔΔy ", "ok ",
         "...", "so ", "well, ", "utilize ", "In order to ", "😀", "Δ", "δ", "—", "é", "ü", "ß", "\n", "\n\n",
         "`code` ", "http://a.io/😀 ", "x", " ", "!!!", "\u00a0", "\u212a")
 
@@ -255,3 +256,20 @@ def test_the_keyword_prefilter_answers_alike_on_the_stand_ins(bits):
     real, standing = Prefilter(text), Prefilter(found.to_ascii(units))
     for name in ("articles", *KEYWORDS):
         assert real.attempt(name) == standing.attempt(name), name
+
+
+def test_the_error_line_check_reads_the_original_on_stand_ins(monkeypatch):
+    """CAV-Q17's check reads the original on extraction's stand-ins when those hold for its two
+    patterns: the same lines, given back as real text."""
+    import sys
+
+    compress_module = sys.modules["engine.caveman.compress"]  # (the package's ``compress`` is the function)
+
+    read: list[bool] = []
+    fits_patterns = compress_module.fits_patterns
+    monkeypatch.setattr(compress_module, "fits_patterns", lambda *a: read.append(fits_patterns(*a)) or read[-1])
+    text = "ok 😀 go\n  at the é place\nError: the ü case\n" + "x Δ y. " * 1000
+    with_stand_ins, without = _both(text, "omniroute", monkeypatch)
+    assert with_stand_ins == without
+    assert True in read  # (the stand-in path was taken)
+    assert any(code == "CAV-Q17" and "'at'" in message for code, message in with_stand_ins[3])

@@ -359,6 +359,7 @@ def occurring_in_any(texts: Sequence[str], items: Iterable[str]) -> set[str]:
     if not wanted:
         return whole
     with_nul = {item for item in wanted if _JOIN in item}
+    texts = list(dict.fromkeys(texts))  # (protected blocks repeat: one copy of each is enough)
     found = occurring(_JOIN.join(texts), wanted - with_nul)
     found.update(item for item in with_nul if any(item in text for text in texts))
     return found | whole

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
-from engine.caveman.cleanup import cleanup, cleanup_both, cleanup_restored, cleanup_segments, recapitalize
+from engine.caveman.cleanup import cleanup, cleanup_both, cleanup_restored, recapitalize
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
@@ -421,16 +421,14 @@ class Compressor:
             work = from_utf16_units(stand.back(work))
         o.after_cleanup = work
         # 8. restore and second cleanup
-        pieces = segments(work, ex) if ex.blocks else None
-        joined = None  # (the pieces put together: what a fallen-back part's explanation checks)
-        if self.strict:  # (CAV-Q1 fixed: only the unprotected pieces cleaned, which leaves them as
-            # they are: cut at placeholders from a cleaned text, they are the cleanup's fixed
-            # points; a test checks ``cleanup_segments(pieces, crlf=True)`` is their join)
-            restored = restore_pieces(pieces)[0] if pieces is not None else work
-        else:
-            restored, spans = restore_pieces(pieces) if pieces is not None else (work, [])
-            if ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
-                joined, restored = restored, cleanup_restored(restored, spans)
+        # The pieces put together are what strict restores (CAV-Q1 fixed: only the unprotected
+        # pieces cleaned, which leaves them as they are: cut at placeholders from a cleaned text,
+        # they are the cleanup's fixed points; a test checks ``cleanup_segments`` is their join)
+        # and what a fallen-back part's explanation checks.
+        joined, spans = restore_pieces(segments(work, ex)) if ex.blocks else (work, [])
+        restored = joined
+        if not self.strict and ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
+            restored = cleanup_restored(joined, spans)
         o.restored = restored
         give_back()
         self._tick(0.8, "validation")
@@ -505,14 +503,11 @@ class Compressor:
                        f"text: {', '.join(q4)}", "warning", rules=q4)
         if text is start:
             return original, None
-        if stand is not None:
-            if self.diagnose and not self.strict:  # (its tokens are ASCII: they read the stand-ins alike)
-                self._check_dotted(o, start, text)
-            return text, stand
-        text = from_utf16_units(text)
-        if self.diagnose and not self.strict:
-            self._check_dotted(o, original, text)
-        return text, None
+        if stand is None:
+            text = from_utf16_units(text)
+        if self.diagnose and not self.strict:  # (its tokens are ASCII: they read the stand-ins alike)
+            self._check_dotted(o, original if stand is None else start, text)
+        return text, stand
 
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
                   q4: list[str]) -> str:
@@ -575,8 +570,7 @@ class Compressor:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "
                        f"{', '.join(hit[:5])}", "warning")
 
-    def _validate(self, o: PartOutcome, ex: Extraction, restored: str, joined: str | None
-                  ) -> None:
+    def _validate(self, o: PartOutcome, ex: Extraction, restored: str, joined: str) -> None:
         original = o.original
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
@@ -627,7 +621,8 @@ class Compressor:
 
         subject, stand = o.original, None
         view = o.extraction.ascii_original if o.extraction is not None else None
-        if view is not None and fits_patterns(view[0], [(rx.rx.source, rx.rx.flags) for rx in self._line_start_defaults]):
+        if view is not None and fits_patterns(view[0], [(rx.rx.source, rx.rx.flags)
+                                                        for rx in self._line_start_defaults]):
             stand, subject = view  # (the original on ASCII stand-ins: no UTF-16 units made of it)
         for rx in self._line_start_defaults:
             try:
@@ -647,7 +642,7 @@ class Compressor:
                        "warning")
 
     def _explain_fallback(self, o: PartOutcome, ex: Extraction, missing: list[str], scans: Scans | None,
-                          joined: str | None) -> None:
+                          joined: str) -> None:
         """CAV-Q2, Q1 and Q13 for a part that fell back. ``joined``: the cleaned text with its
         blocks put back, before the second cleanup."""
         if o.applied:
@@ -658,8 +653,7 @@ class Compressor:
             # unprotected pieces are cut from a cleaned text at placeholders (characters no
             # cleanup step acts on or next to), and the cleanup leaves its own output unchanged
             # (a test checks the identity; cleaning the pieces again cost ~8 ms per MB)
-            alternative = joined if joined is not None else cleanup_segments(segments(o.after_cleanup, ex))
-            if not validation_fails(o.original, alternative, scans):
+            if not validation_fails(o.original, joined, scans):
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
         inside = occurring_in_any([b.content for b in ex.blocks], missing)

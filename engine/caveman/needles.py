@@ -290,8 +290,7 @@ WINDOW_SLACK = 64
 WINDOW_BUDGET = 4  # window searches may cover this many times the text in all
 
 
-def _window_misses(text: str, items: Sequence[str], starts: Sequence[int], found: set[str] | None = None
-                   ) -> Iterator[int]:
+def _window_misses(text: str, items: Sequence[str], starts: Sequence[int], found: set[str]) -> Iterator[int]:
     """The indices of the items not found in their window (``contained_in_order``): each window
     starts after the previous item found and is twice the source distance wide (plus slack);
     once the searches have covered ``WINDOW_BUDGET`` times the text, every remaining item is a
@@ -299,13 +298,12 @@ def _window_misses(text: str, items: Sequence[str], starts: Sequence[int], found
     and none is searched for: validation's items repeat, 36,278 items of the 4 MB
     conformance-derived text are 2,381 texts); those found here are added to it."""
     n, find, slack = len(text), text.find, WINDOW_SLACK  # (locals: thousands of items per MB)
-    known = found if found is not None else set()
     missed: set[str] = set()  # (not in its window once: its repeats go to the whole-text check unsearched)
     cursor = 0  # in text: after the last item found
     source_end = 0  # in the source: end of the last item found
     budget = WINDOW_BUDGET * n + sum(map(len, items))
     for k, (item, start) in enumerate(zip(items, starts)):
-        if item in known:
+        if item in found:
             continue
         if budget > 0 and item not in missed:
             size = len(item)
@@ -316,7 +314,7 @@ def _window_misses(text: str, items: Sequence[str], starts: Sequence[int], found
             if at >= 0:
                 cursor = at + size
                 source_end = start + size
-                known.add(item)
+                found.add(item)
                 continue
             missed.add(item)
         yield k

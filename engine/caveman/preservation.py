@@ -136,7 +136,7 @@ def _off_placeholders(extra: Callable[[str], list[int] | None], seed: str) -> Ca
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
 _IDENT_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$"
-_IDENT_START = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$"
+_IDENT_START = _IDENT_CHARS.translate(str.maketrans("", "", "0123456789"))
 
 # Kinds 3–21 of spec §3.1 (1 frontmatter and 2 fenced code are line scans below).
 PATTERN_KINDS: tuple[Kind, ...] = (

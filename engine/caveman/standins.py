@@ -126,10 +126,8 @@ def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], take
     free = [mark for mark in STAND_INS if mark not in taken and mark not in seen]
     if len(free) < len(distinct):
         return None
-    pairs = tuple(zip(distinct, free))
-    if not all(_exact(source, flags, pairs) for source, flags in patterns):
-        return None
-    return StandIns(tuple(distinct), tuple(free[:len(distinct)]))
+    stand = StandIns(tuple(distinct), tuple(free[:len(distinct)]))
+    return stand if fits_patterns(stand, patterns) else None
 
 
 @memo.lru(maxsize=64)
@@ -151,7 +149,6 @@ def _inserted(rule: Rule) -> set[str]:
         for key, value in rule.replacement_map.items():
             held.update(key, value)
     return held & _MARKS
-
 
 
 @memo.lru(maxsize=4096)

@@ -177,13 +177,13 @@ def _required(node: A.Node) -> frozenset[str] | None:
                 if joined is not None:
                     stretch = joined
                     continue
-                best = _rarer(best, _usable(_fewest(stretch)))  # (too many: the stretch so far, then anew)
+                best = _rarer(best, _stretch_evidence(stretch))  # (too many: the stretch so far, then anew)
                 stretch = texts
                 continue
-            best = _rarer(best, _usable(_fewest(stretch)))
+            best = _rarer(best, _stretch_evidence(stretch))
             stretch = _NOTHING
             best = _rarer(best, _required(item))
-        return _rarer(best, _usable(_fewest(stretch)))
+        return _rarer(best, _stretch_evidence(stretch))
     char = _bmp_char(node)
     return _usable(frozenset({char})) if char is not None else None
 
@@ -242,6 +242,11 @@ def _joined(first: frozenset[str], then: frozenset[str]) -> frozenset[str] | Non
     if len(first) * len(then) > MAX_TEXTS:
         return None
     return frozenset(a + b for a in first for b in then)
+
+
+def _stretch_evidence(texts: frozenset[str]) -> frozenset[str] | None:
+    """What a stretch's concatenations require, if worth a search."""
+    return _usable(_fewest(texts))
 
 
 def _fewest(texts: frozenset[str]) -> frozenset[str]:

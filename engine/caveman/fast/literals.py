@@ -269,14 +269,12 @@ def back_run_candidates(literal: str, run_chars: frozenset[str], *, skip_ws: boo
         if literal not in text:
             return []
         n, word = len(text), WORD
-        if bounded_rx is not None:  # the starts of the runs with a boundary there, directly
-            starts_at = [n - m.end(1) for m in bounded_rx.finditer(text[::-1])]
+        pure_rx = bounded_rx
+        if pure_rx is None and split_rxs is not None and not any(c in text for c in nonword):
+            pure_rx = split_rxs[0]  # (no other run character in the text: every run is of word characters)
+        if pure_rx is not None:  # the starts of the runs with a boundary there, directly
+            starts_at = [n - m.end(1) for m in pure_rx.finditer(text[::-1])]
             starts_at.reverse()  # (found from the end: one run per occurrence, so no repeats)
-            return None if len(starts_at) > limit else starts_at
-        if split_rxs is not None and not any(c in text for c in nonword):
-            # (no other run character in the text: every run is of word characters alone)
-            starts_at = [n - m.end(1) for m in split_rxs[0].finditer(text[::-1])]
-            starts_at.reverse()
             return None if len(starts_at) > limit else starts_at
         if split_rxs is not None:
             rev = text[::-1]

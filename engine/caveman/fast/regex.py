@@ -303,9 +303,10 @@ class FastRegex:
         literals it lacks (``LiteralIndex.rewritten``). ``keep_units``: return the UTF-16 units
         themselves (the same JavaScript string; see ``replace``)."""
         units = work.units
-        if keep_units:  # (a list of ASCII values, extraction's placeholders, is units already)
-            values = as_units(values) if isinstance(values, str) else \
-                values if all(map(str.isascii, values)) else [as_units(v) for v in values]
+        if isinstance(values, str):
+            values = as_units(values) if keep_units else values
+        elif keep_units and not all(map(str.isascii, values)):  # (ASCII values, extraction's placeholders, are units)
+            values = [as_units(v) for v in values]
         starts, ends = zip(*spans)  # (callers return early when there is no span)
         _within_output_cap(self.rx, units, spans, values)
         cuts = (0, *ends), (*starts, len(units))  # the gaps' starts and ends

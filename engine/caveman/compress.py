@@ -64,8 +64,7 @@ from engine.caveman.preservation import (
     extract,
     has_structure,
     preserve_regex,
-    restore_pieces,
-    segments,
+    restore_with_spans,
 )
 from engine.caveman.quirks import check_profile
 from engine.caveman.standins import StandIns, fits, fits_patterns, stand_ins
@@ -425,7 +424,7 @@ class Compressor:
         # pieces cleaned, which leaves them as they are: cut at placeholders from a cleaned text,
         # they are the cleanup's fixed points; a test checks ``cleanup_segments`` is their join)
         # and what a fallen-back part's explanation checks.
-        joined, spans = restore_pieces(segments(work, ex)) if ex.blocks else (work, [])
+        joined, spans = restore_with_spans(work, ex)
         restored = joined
         if not self.strict and ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
             restored = cleanup_restored(joined, spans)

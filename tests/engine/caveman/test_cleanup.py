@@ -233,7 +233,7 @@ def test_cleanup_both_ways_equals_two_cleanups(text):
 
 # ------------------------------------- the pieces of a cleaned text need no cleaning of their own
 
-from engine.caveman.preservation import Block, Extraction, placeholder_text, restore_pieces, segments  # noqa: E402
+from engine.caveman.preservation import Block, Extraction, placeholder_text, segments  # noqa: E402
 
 SEED = "abc0123456789def"
 
@@ -251,7 +251,7 @@ def test_cleanup_segments_of_a_cleaned_text_is_its_pieces_joined(items, contents
     work = "".join(blocks[item].placeholder if isinstance(item, int) else item for item in items)
     clean = recapitalize(cleanup(work, crlf=crlf))
     pieces = segments(clean, Extraction(work, work, blocks, SEED))
-    assert cleanup_segments(pieces, crlf=crlf) == restore_pieces(pieces)[0]
+    assert cleanup_segments(pieces, crlf=crlf) == "".join(piece for piece, _protected in pieces)
 
 
 def test_the_fallen_back_explanation_checks_the_pieces_joined():

@@ -139,6 +139,16 @@ def _plain_segments(text, ex):
     return out
 
 
+def _joined_with_spans(pieces):
+    """The pieces put together, and where each protected one landed (Python indices)."""
+    spans, at = [], 0
+    for piece, protected in pieces:
+        if protected:
+            spans.append((at, at + len(piece)))
+        at += len(piece)
+    return "".join(piece for piece, _protected in pieces), spans
+
+
 def _u16(s):
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
@@ -161,8 +171,15 @@ def _plain_spans(ex):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(("a", " ", "😀", "é", "\n")), st.integers(0, 6), st.just("007"),
                           st.just("12")), max_size=16))
-def test_segments_and_block_spans_from_a_split_equal_the_match_loop(items):
-    from engine.caveman.preservation import Block, Extraction, _locate, placeholder_text, segments
+def test_segments_restore_and_block_spans_from_a_split_equal_the_match_loop(items):
+    from engine.caveman.preservation import (
+        Block,
+        Extraction,
+        _locate,
+        placeholder_text,
+        restore_with_spans,
+        segments,
+    )
 
     seed = "abc123def4567890"
     blocks, text, original = [], [], []
@@ -182,6 +199,8 @@ def test_segments_and_block_spans_from_a_split_equal_the_match_loop(items):
     ex = Extraction("".join(original), "".join(text), blocks, seed)
     assert segments(ex.text, ex) == _plain_segments(ex.text, ex)
     assert segments(ex.text + "tail", ex) == _plain_segments(ex.text + "tail", ex)
+    for restored_from in (ex.text, ex.text + "tail", "head" + ex.text):
+        assert restore_with_spans(restored_from, ex) == _joined_with_spans(_plain_segments(restored_from, ex))
     expected = _plain_spans(ex)
     _locate(ex)
     assert {b.n: (b.start, b.end) for b in ex.blocks if b.n in expected} == expected

@@ -783,20 +783,11 @@ class CavemanPreviewPanel(QWidget):
         self._fill_languages(preview)
         if preview.error:
             self.banner.show_message(f"The pack cannot be loaded: {preview.error}", "error")
-            self.output.set_text("")
-            self.output.clear_spans()
-            self.rules.clear()
-            self.summary.setText("No result: fix the pack (see Diagnostics).")
+            self._show_no_result("No result: fix the pack (see Diagnostics).")
             return
         if not preview.input:
             self.banner.show_message("")
-            self.output.set_text("")
-            self.output.clear_spans()
-            self.rules.clear()
-            self.rule_chart.set_items([])
-            self.category_chart.set_items([])
-            self.notes.set_notes([])
-            self.summary.setText("Pick a sample or type some text to see what the pack does to it.")
+            self._show_no_result("Pick a sample or type some text to see what the pack does to it.")
             return
         uncompressed = [n for n in preview.notes if "uncompressed" in n.text]
         if uncompressed:
@@ -841,6 +832,22 @@ class CavemanPreviewPanel(QWidget):
             self.language.addItems(wanted)
             self.language.setCurrentText(current)
             self.language.blockSignals(False)
+
+    def _show_no_result(self, why: str) -> None:
+        """Nothing to show (a pack that does not load, no input): every view a result draws is
+        emptied, the input's marks and both token counts included, so none is left from the run
+        before."""
+        self.output.set_text("")
+        self.output.clear_spans()
+        self.input.set_layer("protected", [])
+        self.input.set_layer("diff", [])
+        self.input_label.setText("<b>Input</b>")
+        self.output_label.setText("<b>Output</b>")
+        self.rules.clear()
+        self.rule_chart.set_items([])
+        self.category_chart.set_items([])
+        self.notes.set_notes([])
+        self.summary.setText(why)
 
     def _fill_rules(self) -> None:
         preview = self.preview

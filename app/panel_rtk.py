@@ -411,9 +411,11 @@ class RtkPreviewPanel(QWidget):
             self.summary.setText("Paste command output to see what RTK keeps.")
             self.output.set_text("")
             self.output.clear_spans()
+            self._title_label(self.details.widget(0)).setText("<b>Output</b>")  # (not the last run's counts)
             self.stages.clear()
             self.funnel.set_items([])
             self.notes.set_notes([])
+            self.details.setTabText(2, "Notes")
             self.resultShown.emit(preview)
             return
         errors = [n for n in preview.notes if n.level == "error"]

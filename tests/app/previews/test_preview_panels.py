@@ -195,6 +195,28 @@ def test_caveman_panel_broken_pack_shows_the_loader_message(qtbot, caveman):
     assert caveman.output.toPlainText() == ""
 
 
+def test_caveman_panel_broken_pack_after_a_result_leaves_nothing_of_it(qtbot, caveman):
+    """Seen at 1366×768: a pattern typed into a broken state emptied the output but left the
+    input's strike-throughs and "Output · 81 tokens" from the run before."""
+    from engine.workspace.previews.caveman_packs import PackOverride
+
+    _wait_result(qtbot, caveman, lambda: caveman.set_text(SAMPLE))
+    _settle(qtbot, caveman)
+    assert {"removed", "protected"} <= {s.kind for s in caveman.input.spans()}
+    assert "tokens" in caveman.output_label.text() and caveman.rule_chart.items()
+
+    caveman.override = PackOverride("en", "filler", json.dumps({"language": "en", "category": "filler",
+                                                                "rules": [{"name": "x", "pattern": "("}]}))
+    _wait_result(qtbot, caveman, lambda: caveman.schedule(immediate=True))
+    _settle(qtbot, caveman)
+    assert "Invalid Caveman rule pack en/filler" in caveman.banner.text()
+    assert caveman.output.toPlainText() == "" and caveman.output.spans() == []
+    assert caveman.input.spans() == []
+    assert "tokens" not in caveman.input_label.text() and "tokens" not in caveman.output_label.text()
+    assert caveman.rules.topLevelItemCount() == 0
+    assert caveman.rule_chart.items() == [] and caveman.category_chart.items() == []
+
+
 def test_caveman_panel_saves_and_offers_named_samples(qtbot, workspace, monkeypatch):
     from app.mainwindow import MainWindow
     from engine.workspace.settings import Settings
@@ -290,6 +312,13 @@ def test_rtk_panel_shows_choice_stages_funnel_and_output(qtbot, rtk, workspace):
     assert "error line" in rtk.output.tooltip_at(p.text.index("error: link") + 2)
     rtk.funnel.itemClicked.emit(p.stages[0].name)
     assert rtk.stages.currentItem() is first and rtk.details.currentIndex() == 1
+    # emptying the input leaves nothing of that run: no counts on the output's caption either
+    output_caption = rtk._title_label(rtk.details.widget(0))
+    assert "tokens" in output_caption.text()
+    _wait_result(qtbot, rtk, lambda: rtk.set_output(""))
+    _settle(qtbot, rtk)
+    assert rtk.output.toPlainText() == "" and rtk.funnel.items() == [] and rtk.stages.topLevelItemCount() == 0
+    assert "tokens" not in output_caption.text()
 
 
 def test_rtk_panel_this_filter_only(qtbot, rtk, workspace):

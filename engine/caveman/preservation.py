@@ -231,7 +231,7 @@ def choose_seed(text: str) -> str:
 
 
 def placeholder_pattern(seed: str) -> re.Pattern[str]:
-    return re.compile("\x00OMNI_CAVEMAN_" + re.escape(seed) + r"_(\d+)\x00")
+    return re.compile("\x00OMNI_CAVEMAN_" + re.escape(seed) + r"_([0-9]+)\x00")
 
 
 class _Extractor:

@@ -244,7 +244,7 @@ def find_latex(text: str) -> Iterator[tuple[int, str]]:
         i = end
 
 
-_VERSION = re.compile(r"\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+_VERSION = re.compile(r"[0-9]+((?:\.[0-9]+){0,3})(?:[-+][A-Za-z0-9.-]+)?")  # (JavaScript's \d: ASCII digits)
 _DIGITS = frozenset("0123456789")
 
 

@@ -23,7 +23,7 @@ from .unicode_data import canon
 
 REJECTED_IN_STRICT = frozenset({"JSR-Q1", "JSR-Q2", "JSR-Q3", "JSR-Q11", "JSR-Q12"})
 _WORD_ESCAPE = re.compile(r"\\(?:\\|([bBwW]))")
-_DOLLAR = re.compile(r"\$(?:(\d)(\d)?|<)")
+_DOLLAR = re.compile(r"\$(?:([0-9])([0-9])?|<)")  # (JavaScript reads ASCII digits after $)
 
 
 def pattern_quirks(source: str, flags: str = "", *, profile: str = "v8",

@@ -262,3 +262,13 @@ def test_a_seed_without_a_lowercase_letter_is_not_skipped():
     assert rx.exec("x " + placeholder_text("0123", "5")) is not None
     assert kind.compile("0123") is kind.compile("")  # (the plain candidates)
     assert kind.compile("0a23") is not kind.compile("")
+
+
+def test_placeholder_numbers_are_ascii_digits():
+    """As the reference's ``\\d`` in JavaScript: a number in other digits is no placeholder (and
+    Python's ``int`` would read it as one)."""
+    from engine.caveman.preservation import placeholder_pattern, placeholder_text
+
+    seed = "abc123def4567890"
+    assert placeholder_pattern(seed).fullmatch(placeholder_text(seed, "12"))
+    assert placeholder_pattern(seed).search(placeholder_text(seed, "\u0661\u0662")) is None

@@ -63,14 +63,20 @@ def _reference(text, pattern, keep):
             pos = m.start() + 1
 
 
-VERSION = re.compile(r"(?<![A-Za-z0-9_])\d+((?:\.\d+){0,3})(?:[-+][A-Za-z0-9.-]+)?")
+VERSION = re.compile(r"(?<![A-Za-z0-9_])[0-9]+((?:\.[0-9]+){0,3})(?:[-+][A-Za-z0-9.-]+)?")  # (JS \d: ASCII)
 CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="0123456789.-+a_ xB", max_size=40))
+@given(st.text(alphabet="0123456789.-+a_ xB\u0663\uff15", max_size=40))
 def test_version_scanner_equals_its_definition(text):
     assert list(scan_versions(text)) == list(_reference(text, VERSION, lambda m: m.group(1)))
+
+
+def test_versions_are_ascii_digits_as_in_javascript():
+    # JavaScript's \d is [0-9]: an Arabic-Indic or fullwidth digit neither extends a version
+    # nor is a word character after it (node: "1.2\u0663".match(...) gives "1.2")
+    assert list(scan_versions("see 1.2\u0663 and 3.\uff15 and 4\u0663.5")) == ["1.2"]
 
 
 @settings(max_examples=400, deadline=None)

@@ -41,6 +41,8 @@ def test_replacement_quirks() -> None:
     found = codes("(a)", "g", replacement="$<x> $10")
     assert ("JSR-Q9", [0, 2]) in found and ("JSR-Q9", [5, 8]) in found
     assert codes("(?<x>a)", "g", replacement="$<x>$1") == []
+    # only ASCII digits follow a $ in JavaScript: "$1\u0663" is group 1 and a character
+    assert codes("(a)", "g", replacement="$1\u0663") == []
 
 
 def test_plain_patterns_have_no_quirks() -> None:

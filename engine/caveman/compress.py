@@ -400,7 +400,7 @@ class Compressor:
         o.selection = self._select(o, role)
         # 6. rules
         _between_stages(text)  # (what extraction made and no longer needs, before the rules' copies)
-        o.rules_output = self._run_rules(o, ex.text, o.selection.rules, ex.ascii_view)
+        o.rules_output = self._run_rules(o, ex, o.selection.rules)
         ex.ascii_view = None  # (a copy of the part the later stages do not read)
         work, stand = o.rules_output
         _between_stages(text)
@@ -460,19 +460,20 @@ class Compressor:
             sel.rules = [r for r in sel.rules if r.name == self.only_rule]
         return sel
 
-    def _run_rules(self, o: PartOutcome, original: str, rules: list[Rule],
-                   view: tuple[StandIns, str] | None = None) -> tuple[str, StandIns | None]:
-        """The rules on ``original`` (``view``: it on extraction's stand-ins, if any). Returns
-        the text after them, or, when they ran on stand-ins and changed it, its UTF-16 units
-        on those stand-ins and the stand-ins (``PartOutcome.rules_output``)."""
+    def _run_rules(self, o: PartOutcome, ex: Extraction, rules: list[Rule]) -> tuple[str, StandIns | None]:
+        """The rules on ``ex.text`` (or on ``ex.ascii_view``, it on extraction's stand-ins, where
+        those hold for the rules: ``ex.text`` is then not made unless the rules change nothing).
+        Returns the text after them, or, when they ran on stand-ins and changed it, its UTF-16
+        units on those stand-ins and the stand-ins (``PartOutcome.rules_output``)."""
         stand: StandIns | None = None
+        view = ex.ascii_view
         if self.runner.keep_units and self.use_stand_ins and view is not None and fits(view[0], rules):
             stand, text = view  # (extraction's stand-ins hold for the rules too)
             start = text
         else:
             # rules see (and, with keep_units, return) the UTF-16 units of the text: one
             # conversion for a text with astral characters, and one back at the end
-            text = start = to_utf16_units(original) if self.runner.keep_units else original
+            text = start = to_utf16_units(ex.text) if self.runner.keep_units else ex.text
             # and, where that is exact, on pure ASCII: a few distinct non-ASCII units stood in
             # for (engine.caveman.standins; an explanation records the real text)
             stand = stand_ins(text, rules) if self.runner.keep_units and self.use_stand_ins else None
@@ -484,7 +485,7 @@ class Compressor:
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
             absent = index.absent_keys(text) if index is not None and text.isascii() else frozenset()
             # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
-            prefilter = Prefilter(start if stand is not None and ASCII_KEYWORDS else original, absent,
+            prefilter = Prefilter(start if stand is not None and ASCII_KEYWORDS else ex.text, absent,
                                   LiteralIndex.KEY)
         count = len(rules)
         for done, rule in enumerate(rules):
@@ -501,11 +502,11 @@ class Compressor:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)
         if text is start:
-            return original, None
+            return ex.text, None
         if stand is None:
             text = from_utf16_units(text)
         if self.diagnose and not self.strict:  # (its tokens are ASCII: they read the stand-ins alike)
-            self._check_dotted(o, original if stand is None else start, text)
+            self._check_dotted(o, ex.text if stand is None else start, text)
         return text, stand
 
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,

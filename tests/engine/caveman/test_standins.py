@@ -180,6 +180,40 @@ def test_extraction_on_stand_ins_is_the_same_on_large_texts(seed):
     assert _extracted(text, profile, _custom(custom), True) == _extracted(text, profile, _custom(custom), False)
 
 
+OF_TEXT_BITS = ("ab", " ", "\n", "é", "😀", "🚀", "Δ", "\u00a0", "\x01", "\x7f", "\ud83d", "\ude00", "`x`", "ü")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(OF_TEXT_BITS), max_size=40), st.sampled_from(CUSTOM))
+def test_stand_ins_of_a_text_are_those_of_its_units(bits, custom):
+    """``stand_ins_of_text`` (from the string, one pass) gives what the units and a replace per
+    unit give: the same stand-ins, or none, and the same ASCII text."""
+    from engine.caveman.preservation import PATTERN_KINDS
+    from engine.caveman.standins import stand_ins_for_patterns, stand_ins_of_text
+
+    text = "".join(bits)
+    patterns = [(k.source, k.flags) for k in PATTERN_KINDS] + custom
+    units = _units(text)
+    two_steps = stand_ins_for_patterns(units, patterns)
+    assert stand_ins_of_text(text, patterns) == (None if two_steps is None else (two_steps, two_steps.to_ascii(units)))
+
+
+def test_stand_ins_of_a_text_stop_at_too_many_units_across_chunks():
+    from engine.caveman.preservation import PATTERN_KINDS
+    from engine.caveman.standins import _CHUNK, stand_ins_of_text
+
+    patterns = [(k.source, k.flags) for k in PATTERN_KINDS]
+    filler = "plain words " * (3 * _CHUNK // 12)
+    few = "".join(chr(0x3B1 + k) for k in range(20))
+    found = stand_ins_of_text(filler + "é" + filler + few + "x", patterns)
+    assert found is not None and set(found[0].units) == set(few) | {"é"} and found[1].isascii()
+    many = "".join(chr(0x3B1 + k) for k in range(24))
+    assert stand_ins_of_text(filler + many[:12] + filler + many[12:], patterns) is None
+    # twelve emoji are 12 low surrogates and one high: 13 units, which fit
+    emoji = "".join(chr(0x1F600 + k) for k in range(12))
+    assert stand_ins_of_text(filler + emoji, patterns) is not None
+
+
 def test_a_custom_pattern_that_tells_a_unit_from_its_stand_in_turns_them_off():
     from engine.caveman.standins import stand_ins_for_patterns
 

@@ -4,7 +4,8 @@ Two places can hold it. The project's git history: the revision of the file whos
 the stored value (the index first, then at most ``MAX_REVISIONS`` commits that touched the file;
 ``git`` runs with a timeout, without pager, prompts, optional locks or fsmonitor, so a hostile
 repository config cannot make it run a program). And a snapshot Rulewright keeps in the user's
-data folder each time it writes trust, named by the content's hash.
+data folder each time it writes trust (and of the example workspace's filters when it copies the
+example, whose trust was written with the bundle), named by the content's hash.
 """
 
 from __future__ import annotations

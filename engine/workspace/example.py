@@ -31,7 +31,25 @@ def ensure_example_workspace(source: Path | None = None) -> Path:
                 shutil.copytree(item, dest, dirs_exist_ok=True)
             else:
                 shutil.copy2(item, dest)
+    _remember_bundled_trust(target)
     return target
+
+
+def _remember_bundled_trust(workspace: Path) -> None:
+    """Keep the example's project filter files as trust snapshots, as trusting them here would:
+    its ``trust.json`` was written when the bundle was made, so without them a reviewer who edits
+    a trusted filter is shown the whole risk summary instead of what changed since trust (a
+    snapshot is only ever used for a stored hash its bytes hash to)."""
+    from engine.rtk.snapshot import snapshot_file
+    from engine.rtk.trust_history import remember_trusted
+
+    for path in (workspace / ".rtk" / "filters.toml", workspace / ".rtk" / "filters.json"):
+        if not path.is_file():
+            continue
+        try:
+            remember_trusted(snapshot_file(path))  # (a failure only means the whole summary is shown)
+        except OSError:
+            continue
 
 
 def example_changes(source: Path | None = None) -> list[tuple[str, str]]:

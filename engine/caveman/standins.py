@@ -147,6 +147,7 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
             units.update(to_utf16_units(c) if c > "\x7f" else c)
         if len(units) > len(STAND_INS) and sum(c > "\x7f" for c in units) > len(STAND_INS):
             return None
+    # (it reads only which units occur: the distinct ones, put together, stand for the text)
     stand = stand_ins_for_patterns("".join(sorted(units)), patterns, taken)
     if stand is None:
         return None

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QTabWidget,
+    QToolButton,
     QWidget,
 )
 
@@ -52,6 +53,7 @@ from engine.workspace.worker import ping
 
 EXPLORER_SHARE, PREVIEW_SHARE, BOTTOM_SHARE = 16, 32, 25  # default dock sizes, % of the window
 EXPLORER_MAX_CHARS, BOTTOM_MAX_LINES = 45, 18  # ... but no larger than this on a large screen
+PANELS_MAXIMIZED_SHARE = 70  # View ▸ Maximize Panels: the bottom panels' share of the window's height
 
 
 class NewPackDialog(QDialog):
@@ -120,6 +122,11 @@ class MainWindow(QMainWindow):
         self.bottom_dock.setTitleBarWidget(QWidget())
         self.bottom_dock.setWidget(self.bottom)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.bottom_dock)
+        self._panels_height_before: int | None = None  # while maximized: the height to go back to
+        self.maximize_button = QToolButton()
+        self.maximize_button.setAutoRaise(True)
+        self.bottom.setCornerWidget(self.maximize_button, Qt.Corner.TopRightCorner)
+        self.bottom.tabBarDoubleClicked.connect(lambda _index: self.toggle_panels_maximized())
         self.right = QTabWidget()
         self.right.setDocumentMode(True)
         self.right_dock = QDockWidget("Preview", self)
@@ -158,6 +165,8 @@ class MainWindow(QMainWindow):
         # the actions before the panels: their empty states offer the window's actions as buttons
         self.actions_: dict[str, QAction] = {}
         self._build_actions()
+        self.maximize_button.clicked.connect(self.toggle_panels_maximized)
+        self._sync_maximize_button()
         self._create_panels()  # after the services: panels may connect to the watcher and workers
         self._build_menus()
         self.start_page = StartPage(self)  # the editor area's page while no document is open
@@ -253,6 +262,10 @@ class MainWindow(QMainWindow):
         a("show_json", "Show &JSON", lambda: self._with_tab(lambda t: t.show_json()), "Ctrl+2")
         a("show_diagnostics", "Show &Diagnostics", lambda: self.show_panel("diagnostics"), "Ctrl+Shift+M")
         a("show_explorer", "Show &Explorer", lambda: self.show_panel("explorer"), "Ctrl+Shift+E")
+        a("maximize_panels", "&Maximize Panels", self.toggle_panels_maximized, "Ctrl+Shift+J",
+          "Give the bottom panels (Trust, Tests, Corpus…) most of the window's height, or back their own; "
+          "double-clicking a panel's tab does the same")
+        self.actions_["maximize_panels"].setCheckable(True)
         a("reset_layout", "&Reset Layout", self.reset_layout, None,
           "Show every panel again at its default size (the editor gets the most room)")
         a("validate", "&Validate Workspace", lambda: self.rescan(), "Ctrl+Shift+V")
@@ -284,6 +297,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         for dock in (self.explorer_dock, self.right_dock):
             m.addAction(dock.toggleViewAction())  # collapse and restore a dock
+        m.addAction(self.actions_["maximize_panels"])
         m.addAction(self.actions_["reset_layout"])
         m = mb.addMenu("&Run")
         m.addAction(self.actions_["validate"])
@@ -919,6 +933,27 @@ class MainWindow(QMainWindow):
             self.resizeDocks([self.bottom_dock], [min(height * BOTTOM_SHARE // 100, line * BOTTOM_MAX_LINES)],
                              Qt.Orientation.Vertical)
 
+    def toggle_panels_maximized(self) -> None:
+        """The bottom panels at most of the window's height, or back at the height they had: on
+        an ordinary screen they get a quarter, where the Trust tab's risk review, the test diff
+        or the corpus table show a few lines (1280×720: two lines of the risk review)."""
+        self.bottom_dock.show()
+        if self._panels_height_before is None:
+            self._panels_height_before = self.bottom_dock.height()
+            height = self.height() * PANELS_MAXIMIZED_SHARE // 100
+        else:
+            height, self._panels_height_before = self._panels_height_before, None
+        self.resizeDocks([self.bottom_dock], [height], Qt.Orientation.Vertical)
+        self._sync_maximize_button()
+
+    def _sync_maximize_button(self) -> None:
+        maximized = self._panels_height_before is not None
+        self.actions_["maximize_panels"].setChecked(maximized)
+        self.maximize_button.setText("▾" if maximized else "▴")
+        self.maximize_button.setToolTip(("Restore the panels' height" if maximized else "Maximize the panels")
+                                        + f" ({self.actions_['maximize_panels'].shortcut().toString()}, "
+                                        "or double-click a tab)")
+
     def reset_layout(self) -> None:
         """View ▸ Reset Layout: every dock back in its place and shown, at the default sizes."""
         self.restoreState(self._default_state)
@@ -928,6 +963,8 @@ class MainWindow(QMainWindow):
         self.right_dock.setVisible(self.right.count() > 0)
         self.fit_to_screen()
         self.apply_default_dock_sizes()
+        self._panels_height_before = None
+        self._sync_maximize_button()
         for tab in self.document_tabs():
             if tab.visual is not None:
                 tab.visual.reset_layout()

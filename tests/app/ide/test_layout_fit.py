@@ -124,6 +124,34 @@ def test_docks_widen_collapse_reset(qtbot, ide):
     assert_fits(window, "View ▸ Reset Layout")
 
 
+def test_panels_maximize_and_come_back(qtbot, ide):
+    """A reviewer on an ordinary screen: the Trust tab's risk review gets a quarter of the
+    window's height; the panels' corner button, a double-click on a tab and View ▸ Maximize
+    Panels give them most of it, and take them back to what they had."""
+    window = ide
+    window.show_panel("trust")
+    qtbot.wait(50)
+    before = window.bottom_dock.height()
+    assert before < window.height() * 40 // 100
+    QTest.mouseClick(window.maximize_button, Qt.MouseButton.LeftButton)
+    qtbot.wait(50)
+    # (as far as the preview dock above lets it: 70 % asked, 1280×720 gives 40 %, 2× the default)
+    maximized = window.bottom_dock.height()
+    assert maximized >= before * 3 // 2 and maximized >= window.height() * 40 // 100
+    assert window.actions_["maximize_panels"].isChecked() and "Restore" in window.maximize_button.toolTip()
+    assert_fits(window, "maximize the panels")
+    window.bottom.tabBarDoubleClicked.emit(window.bottom.currentIndex())
+    qtbot.wait(50)
+    assert abs(window.bottom_dock.height() - before) <= 8
+    assert not window.actions_["maximize_panels"].isChecked()
+    window.actions_["maximize_panels"].trigger()
+    qtbot.wait(50)
+    assert abs(window.bottom_dock.height() - maximized) <= 8
+    window.actions_["reset_layout"].trigger()  # (leaves nothing maximized behind)
+    qtbot.wait(50)
+    assert not window.actions_["maximize_panels"].isChecked() and window.bottom_dock.height() < before + 8
+
+
 @pytest.mark.slow
 def test_layout_persists_and_is_clamped_to_the_screen(qtbot, private_dirs):
     first = MainWindow(Settings())

@@ -892,7 +892,10 @@ class MainWindow(QMainWindow):
         return ok
 
     def save_window_state(self) -> None:
-        """Geometry, docks (``saveState``) and the rule list's width, in the user's settings."""
+        """Geometry, docks (``saveState``) and the rule list's width, in the user's settings (the
+        panels at their own height: maximizing them is for now, not the next session)."""
+        if self._panels_height_before is not None:
+            self.toggle_panels_maximized()
         geometry = bytes(self.saveGeometry().toBase64().data()).decode()
         state = bytes(self.saveState().toBase64().data()).decode()
         self.settings.window_state = f"{geometry};{state};{VisualEditor.remembered_list_width or ''}"

@@ -150,6 +150,11 @@ def test_panels_maximize_and_come_back(qtbot, ide):
     window.actions_["reset_layout"].trigger()  # (leaves nothing maximized behind)
     qtbot.wait(50)
     assert not window.actions_["maximize_panels"].isChecked() and window.bottom_dock.height() < before + 8
+    window.actions_["maximize_panels"].trigger()
+    qtbot.wait(50)
+    window.save_window_state()  # (the next session opens with the panels at their own height)
+    qtbot.wait(50)
+    assert not window.actions_["maximize_panels"].isChecked() and window.bottom_dock.height() < before + 8
 
 
 @pytest.mark.slow

@@ -11,8 +11,12 @@ threshold had risen above its 4 MB strings): the run was no longer linear. With 
 every allocation (and trimmed after each run, as below) a run on 16 MB faulted ~200–240 K pages
 (0.4–0.5 s) and spent ~2.7 s in user time. The freed chunks one stage cannot reuse (the text's
 copies come 4, 2 and 1 bytes a character) raised the peak RSS, 16 MB strict: 988 -> 1,128 MB
-above the baseline; ``give_back`` between stages returns them (~1,030 MB; 0.54–0.57 s of
-system time against 1.07–1.46 s without the pause, user 2.9–3.0 s against 3.3–3.6 s). Where
+above the baseline, and a trim between stages returned them (~1,030 MB). With the stages'
+copies since made smaller (a peak of ~600 MB on 16 MB of mixed prose), those trims cost more
+than they saved: every stage faulted the returned pages in again. Without them (2026-12-06,
+16 MB, alternating runs) mixed prose took 2.83–2.84 s instead of 2.90–2.96 (84 K page faults
+instead of 168–184 K), agent sessions 3.47–3.50 instead of 3.53–3.72, prose 1.71–1.72 instead
+of 1.76–1.86, for a peak 0–8 % higher (mixed prose 611 -> 627 MB). Where
 glibc's dynamic threshold keeps the copies on the heap already, reuse only raised the peak
 (mixed prose, 1 MB: 61–64 -> 64–70 MB): ``engine.caveman.compress`` pauses for huge parts only
 (``HEAP_REUSE_MIN``).
@@ -95,12 +99,3 @@ def heap_reused(active: bool = True) -> Iterator[None]:
         return
     with _switch.held():
         yield
-
-
-def give_back() -> None:
-    """Within a pause, return the heap's free pages to the system now (``malloc_trim``: whole
-    free pages anywhere in the heap). Between the stages of a huge part, the chunks a stage
-    freed that the next cannot reuse (other sizes: 4-, 2- and 1-byte copies of the text) would
-    otherwise add up to the peak."""
-    if _switch.depth:  # (a pause is held only with the handle loaded)
-        _libc.malloc_trim(0)

@@ -77,7 +77,7 @@ from engine.caveman.validation import (
 )
 from engine.diagnostics import Diagnostic, Level
 from engine.gcpause import gc_paused
-from engine.heapreuse import give_back, heap_reused
+from engine.heapreuse import heap_reused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
 from engine.jsvalues import from_utf16_units, js_trim, math_round, to_utf16_units, utf16_len
@@ -429,7 +429,6 @@ class Compressor:
         if not self.strict and ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
             restored = cleanup_restored(joined, spans)
         o.restored = restored
-        give_back()
         self._tick(0.8, "validation")
         # 9. validation and fallback
         self._validate(o, ex, restored, joined)
@@ -666,11 +665,10 @@ class Compressor:
 def _between_stages(part: str) -> None:
     """After a stage of a large part: the memos of its texts let go of (each stage works on
     texts the one before never saw: extraction's last versions, their views and canonical
-    forms were ~10 MB per MB of mixed prose still held while the rules ran), and, for a huge
-    part, the freed heap given back (``engine.heapreuse``)."""
+    forms were ~10 MB per MB of mixed prose still held while the rules ran). The freed heap
+    stays for the next stage (``engine.heapreuse`` says why)."""
     if len(part) >= RELEASE_MIN:
         release_texts()
-    give_back()
 
 
 def _where(o: PartOutcome) -> str:

@@ -78,11 +78,3 @@ def test_a_run_is_the_same_with_the_heap_reused(monkeypatch):
     monkeypatch.setattr(compress, "HEAP_REUSE_MIN", 1)
     reused = run(text, packs, language="xx")
     assert reused[0] == plain[0] and reused[1].stats["rulesApplied"] == plain[1].stats["rulesApplied"]
-
-
-def test_giving_back_trims_only_within_a_pause(libc):
-    heapreuse.give_back()
-    assert libc.calls == []
-    with heap_reused():
-        heapreuse.give_back()
-        assert libc.calls[-1] == ("trim", 0)

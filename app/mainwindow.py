@@ -939,7 +939,7 @@ class MainWindow(QMainWindow):
     def toggle_panels_maximized(self) -> None:
         """The bottom panels at most of the window's height, or back at the height they had: on
         an ordinary screen they get a quarter, where the Trust tab's risk review, the test diff
-        or the corpus table show a few lines (1280×720: two lines of the risk review)."""
+        or the corpus table show a few lines (1280×720: one line of the risk review)."""
         self.bottom_dock.show()
         if self._panels_height_before is None:
             self._panels_height_before = self.bottom_dock.height()

@@ -118,7 +118,7 @@ def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], take
     seen: set[str] = set()  # the units, and marks already there: a pass in chunks, stopped once too many
     for at in range(0, len(units), _CHUNK):
         seen.update(_NON_ASCII_OR_MARK.findall(units, at, at + _CHUNK))
-        if len(seen) > len(STAND_INS) and sum(c > "\x7f" for c in seen) > len(STAND_INS):
+        if _too_many(seen):
             return None
     distinct = sorted(c for c in seen if c > "\x7f")
     if len(distinct) > len(STAND_INS) or not all(map(_unit_qualifies, distinct)):
@@ -145,7 +145,7 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
         for c in set(_NON_ASCII_OR_MARK.findall(text, at, at + _CHUNK)) - seen:
             seen.add(c)
             units.update(to_utf16_units(c) if c > "\x7f" else c)
-        if len(units) > len(STAND_INS) and sum(c > "\x7f" for c in units) > len(STAND_INS):
+        if _too_many(units):
             return None
     # (it reads only which units occur: the distinct ones, put together, stand for the text)
     stand = stand_ins_for_patterns("".join(sorted(units)), patterns, taken)
@@ -159,6 +159,11 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
 
 
 _NON_ASCII_ALONE = re.compile("([^\x00-\x7f])")
+
+
+def _too_many(seen: set[str]) -> bool:
+    """More distinct non-ASCII units among ``seen`` (units and marks) than there are stand-ins."""
+    return len(seen) > len(STAND_INS) and sum(c > "\x7f" for c in seen) > len(STAND_INS)
 
 
 @memo.lru(maxsize=64)

@@ -41,11 +41,10 @@ def _remember_bundled_trust(workspace: Path) -> None:
     a trusted filter is shown the whole risk summary instead of what changed since trust (a
     snapshot is only ever used for a stored hash its bytes hash to)."""
     from engine.rtk.snapshot import snapshot_file
+    from engine.rtk.sources import custom_files
     from engine.rtk.trust_history import remember_trusted
 
-    for path in (workspace / ".rtk" / "filters.toml", workspace / ".rtk" / "filters.json"):
-        if not path.is_file():
-            continue
+    for _scope, path in custom_files(workspace, None):  # (its project filter files, as RTK finds them)
         try:
             remember_trusted(snapshot_file(path))  # (a failure only means the whole summary is shown)
         except OSError:

@@ -524,7 +524,7 @@ class CavemanPreviewPanel(QWidget):
         except OSError as exc:
             self.banner.show_message(f"Cannot read {path}: {exc.strerror or exc}", "error")
             return False
-        self._sample_text = text if keep_combo else None
+        self._sample_text = qt_plain_text(text) if keep_combo else None  # (as the view gives it back)
         self.set_text(text)
         if not keep_combo:
             self.sample_combo.setCurrentIndex(0)

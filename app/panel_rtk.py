@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.layout_report import readable
 from app.panels import register_panel
+from app.playground.common import scanned_entries
 from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
@@ -51,11 +52,11 @@ from app.widgets.previewkit import (
     present_for_docs,
 )
 from app.widgets.scrollbody import scroll_body
-from app.widgets.spanview import SpanTextView
+from app.widgets.spanview import SpanTextView, qt_plain_text
 from app.widgets.trees import top_items
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
-from engine.workspace.filter_files import FILTER_KINDS
+from engine.workspace.filter_files import FILTER_KINDS, filter_files_of
 from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
@@ -98,6 +99,8 @@ class RtkPreviewPanel(QWidget):
         self.window_ = window
         self.preview: RtkPreview | None = None
         self.active: FilterBuffer | None = None
+        self._sample_text: str | None = None  # text of the sample chosen in the combo
+        self._filter_files: tuple[str, ...] = ()  # the workspace's filter files (see _workspace_filter_files)
         self._builtin: str | None = None  # the bundled filters folder ("" when missing), see _builtin_dir
         self._samples: list[Sample] = []
         settings = window.settings if window is not None else None
@@ -128,8 +131,9 @@ class RtkPreviewPanel(QWidget):
             button.setCheckable(True)
             self.scope.addButton(button, i)
         self.engine_button.setChecked(True)
-        self.engine_button.setToolTip("The whole engine: detection, filter choice among every filter (the open "
-                                      "file's included), engine dedup and the final cap")
+        self.engine_button.setToolTip("The whole engine: detection, filter choice among every filter (the "
+                                      "workspace's filter files, open or not, its .rtk project filters and the "
+                                      "bundled ones), engine dedup and the final cap")
         self.filter_button.setToolTip("Run the open filter file's selected filter alone (its stages only)")
         self.filter_button.setEnabled(False)
         self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
@@ -268,6 +272,7 @@ class RtkPreviewPanel(QWidget):
         tab = self.hook.current() if self.hook is not None else None
         self._take_tab(tab)
         self._samples = output_samples(self._workspace())
+        self._filter_files = self._workspace_filter_files()
         self.sample_combo.blockSignals(True)
         current = self.sample_combo.currentText()
         self.sample_combo.clear()
@@ -281,6 +286,16 @@ class RtkPreviewPanel(QWidget):
             self.sample_combo.setCurrentIndex(1)
             self._sample_chosen(1)
         self.schedule()
+
+    def _workspace_filter_files(self) -> tuple[str, ...]:
+        """The workspace's filter files outside ``.rtk/`` (the project's own are read from there),
+        from its last scan; none before the first (the scan's signal brings them)."""
+        ws = self._workspace()
+        entries = scanned_entries(self.window_) if self.window_ is not None and ws is not None else None
+        if ws is None or entries is None:
+            return ()
+        rtk = ws / ".rtk"
+        return tuple(str(p) for p in filter_files_of(ws, entries) if rtk not in p.parents)
 
     def _take_tab(self, tab: DocumentTab | None) -> bool:
         if tab is None or tab.doc.kind not in FILTER_KINDS or tab.path is None:
@@ -345,10 +360,20 @@ class RtkPreviewPanel(QWidget):
             self.command.blockSignals(True)
             self.command.setText(hint)
             self.command.blockSignals(False)
+        self._sample_text = qt_plain_text(text) if keep_combo else None  # (as the view gives it back)
         self.set_output(text)
         if not keep_combo:
             self.sample_combo.setCurrentIndex(0)
         return True
+
+    def show_output(self, text: str, command: str, path: str | None = None) -> None:
+        """A command output from elsewhere (the Corpus panel's sample ``path``): the sample box
+        names it when it is one of the workspace's samples, else says "(your output)"."""
+        self.command.setText(command)
+        index = self.sample_combo.findData(path) if path else -1
+        self._sample_text = qt_plain_text(text) if index > 0 else None
+        self.set_output(text)
+        self.sample_combo.setCurrentIndex(max(0, index))
 
     def set_output(self, text: str) -> None:
         self.input.set_text(text)  # the same text again keeps its shading (see SpanTextView.set_text)
@@ -364,6 +389,8 @@ class RtkPreviewPanel(QWidget):
         self.schedule(immediate=True)
 
     def _input_edited(self) -> None:
+        if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.plain_text():
+            self.sample_combo.setCurrentIndex(0)  # edited, or another text shown: the user's own output now
         self.schedule()
 
     # -- running --------------------------------------------------------------------------------------------------
@@ -373,7 +400,16 @@ class RtkPreviewPanel(QWidget):
                           self.intensity.currentText(), self._builtin_dir(),
                           str(ws) if ws is not None else None, self.active,
                           "filter" if self.filter_button.isChecked() and self.active is not None else "engine",
-                          self.stage_config())
+                          self.stage_config(), self._filter_files, self._unsaved_filter_files())
+
+    def _unsaved_filter_files(self) -> tuple[FilterBuffer, ...]:
+        """The workspace's other filter files that have unsaved edits, by their buffers."""
+        if self.window_ is None or not self._filter_files:
+            return ()
+        files = set(self._filter_files)
+        active = self.active.path if self.active is not None else None
+        return tuple(FilterBuffer(str(t.path), t.text) for t in self.window_.document_tabs()
+                     if t.path is not None and str(t.path) in files and str(t.path) != active and t.is_dirty())
 
     def _builtin_dir(self) -> str | None:
         """The bundled filters folder, looked up once: resolving it (realpath, a syscall per path

@@ -44,6 +44,10 @@ class RtkRequest:
     active: FilterBuffer | None = None
     scope: str = "engine"  # engine: every filter competes | filter: run the active filter alone
     options: dict[str, Any] = field(default_factory=dict)  # opt-in RtkConfig keys (renderers, code strip, grouping)
+    # the workspace's other filter files (outside .rtk/): they compete as the open one does, so
+    # opening a file never changes which filter the preview picks; an unsaved one by its buffer
+    workspace_files: tuple[str, ...] = ()
+    unsaved: tuple[FilterBuffer, ...] = ()
 
 
 @dataclass
@@ -266,6 +270,36 @@ def _project_filters(project: str | None, profile: str) -> tuple[list[RtkFilter]
     return found, diags
 
 
+# a workspace filter file's filters by (path, profile), kept while its size and mtime stay
+_WORKSPACE_FILES: memo.MemoDict[tuple[str, str], tuple[tuple[int, int], list[RtkFilter]]] = \
+    memo.MemoDict(f"{__name__}._WORKSPACE_FILES", 256)
+
+
+def _workspace_filters(paths: Iterable[str], unsaved: Iterable[FilterBuffer], profile: str) -> list[RtkFilter]:
+    """The filters of the workspace's filter files, in project scope as an open file's are (each
+    file read again only when it changed on disk; an unsaved one from its buffer). Their load
+    problems are the validator's to report, as the built-ins' are."""
+    from engine.rtk.sources import read_filter_file
+
+    buffers = {str(Path(b.path).resolve()): b for b in unsaved}
+    found: list[RtkFilter] = []
+    for path in paths:
+        buffer = buffers.get(str(Path(path).resolve()))
+        if buffer is not None:
+            found.extend(parse_filter_buffer(buffer, profile)[0])
+            continue
+        try:
+            st = Path(path).stat()
+        except OSError:
+            continue  # (gone since the scan: the next scan drops it)
+        stamp, key = (st.st_mtime_ns, st.st_size), (path, profile)
+        cached = _WORKSPACE_FILES.get(key)
+        if cached is None or cached[0] != stamp:
+            cached = _WORKSPACE_FILES[key] = (stamp, read_filter_file(path, profile=profile, source="project").filters)
+        found.extend(cached[1])
+    return found
+
+
 _RTK_MEMO = RunMemo()
 memo.register(f"{__name__}._RTK_MEMO", _RTK_MEMO.clear, _RTK_MEMO.__len__)
 
@@ -307,8 +341,9 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
             seconds=time.perf_counter() - started, filter_ids=[f.id for f in active])
     builtin, builtin_diags = _builtin_filters(req.builtin_dir, req.profile)
     project, project_diags = _project_filters(req.project_dir, req.profile)
+    workspace = _workspace_filters(req.workspace_files, req.unsaved, req.profile)
     active_paths = {str(Path(req.active.path).resolve())} if req.active is not None else set()
-    others = [f for f in [*project, *builtin]
+    others = [f for f in [*workspace, *project, *builtin]
               if not active_paths or not f.path or str(Path(f.path).resolve()) not in active_paths]
     filters = sort_filters([*active, *others], profile=req.profile)
     notes.extend(_rtk_notes(d for d in project_diags))

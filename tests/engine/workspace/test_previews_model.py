@@ -274,3 +274,30 @@ def test_rtk_preview_runs_an_unsaved_toml_filter(tmp_path):
     assert alone.filter_id == "quiet-build" and alone.text.splitlines()[:2] == ["building", "done"]
     broken = run_rtk_preview(RtkRequest(out, "quietbuild", active=FilterBuffer(buf.path, "schema_version = 2\n")))
     assert any(n.code == "RTK-TOML" for n in broken.notes)
+
+
+def test_rtk_preview_runs_the_workspaces_other_filter_files_as_an_open_one(tmp_path):
+    """A workspace filter competes whether or not its file is open (opening it changes nothing),
+    an unsaved one by its buffer, and a file changed on disk is read again."""
+    import os
+
+    path = tmp_path / "filters" / "mytool.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(FILTER), encoding="utf-8")
+    out, files = tool_output(), (str(path),)
+    closed = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files))
+    opened = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files,
+                                        active=FilterBuffer(str(path), path.read_text(encoding="utf-8"))))
+    assert closed.filter_id == opened.filter_id == "mytool"
+    assert (closed.text, closed.why) == (opened.text, opened.why)
+    assert run_rtk_preview(RtkRequest(out, "mytool build")).filter_id != "mytool"  # (not one of the files)
+    renamed = json.dumps({**FILTER, "id": "renamed"})
+    unsaved = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files,
+                                         unsaved=(FilterBuffer(str(path), renamed),)))
+    assert unsaved.filter_id == "renamed"
+    path.write_text(json.dumps({**FILTER, "id": "saved-later"}), encoding="utf-8")
+    os.utime(path, ns=(1, 1))  # (a new stamp even where the clock is coarse)
+    assert run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files)).filter_id == "saved-later"
+    path.unlink()  # gone since the scan: left out, no error
+    gone = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files))
+    assert gone.filter_id != "saved-later" and not gone.error

@@ -187,13 +187,16 @@ class CorpusPanel(QWidget):
         root = self.window_.workspace
         rules = root / "rules" if root is not None and (root / "rules").is_dir() else None
         filters = root / "filters" if root is not None and (root / "filters").is_dir() else None
-        return {"rules": str(rules) if rules else None, "filters": str(filters) if filters else None}
+        project = root if root is not None and (root / ".rtk").is_dir() else None
+        return {"rules": str(rules) if rules else None, "filters": str(filters) if filters else None,
+                "project": str(project) if project else None}
 
     def run(self) -> bool:
         """Run the workspace's folders (or the bundled ones) over the corpus."""
         folders = self._workspace_folders()
         return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
-                                          filters=folders["filters"], profile=self._profile()))
+                                          filters=folders["filters"], project=folders["project"],
+                                          profile=self._profile()))
 
     def run_ab(self) -> bool:
         """The active tab's unsaved text against the file on disk."""
@@ -211,7 +214,8 @@ class CorpusPanel(QWidget):
         folders = self._workspace_folders()
         folders["rules" if flag == "--rules" else "filters"] = current
         return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
-                                          filters=folders["filters"], baseline=baseline, profile=self._profile()))
+                                          filters=folders["filters"], baseline=baseline, project=folders["project"],
+                                          profile=self._profile()))
 
     def _profile(self) -> str:
         settings = getattr(self.window_, "settings", None)
@@ -342,8 +346,7 @@ class CorpusPanel(QWidget):
         if sample.kind == "output":
             # the panels registered under these names are these classes (app.panel_rtk, app.panel_caveman)
             rtk = cast("RtkPreviewPanel", self.window_.show_panel("rtk-preview"))
-            rtk.command.setText(sample.command or "")
-            rtk.set_output(sample.text)
+            rtk.show_output(sample.text, sample.command or "", sample.id)
         else:
             caveman = cast("CavemanPreviewPanel", self.window_.show_panel("caveman-preview"))
             caveman.set_text(preview_text(sample))

@@ -27,6 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="DIR", help="Caveman packs <language>/<category>.json (default: bundled)")
     parser.add_argument("--filters", metavar="DIR", help="RTK filter files (default: bundled)")
     parser.add_argument("--project", metavar="DIR", help="also the project's trusted .rtk/filters.json|toml")
+    parser.add_argument("--with-bundled", action="store_true",
+                        help="the bundled filters compete too, the --filters folder's above them in project "
+                             "scope (as the IDE's RTK preview runs a workspace's filter files)")
     parser.add_argument("--profile", choices=("omniroute", "strict"), default="omniroute")
     parser.add_argument("--intensity", choices=("lite", "full", "ultra"), default="full")
     parser.add_argument("--language", default=None, help="Caveman pack language (default: en)")
@@ -61,11 +64,11 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("eval", "--json - and --samples - cannot both use standard output")
     try:
         current = load_setup("current", rules=args.rules, filters=args.filters, project=args.project,
-                             profile=args.profile, **_options(args))
+                             profile=args.profile, with_bundled=args.with_bundled, **_options(args))
         baseline = None
         if args.baseline:
             baseline = load_baseline(args.baseline, rules=args.rules, filters=args.filters, project=args.project,
-                                     profile=args.profile, **_options(args))
+                                     profile=args.profile, with_bundled=args.with_bundled, **_options(args))
     except SetupError as exc:
         print(f"rulewright eval: error: {exc}", file=sys.stderr)
         return 2

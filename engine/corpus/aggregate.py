@@ -120,7 +120,7 @@ class Aggregate:
         self.worst.offer((row["savingsPercent"], index), _brief(row))
 
     def known_names(self) -> list[str]:
-        names = [f.id for f in self.setup.filters]
+        names = [f.id for f in self.setup.filters if f.id not in self.setup.context_ids]
         language = self.setup.language or "en"
         try:
             names.extend(rule.name for rule in self.setup.packs.rules_for(language))

@@ -39,6 +39,9 @@ class EvalSetup:
     min_length: float = 50
     problems: list[str] = field(default_factory=list)
     sources: str = ""  # where the packs and filters came from, as the report says it
+    # filters loaded only to compete (the bundled ones beside a workspace's): what is judged is
+    # the author's, so these are not listed as never fired
+    context_ids: frozenset[str] = frozenset()
 
     def caveman_config(self) -> dict[str, Any]:
         config: dict[str, Any] = {"enabled": True, "compressRoles": list(self.roles), "autoDetectLanguage": False,
@@ -53,8 +56,11 @@ class SetupError(Exception):
 
 
 def load_setup(label: str, *, rules: str | os.PathLike[str] | None, filters: str | os.PathLike[str] | None,
-               project: str | os.PathLike[str] | None = None, profile: str = "omniroute", **options: Any) -> EvalSetup:
-    """Load packs and filters from folders (``None``: the bundled ones)."""
+               project: str | os.PathLike[str] | None = None, profile: str = "omniroute", with_bundled: bool = False,
+               **options: Any) -> EvalSetup:
+    """Load packs and filters from folders (``None``: the bundled ones). ``with_bundled``: the
+    bundled filters compete too, and the ``filters`` folder's in project scope above them, as
+    the IDE's RTK preview runs a workspace's filter files."""
     rules_dir = Path(rules) if rules is not None else builtin_rules_dir()
     filters_dir = Path(filters) if filters is not None else builtin_filters_dir()
     for name, folder in (("rules", rules_dir), ("filters", filters_dir)):
@@ -67,25 +73,39 @@ def load_setup(label: str, *, rules: str | os.PathLike[str] | None, filters: str
             packs.rules_for(language)  # parse now: a broken pack is reported once, not per sample
         except PackError as exc:
             problems.append(str(exc))
-    loaded, diagnostics = _load_filters(filters_dir, project, profile)
+    with_bundled = with_bundled and filters is not None  # (the bundled folder itself: loaded once)
+    loaded, diagnostics = _load_filters(filters_dir, project, profile, with_bundled)
     problems.extend(_diagnostic_line(d) for d in diagnostics if getattr(d, "level", "") == "error")
+    skipped = [d.message for d in diagnostics if getattr(d, "code", "") == "RTK-SOURCE" and d.level == "warning"]
     sources = (f"the packs of {'the bundled rules' if rules is None else rules_dir} and the filters of "
                f"{'the bundled filters' if filters is None else filters_dir}"
-               + (f" with the trusted filters of {project}" if project is not None else ""))
-    return EvalSetup(label, packs, loaded, profile=profile, problems=problems, sources=sources, **options)
+               + (" beside the bundled filters" if with_bundled else "")
+               + (f" with the trusted filters of {project}" if project is not None else "")
+               + "".join(f" ({message[:1].lower() + message[1:]})" for message in skipped))
+    context: frozenset[str] = frozenset()
+    if with_bundled:  # (an id of the author's own as well is theirs to judge)
+        context = frozenset(f.id for f in loaded if f.source == "builtin") - {f.id for f in loaded if f.source != "builtin"}
+    return EvalSetup(label, packs, loaded, profile=profile, problems=problems, sources=sources, context_ids=context,
+                     **options)
 
 
-def _load_filters(filters_dir: Path, project: str | os.PathLike[str] | None, profile: str
+def _load_filters(filters_dir: Path, project: str | os.PathLike[str] | None, profile: str, with_bundled: bool
                   ) -> tuple[list[RtkFilter], list[Diagnostic]]:
-    if project is None:
-        from engine.rtk.model import load_filter_dir
+    from engine.rtk.model import load_filter_dir
 
+    if project is None and not with_bundled:
         return load_filter_dir(filters_dir, profile=profile, source="builtin")
+    from engine.rtk.select import sort_filters
     from engine.rtk.sources import collect_filters
 
-    filters, diagnostics = collect_filters(filters_dir, project_dir=project, data_dir=os.devnull,
-                                           config={"enabled": True}, environ={}, profile=profile)
-    return list(filters), list(diagnostics)
+    own: list[RtkFilter] = []
+    own_diagnostics: list[Diagnostic] = []
+    if with_bundled:  # the folder's filters rank as an open file's do in the IDE's preview
+        own, own_diagnostics = load_filter_dir(filters_dir, profile=profile, source="project")
+    filters, diagnostics = collect_filters(None if with_bundled else filters_dir, project_dir=project,
+                                           data_dir=os.devnull, config={"enabled": True}, environ={},
+                                           profile=profile)
+    return sort_filters([*own, *filters], profile=profile), [*own_diagnostics, *diagnostics]
 
 
 def _diagnostic_line(d: Any) -> str:
@@ -98,15 +118,16 @@ def _diagnostic_line(d: Any) -> str:
 # ------------------------------------------------------------------ baselines
 
 def load_baseline(value: str, *, rules: str | None, filters: str | None, project: str | None, profile: str,
-                  **options: Any) -> EvalSetup:
+                  with_bundled: bool = False, **options: Any) -> EvalSetup:
     """``--baseline``: a folder (with ``rules/``/``filters/`` inside, or itself a rules or filters
     folder), else a git revision of the repository that holds the current rules and filters."""
     folder = Path(value)
     if folder.is_dir():
         base_rules, base_filters = _baseline_folders(folder, rules, filters)
         return load_setup(f"baseline {value}", rules=base_rules, filters=base_filters, project=project,
-                          profile=profile, **options)
-    return _load_revision(value, rules=rules, filters=filters, project=project, profile=profile, **options)
+                          profile=profile, with_bundled=with_bundled, **options)
+    return _load_revision(value, rules=rules, filters=filters, project=project, profile=profile,
+                          with_bundled=with_bundled, **options)
 
 
 def _baseline_folders(folder: Path, rules: str | None, filters: str | None) -> tuple[Any, Any]:
@@ -130,7 +151,7 @@ def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
 
 
 def _load_revision(rev: str, *, rules: str | None, filters: str | None, project: str | None, profile: str,
-                   **options: Any) -> EvalSetup:
+                   with_bundled: bool = False, **options: Any) -> EvalSetup:
     rules_dir = Path(rules) if rules is not None else builtin_rules_dir()
     filters_dir = Path(filters) if filters is not None else builtin_filters_dir()
     anchor = rules_dir if rules_dir.is_dir() else filters_dir
@@ -147,8 +168,9 @@ def _load_revision(rev: str, *, rules: str | None, filters: str | None, project:
         for name, folder in (("rules", rules_dir), ("filters", filters_dir)):
             paths[name] = _export_tree(repo, rev, folder, out / name)
         setup = load_setup(f"baseline {rev}", rules=paths["rules"], filters=paths["filters"], project=project,
-                           profile=profile, **options)
-    setup.sources = f"the packs of {rules_dir} and the filters of {filters_dir} as they were at {rev}"
+                           profile=profile, with_bundled=with_bundled and filters is not None, **options)
+    setup.sources = (f"the packs of {rules_dir} and the filters of {filters_dir} as they were at {rev}"
+                     + (" beside the bundled filters" if with_bundled and filters is not None else ""))
     return setup
 
 

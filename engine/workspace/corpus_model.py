@@ -40,12 +40,18 @@ def eval_program() -> tuple[str, list[str]]:
 
 
 def eval_arguments(paths: list[str], report: str, *, rules: str | None = None, filters: str | None = None,
-                   baseline: str | None = None, profile: str = "omniroute", workers: int | None = None) -> list[str]:
-    """The ``eval`` command line the panel runs (progress lines on, the report written to ``report``)."""
+                   baseline: str | None = None, project: str | None = None, profile: str = "omniroute",
+                   workers: int | None = None) -> list[str]:
+    """The ``eval`` command line the panel runs (progress lines on, the report written to ``report``).
+    The filters compete as in the RTK preview: a workspace's ``filters`` beside the bundled ones,
+    with its ``project``'s .rtk filters (trusted ones: OmniRoute skips the rest, and the report
+    says so)."""
     args = ["eval", *paths, "--json", report, "--progress-lines", "--quiet", "--profile", profile]
-    for flag, value in (("--rules", rules), ("--filters", filters), ("--baseline", baseline)):
+    for flag, value in (("--rules", rules), ("--filters", filters), ("--baseline", baseline), ("--project", project)):
         if value:
             args += [flag, value]
+    if filters:
+        args.append("--with-bundled")
     args += ["--workers", str(workers or max(1, (os.cpu_count() or 2) - 1))]  # one core stays with the editor
     return args
 

@@ -99,3 +99,39 @@ def test_the_corpus_is_remembered_for_the_next_session(qtbot, window, corpus):
     qtbot.addWidget(again)
     assert again.paths == [str(corpus)]  # a folder that is gone is not offered again
     assert again.run_button.isEnabled()
+
+
+def test_the_corpus_and_the_rtk_preview_pick_the_same_filter(qtbot, dialogs):
+    """On the example workspace, every output sample gets the same filter in a corpus run as in
+    the RTK preview with no file open (the project's filters, the workspace's filters/ and the
+    bundled ones compete in both); the preview's sample box names the sample until it is edited."""
+    from app.mainwindow import MainWindow
+    from engine.workspace.example import ensure_example_workspace
+    from engine.workspace.settings import Settings
+
+    window = MainWindow(Settings())
+    qtbot.addWidget(window)
+    window.open_workspace(ensure_example_workspace(), restore=False)
+    window.show()
+    qtbot.waitUntil(lambda: window.index is not None, timeout=20000)
+    rtk = window.panel_widgets["rtk-preview"]
+    qtbot.waitUntil(lambda: bool(rtk._filter_files), timeout=20000)  # (from the workspace's scan)
+    panel = _panel(window)
+    panel.add_paths([str(window.workspace / "samples")])
+    with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
+        assert panel.run()
+    report = blocker.args[0]
+    fired = {row["id"]: row["fired"] for row in report["current"]["worst"]}
+    assert sorted(name for names in fired.values() for name in names) == [
+        "deploy-log", "git-status", "ledger-check", "ledger-check", "ledger-import"]
+    assert "beside the bundled filters" in panel.summary.text()
+    for sample_id, names in fired.items():
+        assert panel.open_in_preview(sample_id)
+        text = rtk.input.plain_text()
+        qtbot.waitUntil(lambda t=text: rtk.preview is not None and rtk.preview.output == t
+                        and rtk.preview.detected_command == rtk.command.text(), timeout=20000)
+        assert [rtk.preview.filter_id] == names, sample_id
+        assert rtk.sample_combo.currentText() == sample_id.rsplit("/", 1)[-1]  # the sample box names it
+        rtk.input.setPlainText(rtk.input.plain_text() + "one more line\n")
+        assert rtk.sample_combo.currentText() == "(your output)"  # edited: no longer that sample
+    window.watcher.stop()

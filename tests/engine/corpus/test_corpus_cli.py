@@ -153,3 +153,60 @@ def test_ctrl_c_still_writes_a_partial_report(capsys, tmp_path, corpus, rules_di
     report = json.loads(report_file.read_text(encoding="utf-8"))
     assert code == 1 and report["partial"] is True and report["corpus"]["samples"] == 2
     assert "partial" in out
+
+
+def test_with_bundled_runs_the_filters_the_ides_preview_runs(capsys, tmp_path):
+    """A workspace's filters beside the bundled ones (ranked as the preview ranks them), with its
+    trusted project filters: each output sample gets the filter its scope gives it; the bundled
+    filters compete but are not the author's to be told "never fired"; an untrusted project file
+    is left out and the report says so."""
+    ws = tmp_path / "ws"
+    (ws / "filters").mkdir(parents=True)
+    (ws / ".rtk").mkdir()
+    own = {"id": "deploy-log", "label": "deploy", "category": "infra", "priority": 70,
+           "match": {"commands": ["^deploy\\b"], "patterns": [], "outputTypes": []},
+           "rules": {"dropPatterns": ["^upload \\d+%$"], "collapsePatterns": [], "deduplicate": False},
+           "preserve": {"errorPatterns": [], "summaryPatterns": []}, "tests": []}
+    unused = {**own, "id": "never-used", "match": {"commands": ["^zyzzyva\\b"], "patterns": [], "outputTypes": []}}
+    (ws / "filters" / "deploy.json").write_text(json.dumps(own), encoding="utf-8")
+    (ws / "filters" / "unused.json").write_text(json.dumps(unused), encoding="utf-8")
+    project = {**own, "id": "ledger-import", "match": {"commands": ["^ledger import\\b"], "patterns": [],
+                                                        "outputTypes": []},
+               "rules": {"dropPatterns": ["^imported row \\d+$"], "collapsePatterns": [], "deduplicate": False}}
+    (ws / ".rtk" / "filters.json").write_text(json.dumps([project]), encoding="utf-8")
+    assert main(["trust", str(ws), "--write", "--yes"]) == 0
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "deploy.txt").write_text("$ deploy web1\n" + "".join(f"upload {i}%\n" for i in range(0, 100, 5))
+                                       + "deploy: done\n", encoding="utf-8")
+    (corpus / "import.txt").write_text("$ ledger import rates.csv\n" + "".join(f"imported row {i}\n"
+                                                                               for i in range(40))
+                                       + "import: 40 rows\n", encoding="utf-8")
+    (corpus / "status.txt").write_text("$ git status\nOn branch main\nChanges not staged for commit:\n"
+                                       + "".join(f"\tmodified:   src/file{i}.py\n" for i in range(30)),
+                                       encoding="utf-8")
+    capsys.readouterr()
+
+    def fired(*extra: str) -> tuple[dict[str, list[str]], dict]:
+        report_file = tmp_path / "r.json"
+        _eval(capsys, str(corpus), "--filters", str(ws / "filters"), "--workers", "1", "--json", str(report_file),
+              *extra)
+        report = json.loads(report_file.read_text(encoding="utf-8"))
+        rows = {w["id"].rsplit("/", 1)[-1]: w["fired"] for w in report["current"]["worst"]}
+        return rows, report
+
+    rows, report = fired("--project", str(ws), "--with-bundled")
+    assert rows == {"deploy.txt": ["deploy-log"], "import.txt": ["ledger-import"], "status.txt": ["git-status"]}
+    from engine.paths import builtin_filters_dir
+    from engine.rtk.model import load_filter_dir
+
+    bundled = {f.id for f in load_filter_dir(builtin_filters_dir())[0]}
+    never = set(report["current"]["neverFired"])
+    assert "never-used" in never and not never & bundled
+    assert "beside the bundled filters" in report["current"]["setup"]["sources"]
+    rows, _report = fired("--project", str(ws))  # the folder alone, as OmniRoute's own library
+    assert rows["status.txt"] == [] and rows["import.txt"] == ["ledger-import"]
+    (ws / ".rtk" / "filters.json").write_text(json.dumps([{**project, "priority": 71}]), encoding="utf-8")
+    rows, report = fired("--project", str(ws), "--with-bundled")
+    assert rows["import.txt"] != ["ledger-import"]
+    assert "changed after trust and were skipped" in report["current"]["setup"]["sources"]

@@ -381,7 +381,8 @@ class LearnDialog(QDialog):
             from engine.workspace import templates
 
             return templates.filter_path(self.window_.workspace, ident)
-        name, _ = QFileDialog.getSaveFileName(self, "Save filter", f"{ident}.json", "Filter files (*.json)")
+        name, _ = QFileDialog.getSaveFileName(self, "Save filter", f"{ident}.json", "Filter files (*.json)",
+                                              options=QFileDialog.Option.DontConfirmOverwrite)  # (save asks)
         return Path(name) if name else None
 
     def save(self, path: Path | None = None, *, overwrite: bool = False) -> bool:

@@ -447,8 +447,11 @@ class TrustPanel(QWidget):
         if target is None:
             return False
         fmt = self.format.currentData()
+        # (no "replace it?" from the dialog: an existing file is merged into unless "replace the
+        # file" is ticked, and export_to's own question says which, with what is kept or dropped)
         name, _ = QFileDialog.getSaveFileName(self, "Export filters", str(target),
-                                              "TOML (*.toml)" if fmt == "toml" else "JSON (*.json)")
+                                              "TOML (*.toml)" if fmt == "toml" else "JSON (*.json)",
+                                              options=QFileDialog.Option.DontConfirmOverwrite)
         if not name:
             return False
         return self.export_to(Path(name))

@@ -192,3 +192,22 @@ def test_a_hidden_trust_panel_loads_when_shown(qtbot, window):
     with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         window.show_panel("trust")
     assert panel.overview is not None and panel.candidates
+
+
+def test_the_export_dialog_leaves_the_replace_question_to_the_export(qtbot, window, demo, dialogs, monkeypatch):
+    """Qt's "already exists, replace it?" would misstate a merge (the default): the export's own
+    question says whether it merges or replaces, and what it keeps."""
+    from PySide6.QtWidgets import QFileDialog
+
+    asked: list[object] = []
+
+    def save_as(*args, **kwargs):
+        asked.append(kwargs.get("options"))
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_as))
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    panel.set_selected({(by_id["npm-install"].file, "npm-install")})
+    assert not panel.export_clicked()  # (cancelled in the dialog)
+    assert asked and asked[0] & QFileDialog.Option.DontConfirmOverwrite

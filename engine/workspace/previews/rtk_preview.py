@@ -284,7 +284,7 @@ def _workspace_filters(paths: Iterable[str], unsaved: Iterable[FilterBuffer], pr
     buffers = {str(Path(b.path).resolve()): b for b in unsaved}
     found: list[RtkFilter] = []
     for path in paths:
-        buffer = buffers.get(str(Path(path).resolve()))
+        buffer = buffers.get(str(Path(path).resolve())) if buffers else None  # (resolving costs syscalls)
         if buffer is not None:
             found.extend(parse_filter_buffer(buffer, profile)[0])
             continue

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -605,17 +606,27 @@ def install_preview_actions(panel: RtkPreviewPanel) -> None:
     panel.input.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
 
     def menu(pos) -> None:
-        m = panel.input.createStandardContextMenu()
-        m.addSeparator()
-        target, why = target_of(panel)
-        for action in (drop, keep_):
-            action.setEnabled(target is not None)
-            action.setStatusTip(why)
-            m.addAction(action)
+        m = input_menu(panel)
         m.exec(panel.input.mapToGlobal(pos))
         m.deleteLater()
 
     panel.input.customContextMenuRequested.connect(menu)
 
 
-__all__ = ["LearnDialog", "LinesLikeDialog", "install_preview_actions", "lines_like_action", "open_learn_dialog"]
+def input_menu(panel: RtkPreviewPanel) -> QMenu:
+    """The input view's context menu: Qt's own entries, then the two actions, enabled when there
+    is a filter to add to, else with the reason beneath them (a disabled entry shows no tip)."""
+    m = panel.input.createStandardContextMenu()
+    m.addSeparator()
+    target, why = target_of(panel)
+    for action in panel.lines_like_actions:
+        action.setEnabled(target is not None)
+        action.setStatusTip(why)
+        m.addAction(action)
+    if target is None:
+        m.addAction(why[:1].upper() + why[1:]).setEnabled(False)
+    return m
+
+
+__all__ = ["LearnDialog", "LinesLikeDialog", "input_menu", "install_preview_actions", "lines_like_action",
+           "open_learn_dialog"]

@@ -129,6 +129,10 @@ def test_drop_lines_like_these_refuses_an_error_line(qtbot, window, demo, dialog
     qtbot.waitUntil(tab.is_settled, timeout=10000)
     before = tab.text
     preview.input.setPlainText("npm notice a\nnpm ERR! code E404\n")
+    from app.learn_dialog import input_menu
+
+    shown = [(a.text(), a.isEnabled()) for a in input_menu(preview).actions() if a.text()]
+    assert shown[-2:] == [("Drop Lines Like These", True), ("Keep Lines Like These", True)]  # (no reason line)
     _select_lines(preview.input, 1, 1)
     with qtbot.waitSignal(preview.lines_like_jobs.finished, timeout=30000):
         assert lines_like_action(preview, "drop", confirm=False)
@@ -157,3 +161,8 @@ def test_lines_like_needs_an_open_json_filter(qtbot, window):
     assert not lines_like_action(preview, "drop")
     drop, keep = preview.lines_like_actions
     assert drop.text() == "Drop Lines Like These" and keep.text() == "Keep Lines Like These"
+    from app.learn_dialog import input_menu
+
+    shown = [(a.text(), a.isEnabled()) for a in input_menu(preview).actions() if a.text()]
+    assert shown[-3:] == [("Drop Lines Like These", False), ("Keep Lines Like These", False),
+                          ("Open a JSON filter file to add patterns to it", False)]  # why, where it is seen

@@ -146,12 +146,12 @@ _CRITERIA_WORDS = {
 }
 
 
-def _why(selection: dict[str, Any] | None, filter_label: str) -> str:
+def _why(selection: dict[str, Any] | None, filter_label: str, where: str = "") -> str:
     if not selection:
         return ""
     if selection.get("filterId") is None:
         return selection.get("note") or "no filter was chosen"
-    parts = [f"{filter_label} ({selection.get('scope') or 'builtin'} scope)"]
+    parts = [f"{filter_label} ({selection.get('scope') or 'builtin'} scope{', ' + where if where else ''})"]
     crit = selection.get("criterion")
     if crit:
         words = _CRITERIA_WORDS.get(crit, crit)
@@ -161,6 +161,20 @@ def _why(selection: dict[str, Any] | None, filter_label: str) -> str:
     if selection.get("note"):
         parts.append(selection["note"])
     return " — ".join(parts)
+
+
+def _file_of(flt: RtkFilter | None, workspace: str | None) -> str:
+    """Where a chosen filter is written: its path in the workspace (``.rtk/filters.json`` and
+    ``filters/x.json`` both rank in project scope), or a bundled file's name."""
+    if flt is None or not flt.path:
+        return ""
+    path = Path(flt.path)
+    if workspace:
+        try:
+            return path.resolve().relative_to(Path(workspace).resolve()).as_posix()
+        except (ValueError, OSError):
+            pass
+    return path.name
 
 
 def _stage_rows(trace: Trace) -> list[StageRow]:
@@ -358,7 +372,7 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     label = (flt.name or flt.id) if flt else ""
     selection = trace.selection.to_dict() if trace.selection else None
     why = "document read: OmniRoute passes it through (no filter, no final cap)" if result.document_read \
-        else _why(selection, label)
+        else _why(selection, label, _file_of(flt, req.project_dir))
     return RtkPreview(
         req.output, result.text, det.type, det.confidence, det.command or "", list(det.matched_patterns),
         flt.id if flt else None, label, why, _stage_rows(trace), result.original_tokens, result.compressed_tokens,

@@ -290,6 +290,9 @@ def test_rtk_preview_runs_the_workspaces_other_filter_files_as_an_open_one(tmp_p
                                         active=FilterBuffer(str(path), path.read_text(encoding="utf-8"))))
     assert closed.filter_id == opened.filter_id == "mytool"
     assert (closed.text, closed.why) == (opened.text, opened.why)
+    assert "(project scope, mytool.json)" in closed.why  # (where it is written: outside the workspace, its name)
+    in_ws = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files, project_dir=str(tmp_path)))
+    assert "(project scope, filters/mytool.json)" in in_ws.why
     assert run_rtk_preview(RtkRequest(out, "mytool build")).filter_id != "mytool"  # (not one of the files)
     renamed = json.dumps({**FILTER, "id": "renamed"})
     unsaved = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files,

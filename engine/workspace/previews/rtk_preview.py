@@ -356,6 +356,10 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
     builtin, builtin_diags = _builtin_filters(req.builtin_dir, req.profile)
     project, project_diags = _project_filters(req.project_dir, req.profile)
     workspace = _workspace_filters(req.workspace_files, req.unsaved, req.profile)
+    if req.builtin_dir and any(Path(f).parent == Path(req.builtin_dir) for f in req.workspace_files):
+        # the workspace is the bundled library's own folder (its authors at work): each file once
+        mine = {Path(f).name for f in req.workspace_files if Path(f).parent == Path(req.builtin_dir)}
+        builtin = [f for f in builtin if not f.path or Path(f.path).name not in mine]
     active_paths = {str(Path(req.active.path).resolve())} if req.active is not None else set()
     others = [f for f in [*workspace, *project, *builtin]
               if not active_paths or not f.path or str(Path(f.path).resolve()) not in active_paths]

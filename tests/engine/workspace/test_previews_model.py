@@ -293,6 +293,8 @@ def test_rtk_preview_runs_the_workspaces_other_filter_files_as_an_open_one(tmp_p
     assert "(project scope, mytool.json)" in closed.why  # (where it is written: outside the workspace, its name)
     in_ws = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files, project_dir=str(tmp_path)))
     assert "(project scope, filters/mytool.json)" in in_ws.why
+    library = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files, builtin_dir=str(path.parent)))
+    assert library.filter_id == "mytool" and "project scope" in library.why  # (the library's folder: its files once)
     assert run_rtk_preview(RtkRequest(out, "mytool build")).filter_id != "mytool"  # (not one of the files)
     renamed = json.dumps({**FILTER, "id": "renamed"})
     unsaved = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files,

@@ -60,16 +60,21 @@ FIELD_NAMES = {"match.commands": "command", "match.patterns": "output", "rules.d
                "preserve.summaryPatterns": "keep (summary)"}
 
 
-def _learn_job(samples: list[str], command: str, filter_id: str | None, builtin: str | None):
-    """Worker: read the samples and compose the first draft (plain data back to the GUI)."""
+def _learn_job(samples: list[str], command: str, filter_id: str | None, builtin: str | None,
+               workspace: str | None = None, workspace_files: tuple[str, ...] = ()):
+    """Worker: read the samples and compose the first draft (plain data back to the GUI). The
+    activation check meets the bundled filters, and names a filter of the workspace (its files,
+    its .rtk) that the command would select instead, as the RTK preview would."""
     from engine.rtk.learn import compose, learn
+    from engine.workspace.previews.rtk_preview import workspace_neighbours
 
     pool = None
     if builtin and Path(builtin).is_dir():
         from engine.rtk.model import load_filter_dir
 
         pool = load_filter_dir(builtin)[0]
-    draft = learn(samples, command, filter_id=filter_id or None, pool=pool)
+    neighbours = workspace_neighbours(workspace, workspace_files) if workspace else None
+    draft = learn(samples, command, filter_id=filter_id or None, pool=pool, neighbours=neighbours)
     return draft, compose(draft)
 
 
@@ -259,13 +264,18 @@ class LearnDialog(QDialog):
         if not samples or not self.command.text().strip():
             self.proof.setText("Give the command and at least one sample output.")
             return False
-        builtin = None
+        builtin = workspace = None
+        files: tuple[str, ...] = ()
         if self.window_ is not None:
             from engine.paths import builtin_filters_dir
 
             builtin = str(builtin_filters_dir())
+            if self.window_.workspace is not None:
+                from app.playground.common import workspace_filter_files
+
+                workspace, files = str(self.window_.workspace), workspace_filter_files(self.window_)
         self.dispatcher.request(_learn_job, samples, self.command.text().strip(),
-                                self.filter_id.text().strip() or None, builtin, immediate=True)
+                                self.filter_id.text().strip() or None, builtin, workspace, files, immediate=True)
         return True
 
     def show_result(self, draft, result) -> None:

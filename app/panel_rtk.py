@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.layout_report import readable
 from app.panels import register_panel
-from app.playground.common import scanned_entries
+from app.playground.common import workspace_filter_files
 from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
@@ -56,7 +56,7 @@ from app.widgets.spanview import SpanTextView, qt_plain_text
 from app.widgets.trees import top_items
 from app.workers import PREVIEWS_LANE, Dispatcher
 from engine.paths import builtin_filters_dir
-from engine.workspace.filter_files import FILTER_KINDS, filter_files_of
+from engine.workspace.filter_files import FILTER_KINDS
 from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
@@ -288,14 +288,9 @@ class RtkPreviewPanel(QWidget):
         self.schedule()
 
     def _workspace_filter_files(self) -> tuple[str, ...]:
-        """The workspace's filter files outside ``.rtk/`` (the project's own are read from there),
-        from its last scan; none before the first (the scan's signal brings them)."""
-        ws = self._workspace()
-        entries = scanned_entries(self.window_) if self.window_ is not None and ws is not None else None
-        if ws is None or entries is None:
-            return ()
-        rtk = ws / ".rtk"
-        return tuple(str(p) for p in filter_files_of(ws, entries) if rtk not in p.parents)
+        """The workspace's own filter files from its last scan; none before the first (the
+        scan's signal brings them)."""
+        return workspace_filter_files(self.window_)
 
     def _take_tab(self, tab: DocumentTab | None) -> bool:
         if tab is None or tab.doc.kind not in FILTER_KINDS or tab.path is None:

@@ -322,6 +322,15 @@ def scanned_entries(window: Any) -> list | None:
     return None
 
 
+def workspace_filter_files(window: Any) -> tuple[str, ...]:
+    """The window's workspace's own filter files (outside ``.rtk/``) from its last scan, or none
+    before it (``engine.workspace.filter_files.own_filter_files``)."""
+    from engine.workspace.filter_files import own_filter_files
+
+    entries = scanned_entries(window) if window is not None and window.workspace is not None else None
+    return () if entries is None else own_filter_files(window.workspace, entries)
+
+
 def docs_focus(window: Any, *, bottom_share: float | None = None, right_share: float | None = None) -> None:
     """Docs mode only: give the panel being photographed room (a taller bottom dock for the
     bottom panels, a narrower preview dock for the playgrounds). The user's layout is never

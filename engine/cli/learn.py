@@ -32,6 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="overwrite FILE when it exists")
     parser.add_argument("--builtin", metavar="DIR",
                         help="built-in filters the activation check selects among (default: filters/)")
+    parser.add_argument("--project", metavar="DIR",
+                        help="the project the filter is for: the proof names a filter of its .rtk/ that the "
+                             "command selects instead")
     parser.add_argument("--json", action="store_true",
                         help="print the filter, proposals, savings and proof as one JSON object")
 
@@ -60,8 +63,15 @@ def run(args: argparse.Namespace) -> int:
         texts.append(text)
     builtin = args.builtin or default_builtin_dir()
     pool = load_builtin(builtin, "omniroute")[0] if Path(builtin).is_dir() else None
+    neighbours = None
+    if args.project:
+        if not Path(args.project).is_dir():
+            return usage_error("learn", f"--project {args.project}: not a folder")
+        from engine.workspace.previews.rtk_preview import workspace_neighbours
+
+        neighbours = workspace_neighbours(args.project, ())
     try:
-        draft = learn(texts, args.shell_command, filter_id=args.filter_id, pool=pool)
+        draft = learn(texts, args.shell_command, filter_id=args.filter_id, pool=pool, neighbours=neighbours)
     except ValueError as exc:
         return usage_error("learn", str(exc))
     result = compose(draft)

@@ -23,6 +23,13 @@ def filter_files_of(root: Path, entries: list[tuple[Path, FileKind]] | None = No
     return sorted(p for p, kind in entries if kind in FILTER_KINDS or (p.suffix == ".toml" and _is_rtk_toml(p)))
 
 
+def own_filter_files(root: Path, entries: list[tuple[Path, FileKind]]) -> tuple[str, ...]:
+    """The workspace's filter files outside ``.rtk/`` (the project's own are read from there), as
+    the RTK preview has them compete: from a scan's (path, kind) entries."""
+    rtk = root / ".rtk"
+    return tuple(str(p) for p in filter_files_of(root, entries) if rtk not in p.parents)
+
+
 def _is_rtk_toml(path: Path) -> bool:
     """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
     try:

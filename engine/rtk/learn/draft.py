@@ -57,6 +57,9 @@ class Draft:
     strip_ansi: bool
     deduplicate: bool
     pool: list[RtkFilter] | None = None  # other filters the activation check selects among
+    # the filters of the workspace the filter is saved into (its files, its project's .rtk): one
+    # that is chosen instead for the command is named, not held against the filter
+    neighbours: list[RtkFilter] | None = None
 
 
 @dataclass
@@ -106,8 +109,8 @@ def split_lines(text: str) -> list[str]:
     return [ANSI.sub("", ln) for ln in engine_split(text)]
 
 
-def learn(samples: list[str], command: str, *, filter_id: str | None = None, pool: list[RtkFilter] | None = None
-          ) -> Draft:
+def learn(samples: list[str], command: str, *, filter_id: str | None = None, pool: list[RtkFilter] | None = None,
+          neighbours: list[RtkFilter] | None = None) -> Draft:
     """Read the samples and propose patterns (nothing is composed yet)."""
     if not samples:
         raise ValueError("give at least one sample output")
@@ -124,7 +127,7 @@ def learn(samples: list[str], command: str, *, filter_id: str | None = None, poo
     proposals += _priority_patterns(sample_lines, guard, protected_keys)
     protected = [[normal(ln.text) for ln in guard if ln.sample == i and normal(ln.text)] for i in range(len(samples))]
     draft = Draft(command, shape_, filter_id or shape_.filter_id, list(samples), lines, sample_lines, proposals,
-                  protected, any(ANSI.search(s) for s in samples), shape.has_bursts(lines), pool)
+                  protected, any(ANSI.search(s) for s in samples), shape.has_bursts(lines), pool, neighbours)
     for p in proposals:
         refresh_matches(draft, p)
     return draft
@@ -242,7 +245,7 @@ def compose(draft: Draft) -> LearnResult:
         limits = shape.Limits(0, 20, 20, "a line limit lost protected lines: none of the filter's own") \
             if no_cut else shape.choose_limits(kept)
         obj = _base(draft, accepted, limits)
-        proof = prove(obj, draft.samples, draft.command, draft.protected, draft.pool)
+        proof = prove(obj, draft.samples, draft.command, draft.protected, draft.pool, draft.neighbours)
         blamed = _blame(accepted, proof)
         if not blamed:
             if proof.lost and not no_cut and limits.max_lines:

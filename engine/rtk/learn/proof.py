@@ -14,7 +14,10 @@ A draft is shown (and saved) only with this proof. It checks:
   error/failure/location/summary lines (``engine.rtk.signal``, the same check our own filters
   pass) plus the warnings and outcome lines the learner protected;
 * **activation** — the command selects this filter, alone and, when a pool of other filters is
-  given, as a project filter among them.
+  given, as a project filter among them. Where the workspace it is saved into already has a
+  filter the command selects instead (``neighbours``: its filter files and project filters), the
+  detail names it: that is the author's call (raise the priority, or narrow the other), not a
+  fault of the filter.
 
 ``lost`` names, for each lost line, the patterns that removed it, so the learner can refuse
 exactly those and try again (``engine.rtk.learn.draft``).
@@ -82,7 +85,7 @@ def patterns_of(obj: FilterObject) -> list[tuple[str, str]]:
 
 
 def prove(obj: dict[str, Any], samples: list[str], command: str, protected: list[list[str]],
-          pool: list[RtkFilter] | None = None) -> Proof:
+          pool: list[RtkFilter] | None = None, neighbours: list[RtkFilter] | None = None) -> Proof:
     """Check the filter object ``obj`` against ``samples`` (raw texts) run by ``command``;
     ``protected[i]`` are the normalised lines of sample ``i`` the learner protected."""
     from engine.rtk.engine import process_rtk_text
@@ -142,10 +145,30 @@ def prove(obj: dict[str, Any], samples: list[str], command: str, protected: list
             chosen = select_filter(text, command, [*pool, flt]).filter
             if chosen is not flt:
                 wrong.append(f"sample {i + 1}: {chosen.id if chosen else 'no filter'} is selected among the others")
-    checks.append(Check("activation", not wrong, "; ".join(wrong) if wrong else
-                        f"{command!r} selects this filter" + (" (also as a project filter among the built-ins)"
-                                                              if pool is not None else "")))
+    detail = "; ".join(wrong) if wrong else \
+        f"{command!r} selects this filter" + (" (also as a project filter among the built-ins)" if pool is not None
+                                              else "")
+    if not wrong and neighbours:
+        detail += _taken_by(samples, command, flt, [*neighbours, *(pool or [])])
+    checks.append(Check("activation", not wrong, detail))
     return Proof(checks, lost, bad)
+
+
+def _taken_by(samples: list[str], command: str, flt: RtkFilter, others: list[RtkFilter]) -> str:
+    """What the detail adds when, beside the workspace's own filters, another one is chosen for
+    the command: which, where it is written, and what would change that."""
+    from pathlib import Path
+
+    from engine.rtk.select import select_filter
+
+    for text in samples:
+        chosen = select_filter(text, command, [*others, flt]).filter
+        if chosen is not None and chosen is not flt:
+            where = "/".join(Path(chosen.path).parts[-2:]) if chosen.path else chosen.source
+            hint = (f"a priority above its {chosen.priority} would take over" if chosen.source == flt.source
+                    else f"it ranks first as a {chosen.source} filter")
+            return f"; in this workspace {chosen.id} ({where}) is chosen for it instead: {hint}"
+    return ""
 
 
 def _culprits(obj: FilterObject, line: str, text: str) -> list[tuple[str, str]]:

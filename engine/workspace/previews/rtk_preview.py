@@ -314,6 +314,13 @@ def _workspace_filters(paths: Iterable[str], unsaved: Iterable[FilterBuffer], pr
     return found
 
 
+def workspace_neighbours(project_dir: str | None, workspace_files: Iterable[str], profile: str = "omniroute"
+                         ) -> list[RtkFilter]:
+    """The filters a workspace's preview has compete beside the bundled ones: its filter files
+    and its project's ``.rtk`` filters (what a filter saved into it meets)."""
+    return [*_workspace_filters(workspace_files, (), profile), *_project_filters(project_dir, profile)[0]]
+
+
 _RTK_MEMO = RunMemo()
 memo.register(f"{__name__}._RTK_MEMO", _RTK_MEMO.clear, _RTK_MEMO.__len__)
 

@@ -166,3 +166,20 @@ def test_lines_like_needs_an_open_json_filter(qtbot, window):
     shown = [(a.text(), a.isEnabled()) for a in input_menu(preview).actions() if a.text()]
     assert shown[-3:] == [("Drop Lines Like These", False), ("Keep Lines Like These", False),
                           ("Open a JSON filter file to add patterns to it", False)]  # why, where it is seen
+
+
+def test_learning_in_a_workspace_names_its_filter_that_the_command_selects_instead(qtbot, window, demo):
+    """The demo workspace's filters/npm.json already handles ``npm install``: the learned filter
+    is still proved (and can be saved), and the proof says which filter the preview would pick."""
+    from app.playground.common import workspace_filter_files
+
+    qtbot.waitUntil(lambda: bool(workspace_filter_files(window)), timeout=10000)
+    runs = ["npm WARN deprecated glob@7\nnpm WARN deprecated rimraf@3\n\nadded 120 packages in 3s\n",
+            "npm WARN deprecated inflight@1\n\nadded 3 packages, and audited 121 packages in 1s\n"]
+    dialog = LearnDialog(window, command="npm install", samples=runs)
+    qtbot.addWidget(dialog)
+    _learned(qtbot, dialog)
+    activation = next(c for c in dialog.learned.proof.checks if c.name == "activation")
+    assert activation.passed and dialog.save_button.isEnabled()
+    assert "npm-install (filters/npm.json) is chosen for it instead" in activation.detail
+    assert "is chosen for it instead" in dialog.proof.text()

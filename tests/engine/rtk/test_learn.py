@@ -165,3 +165,30 @@ def test_coloured_and_crlf_outputs_are_learned_on_their_text():
     flt, _ = parse_filter(result.filter)
     out = apply_line_filter(runs[0], flt).text
     assert "Compiling" not in out and "error: could not compile `c`" in out
+
+
+def test_a_project_filter_the_command_selects_instead_is_named_not_held_against_it(tmp_path):
+    """The filter is proved on its own and among the built-ins; a project filter that would be
+    chosen for the command instead is named with where it is written and what would change it."""
+    project = tmp_path / "proj"
+    (project / ".rtk").mkdir(parents=True)
+    theirs = {"id": "our-cargo", "label": "cargo", "category": "build", "priority": 90,
+              "match": {"commands": ["^cargo\\b"], "patterns": [], "outputTypes": []},
+              "rules": {"dropPatterns": [], "collapsePatterns": [], "deduplicate": False},
+              "preserve": {"errorPatterns": [], "summaryPatterns": []}, "tests": []}
+    (project / ".rtk" / "filters.json").write_text(json.dumps([theirs]), encoding="utf-8")
+    from engine.workspace.previews.rtk_preview import workspace_neighbours
+
+    result = compose(learn(CARGO, "cargo build --release", neighbours=workspace_neighbours(str(project), ())))
+    activation = next(c for c in result.proof.checks if c.name == "activation")
+    assert result.proof.passed and activation.passed
+    assert "our-cargo (.rtk/filters.json) is chosen for it instead: a priority above its 90" in activation.detail
+    alone = next(c for c in learn_filter(CARGO, "cargo build --release").proof.checks if c.name == "activation")
+    assert "instead" not in alone.detail
+    paths = []
+    for i, text in enumerate(CARGO):
+        (tmp_path / f"run{i}.txt").write_text(text, encoding="utf-8")
+        paths.append(str(tmp_path / f"run{i}.txt"))
+    done = _cli("learn", *paths, "--command", "cargo build --release", "--project", str(project))
+    assert done.returncode == 0 and "our-cargo (.rtk/filters.json) is chosen for it instead" in done.stderr
+    assert _cli("learn", *paths, "--command", "cargo build", "--project", str(tmp_path / "nope")).returncode == 2

@@ -66,7 +66,7 @@ def _learn_job(samples: list[str], command: str, filter_id: str | None, builtin:
     activation check meets the bundled filters, and names a filter of the workspace (its files,
     its .rtk) that the command would select instead, as the RTK preview would."""
     from engine.rtk.learn import compose, learn
-    from engine.workspace.previews.rtk_preview import workspace_neighbours
+    from engine.workspace.competing import workspace_neighbours
 
     pool = None
     if builtin and Path(builtin).is_dir():

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if args.project:
         if not Path(args.project).is_dir():
             return usage_error("learn", f"--project {args.project}: not a folder")
-        from engine.workspace.previews.rtk_preview import workspace_neighbours
+        from engine.workspace.competing import workspace_neighbours
 
         neighbours = workspace_neighbours(args.project, ())
     try:

@@ -15,6 +15,7 @@ from engine.diagnostics import Diagnostic
 from engine.jsontree import Utf16Offsets
 from engine.rtk.empty_patterns import describe, without_empty_patterns
 from engine.rtk.memo import RunMemo
+from engine.workspace.competing import project_filters
 from engine.workspace.previews.marks import Note, Span
 
 if TYPE_CHECKING:
@@ -266,59 +267,17 @@ def _builtin_filters(folder: str | None, profile: str) -> tuple[list[RtkFilter],
     return load_builtin(folder, profile)
 
 
-def _project_filters(project: str | None, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
-    """Project filters (``.rtk/filters.json|toml``) for the preview, trusted or not: an author
-    previews their own filters; trust gates what OmniRoute loads, and the trust panel shows it."""
-    if not project:
-        return [], []
-    from engine.rtk.sources import filter_files_in, read_filter_file
-
-    rtk = Path(project) / ".rtk"
-    found: list[RtkFilter] = []
-    diags: list[Diagnostic] = []
-    if rtk.is_dir():
-        for path in filter_files_in([rtk]):
-            ff = read_filter_file(path, profile=profile, source="project")
-            found.extend(ff.filters)
-            diags.extend(d for d in ff.diagnostics if d.level == "error")
-    return found, diags
-
-
-# a workspace filter file's filters by (path, profile), kept while its size and mtime stay
-_WORKSPACE_FILES: memo.MemoDict[tuple[str, str], tuple[tuple[int, int], list[RtkFilter]]] = \
-    memo.MemoDict(f"{__name__}._WORKSPACE_FILES", 256)
-
-
 def _workspace_filters(paths: Iterable[str], unsaved: Iterable[FilterBuffer], profile: str) -> list[RtkFilter]:
-    """The filters of the workspace's filter files, in project scope as an open file's are (each
-    file read again only when it changed on disk; an unsaved one from its buffer). Their load
-    problems are the validator's to report, as the built-ins' are."""
-    from engine.rtk.sources import read_filter_file
+    """The filters of the workspace's filter files (``engine.workspace.competing``), an unsaved
+    one from its buffer."""
+    from engine.workspace.competing import file_filters
 
     buffers = {str(Path(b.path).resolve()): b for b in unsaved}
     found: list[RtkFilter] = []
     for path in paths:
         buffer = buffers.get(str(Path(path).resolve())) if buffers else None  # (resolving costs syscalls)
-        if buffer is not None:
-            found.extend(parse_filter_buffer(buffer, profile)[0])
-            continue
-        try:
-            st = Path(path).stat()
-        except OSError:
-            continue  # (gone since the scan: the next scan drops it)
-        stamp, key = (st.st_mtime_ns, st.st_size), (path, profile)
-        cached = _WORKSPACE_FILES.get(key)
-        if cached is None or cached[0] != stamp:
-            cached = _WORKSPACE_FILES[key] = (stamp, read_filter_file(path, profile=profile, source="project").filters)
-        found.extend(cached[1])
+        found.extend(parse_filter_buffer(buffer, profile)[0] if buffer is not None else file_filters(path, profile))
     return found
-
-
-def workspace_neighbours(project_dir: str | None, workspace_files: Iterable[str], profile: str = "omniroute"
-                         ) -> list[RtkFilter]:
-    """The filters a workspace's preview has compete beside the bundled ones: its filter files
-    and its project's ``.rtk`` filters (what a filter saved into it meets)."""
-    return [*_workspace_filters(workspace_files, (), profile), *_project_filters(project_dir, profile)[0]]
 
 
 _RTK_MEMO = RunMemo()
@@ -361,7 +320,7 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
             len(split_lines(text)) if text else 0, _highlights(text, chosen), notes,
             seconds=time.perf_counter() - started, filter_ids=[f.id for f in active])
     builtin, builtin_diags = _builtin_filters(req.builtin_dir, req.profile)
-    project, project_diags = _project_filters(req.project_dir, req.profile)
+    project, project_diags = project_filters(req.project_dir, req.profile)
     workspace = _workspace_filters(req.workspace_files, req.unsaved, req.profile)
     if req.builtin_dir and any(Path(f).parent == Path(req.builtin_dir) for f in req.workspace_files):
         # the workspace is the bundled library's own folder (its authors at work): each file once

@@ -177,7 +177,7 @@ def test_a_project_filter_the_command_selects_instead_is_named_not_held_against_
               "rules": {"dropPatterns": [], "collapsePatterns": [], "deduplicate": False},
               "preserve": {"errorPatterns": [], "summaryPatterns": []}, "tests": []}
     (project / ".rtk" / "filters.json").write_text(json.dumps([theirs]), encoding="utf-8")
-    from engine.workspace.previews.rtk_preview import workspace_neighbours
+    from engine.workspace.competing import workspace_neighbours
 
     result = compose(learn(CARGO, "cargo build --release", neighbours=workspace_neighbours(str(project), ())))
     activation = next(c for c in result.proof.checks if c.name == "activation")

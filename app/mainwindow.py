@@ -633,8 +633,7 @@ class MainWindow(QMainWindow):
         entries = [e for e in self.journal.entries(self.workspace) if Path(e.path).exists() or e.text]
         if not entries:
             return []
-        names = "\n".join(f"• {Path(e.path).name}" + ("  (changed on disk since)" if e.disk_changed() else "")
-                          for e in entries[:12])
+        names = "\n".join(f"• {Path(e.path).name}" + _since(e) for e in entries[:12])
         answer = QMessageBox.question(
             self, "Restore unsaved edits?",
             f"Rulewright did not close cleanly. Unsaved edits of {len(entries)} file(s) were kept:\n\n{names}\n\n"
@@ -994,3 +993,11 @@ def _same(a: Path, b: Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return a.resolve() == b.resolve()
+
+
+def _since(entry: JournalEntry) -> str:
+    """What happened on disk to a journaled file since its buffer was read, as the recovery
+    question says it ("deleted" opens the buffer as a file to write again)."""
+    if not Path(entry.path).exists():
+        return "  (deleted on disk since)" if entry.base_sha256 is not None else "  (never saved)"
+    return "  (changed on disk since)" if entry.disk_changed() else ""

@@ -72,6 +72,7 @@ def test_finding_14_recovery_of_a_deleted_file_opens_an_unsaved_tab(qtbot, works
     dialogs.answers["Restore unsaved edits?"] = QMessageBox.StandardButton.Yes
     restored = win.offer_recovery()
     assert [e.path for e in restored] == [str(gone)]
+    assert any(kind == "question" and "gone.json  (deleted on disk since)" in text for kind, text in dialogs.calls)
     tab = win.tab_for(gone)
     assert tab is not None and tab.is_dirty() and tab.text == text
     assert not tab.conflict_bar.isHidden()  # says the file is gone and that Save writes it again

@@ -73,7 +73,8 @@ def load_setup(label: str, *, rules: str | os.PathLike[str] | None, filters: str
             packs.rules_for(language)  # parse now: a broken pack is reported once, not per sample
         except PackError as exc:
             problems.append(str(exc))
-    with_bundled = with_bundled and filters is not None  # (the bundled folder itself: loaded once)
+    # (the bundled folder itself, by default or by name, is loaded once)
+    with_bundled = with_bundled and filters is not None and filters_dir.resolve() != builtin_filters_dir().resolve()
     loaded, diagnostics = _load_filters(filters_dir, project, profile, with_bundled)
     problems.extend(_diagnostic_line(d) for d in diagnostics if getattr(d, "level", "") == "error")
     skipped = [d.message for d in diagnostics if getattr(d, "code", "") == "RTK-SOURCE" and d.level == "warning"]

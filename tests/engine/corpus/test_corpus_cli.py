@@ -204,6 +204,10 @@ def test_with_bundled_runs_the_filters_the_ides_preview_runs(capsys, tmp_path):
     never = set(report["current"]["neverFired"])
     assert "never-used" in never and not never & bundled
     assert "beside the bundled filters" in report["current"]["setup"]["sources"]
+    from engine.corpus.setup import load_setup as setup_of
+
+    alone = setup_of("x", rules=None, filters=builtin_filters_dir(), with_bundled=True)
+    assert len(alone.filters) == len(bundled) and not alone.context_ids  # (the bundled folder by name: once)
     rows, _report = fired("--project", str(ws))  # the folder alone, as OmniRoute's own library
     assert rows["status.txt"] == [] and rows["import.txt"] == ["ledger-import"]
     (ws / ".rtk" / "filters.json").write_text(json.dumps([{**project, "priority": 71}]), encoding="utf-8")

@@ -150,6 +150,7 @@ class TestsPanel(QWidget):
         self._pending_autorun = False
         self._run_failed = False  # the last run raised (its message is in Output)
         self.outdated = False  # a filter buffer changed after the shown run
+        self._badged: set[Path] = set()  # files whose ✓/✗ the explorer shows (see _badge_files)
 
         self.run_button = QPushButton("▶ Run all")
         self.run_button.setToolTip("Run every tests[] of the workspace (F5)")
@@ -302,7 +303,30 @@ class TestsPanel(QWidget):
         self.summary.set(result.summary(), level)
         self.summary.setToolTip(f"{len(result.rows)} test(s) in {result.seconds:.2f} s")
         self._update_title()
+        self._badge_files(result)
         self.ranChanged.emit()
+
+    def _badge_files(self, result: TestRunResult) -> None:
+        """Each filter file's ✓/✗ in the explorer, from this run (a file it did not reach, or
+        without tests, has none)."""
+        explorer = getattr(self.window_, "explorer", None)
+        if explorer is None:
+            return
+        badged: set[Path] = set()
+        for f in result.files:
+            if not f.rows:
+                continue
+            path = Path(f.path)
+            # (the icon alone: words would push the file's name and its trust out of a narrow
+            # explorer; the counts are in the tooltip)
+            if f.failed:
+                explorer.set_badge(path, "tests", "✗", f"{f.failed} of {len(f.rows)} inline test(s) fail")
+            else:
+                explorer.set_badge(path, "tests", "✓", f"all {len(f.rows)} inline test(s) pass")
+            badged.add(path)
+        for path in self._badged - badged:
+            explorer.set_badge(path, "tests", "")
+        self._badged = badged
 
     @Slot(int, str)
     def _on_failed(self, _job: int, message: str) -> None:
@@ -358,6 +382,9 @@ class TestsPanel(QWidget):
         if self.result is None or not (tab.doc.kind in FILTER_KINDS or tab.doc.kind == FileKind.RTK_TOML):
             return
         self.outdated = True
+        if tab.path is not None and tab.path in self._badged:  # (its ✓/✗ no longer holds: none until the next run)
+            self.window_.explorer.set_badge(tab.path, "tests", "")
+            self._badged.discard(tab.path)
         self._update_buttons()  # accepting an outdated row could write an old actual output
         self.summary.set(f"outdated · {self.result.summary()}", "muted")
         index = self.window_.bottom.indexOf(self)

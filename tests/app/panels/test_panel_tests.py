@@ -247,3 +247,27 @@ def test_a_result_changed_by_a_quirk_shows_its_id_and_the_strict_answer(qtbot, w
     assert "RTK-Q16" in panel.detail_title.text()
     lines = panel.diff.plain_lines()
     assert "+++ strict" in lines and "+ ping statistics: 1 packets" in lines
+
+
+def test_the_explorer_shows_each_filter_files_tests(qtbot, window, demo):
+    """ux.md's explorer badges: ✓/✗ per filter file from the last run, none while an edit has made
+    them outdated, back with the run after it."""
+    panel = _panel(qtbot, window)
+    badges = window.explorer.badges
+    pytest_json, npm_json = demo / "filters" / "pytest.json", demo / "filters" / "npm.json"
+    assert badges[pytest_json]["tests"] == "✗"
+    assert badges[pytest_json]["tests:tip"].startswith("1 of ") and "fail" in badges[pytest_json]["tests:tip"]
+    assert badges[npm_json]["tests"] == "✓"
+    item = window.explorer.items[pytest_json]
+    assert item.text(0) == "filters/pytest.json"  # (the icon says it; the name stays readable)
+    assert not item.icon(0).isNull() and "inline test(s) fail" in item.toolTip(0)
+    panel.tree.setCurrentItem(_item(panel, "plugins line (outdated expectation)"))
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
+        assert panel.accept_selected()  # (an edit: outdated at once, then the run after it)
+    assert badges[pytest_json]["tests"] == "✓"
+    tab = window.tab_for(pytest_json)
+    panel.auto.setChecked(False)
+    tab.undo_stack.undo()
+    assert "tests" not in badges.get(pytest_json, {})  # outdated: no ✓ that no longer holds
+    _rerun(qtbot, panel)
+    assert badges[pytest_json]["tests"] == "✗"

@@ -13,6 +13,19 @@ def matches(query: str, text: str) -> bool:
     return all(word in low for word in query.lower().split())
 
 
+def rank(query: str, label: str) -> int:
+    """Lower first: a query whose words begin words of the label, then one found in the label,
+    then one found only in the tooltip ("trust" puts Show Trust before Maximize Panels, whose
+    tooltip mentions the Trust tab)."""
+    words, low = query.lower().split(), label.lower()
+    if not words:
+        return 0
+    starts = low.split()
+    if all(any(w.startswith(word) for w in starts) for word in words):
+        return 0
+    return 1 if all(word in low for word in words) else 2
+
+
 class CommandPalette(QDialog):
     def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,14 +52,14 @@ class CommandPalette(QDialog):
 
     def refresh(self, query: str) -> None:
         self.list.clear()
-        for action in self.actions_:
+        found = [a for a in self.actions_ if matches(query, self.label(a) + " " + a.toolTip())]
+        for action in sorted(found, key=lambda a: rank(query, self.label(a))):  # (stable: menu order within a rank)
             text = self.label(action)
-            if matches(query, text + " " + action.toolTip()):
-                shortcut = action.shortcut().toString()
-                item = QListWidgetItem(f"{text}\t{shortcut}" if shortcut else text)
-                item.setData(Qt.ItemDataRole.UserRole, action)
-                item.setToolTip(action.toolTip())
-                self.list.addItem(item)
+            shortcut = action.shortcut().toString()
+            item = QListWidgetItem(f"{text}\t{shortcut}" if shortcut else text)
+            item.setData(Qt.ItemDataRole.UserRole, action)
+            item.setToolTip(action.toolTip())
+            self.list.addItem(item)
         if self.list.count():
             self.list.setCurrentRow(0)
 

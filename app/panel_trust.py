@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.icons import SymbolIconDelegate
-from app.panels import register_panel
+from app.panels import offer_action, register_panel, window_menu
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
@@ -172,6 +172,14 @@ class TrustPanel(QWidget):
         compact(self)
         self.format.setMinimumContentsLength(22)
 
+        # Run ▸ Trust Project Filters…: in the palette too (ux.md: every command), asking the same
+        # question as the button once the panel has read the files afresh
+        self._trust_when_loaded = False
+        self.trust_action = QAction("Trust &Project Filters…", window)
+        self.trust_action.setToolTip("Review the project's .rtk filters and record their hash in .rtk/trust.json "
+                                     "(asks first, with the exact effect)")
+        self.trust_action.triggered.connect(lambda _checked=False: self.trust_from_action())
+        QTimer.singleShot(0, self._register_action)
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
@@ -181,6 +189,18 @@ class TrustPanel(QWidget):
         self.no_filters = EmptyState.over(self.export_tree)
         self._update_buttons()
         self._update_empty()
+
+    def _register_action(self) -> None:
+        offer_action(self.window_, "trust_project", self.trust_action)
+        menu = window_menu(self.window_, "Run")
+        if menu is not None:
+            menu.addAction(self.trust_action)
+
+    def trust_from_action(self) -> None:
+        """The panel shown and read afresh, then the Trust… question (never on an older review)."""
+        self.window_.show_panel("trust")
+        self._trust_when_loaded = True
+        self.refresh()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -218,6 +238,9 @@ class TrustPanel(QWidget):
         if problems:
             self.notes.set_notes(problems)
         self._update_empty()
+        if self._trust_when_loaded and not self.loader.busy:
+            self._trust_when_loaded = False
+            QTimer.singleShot(0, self.trust_clicked)
 
     def _update_empty(self) -> None:
         """Empty halves say what to do: open a workspace; get filters to export (ux.md)."""

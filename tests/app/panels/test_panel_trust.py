@@ -211,3 +211,26 @@ def test_the_export_dialog_leaves_the_replace_question_to_the_export(qtbot, wind
     panel.set_selected({(by_id["npm-install"].file, "npm-install")})
     assert not panel.export_clicked()  # (cancelled in the dialog)
     assert asked and asked[0] & QFileDialog.Option.DontConfirmOverwrite
+
+
+def test_trust_project_filters_is_a_command_that_asks_on_a_fresh_review(qtbot, window, demo, dialogs):
+    """Run ▸ Trust Project Filters… (and the palette): the panel shown and read again, then the
+    same question as its Trust… button, with the hash of the file as it is now."""
+    from app.panels import window_menu
+
+    action = window.actions_["trust_project"]
+    assert action in window_menu(window, "Run").actions()
+    panel = _panel(qtbot, window)
+    window.show_panel("tests")  # (hidden: the panel's review is of the file as it was)
+    older = panel.overview
+    path = demo / ".rtk" / "filters.json"
+    text = path.read_text(encoding="utf-8")
+    assert '"priority": 60' in text
+    path.write_text(text.replace('"priority": 60', '"priority": 61'), encoding="utf-8")
+    computed = raw_sha256((demo / ".rtk" / "filters.json").read_bytes())
+    asked = len(dialogs.calls)
+    action.trigger()
+    qtbot.waitUntil(lambda: len(dialogs.calls) > asked, timeout=30000)
+    kind, text = dialogs.calls[-1]
+    assert kind == "question" and computed in text  # (the file as changed just now, not an older read)
+    assert window.panel_widgets["trust"].isVisible() and panel.overview is not older

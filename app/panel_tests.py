@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.icons import SymbolIconDelegate
-from app.panels import offer_action, register_panel, window_menu
+from app.panels import offer_command, register_panel
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label, scanned_entries
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
@@ -261,10 +261,7 @@ class TestsPanel(QWidget):
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 
     def _register_action(self) -> None:
-        offer_action(self.window_, "run_tests", self.run_action)
-        menu = window_menu(self.window_, "Run")
-        if menu is not None:
-            menu.addAction(self.run_action)
+        offer_command(self.window_, "run_tests", self.run_action, "Run")
 
     def _run_from_shortcut(self) -> None:
         self.window_.show_panel("tests")

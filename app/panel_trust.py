@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.icons import SymbolIconDelegate
-from app.panels import offer_action, register_panel, window_menu
+from app.panels import offer_command, register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
@@ -191,10 +191,7 @@ class TrustPanel(QWidget):
         self._update_empty()
 
     def _register_action(self) -> None:
-        offer_action(self.window_, "trust_project", self.trust_action)
-        menu = window_menu(self.window_, "Run")
-        if menu is not None:
-            menu.addAction(self.trust_action)
+        offer_command(self.window_, "trust_project", self.trust_action, "Run")
 
     def trust_from_action(self) -> None:
         """The panel shown and read afresh, then the Trust… question (never on an older review)."""

@@ -66,6 +66,15 @@ def offer_action(window: MainWindow, key: str, action: QAction) -> None:
         actions[key] = action
 
 
+def offer_command(window: MainWindow, key: str, action: QAction, menu_title: str) -> None:
+    """A panel's window command: in the palette's table as ``key`` and in the menu ``menu_title``
+    (call it once the window has built them: panels are created before its actions and menus)."""
+    offer_action(window, key, action)
+    menu = window_menu(window, menu_title)
+    if menu is not None:
+        menu.addAction(action)
+
+
 def window_menu(window: MainWindow, title: str) -> QMenu | None:
     """The menu bar's menu called ``title`` (mnemonics ignored), or None."""
     from PySide6.QtWidgets import QMenu  # at call time: this registry module imports no Qt

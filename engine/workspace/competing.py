@@ -20,39 +20,45 @@ def project_filters(project: str | None, profile: str = "omniroute") -> tuple[li
     """The filters of ``project``'s ``.rtk/filters.json|toml``, trusted or not, and their errors."""
     if not project:
         return [], []
-    from engine.rtk.sources import filter_files_in, read_filter_file
+    from engine.rtk.sources import filter_files_in
 
     rtk = Path(project) / ".rtk"
     found: list[RtkFilter] = []
-    diags: list[Diagnostic] = []
+    errors: list[Diagnostic] = []
     if rtk.is_dir():
         for path in filter_files_in([rtk]):
-            ff = read_filter_file(path, profile=profile, source="project")
-            found.extend(ff.filters)
-            diags.extend(d for d in ff.diagnostics if d.level == "error")
-    return found, diags
+            filters, problems = _read(str(path), profile)
+            found.extend(filters)
+            errors.extend(problems)
+    return found, errors
 
 
-# a workspace filter file's filters by (path, profile), kept while its size and mtime stay
-_FILES: memo.MemoDict[tuple[str, str], tuple[tuple[int, int], list[RtkFilter]]] = \
+# a filter file's filters and errors by (path, profile), kept while its size and mtime stay: a
+# preview runs on every keystroke, the files change when saved
+_FILES: memo.MemoDict[tuple[str, str], tuple[tuple[int, int], list[RtkFilter], list[Diagnostic]]] = \
     memo.MemoDict(f"{__name__}._FILES", 256)
 
 
-def file_filters(path: str, profile: str = "omniroute") -> list[RtkFilter]:
-    """The filters of one of the workspace's filter files as saved, in project scope (read again
-    only when it changed on disk; none once it is gone). Load problems are the validator's to
-    report, as the built-ins' are."""
+def _read(path: str, profile: str) -> tuple[list[RtkFilter], list[Diagnostic]]:
+    """A filter file's filters in project scope and its errors (none once it is gone)."""
     from engine.rtk.sources import read_filter_file
 
     try:
         st = Path(path).stat()
     except OSError:
-        return []  # (gone since the scan: the next scan drops it)
+        return [], []  # (gone since the scan: the next scan drops it)
     stamp, key = (st.st_mtime_ns, st.st_size), (path, profile)
     cached = _FILES.get(key)
     if cached is None or cached[0] != stamp:
-        cached = _FILES[key] = (stamp, read_filter_file(path, profile=profile, source="project").filters)
-    return cached[1]
+        ff = read_filter_file(path, profile=profile, source="project")
+        cached = _FILES[key] = (stamp, ff.filters, [d for d in ff.diagnostics if d.level == "error"])
+    return cached[1], cached[2]
+
+
+def file_filters(path: str, profile: str = "omniroute") -> list[RtkFilter]:
+    """The filters of one of the workspace's filter files as saved, in project scope. Load
+    problems are the validator's to report, as the built-ins' are."""
+    return _read(path, profile)[0]
 
 
 def workspace_neighbours(project: str | None, files: Iterable[str], profile: str = "omniroute") -> list[RtkFilter]:

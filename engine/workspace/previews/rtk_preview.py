@@ -169,13 +169,12 @@ def _file_of(flt: RtkFilter | None, workspace: str | None) -> str:
     ``filters/x.json`` both rank in project scope), or a bundled file's name."""
     if flt is None or not flt.path:
         return ""
-    path = Path(flt.path)
     if workspace:
         try:
-            return path.resolve().relative_to(Path(workspace).resolve()).as_posix()
+            return Path(_real(flt.path)).relative_to(_real(workspace)).as_posix()
         except (ValueError, OSError):
             pass
-    return path.name
+    return Path(flt.path).name
 
 
 def _stage_rows(trace: Trace) -> list[StageRow]:
@@ -267,17 +266,36 @@ def _builtin_filters(folder: str | None, profile: str) -> tuple[list[RtkFilter],
     return load_builtin(folder, profile)
 
 
-def _workspace_filters(paths: Iterable[str], unsaved: Iterable[FilterBuffer], profile: str) -> list[RtkFilter]:
-    """The filters of the workspace's filter files (``engine.workspace.competing``), an unsaved
-    one from its buffer."""
+@memo.lru(maxsize=1024)
+def _real(path: str) -> str:
+    """``path`` resolved, once per path (each costs a syscall per component, and the bundled
+    filters' ~100 paths are compared on every run)."""
+    return str(Path(path).resolve())
+
+
+def _competitors(req: RtkRequest) -> tuple[list[RtkFilter], list[Diagnostic]]:
+    """Every filter that competes beside the open file's, each file's filters once and from its
+    freshest copy: the open buffer, then an unsaved one, then the file as saved; the project's
+    ``.rtk`` files and the bundled ones only where no such copy came first (the open file may be
+    one of them, and a workspace may be the bundled library's own folder). With the project
+    files' errors, which the preview notes."""
     from engine.workspace.competing import file_filters
 
-    buffers = {str(Path(b.path).resolve()): b for b in unsaved}
+    taken = {_real(req.active.path)} if req.active is not None else set()
+    buffers = {_real(b.path): b for b in req.unsaved}
     found: list[RtkFilter] = []
-    for path in paths:
-        buffer = buffers.get(str(Path(path).resolve())) if buffers else None  # (resolving costs syscalls)
-        found.extend(parse_filter_buffer(buffer, profile)[0] if buffer is not None else file_filters(path, profile))
-    return found
+    for path in req.workspace_files:
+        real = _real(path)
+        if real in taken:
+            continue
+        taken.add(real)
+        buffer = buffers.get(real)
+        found.extend(parse_filter_buffer(buffer, req.profile)[0] if buffer is not None
+                     else file_filters(path, req.profile))
+    project, problems = project_filters(req.project_dir, req.profile)
+    builtin = _builtin_filters(req.builtin_dir, req.profile)[0]  # (their load problems are the validator's)
+    found.extend(f for f in (*project, *builtin) if not f.path or _real(f.path) not in taken)
+    return found, problems
 
 
 _RTK_MEMO = RunMemo()
@@ -319,19 +337,9 @@ def run_rtk_preview(req: RtkRequest) -> RtkPreview:
             _stage_rows(trace), tokens_before, estimate_tokens(text), lines_before,
             len(split_lines(text)) if text else 0, _highlights(text, chosen), notes,
             seconds=time.perf_counter() - started, filter_ids=[f.id for f in active])
-    builtin, builtin_diags = _builtin_filters(req.builtin_dir, req.profile)
-    project, project_diags = project_filters(req.project_dir, req.profile)
-    workspace = _workspace_filters(req.workspace_files, req.unsaved, req.profile)
-    if req.builtin_dir and any(Path(f).parent == Path(req.builtin_dir) for f in req.workspace_files):
-        # the workspace is the bundled library's own folder (its authors at work): each file once
-        mine = {Path(f).name for f in req.workspace_files if Path(f).parent == Path(req.builtin_dir)}
-        builtin = [f for f in builtin if not f.path or Path(f.path).name not in mine]
-    active_paths = {str(Path(req.active.path).resolve())} if req.active is not None else set()
-    others = [f for f in [*workspace, *project, *builtin]
-              if not active_paths or not f.path or str(Path(f.path).resolve()) not in active_paths]
+    others, project_diags = _competitors(req)
     filters = sort_filters([*active, *others], profile=req.profile)
     notes.extend(_rtk_notes(d for d in project_diags))
-    del builtin_diags  # load problems of built-ins are the validator's to report
     config = RtkConfig.from_dict({"enabled": True, "intensity": req.intensity, **req.options})
     with using_memo(_RTK_MEMO):  # reruns on the same output reuse detection and the filter-choice searches
         result = process_rtk_text(req.output, req.command or None, config, filters, profile=req.profile,

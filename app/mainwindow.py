@@ -372,10 +372,11 @@ class MainWindow(QMainWindow):
     def rescan(self, immediate: bool = False) -> None:
         if self.workspace is None:
             return
-        self.scanner.request(scan_and_validate, self.workspace, self._buffers(), self.settings.default_profile,
+        self.scanner.request(scan_and_validate, self.workspace, self.unsaved_buffers(), self.settings.default_profile,
                              immediate=immediate)
 
-    def _buffers(self) -> dict[Path, str]:
+    def unsaved_buffers(self) -> dict[Path, str]:
+        """The open files with unsaved edits, by path: what every check runs on instead of disk."""
         return {t.path: t.text for t in self.document_tabs() if t.path is not None and t.is_dirty()}
 
     @Slot(int, object)
@@ -397,7 +398,7 @@ class MainWindow(QMainWindow):
         if self.index is None:
             return
         paths = [f.path for f in self.index.files]
-        self.validator.request(validate_many, paths, self._buffers(), self.settings.default_profile)
+        self.validator.request(validate_many, paths, self.unsaved_buffers(), self.settings.default_profile)
 
     @Slot(int, object)
     def _on_workspace_validated(self, _job: int, diagnostics: dict) -> None:

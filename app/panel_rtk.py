@@ -100,7 +100,7 @@ class RtkPreviewPanel(QWidget):
         self.preview: RtkPreview | None = None
         self.active: FilterBuffer | None = None
         self._sample_text: str | None = None  # text of the sample chosen in the combo
-        self._filter_files: tuple[str, ...] = ()  # the workspace's filter files (see _workspace_filter_files)
+        self._filter_files: tuple[str, ...] = ()  # the workspace's own filter files, from its scan
         self._builtin: str | None = None  # the bundled filters folder ("" when missing), see _builtin_dir
         self._samples: list[Sample] = []
         settings = window.settings if window is not None else None
@@ -272,7 +272,7 @@ class RtkPreviewPanel(QWidget):
         tab = self.hook.current() if self.hook is not None else None
         self._take_tab(tab)
         self._samples = output_samples(self._workspace())
-        self._filter_files = self._workspace_filter_files()
+        self._filter_files = workspace_filter_files(self.window_)  # (none before the first scan: its signal brings them)
         self.sample_combo.blockSignals(True)
         current = self.sample_combo.currentText()
         self.sample_combo.clear()
@@ -286,11 +286,6 @@ class RtkPreviewPanel(QWidget):
             self.sample_combo.setCurrentIndex(1)
             self._sample_chosen(1)
         self.schedule()
-
-    def _workspace_filter_files(self) -> tuple[str, ...]:
-        """The workspace's own filter files from its last scan; none before the first (the
-        scan's signal brings them)."""
-        return workspace_filter_files(self.window_)
 
     def _take_tab(self, tab: DocumentTab | None) -> bool:
         if tab is None or tab.doc.kind not in FILTER_KINDS or tab.path is None:
@@ -398,13 +393,13 @@ class RtkPreviewPanel(QWidget):
                           self.stage_config(), self._filter_files, self._unsaved_filter_files())
 
     def _unsaved_filter_files(self) -> tuple[FilterBuffer, ...]:
-        """The workspace's other filter files that have unsaved edits, by their buffers."""
+        """The workspace's filter files that have unsaved edits, by their buffers (the open one's
+        comes first in the preview anyway)."""
         if self.window_ is None or not self._filter_files:
             return ()
         files = set(self._filter_files)
-        active = self.active.path if self.active is not None else None
-        return tuple(FilterBuffer(str(t.path), t.text) for t in self.window_.document_tabs()
-                     if t.path is not None and str(t.path) in files and str(t.path) != active and t.is_dirty())
+        return tuple(FilterBuffer(str(path), text) for path, text in self.window_.unsaved_buffers().items()
+                     if str(path) in files)
 
     def _builtin_dir(self) -> str | None:
         """The bundled filters folder, looked up once: resolving it (realpath, a syscall per path

@@ -243,9 +243,6 @@ class TestsPanel(QWidget):
             self.run_tests()
 
     # -- running ------------------------------------------------------------------------------------
-    def _buffers(self) -> dict[Path, str]:
-        return {t.path: t.text for t in self.window_.document_tabs() if t.path is not None and t.is_dirty()}
-
     @Slot()
     def run_tests(self) -> int:
         """Start a run (replacing any queued one); returns its job id."""
@@ -256,7 +253,7 @@ class TestsPanel(QWidget):
         self._cancel = threading.Event()
         self.progress.setValue(0)
         self.progress.show()
-        return self.runner.request(_run, self.window_.workspace, scanned_entries(self.window_), self._buffers(),
+        return self.runner.request(_run, self.window_.workspace, scanned_entries(self.window_), self.window_.unsaved_buffers(),
                                    self.window_.settings.default_profile,
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
 

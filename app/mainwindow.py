@@ -34,6 +34,7 @@ from app.diagnostics_panel import DiagnosticsPanel
 from app.document_tab import DocumentTab
 from app.explorer import TRUST_BADGES, Explorer
 from app.palette import CommandPalette
+from app.preview_placement import PreviewPlacement
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
 from app.visual import VisualEditor
@@ -183,6 +184,8 @@ class MainWindow(QMainWindow):
         VisualEditor.remembered_list_width = None  # this window's settings say (restore_window_state)
         if docs_mode or not self.restore_window_state():
             QTimer.singleShot(0, self.apply_default_dock_sizes)  # once the window has its real size
+        self.preview_placement = PreviewPlacement(self)  # the preview dock steps aside for playgrounds
+        self.preview_placement.follow()
 
     # -- panels ---------------------------------------------------------------------------------------
     def _create_panels(self) -> None:
@@ -209,6 +212,8 @@ class MainWindow(QMainWindow):
             self.bottom_dock.show()
             self.bottom.setCurrentWidget(widget)
         elif spec.area == "right":
+            if hasattr(self, "preview_placement"):
+                self.preview_placement.chosen(True)  # asked for here: kept shown on this kind of tab
             self.right_dock.show()
             self.right.setCurrentWidget(widget)
         elif spec.area == "left":
@@ -295,8 +300,16 @@ class MainWindow(QMainWindow):
                 self._action(f"panel:{name}", f"Show {spec.title}", lambda n=name: self.show_panel(n))
                 m.addAction(self.actions_[f"panel:{name}"])
         m.addSeparator()
-        for dock in (self.explorer_dock, self.right_dock):
-            m.addAction(dock.toggleViewAction())  # collapse and restore a dock
+        for key, dock, shortcut, tip in (
+                ("toggle_explorer", self.explorer_dock, "Ctrl+B", "Show or hide the explorer"),
+                ("toggle_preview", self.right_dock, "Ctrl+Alt+B",
+                 "Show or hide the preview (it steps aside while a playground is the active tab; "
+                 "shown there, it stays shown on playgrounds)")):
+            toggle = dock.toggleViewAction()  # collapse and restore a dock
+            toggle.setShortcut(QKeySequence(shortcut))
+            toggle.setToolTip(tip)
+            self.actions_[key] = toggle
+            m.addAction(toggle)
         m.addAction(self.actions_["maximize_panels"])
         m.addAction(self.actions_["reset_layout"])
         m = mb.addMenu("&Run")
@@ -896,6 +909,7 @@ class MainWindow(QMainWindow):
         panels at their own height: maximizing them is for now, not the next session)."""
         if self._panels_height_before is not None:
             self.toggle_panels_maximized()
+        self.preview_placement.settle()  # the next session starts on whatever tab it restores
         geometry = bytes(self.saveGeometry().toBase64().data()).decode()
         state = bytes(self.saveState().toBase64().data()).decode()
         self.settings.window_state = f"{geometry};{state};{VisualEditor.remembered_list_width or ''}"
@@ -964,6 +978,7 @@ class MainWindow(QMainWindow):
             dock.setFloating(False)
             dock.show()
         self.right_dock.setVisible(self.right.count() > 0)
+        self.preview_placement.reset()
         self.fit_to_screen()
         self.apply_default_dock_sizes()
         self._panels_height_before = None

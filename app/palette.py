@@ -55,6 +55,8 @@ class CommandPalette(QDialog):
         found = [a for a in self.actions_ if matches(query, self.label(a) + " " + a.toolTip())]
         for action in sorted(found, key=lambda a: rank(query, self.label(a))):  # (stable: menu order within a rank)
             text = self.label(action)
+            if action.isCheckable():  # a toggle says which way it is now
+                text += "  (on)" if action.isChecked() else "  (off)"
             shortcut = action.shortcut().toString()
             item = QListWidgetItem(f"{text}\t{shortcut}" if shortcut else text)
             item.setData(Qt.ItemDataRole.UserRole, action)

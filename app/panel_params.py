@@ -140,7 +140,7 @@ class ParamsPanel(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        docs_focus(self.window_, bottom_share=0.22, right_share=0.22)
+        docs_focus(self.window_, bottom_share=0.22)
 
     # -- inputs ---------------------------------------------------------------------------------------------
     def load_template(self, name: str | None) -> None:

@@ -539,7 +539,7 @@ class RepairPanel(QWidget):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        docs_focus(self.window_, bottom_share=0.22, right_share=0.22)
+        docs_focus(self.window_, bottom_share=0.22)
 
 
 register_panel("repair", "Repair playground", "editor", RepairPanel)

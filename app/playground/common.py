@@ -331,22 +331,20 @@ def workspace_filter_files(window: Any) -> tuple[str, ...]:
     return () if entries is None else own_filter_files(window.workspace, entries)
 
 
-def docs_focus(window: Any, *, bottom_share: float | None = None, right_share: float | None = None) -> None:
-    """Docs mode only: give the panel being photographed room (a taller bottom dock for the
-    bottom panels, a narrower preview dock for the playgrounds). The user's layout is never
-    touched: outside docs mode this does nothing."""
+def docs_focus(window: Any, *, bottom_share: float) -> None:
+    """Docs mode only: give a bottom panel being photographed room (a taller bottom dock; the
+    preview dock steps aside for the playgrounds by itself, ``app.preview_placement``). The
+    user's layout is never touched: outside docs mode this does nothing."""
     if window is None or not getattr(window, "docs_mode", False):
         return
     from PySide6.QtCore import QTimer
 
     # after the window has laid itself out for the panel switch, not in the middle of it
-    QTimer.singleShot(0, lambda: _resize_docks(window, bottom_share, right_share))
+    QTimer.singleShot(0, lambda: _resize_bottom(window, bottom_share))
 
 
-def _resize_docks(window: Any, bottom_share: float | None, right_share: float | None) -> None:
+def _resize_bottom(window: Any, bottom_share: float) -> None:
     from PySide6.QtCore import Qt as _Qt
 
-    if bottom_share is not None and hasattr(window, "bottom_dock"):
+    if hasattr(window, "bottom_dock"):
         window.resizeDocks([window.bottom_dock], [int(window.height() * bottom_share)], _Qt.Orientation.Vertical)
-    if right_share is not None and hasattr(window, "right_dock") and window.right_dock.isVisible():
-        window.resizeDocks([window.right_dock], [int(window.width() * right_share)], _Qt.Orientation.Horizontal)

@@ -43,6 +43,7 @@ class Settings:
     tour_done: bool = False
     window_state: str = ""  # base64 of Qt's saveGeometry() + saveState(), opaque here
     corpus_paths: list[str] = field(default_factory=list)  # the Corpus panel's last corpus
+    preview_in_playgrounds: bool = False  # the preview dock on a playground tab (app.preview_placement)
 
     @classmethod
     def path(cls) -> Path:

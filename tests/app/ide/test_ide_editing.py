@@ -204,7 +204,7 @@ def test_command_palette_filters_and_runs(qtbot, window, workspace, dialogs):
     assert palette.list.count() == 1 and "Next Diagnostic" in palette.list.item(0).text()
     palette.query.setText("trust")  # the label's word first; tooltips that mention it after
     shown = [palette.list.item(i).text().split("\t")[0] for i in range(palette.list.count())]
-    assert shown[0] == "Show Trust" and "Maximize Panels" in shown
+    assert shown[0] == "Show Trust" and "Maximize Panels  (off)" in shown  # a toggle says its state
     palette.query.setText("show json")
     open_pack(qtbot, window, workspace)
     palette.run_current()

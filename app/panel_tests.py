@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,7 @@ from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from app.widgets.trees import child_items, top_items
+from app.workers import Dispatcher
 from engine import jsonedit, jsontree
 from engine.workspace.filter_files import (
     FILTER_KINDS,
@@ -55,10 +57,12 @@ from engine.workspace.filter_files import (
 )
 from engine.workspace.kinds import FileKind
 from engine.workspace.panel_models.tests_panel import (
+    ActivationPreview,
     TestRow,
     TestRunResult,
     accept_actual_splice,
     new_test_splice,
+    preview_activation,
     preview_test,
     run_workspace_tests,
     unique_test_name,
@@ -83,10 +87,15 @@ class _Progress(QObject):
 
 
 class AddTestDialog(QDialog):
-    """Name, command and input of a new test; the expected output is computed by the engine."""
+    """Name, command and input of a new test; the expected output is computed by the engine.
+
+    ``check(filter_id, command, sample)`` (an engine call, run off the GUI thread as the fields
+    change) says whether the command will select the chosen filter, so a test that would fail
+    its activation check is seen before it is written."""
 
     def __init__(self, filter_ids: list[str], name: str, command: str, sample: str,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 check: Callable[[str, str, str], ActivationPreview] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Add test")
         form = QFormLayout(self)
@@ -95,12 +104,16 @@ class AddTestDialog(QDialog):
         self.name = QLineEdit(name)
         self.command = QLineEdit(command)
         self.command.setPlaceholderText("the command the output came from (checks activation)")
+        self.activation = QLabel()
+        self.activation.setWordWrap(True)
+        self.activation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.input = QPlainTextEdit(sample)
         self.input.setFont(mono_font())
         self.input.setPlaceholderText("Paste command output here")
         form.addRow("Filter", self.filter)
         form.addRow("Name", self.name)
         form.addRow("Command", self.command)
+        form.addRow("", self.activation)
         form.addRow("Input", self.input)
         note = QLabel("The expected output is what the filter produces now; review it in the JSON view.")
         note.setWordWrap(True)
@@ -109,6 +122,39 @@ class AddTestDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+        self.verdict: ActivationPreview | None = None
+        self._check = check
+        self._checker = Dispatcher(self, debounce_ms=150)
+        self._checker.finished.connect(self._on_checked)
+        self._checker.failed.connect(lambda _job, message: self._show(None, "The activation check failed: "
+                                                                          + message.splitlines()[0]))
+        self.filter.currentTextChanged.connect(self._recheck)
+        self.command.textChanged.connect(self._recheck)
+        self.input.textChanged.connect(self._recheck)
+        self.activation.setVisible(check is not None)
+        self.resize(600, self.sizeHint().height())  # (a wrapped verdict reads in a few lines, not eight)
+        if check is not None:
+            self._show(None, "Checking which filter this command selects…")
+            self._recheck(immediate=True)
+
+    def _recheck(self, *_args: object, immediate: bool = False) -> None:
+        if self._check is None:
+            return
+        self.verdict = None  # (what was shown is for the fields as they were)
+        self.activation.setEnabled(False)
+        self._checker.request(self._check, self.filter.currentText(), self.command.text(),
+                              self.input.toPlainText(), immediate=immediate)
+
+    def _on_checked(self, _job: int, verdict: ActivationPreview) -> None:
+        self.verdict = verdict
+        self._show(verdict.passes, verdict.message)
+
+    def _show(self, passes: bool | None, message: str) -> None:
+        t = tints()
+        colour = {True: t.string, False: t.error}.get(passes) if passes is not None else None
+        self.activation.setEnabled(True)
+        self.activation.setStyleSheet(f"color: {colour};" if colour else "")
+        self.activation.setText(message)
 
 
 def _run(root: Path | None, entries: list | None, buffers: dict[Path, str], profile: str, progress: _Progress,
@@ -670,11 +716,26 @@ class TestsPanel(QWidget):
             ids.insert(0, row.filter_id)
         command, sample = self._preview_sample()
         first = jsontree.resolve_value(parsed.value, pointers[ids[0]])[1]
-        dialog = AddTestDialog(ids, unique_test_name(first), command, sample, self)
+        dialog = AddTestDialog(ids, unique_test_name(first), command, sample, self,
+                               check=self._activation_check(tab))
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         return self.add_test(tab, dialog.filter.currentText(), dialog.name.text().strip() or "sample",
                              dialog.command.text(), dialog.input.toPlainText())
+
+    def _activation_check(self, tab: DocumentTab) -> Callable[[str, str, str], ActivationPreview] | None:
+        """The Add test dialog's check, over the pool the next run will use (the workspace's
+        filter files with the open buffers, and the bundled filters when Built-ins is on)."""
+        if tab.path is None:
+            return None
+        root, entries = self.window_.workspace, scanned_entries(self.window_)
+        files = filter_files_of(root, entries) if root is not None else []
+        buffers, profile, builtins = self.window_.unsaved_buffers(), self.window_.settings.default_profile, \
+            self.builtins.isChecked()
+        buffers[tab.path] = tab.text  # the file the test goes into, as it is in its tab now
+        path = tab.path
+        return lambda filter_id, command, sample: preview_activation(
+            files, path, filter_id, command, sample, buffers=buffers, profile=profile, with_builtins=builtins)
 
     def add_test(self, tab: DocumentTab, filter_id: str, name: str, command: str, sample: str) -> bool:
         """Append a test to ``filter_id`` in ``tab`` whose expected output is the filter's output now."""

@@ -204,8 +204,9 @@ def _diagnostic_dict(d: Diagnostic) -> JsonObject:
     return reference_dict(d) if is_loader_diagnostic(d) else d.to_dict()
 
 
-def _check_activation(flt: RtkFilter, command: str, text: str, candidates: list[RtkFilter],
+def activation_check(flt: RtkFilter, command: str, text: str, candidates: list[RtkFilter],
                       profile: str) -> ActivationCheck:
+    """Whether detection and selection over ``candidates`` (sorted) pick ``flt`` for ``command``."""
     from engine.rtk.select import select_filter
 
     selection = select_filter(text, command, candidates, profile=profile, presorted=True)
@@ -271,7 +272,7 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
                         outcome.quirk.ids[0], path=flt.path, pointer=test.pointer, source="verify",
                         data={"filterId": flt.id, "quirks": outcome.quirk.ids}))
             if check_activation and test.command is not None:
-                outcome.activation = _check_activation(flt, test.command, test.input, pool, profile)
+                outcome.activation = activation_check(flt, test.command, test.input, pool, profile)
                 if not outcome.activation.passed:
                     chosen = _describe(outcome.activation, flt)
                     notes.append(Diagnostic(
@@ -322,6 +323,7 @@ def _engine_summary(check: EngineCheck, flt: RtkFilter) -> str:
 
 
 def _describe(activation: ActivationCheck, flt: RtkFilter) -> str:
+    """The filter an activation check selected, as a message names it ("'id' (source, file)")."""
     if activation.selected_id is None:
         return "no filter"
     text = f"'{activation.selected_id}' ({activation.selected_source}"

@@ -199,6 +199,55 @@ def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = 
     return TestRunResult(out, notes, cancelled, time.perf_counter() - start)
 
 
+@dataclass(frozen=True)
+class ActivationPreview:
+    """What a new test's activation check will say, before the test is added: ``passes`` is
+    None when there is nothing to check (no command, or the filter does not load)."""
+
+    passes: bool | None
+    message: str
+
+
+def preview_activation(files: list[Path], path: Path, filter_id: str, command: str, sample: str, *,
+                       buffers: dict[Path, str] | None = None, profile: str = "omniroute",
+                       with_builtins: bool = False) -> ActivationPreview:
+    """The activation check a test of ``filter_id`` (in ``path``) for ``command`` on ``sample``
+    will get in the next run: the same pool as ``run_workspace_tests`` over ``files`` (``path``
+    among them), so the Add test dialog can say before the test is written that another filter
+    would be selected, rather than the run reporting a failure after it."""
+    from engine.rtk.select import sort_filters
+    from engine.rtk.verify import activation_check
+
+    command = command.strip()
+    if not command:
+        return ActivationPreview(None, "No command: the test checks the output only (no activation check).")
+    buffers = buffers or {}
+    files = list(files) if any(_same_path(f, path) for f in files) else [*files, path]
+    reads = [_read_with_buffer(f, buffers.get(f), profile) for f in files]
+    pool = [f for read in reads for f in read.filters]
+    if with_builtins:
+        pool += builtin_pool(files, profile)
+    own = next((f for read in reads if _same_path(read.path, path) for f in read.filters if f.id == filter_id), None)
+    if own is None:
+        return ActivationPreview(None, f"The filter {filter_id!r} does not load now: its activation is not checked.")
+    check = activation_check(own, command, sample, sort_filters(pool, profile=profile), profile)
+    if check.passed:
+        return ActivationPreview(True, f"✔ For {command!r} this filter is selected (criterion: "
+                                       f"{check.criterion or 'match'}): "
+                                       "the activation check will pass.")
+    chosen = "no filter" if check.selected_id is None else (
+        f"{check.selected_id!r} ({check.selected_source}"
+        + (f", {Path(check.selected_path).name}" if check.selected_path else "") + ")")
+    why = f" (criterion: {check.criterion})" if check.criterion and check.selected_id is not None else ""
+    return ActivationPreview(False, f"✗ For {command!r} {chosen} is selected{why}, not {filter_id!r}: the test "
+                                    "would fail its activation check (VT-Q5). Fix the command or the filter's "
+                                    "match first, or leave the command empty.")
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    return a == b or a.resolve() == b.resolve()
+
+
 def accept_actual_splice(text: str, row: TestRow) -> jsonedit.Splice:
     """The edit that makes ``row.actual`` the test's ``expected`` (only that value changes)."""
     if row.pointer is None:

@@ -112,6 +112,30 @@ def test_add_preview_as_test_takes_the_rtk_preview_sample(qtbot, window, demo, d
     assert "preview sample" not in tab.text
 
 
+def test_add_test_dialog_says_when_the_command_selects_another_filter(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    tab = window.open_file(demo / "filters" / "npm.json")
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    seen = []
+
+    def look(dialog):
+        dialog.command.setText("npm audit")
+        dialog.input.setPlainText("found 0 vulnerabilities")
+        qtbot.waitUntil(lambda: dialog.verdict is not None and dialog.verdict.passes is False, timeout=10000)
+        seen.append(dialog.activation.text())
+        dialog.command.setText("npm ci")  # corrected: the verdict follows the field
+        qtbot.waitUntil(lambda: dialog.verdict is not None and dialog.verdict.passes is True, timeout=10000)
+        seen.append(dialog.activation.text())
+        return QDialog.DialogCode.Rejected
+
+    dialogs.answers["AddTestDialog"] = look
+    assert not panel.add_test_from_preview()
+    assert "'audit-quiet' (project, filters.json) is selected (criterion: commands), not 'npm-install'" in seen[0]
+    assert "this filter is selected" in seen[1]
+    assert "tests" not in json.loads(tab.text) or all(t["name"] != "preview sample"
+                                                      for t in json.loads(tab.text)["tests"])
+
+
 def test_progress_and_cancel_of_a_long_run(qtbot, window, monkeypatch):
     panel = _panel(qtbot, window)
     real = panel_tests.run_workspace_tests

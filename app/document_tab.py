@@ -585,6 +585,19 @@ class DocumentTab(QWidget):
         name = self.doc.display_name
         self.conflict_bar.show_conflict(f"{name} changed on disk, and you have unsaved edits.")
 
+    def follow_rename(self, path: Path) -> None:
+        """The file was renamed (by the explorer): the tab edits it under its new name; unsaved
+        edits are journaled under it, the old name's entry is dropped."""
+        old = self.doc.path
+        self.doc.moved_to(path)
+        if self.journal is not None and old is not None and old != path:
+            self._journaler.request(self.journal.discard, old)
+        if self.is_dirty():
+            self.write_journal()
+        self.refresh_trust()
+        self.request_validation(immediate=True)
+        self.statusChanged.emit()
+
     def on_disk_removed(self) -> None:
         self.conflict_bar.show_conflict(f"{self.doc.display_name} was deleted or renamed on disk. "
                                         "Save to write it again.", can_reload=False)

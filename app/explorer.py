@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -27,6 +27,7 @@ TRUST_BADGES = {"trusted": "🔒 trusted", "changed": "⚠ changed", "untrusted"
 
 class Explorer(QWidget):
     openRequested = Signal(str)
+    menuRequested = Signal(str, QPoint)  # the item's key (a path, group:… or lang:…), where (global)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -35,6 +36,8 @@ class Explorer(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemDoubleClicked.connect(self._activated)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._menu_at)
         self.empty = QLabel()
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -162,6 +165,12 @@ class Explorer(QWidget):
         item = self.items.get(path)
         if item is not None:
             self.tree.setCurrentItem(item)
+
+    def _menu_at(self, pos: QPoint) -> None:
+        item = self.tree.itemAt(pos)
+        if item is not None:
+            self.tree.setCurrentItem(item)
+            self.menuRequested.emit(self._key(item), self.tree.viewport().mapToGlobal(pos))
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         key = item.data(0, PATH_ROLE) or ""

@@ -33,6 +33,7 @@ from app import panels
 from app.diagnostics_panel import DiagnosticsPanel
 from app.document_tab import DocumentTab
 from app.explorer import TRUST_BADGES, Explorer
+from app.explorer_menu import show_explorer_menu
 from app.palette import CommandPalette
 from app.preview_placement import PreviewPlacement
 from app.settings_dialog import SettingsDialog
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         # explorer
         self.explorer = Explorer()
         self.explorer.openRequested.connect(lambda p: self.open_file(Path(p)))
+        self.explorer.menuRequested.connect(lambda key, at: show_explorer_menu(self, key, at))
         self.explorer_dock = QDockWidget("Explorer", self)
         self.explorer_dock.setObjectName("explorer")
         self.explorer_dock.setWidget(self.explorer)
@@ -611,6 +613,20 @@ class MainWindow(QMainWindow):
             self.rescan()
         return ok
 
+    def follow_rename(self, old: Path, new: Path) -> None:
+        """``old`` was renamed to ``new`` (the explorer's Rename): an open tab follows it, with
+        its unsaved edits and their journal entry; the workspace is scanned again."""
+        tab = self.tab_for(new) or self.tab_for(old)
+        if tab is not None:
+            tab.follow_rename(new)
+            index = self.tabs.indexOf(tab)
+            self.tabs.setTabText(index, tab.title())
+            self.tabs.setTabToolTip(index, str(new))
+            self.explorer.set_badge(old, "dirty", "")
+            self._on_dirty(tab)
+            self._update_status()
+        self.rescan()
+
     def save_all(self) -> bool:
         return all([t.save() for t in self.document_tabs() if t.is_dirty()])
 
@@ -683,8 +699,11 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     # -- new files -------------------------------------------------------------------------------------------------
-    def new_pack_dialog(self) -> None:
+    def new_pack_dialog(self, language: str = "") -> None:
         dialog = NewPackDialog(self)
+        if language:
+            dialog.language.setText(language)
+            dialog.category.setFocus()
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.new_pack(dialog.language.text().strip(), dialog.category.text().strip())
 

@@ -156,6 +156,11 @@ class Document:
         self.refresh_kind()
         return self.disk
 
+    def moved_to(self, path: str | os.PathLike[str]) -> None:
+        """The file was renamed on disk (its bytes unchanged): the document follows it."""
+        self.path = Path(path)
+        self.refresh_kind()
+
     def read_disk(self) -> tuple[str, DiskState] | None:
         """The file's current text and state, or None when it is gone/unreadable."""
         if self.path is None:

@@ -66,7 +66,7 @@ class Explorer(QWidget):
     def set_index(self, index: WorkspaceIndex) -> None:
         self.index = index
         self.no_workspace.clear()
-        expanded = {self._key(item) for item in top_items(self.tree) if item.isExpanded()}
+        expanded = {self.key(item) for item in top_items(self.tree) if item.isExpanded()}
         self.tree.clear()
         self.items = {}
         groups = [("caveman", "Caveman packs"), ("rtk", "RTK filters"), ("project", ".rtk (project filters, trust)"),
@@ -99,7 +99,8 @@ class Explorer(QWidget):
             self._render(path)
 
     @staticmethod
-    def _key(item: QTreeWidgetItem | None) -> str:
+    def key(item: QTreeWidgetItem | None) -> str:
+        """An item's key: its file's path, or ``group:…`` / ``lang:…``; "" for none."""
         return item.data(0, PATH_ROLE) if item is not None else ""
 
     def _label(self, entry: FileEntry) -> str:
@@ -170,7 +171,7 @@ class Explorer(QWidget):
         item = self.tree.itemAt(pos)
         if item is not None:
             self.tree.setCurrentItem(item)
-            self.menuRequested.emit(self._key(item), self.tree.viewport().mapToGlobal(pos))
+            self.menuRequested.emit(self.key(item), self.tree.viewport().mapToGlobal(pos))
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         key = item.data(0, PATH_ROLE) or ""

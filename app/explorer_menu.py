@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QFile, QStandardPaths, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
+from PySide6.QtCore import QFile, QStandardPaths, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox
 
 from engine.workspace.file_contents import contents_summary
@@ -41,6 +41,26 @@ def show_explorer_menu(window: MainWindow, key: str, at: QPoint) -> None:
     if menu is not None:
         menu.exec(at)
         menu.deleteLater()
+
+
+def install_explorer_keys(window: MainWindow) -> None:
+    """F2 renames and Delete moves to the trash the explorer's current file (while the tree has
+    the focus, as in a file manager); the menu shows both keys."""
+    tree = window.explorer.tree
+    for key, run in ((QKeySequence(Qt.Key.Key_F2), rename_dialog), (QKeySequence(QKeySequence.StandardKey.Delete),
+                                                                     trash_dialog)):
+        action = QAction(tree)
+        action.setShortcut(key)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(lambda _checked=False, run=run: _on_current_file(window, run))
+        tree.addAction(action)
+
+
+def _on_current_file(window: MainWindow, run) -> None:
+    item = window.explorer.tree.currentItem()
+    key = window.explorer.key(item)
+    if key and not key.startswith(("group:", "lang:")):
+        run(window, Path(key))
 
 
 def _add(menu: QMenu, text: str, slot, tip: str = "") -> QAction:
@@ -78,9 +98,10 @@ def _file_entries(window: MainWindow, menu: QMenu, path: Path) -> None:
         _add(menu, "Copy Relative Path", lambda: _copy(window, relative))
     _add(menu, "Show in File Manager", lambda: _reveal(window, path), "Open the file's folder in the system's file manager")
     menu.addSeparator()
-    _add(menu, "Rename…", lambda: rename_dialog(window, path))
+    _add(menu, "Rename…", lambda: rename_dialog(window, path)).setShortcut(QKeySequence(Qt.Key.Key_F2))
     _add(menu, "Move to Trash…", lambda: trash_dialog(window, path),
-         "Move the file to the system's trash (restorable from there), after showing what it holds")
+         "Move the file to the system's trash (restorable from there), after showing what it holds"
+         ).setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
 
 
 def _open_json(window: MainWindow, path: Path) -> None:

@@ -33,7 +33,7 @@ from app import panels
 from app.diagnostics_panel import DiagnosticsPanel
 from app.document_tab import DocumentTab
 from app.explorer import TRUST_BADGES, Explorer
-from app.explorer_menu import show_explorer_menu
+from app.explorer_menu import install_explorer_keys, show_explorer_menu
 from app.palette import CommandPalette
 from app.preview_placement import PreviewPlacement
 from app.settings_dialog import SettingsDialog
@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.explorer = Explorer()
         self.explorer.openRequested.connect(lambda p: self.open_file(Path(p)))
         self.explorer.menuRequested.connect(lambda key, at: show_explorer_menu(self, key, at))
+        install_explorer_keys(self)
         self.explorer_dock = QDockWidget("Explorer", self)
         self.explorer_dock.setObjectName("explorer")
         self.explorer_dock.setWidget(self.explorer)

@@ -100,3 +100,25 @@ def test_an_open_tab_with_unsaved_edits_stays_open_when_its_file_is_trashed(qtbo
     qtbot.waitUntil(clean.is_settled, timeout=10000)
     assert trash_dialog(window, clean.path, confirmed=True)
     assert window.tab_for(window.workspace / "rules" / "de" / "filler.json") is None  # a clean tab closes
+
+
+def test_f2_and_delete_act_on_the_explorers_current_file(qtbot, window, dialogs, monkeypatch, trash):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    pack = window.workspace / "rules" / "de" / "filler.json"
+    qtbot.waitUntil(lambda: pack in window.explorer.items, timeout=10000)
+    tree = window.explorer.tree
+    window.explorer_dock.show()
+    tree.setFocus()
+    window.explorer.select_path(pack)
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("fuellwoerter", True)))
+    QTest.keyClick(tree, Qt.Key.Key_F2)
+    renamed = pack.with_name("fuellwoerter.json")
+    assert renamed.exists() and not pack.exists()
+
+    qtbot.waitUntil(lambda: renamed in window.explorer.items, timeout=10000)
+    window.explorer.select_path(renamed)
+    dialogs.answers["Move to Trash"] = QMessageBox.StandardButton.Yes
+    QTest.keyClick(tree, Qt.Key.Key_Delete)
+    assert not renamed.exists() and (trash / "fuellwoerter.json").exists()

@@ -137,6 +137,14 @@ def rename_dialog(window: MainWindow, path: Path, new_name: str | None = None) -
                                             QLineEdit.EchoMode.Normal, path.name)
         if not ok:
             return None
+    if path.parent.name == ".rtk" and path.name in ("filters.json", "trust.json"):
+        answer = QMessageBox.question(
+            window, "Rename", f"OmniRoute reads .rtk/{path.name} by this name: renamed, "
+            + ("its filters are no longer the project's." if path.name == "filters.json"
+               else "the project's filters count as untrusted.") + " Rename it anyway?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return None
     try:
         target = rename_file(path, new_name)
     except FileOpError as exc:

@@ -122,3 +122,13 @@ def test_f2_and_delete_act_on_the_explorers_current_file(qtbot, window, dialogs,
     dialogs.answers["Move to Trash"] = QMessageBox.StandardButton.Yes
     QTest.keyClick(tree, Qt.Key.Key_Delete)
     assert not renamed.exists() and (trash / "fuellwoerter.json").exists()
+
+
+def test_renaming_the_projects_filters_file_asks_first(qtbot, window, dialogs):
+    project = window.workspace / ".rtk" / "filters.json"
+    assert rename_dialog(window, project, "old-filters") is None  # the question's default is Cancel
+    assert project.exists()
+    assert any("its filters are no longer the project's" in text for kind, text in dialogs.calls
+               if kind == "question")
+    dialogs.answers["Rename"] = QMessageBox.StandardButton.Yes
+    assert rename_dialog(window, project, "old-filters") == project.with_name("old-filters.json")

@@ -2,9 +2,53 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+SHORTCUT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class _ShortcutDelegate(QStyledItemDelegate):
+    """A command's label on the left, its shortcut right-aligned in the row's muted colour (a tab
+    in the text aligned it to the next tab stop, which a long label ran into)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        shortcut = index.data(SHORTCUT_ROLE) or ""
+        if not shortcut:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        margin = opt.fontMetrics.horizontalAdvance("  ")
+        width = opt.fontMetrics.horizontalAdvance(shortcut) + 2 * margin
+        label_rect = opt.rect.adjusted(0, 0, -width, 0)
+        opt.text = opt.fontMetrics.elidedText(opt.text, Qt.TextElideMode.ElideRight, label_rect.width() - margin)
+        _draw(painter, opt)  # (super().paint would take the text from the index again, not elided)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
+        painter.save()
+        painter.setPen(opt.palette.color(role))
+        painter.drawText(opt.rect.adjusted(0, 0, -margin, 0),
+                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), shortcut)
+        painter.restore()
+
+
+def _draw(painter: QPainter, opt: QStyleOptionViewItem) -> None:
+    style = opt.widget.style() if opt.widget is not None else None
+    if style is not None:
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
 
 
 def matches(query: str, text: str) -> bool:
@@ -35,6 +79,7 @@ class CommandPalette(QDialog):
         self.actions_ = [a for a in actions if a.text() and a.isEnabled()]
         self.query = QLineEdit(placeholderText="Type a command…")
         self.list = QListWidget()
+        self.list.setItemDelegate(_ShortcutDelegate(self.list))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.query)
@@ -57,9 +102,9 @@ class CommandPalette(QDialog):
             text = self.label(action)
             if action.isCheckable():  # a toggle says which way it is now
                 text += "  (on)" if action.isChecked() else "  (off)"
-            shortcut = action.shortcut().toString()
-            item = QListWidgetItem(f"{text}\t{shortcut}" if shortcut else text)
+            item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, action)
+            item.setData(SHORTCUT_ROLE, action.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
             item.setToolTip(action.toolTip())
             self.list.addItem(item)
         if self.list.count():

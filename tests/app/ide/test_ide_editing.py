@@ -196,14 +196,17 @@ def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
 
 
 def test_command_palette_filters_and_runs(qtbot, window, workspace, dialogs):
-    from app.palette import CommandPalette
+    from app.palette import SHORTCUT_ROLE, CommandPalette
 
     palette = CommandPalette(list(window.actions_.values()), window)
     qtbot.addWidget(palette)
     palette.query.setText("diag next")
     assert palette.list.count() == 1 and "Next Diagnostic" in palette.list.item(0).text()
+    assert palette.list.item(0).data(SHORTCUT_ROLE) == "F8"  # drawn right-aligned beside the label
+    palette.show()
+    assert not palette.list.viewport().grab().isNull()  # (the delegate paints; an error would fail here)
     palette.query.setText("trust")  # the label's word first; tooltips that mention it after
-    shown = [palette.list.item(i).text().split("\t")[0] for i in range(palette.list.count())]
+    shown = [palette.list.item(i).text() for i in range(palette.list.count())]
     assert shown[0] == "Show Trust" and "Maximize Panels  (off)" in shown  # a toggle says its state
     palette.query.setText("show json")
     open_pack(qtbot, window, workspace)

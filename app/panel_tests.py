@@ -277,6 +277,7 @@ class TestsPanel(QWidget):
         window.workspaceScanned.connect(self._on_scanned)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_disk_change)
+        window.watcher.fileRemoved.connect(self._on_disk_change)  # a deleted file's rows go with the next run
         self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
         self.empty = EmptyState.over(self.tree)
         self._update_buttons()

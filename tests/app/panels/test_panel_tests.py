@@ -295,3 +295,13 @@ def test_the_explorer_shows_each_filter_files_tests(qtbot, window, demo):
     assert "tests" not in badges.get(pytest_json, {})  # outdated: no ✓ that no longer holds
     _rerun(qtbot, panel)
     assert badges[pytest_json]["tests"] == "✗"
+
+
+def test_a_filter_file_deleted_on_disk_leaves_the_results(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    pytest_file = demo / "filters" / "pytest.json"
+    assert any(f.path == str(pytest_file) for f in panel.result.files)
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
+        pytest_file.unlink()  # the watcher reports it; the run that follows no longer has it
+    qtbot.waitUntil(lambda: not any(f.path == str(pytest_file) for f in panel.result.files), timeout=30000)
+    assert panel.result.failed == 0  # its failing test was the only failure

@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.panels import register_panel
+from app.theme import tints
 from app.widgets.charts import Bar, BarChart
+from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.workspace.corpus_model import (
     ab_folders,
@@ -103,6 +105,10 @@ class CorpusPanel(QWidget):
             row.addWidget(button)
         row.addWidget(self.progress, 1)
 
+        self.outdated = _wrapping_label()  # what changed since the report's run (hidden while none)
+        self.outdated.setStyleSheet(f"color: {tints().warning};")
+        self.outdated.hide()
+        self._ab_path: str | None = None  # the file an A/B report ran as edited
         self.summary = _wrapping_label()
         # room for the three summary lines from the start: the dock must not grow under the mouse
         # when a report arrives
@@ -140,11 +146,48 @@ class CorpusPanel(QWidget):
         lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.addWidget(self.paths_label)
         lay.addLayout(row)
+        lay.addWidget(self.outdated)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
         settings = getattr(window, "settings", None)
         self.paths = [p for p in getattr(settings, "corpus_paths", []) if Path(p).exists()]
         self._show_paths()
+        watcher = getattr(window, "watcher", None)
+        if watcher is not None:  # a report is of the files as they were: a later change outdates it
+            watcher.fileChanged.connect(self._on_disk_change)
+            watcher.fileRemoved.connect(self._on_disk_change)
+        if hasattr(window, "tabs"):
+            self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
+
+    # ------------------------------------------------------------------ staleness
+
+    def _on_disk_change(self, path: str) -> None:
+        """A pack, filter or ``.rtk`` file of the workspace, or a corpus file, changed on disk."""
+        if self.report is None:
+            return
+        changed, root = Path(path), self.window_.workspace
+        if root is not None and changed.is_relative_to(root):
+            where = changed.relative_to(root)
+            if where.parts[:1] in (("rules",), ("filters",), (".rtk",)):
+                self.mark_outdated(f"{where.as_posix()} changed on disk")
+                return
+        if any(changed == Path(p) or changed.is_relative_to(p) for p in self.paths):
+            self.mark_outdated(f"the corpus file {changed.name} changed")
+
+    def _on_tab_edited(self, tab: Any) -> None:
+        if self.report is not None and self._ab_path is not None and str(getattr(tab, "path", "")) == self._ab_path:
+            self.mark_outdated(f"{Path(self._ab_path).name} was edited after the A/B run")
+
+    def mark_outdated(self, why: str) -> None:
+        """The report no longer describes the workspace: say why, and how to refresh it."""
+        self.outdated.setText(f"Outdated: {why} since this run. Run again for a current report.")
+        self.outdated.show()
+        self._tab_title("Corpus (outdated)")
+
+    def _tab_title(self, title: str) -> None:
+        bottom = getattr(self.window_, "bottom", None)  # (a bare window in some tests has none)
+        if bottom is not None and bottom.indexOf(self) >= 0:
+            bottom.setTabText(bottom.indexOf(self), title)
 
     # ------------------------------------------------------------------ choosing the corpus
 
@@ -194,6 +237,7 @@ class CorpusPanel(QWidget):
     def run(self) -> bool:
         """Run the workspace's folders (or the bundled ones) over the corpus."""
         folders = self._workspace_folders()
+        self._ab_path = None
         return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
                                           filters=folders["filters"], project=folders["project"],
                                           profile=self._profile()))
@@ -213,6 +257,7 @@ class CorpusPanel(QWidget):
             return False
         folders = self._workspace_folders()
         folders["rules" if flag == "--rules" else "filters"] = current
+        self._ab_path = str(path)
         return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
                                           filters=folders["filters"], baseline=baseline, project=folders["project"],
                                           profile=self._profile()))
@@ -283,6 +328,8 @@ class CorpusPanel(QWidget):
 
     def show_report(self, report: dict[str, Any]) -> None:
         self.report = report
+        self.outdated.hide()
+        self._tab_title("Corpus")
         cur = report["current"]
         t, s = cur["tokens"], cur["savings"]
         where = cur["setup"].get("sources", "")

@@ -53,6 +53,17 @@ def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, c
     assert rtk.command.text() == "git status"
     assert "nothing to commit" in rtk.input.toPlainText()
 
+    # the report is of the files as they were: a saved change of a pack marks it outdated
+    assert panel.outdated.isHidden()
+    pack = window.workspace / "rules" / "en" / "filler.json"
+    pack.write_text(pack.read_text(encoding="utf-8").replace('"basically"', '"basically2"', 1), encoding="utf-8")
+    qtbot.waitUntil(lambda: not panel.outdated.isHidden(), timeout=10000)
+    assert panel.outdated.text().startswith("Outdated: rules/en/filler.json changed on disk since this run")
+    assert window.bottom.tabText(window.bottom.indexOf(panel)) == "Corpus (outdated)"
+    with qtbot.waitSignal(panel.finished, timeout=120000):
+        assert panel.run()
+    assert panel.outdated.isHidden() and window.bottom.tabText(window.bottom.indexOf(panel)) == "Corpus"
+
 
 def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, corpus, workspace):
     from .ide_helpers import open_pack
@@ -69,7 +80,10 @@ def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, 
     report = blocker.args[0]
     assert report["ab"]["changedSamples"] == 2  # the prose and the chat body lose "basically"
     assert all(r["delta"] < 0 for r in report["ab"]["topRegressions"])
-    assert "A/B:" in panel.summary.text()
+    assert "A/B:" in panel.summary.text() and panel.outdated.isHidden()
+    tab.editor.setPlainText(json.dumps(pack, indent=1))  # edited after the A/B run
+    qtbot.waitUntil(lambda: not panel.outdated.isHidden(), timeout=10000)
+    assert "filler.json was edited after the A/B run" in panel.outdated.text()
     assert json.loads((workspace / "rules" / "en" / "filler.json").read_text(encoding="utf-8"))["rules"][0][
         "name"] == "basically"  # the file on disk is untouched
     tab.undo_stack.setClean()

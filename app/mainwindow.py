@@ -77,6 +77,7 @@ class NewPackDialog(QDialog):
 class MainWindow(QMainWindow):
     workspaceOpened = Signal(str)
     workspaceScanned = Signal()
+    settingsApplied = Signal()  # Settings ▸ OK: views that ran under the old settings refresh or say so
 
     def __init__(self, settings: Settings | None = None, *, docs_mode: bool = False) -> None:
         super().__init__()
@@ -362,6 +363,7 @@ class MainWindow(QMainWindow):
                 tab.editor.highlighter.reset(tab.text if len(tab.text) < 262144 else None)
                 tab.request_validation()
             self.rescan()
+            self.settingsApplied.emit()
 
     # -- workspace --------------------------------------------------------------------------------------------
     def open_workspace(self, root: Path, *, restore: bool = True) -> None:

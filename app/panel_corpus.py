@@ -158,6 +158,13 @@ class CorpusPanel(QWidget):
             watcher.fileRemoved.connect(self._on_disk_change)
         if hasattr(window, "tabs"):
             self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
+        if hasattr(window, "settingsApplied"):
+            window.settingsApplied.connect(self._on_settings_applied)
+        self._ran_profile: str | None = None  # the profile the shown report ran under
+
+    def _on_settings_applied(self) -> None:
+        if self.report is not None and self._ran_profile not in (None, self._profile()):
+            self.mark_outdated(f"the default profile changed to {self._profile()}")
 
     # ------------------------------------------------------------------ staleness
 
@@ -270,6 +277,7 @@ class CorpusPanel(QWidget):
         if not self.paths or self.process is not None:
             return False
         Path(self._report_file).unlink(missing_ok=True)
+        self._ran_profile = self._profile()
         program, lead = eval_program()
         process = QProcess(self)
         process.setProgram(program)

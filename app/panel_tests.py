@@ -196,6 +196,7 @@ class TestsPanel(QWidget):
         self._pending_autorun = False
         self._run_failed = False  # the last run raised (its message is in Output)
         self.outdated = False  # a filter buffer changed after the shown run
+        self._ran_with: tuple[str, int] | None = None  # the profile and regex timeout of the last run
         self._badged: set[Path] = set()  # files whose ✓/✗ the explorer shows (see _badge_files)
 
         self.run_button = QPushButton("▶ Run all")
@@ -278,6 +279,7 @@ class TestsPanel(QWidget):
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_disk_change)
         window.watcher.fileRemoved.connect(self._on_disk_change)  # a deleted file's rows go with the next run
+        window.settingsApplied.connect(self._on_settings_applied)
         self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
         self.empty = EmptyState.over(self.tree)
         self._update_buttons()
@@ -300,6 +302,7 @@ class TestsPanel(QWidget):
         self._cancel = threading.Event()
         self.progress.setValue(0)
         self.progress.show()
+        self._ran_with = self._run_settings()
         return self.runner.request(_run, self.window_.workspace, scanned_entries(self.window_), self.window_.unsaved_buffers(),
                                    self.window_.settings.default_profile,
                                    self._progress, self._cancel, self.builtins.isChecked(), immediate=True)
@@ -422,17 +425,32 @@ class TestsPanel(QWidget):
         no longer match it, so they are marked outdated at once and re-run after a short pause."""
         if self.result is None or not (tab.doc.kind in FILTER_KINDS or tab.doc.kind == FileKind.RTK_TOML):
             return
-        self.outdated = True
         if tab.path is not None and tab.path in self._badged:  # (its ✓/✗ no longer holds: none until the next run)
             self.window_.explorer.set_badge(tab.path, "tests", "")
             self._badged.discard(tab.path)
+        self._mark_outdated("A filter file changed since this run")
+
+    def _on_settings_applied(self) -> None:
+        """Settings ▸ OK: a run under another default profile or regex timeout no longer holds."""
+        if self.result is not None and self._run_settings() != self._ran_with:
+            self._mark_outdated(f"The profile or the regex timeout changed since this run "
+                                f"(now {self.window_.settings.default_profile})")
+
+    def _run_settings(self) -> tuple[str, int]:
+        settings = self.window_.settings
+        return settings.default_profile, settings.regex_timeout_ms
+
+    def _mark_outdated(self, why: str) -> None:
+        """The shown run no longer holds: marked at once, and run again after a short pause."""
+        if self.result is None:
+            return
+        self.outdated = True
         self._update_buttons()  # accepting an outdated row could write an old actual output
         self.summary.set(f"outdated · {self.result.summary()}", "muted")
         index = self.window_.bottom.indexOf(self)
         if index >= 0:
             self.window_.bottom.setTabText(index, "Tests (outdated)")  # not the old counts
-        self.summary.setToolTip("A filter file changed since this run; "
-                                + ("re-running…" if self.auto.isChecked() else "F5 runs the tests again"))
+        self.summary.setToolTip(f"{why}; " + ("re-running…" if self.auto.isChecked() else "F5 runs the tests again"))
         if self.auto.isChecked() and self._may_autorun():
             self._autorun.start()
 

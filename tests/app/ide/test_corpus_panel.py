@@ -63,6 +63,9 @@ def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, c
     with qtbot.waitSignal(panel.finished, timeout=120000):
         assert panel.run()
     assert panel.outdated.isHidden() and window.bottom.tabText(window.bottom.indexOf(panel)) == "Corpus"
+    window.settings.default_profile = "strict"  # (as Settings ▸ OK applies it)
+    window.settingsApplied.emit()
+    assert "the default profile changed to strict since this run" in panel.outdated.text()
 
 
 def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, corpus, workspace):

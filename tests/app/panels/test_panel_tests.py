@@ -305,3 +305,22 @@ def test_a_filter_file_deleted_on_disk_leaves_the_results(qtbot, window, demo):
         pytest_file.unlink()  # the watcher reports it; the run that follows no longer has it
     qtbot.waitUntil(lambda: not any(f.path == str(pytest_file) for f in panel.result.files), timeout=30000)
     assert panel.result.failed == 0  # its failing test was the only failure
+
+
+def test_a_new_default_profile_outdates_the_run_and_runs_again(qtbot, window, dialogs):
+    panel = _panel(qtbot, window)
+    assert panel._ran_with == ("omniroute", window.settings.regex_timeout_ms)
+
+    def choose_strict(dialog):
+        dialog.profile.setCurrentText("strict")
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["SettingsDialog"] = choose_strict
+    with qtbot.waitSignal(panel.ranChanged, timeout=30000):
+        window.open_settings()
+        assert panel.outdated and "changed since this run (now strict)" in panel.summary.toolTip()
+    assert panel._ran_with[0] == "strict" and not panel.outdated
+    with qtbot.assertNotEmitted(panel.ranChanged, wait=600):
+        dialogs.answers["SettingsDialog"] = QDialog.DialogCode.Accepted  # nothing that matters changed
+        window.open_settings()
+    assert not panel.outdated

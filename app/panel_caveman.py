@@ -46,6 +46,7 @@ from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
     NotesList,
+    follow_default,
     item_value,
     option_combo,
     present_for_docs,
@@ -219,6 +220,8 @@ class CavemanPreviewPanel(QWidget):
                                     "omniroute reproduces the reference with its quirks; strict fixes them")
         for combo in (self.language, self.intensity, self.role, self.profile):
             combo.currentTextChanged.connect(lambda _t: self.schedule())
+        follow_default(window, self.intensity, "intensity")
+        follow_default(window, self.profile, "default_profile")
 
         self.whole_button = text_button("Whole pack")
         self.rule_button = text_button("This rule only")

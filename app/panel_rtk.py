@@ -47,6 +47,7 @@ from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
     NotesList,
+    follow_default,
     item_value,
     option_combo,
     present_for_docs,
@@ -124,6 +125,7 @@ class RtkPreviewPanel(QWidget):
                                     "omniroute reproduces the reference with its quirks; strict fixes them")
         for combo in (self.intensity, self.profile):
             combo.currentTextChanged.connect(lambda _t: self.schedule())
+        follow_default(window, self.profile, "default_profile")
         self.engine_button = text_button("All filters")
         self.filter_button = text_button("This filter only")
         self.scope = QButtonGroup(self)

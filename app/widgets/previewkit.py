@@ -30,6 +30,24 @@ def option_combo(values: Sequence[str], current: str, tip: str) -> QComboBox:
     return combo
 
 
+def follow_default(window: Any, combo: QComboBox, setting: str) -> None:
+    """``combo`` was seeded from the Settings default ``setting`` (a preview's profile or
+    intensity): a new default (Settings ▸ OK) moves it too, unless the user chose another value
+    in the preview, which then stays theirs."""
+    settings, applied = getattr(window, "settings", None), getattr(window, "settingsApplied", None)
+    if settings is None or applied is None:
+        return
+    seen = [str(getattr(settings, setting))]
+
+    def follow() -> None:
+        new = str(getattr(settings, setting))
+        if new != seen[0] and combo.currentText() == seen[0] and combo.findText(new) >= 0:
+            combo.setCurrentText(new)
+        seen[0] = new
+
+    applied.connect(follow)
+
+
 class Banner(ElidedLabel):
     """A one-line message above the result: the verdict that matters most (elided; the whole
     message in its tooltip)."""

@@ -279,6 +279,8 @@ class MainWindow(QMainWindow):
           "Show every panel again at its default size (the editor gets the most room)")
         a("validate", "&Validate Workspace", lambda: self.rescan(), "Ctrl+Shift+V")
         a("settings", "&Settings…", self.open_settings, SK.Preferences)
+        if self.actions_["settings"].shortcut().isEmpty():  # (Linux desktops have no standard key for it)
+            self.actions_["settings"].setShortcut(QKeySequence("Ctrl+,"))
         a("palette", "Command &Palette…", self.open_palette, "Ctrl+Shift+P")
         a("about", "&About Rulewright", self.about)
         a("reset_example", "Reset E&xample Workspace…", self.reset_example_workspace, None,

@@ -31,3 +31,7 @@ def test_a_new_default_moves_the_previews_that_kept_the_old_one(qtbot, window, d
     caveman.intensity.setCurrentText("lite")  # the user's own choice in the preview
     _settings(window, dialogs, intensity="full")
     assert caveman.intensity.currentText() == "lite"  # it had left the default: it stays
+
+
+def test_settings_has_a_shortcut_on_every_platform(window):
+    assert not window.actions_["settings"].shortcut().isEmpty()

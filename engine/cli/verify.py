@@ -64,6 +64,21 @@ def _default_paths() -> list[str]:
     return [str(builtin_filters_dir())]
 
 
+def _workspace_files(paths: list[str]) -> list[Path]:
+    """For folders that hold no filter files themselves (``verify .`` at a workspace's root, as
+    the hint above suggests): the workspace's filter files in its subfolders (``filters/``,
+    ``.rtk/``…), as the IDE's Tests panel runs them. A flat folder of filters keeps the reference's
+    one-folder reading."""
+    from pathlib import Path
+
+    from engine.workspace.filter_files import filter_files_of
+
+    folders = [Path(p) for p in paths if Path(p).is_dir()]
+    if len(folders) != len(paths):
+        return []
+    return [f for folder in folders for f in filter_files_of(folder)]
+
+
 def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
@@ -106,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return 1
     files = filter_files_in(paths)
+    if not files:
+        files = _workspace_files(paths)
+        if files and not args.json:
+            shown = ", ".join(str(f) for f in files[:8]) + (" …" if len(files) > 8 else "")
+            print(f"No filter files directly in {', '.join(paths)}: testing the workspace's ({shown}).")
     if not files:
         print(f"{', '.join(paths)}:1:1: error: no filter files (*.json, *.toml) to verify", file=sys.stderr)
         return 1

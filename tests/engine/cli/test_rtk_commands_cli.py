@@ -47,6 +47,21 @@ def test_verify_missing_project_or_empty_folder_does_not_pass_silently(tmp_path)
     assert f"{empty}:1:1: error: no filter files" in result.err
 
 
+def test_verify_dot_at_a_workspace_root_tests_the_workspaces_filter_files(tmp_path, monkeypatch) -> None:
+    from engine.paths import resources_dir
+
+    root = tmp_path / "ws"
+    shutil.copytree(resources_dir() / "example-workspace", root)
+    monkeypatch.chdir(root)
+    result = rulewright("verify", ".")
+    assert result.code == 1  # the example's deploy-log test fails on purpose
+    assert result.out.startswith("No filter files directly in .: testing the workspace's "
+                                 "(.rtk/filters.json, filters/deploy-log.json).")
+    assert "filters/deploy-log.json: FAIL [deploy-log] healthy deploy" in result.out
+    flat = rulewright("verify", "filters")  # a folder of filters is read as it is
+    assert flat.code == 1 and "No filter files directly" not in flat.out
+
+
 def test_trust_on_a_missing_folder_exits_1_with_a_located_error(tmp_path) -> None:
     missing = tmp_path / "nowhere"
     result = rulewright("trust", str(missing), "--check")

@@ -7,7 +7,6 @@ scan and validation workers, the recovery journal and the settings. Per-file beh
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal, Slot
@@ -44,6 +43,7 @@ from app.widgets.elided import ElidedLabel
 from app.widgets.start_page import StartPage
 from app.workers import Dispatcher, tune_for_gui
 from engine.diagnostics import Diagnostic
+from engine.fsutil import same_file
 from engine.paths import resources_dir
 from engine.workspace import templates
 from engine.workspace.document import Document
@@ -460,7 +460,7 @@ class MainWindow(QMainWindow):
 
     def tab_for(self, path: Path) -> DocumentTab | None:
         path = Path(path)
-        return next((t for t in self.document_tabs() if t.path is not None and _same(t.path, path)), None)
+        return next((t for t in self.document_tabs() if t.path is not None and same_file(t.path, path)), None)
 
     def open_file(self, path: Path, *, missing_ok: bool = False) -> DocumentTab | None:
         """Open ``path`` in a tab. ``missing_ok``: a file that is gone opens as an empty unsaved
@@ -621,15 +621,12 @@ class MainWindow(QMainWindow):
     def follow_rename(self, old: Path, new: Path) -> None:
         """``old`` was renamed to ``new`` (the explorer's Rename): an open tab follows it, with
         its unsaved edits and their journal entry; the workspace is scanned again."""
-        tab = self.tab_for(new) or self.tab_for(old)
+        tab = self.tab_for(old)
         if tab is not None:
             tab.follow_rename(new)
-            index = self.tabs.indexOf(tab)
-            self.tabs.setTabText(index, tab.title())
-            self.tabs.setTabToolTip(index, str(new))
+            self.tabs.setTabToolTip(self.tabs.indexOf(tab), str(new))
             self.explorer.set_badge(old, "dirty", "")
-            self._on_dirty(tab)
-            self._update_status()
+            self._on_dirty(tab)  # (the tab's title, its ● on the new name, the status bar)
         self.rescan()
 
     def save_all(self) -> bool:
@@ -762,7 +759,7 @@ class MainWindow(QMainWindow):
         from engine.workspace.example import example_changes, reset_example_workspace, user_example_workspace
 
         target = user_example_workspace()
-        open_here = self.workspace is not None and target.exists() and _same(self.workspace, target)
+        open_here = self.workspace is not None and target.exists() and same_file(self.workspace, target)
         if open_here and not self.close_all_tabs():
             return
         changes = example_changes()
@@ -1026,13 +1023,6 @@ class MainWindow(QMainWindow):
         available = screen.availableGeometry().size()
         frame = self.frameGeometry().size() - self.size() if self.isVisible() else QSize(0, 0)
         return wanted.boundedTo(available - frame)
-
-
-def _same(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return a.resolve() == b.resolve()
 
 
 def _since(entry: JournalEntry) -> str:

@@ -75,6 +75,15 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "
 DEFAULT_MAX_MB = 16
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """``a`` and ``b`` name the same file (links and letter case as the file system has them);
+    where one does not exist, their resolved paths are compared."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
 def max_input_bytes() -> int:
     """``RULEWRIGHT_MAX_FILE_MB`` (default 16) in bytes; a value that is not a positive number is ignored.
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from engine.fsutil import same_file
 from engine.workspace.templates import check_file_name
 
 
@@ -28,7 +29,7 @@ def renamed_path(path: Path, new_name: str) -> Path:
     target = path.with_name(name)
     if target == path:
         raise FileOpError("that is its name already")
-    if target.exists() and not _same_file(target, path):  # (a change of letter case only is a rename)
+    if target.exists() and not same_file(target, path):  # (a change of letter case only is a rename)
         raise FileOpError(f"{target.name} already exists here")
     return target
 
@@ -57,10 +58,3 @@ def rename_file(path: Path, new_name: str) -> Path:
     except OSError as exc:
         raise FileOpError(f"could not rename {path.name}: {exc.strerror or exc}") from None
     return target
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False

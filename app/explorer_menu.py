@@ -93,8 +93,8 @@ def _file_entries(window: MainWindow, menu: QMenu, path: Path) -> None:
     _add(menu, "Open as JSON", lambda: _open_json(window, path))
     menu.addSeparator()
     _add(menu, "Copy Path", lambda: _copy(window, str(path)))
-    if window.workspace is not None and path.is_relative_to(window.workspace):
-        relative = path.relative_to(window.workspace).as_posix()
+    relative = _relative(window, path)
+    if relative is not None:
         _add(menu, "Copy Relative Path", lambda: _copy(window, relative))
     _add(menu, "Show in File Manager", lambda: _reveal(window, path), "Open the file's folder in the system's file manager")
     menu.addSeparator()
@@ -102,6 +102,12 @@ def _file_entries(window: MainWindow, menu: QMenu, path: Path) -> None:
     _add(menu, "Move to Trash…", lambda: trash_dialog(window, path),
          "Move the file to the system's trash (restorable from there), after showing what it holds"
          ).setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+
+
+def _relative(window: MainWindow, path: Path) -> str | None:
+    """``path`` inside the workspace, as a POSIX relative path, or None outside it."""
+    root = window.workspace
+    return path.relative_to(root).as_posix() if root is not None and path.is_relative_to(root) else None
 
 
 def _open_json(window: MainWindow, path: Path) -> None:
@@ -162,9 +168,7 @@ def trash_dialog(window: MainWindow, path: Path, *, confirmed: bool = False) -> 
     unsaved = tab is not None and tab.is_dirty()
     held = contents_summary(path, _kind_of(window, path), tab.text if unsaved and tab is not None else None)
     if not confirmed:
-        where = path.relative_to(window.workspace).as_posix() if window.workspace is not None \
-            and path.is_relative_to(window.workspace) else str(path)
-        text = (f"Move {where} to the trash?\n\nIt holds {held}."
+        text = (f"Move {_relative(window, path) or path} to the trash?\n\nIt holds {held}."
                 + ("\n\nIts tab has unsaved edits: the tab stays open with them (Save writes the file again)."
                    if unsaved else "")
                 + "\n\nYou can restore it from the system's trash.")

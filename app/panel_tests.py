@@ -9,6 +9,7 @@ edits too).
 
 from __future__ import annotations
 
+import functools
 import html
 import threading
 from collections.abc import Callable
@@ -61,6 +62,7 @@ from engine.workspace.panel_models.tests_panel import (
     TestRow,
     TestRunResult,
     accept_actual_splice,
+    activation_pool,
     new_test_splice,
     preview_activation,
     preview_test,
@@ -753,8 +755,10 @@ class TestsPanel(QWidget):
             self.builtins.isChecked()
         buffers[tab.path] = tab.text  # the file the test goes into, as it is in its tab now
         path = tab.path
-        return lambda filter_id, command, sample: preview_activation(
-            files, path, filter_id, command, sample, buffers=buffers, profile=profile, with_builtins=builtins)
+        # read once, in the dialog's worker, on its first check (the files do not change while it is open)
+        pool = functools.cache(lambda: activation_pool(files, path, buffers=buffers, profile=profile,
+                                                       with_builtins=builtins))
+        return lambda filter_id, command, sample: preview_activation(pool(), filter_id, command, sample)
 
     def add_test(self, tab: DocumentTab, filter_id: str, name: str, command: str, sample: str) -> bool:
         """Append a test to ``filter_id`` in ``tab`` whose expected output is the filter's output now."""

@@ -274,7 +274,7 @@ def verify_filters(filters: list[RtkFilter], *, require_all: bool = False, profi
             if check_activation and test.command is not None:
                 outcome.activation = activation_check(flt, test.command, test.input, pool, profile)
                 if not outcome.activation.passed:
-                    chosen = _describe(outcome.activation, flt)
+                    chosen = describe_selection(outcome.activation, flt)
                     notes.append(Diagnostic(
                         f"test '{test.name}' of '{flt.id}': for command {test.command!r} {chosen} is selected, "
                         "not this filter" + ("" if profile == "strict" else " (OmniRoute's gate ignores "
@@ -322,12 +322,13 @@ def _engine_summary(check: EngineCheck, flt: RtkFilter) -> str:
     return "same filter, with engine dedup, effective max lines and final caps"
 
 
-def _describe(activation: ActivationCheck, flt: RtkFilter) -> str:
-    """The filter an activation check selected, as a message names it ("'id' (source, file)")."""
+def describe_selection(activation: ActivationCheck, flt: RtkFilter, *, with_file: bool = False) -> str:
+    """The filter an activation check selected, as a message names it: "'id' (source)", with its
+    file where it has ``flt``'s id (or ``with_file``)."""
     if activation.selected_id is None:
         return "no filter"
     text = f"'{activation.selected_id}' ({activation.selected_source}"
-    if activation.selected_id == flt.id and activation.selected_path:
+    if (with_file or activation.selected_id == flt.id) and activation.selected_path:
         text += f", {os.path.basename(activation.selected_path)}"
     return text + ")"
 

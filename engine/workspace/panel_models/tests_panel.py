@@ -166,9 +166,7 @@ def run_workspace_tests(files: list[Path], *, buffers: dict[Path, str] | None = 
         if progress:
             progress(i, total, f"reading {path.name}")
         reads.append(_read_with_buffer(path, buffers.get(path), profile))
-    pool = [f for read in reads for f in read.filters]
-    if with_builtins:
-        pool += builtin_pool(files, profile)
+    pool = _pool(reads, files, profile, with_builtins)
     out: list[FileTests] = []
     notes: list[Diagnostic] = []
     cancelled = False
@@ -208,44 +206,61 @@ class ActivationPreview:
     message: str
 
 
-def preview_activation(files: list[Path], path: Path, filter_id: str, command: str, sample: str, *,
-                       buffers: dict[Path, str] | None = None, profile: str = "omniroute",
-                       with_builtins: bool = False) -> ActivationPreview:
-    """The activation check a test of ``filter_id`` (in ``path``) for ``command`` on ``sample``
-    will get in the next run: the same pool as ``run_workspace_tests`` over ``files`` (``path``
-    among them), so the Add test dialog can say before the test is written that another filter
-    would be selected, rather than the run reporting a failure after it."""
+def _pool(reads: list[FilterFile], files: list[Path], profile: str, with_builtins: bool) -> list[RtkFilter]:
+    """A run's activation pool: every filter of the files read, and the bundled ones when asked."""
+    pool = [f for read in reads for f in read.filters]
+    if with_builtins:
+        pool += builtin_pool(files, profile)
+    return pool
+
+
+@dataclass(frozen=True)
+class ActivationPool:
+    """What a new test's activation is checked against: the next run's pool (sorted) and the
+    filters of the file the test goes into. Read once for the Add test dialog, which checks
+    again on every change of its fields."""
+
+    filters: list[RtkFilter]
+    own: list[RtkFilter]
+    profile: str
+
+
+def activation_pool(files: list[Path], path: Path, *, buffers: dict[Path, str] | None = None,
+                    profile: str = "omniroute", with_builtins: bool = False) -> ActivationPool:
+    """The pool ``run_workspace_tests`` over ``files`` (``path`` among them) will use, with the
+    unsaved ``buffers`` (the file's own included)."""
+    from engine.fsutil import same_file
     from engine.rtk.select import sort_filters
-    from engine.rtk.verify import activation_check
+
+    buffers = buffers or {}
+    files = list(files) if any(same_file(f, path) for f in files) else [*files, path]
+    reads = [_read_with_buffer(f, buffers.get(f), profile) for f in files]
+    own = [f for read in reads if same_file(read.path, path) for f in read.filters]
+    return ActivationPool(sort_filters(_pool(reads, files, profile, with_builtins), profile=profile), own, profile)
+
+
+def preview_activation(pool: ActivationPool, filter_id: str, command: str, sample: str) -> ActivationPreview:
+    """The activation check a test of ``filter_id`` for ``command`` on ``sample`` will get in the
+    next run, so the Add test dialog can say before the test is written that another filter
+    would be selected, rather than the run reporting a failure after it."""
+    from engine.rtk.verify import activation_check, describe_selection
 
     command = command.strip()
     if not command:
         return ActivationPreview(None, "No command: the test checks the output only (no activation check).")
-    buffers = buffers or {}
-    files = list(files) if any(_same_path(f, path) for f in files) else [*files, path]
-    reads = [_read_with_buffer(f, buffers.get(f), profile) for f in files]
-    pool = [f for read in reads for f in read.filters]
-    if with_builtins:
-        pool += builtin_pool(files, profile)
-    own = next((f for read in reads if _same_path(read.path, path) for f in read.filters if f.id == filter_id), None)
+    own = next((f for f in pool.own if f.id == filter_id), None)
     if own is None:
         return ActivationPreview(None, f"The filter {filter_id!r} does not load now: its activation is not checked.")
-    check = activation_check(own, command, sample, sort_filters(pool, profile=profile), profile)
+    check = activation_check(own, command, sample, pool.filters, pool.profile)
     if check.passed:
         return ActivationPreview(True, f"✔ For {command!r} this filter is selected (criterion: "
                                        f"{check.criterion or 'match'}): "
                                        "the activation check will pass.")
-    chosen = "no filter" if check.selected_id is None else (
-        f"{check.selected_id!r} ({check.selected_source}"
-        + (f", {Path(check.selected_path).name}" if check.selected_path else "") + ")")
+    chosen = describe_selection(check, own, with_file=True)
     why = f" (criterion: {check.criterion})" if check.criterion and check.selected_id is not None else ""
     return ActivationPreview(False, f"✗ For {command!r} {chosen} is selected{why}, not {filter_id!r}: the test "
                                     "would fail its activation check (VT-Q5). Fix the command or the filter's "
                                     "match first, or leave the command empty.")
-
-
-def _same_path(a: Path, b: Path) -> bool:
-    return a == b or a.resolve() == b.resolve()
 
 
 def accept_actual_splice(text: str, row: TestRow) -> jsonedit.Splice:

@@ -23,6 +23,7 @@ from engine.workspace.panel_models.repair_playground import (
 )
 from engine.workspace.panel_models.tests_panel import (
     accept_actual_splice,
+    activation_pool,
     new_test_splice,
     preview_activation,
     preview_test,
@@ -70,20 +71,22 @@ def test_run_reports_each_test_with_pointer_diff_and_activation(demo):
 def test_preview_activation_says_before_a_test_is_added_which_filter_its_command_selects(demo):
     files = filter_files_of(demo)
     npm = demo / "filters" / "npm.json"
-    ok = preview_activation(files, npm, "npm-install", "npm ci", "added 9 packages")
+    pool = activation_pool(files, npm)
+    ok = preview_activation(pool, "npm-install", "npm ci", "added 9 packages")
     assert ok.passes is True and "this filter is selected" in ok.message
     # the same run over the same pool says the same: `npm audit` selects the project's filter
-    other = preview_activation(files, npm, "npm-install", "npm audit", "found 0 vulnerabilities")
+    other = preview_activation(pool, "npm-install", "npm audit", "found 0 vulnerabilities")
     assert other.passes is False
     assert "'audit-quiet' (project, filters.json) is selected (criterion: commands), not 'npm-install'" in other.message
-    none = preview_activation(files, npm, "npm-install", "  ", "x")
+    none = preview_activation(pool, "npm-install", "  ", "x")
     assert none.passes is None and "no activation check" in none.message
     # the buffer the test goes into counts: a match edited there but not saved
     buffer = npm.read_text(encoding="utf-8").replace("^npm (install|i|ci)\\\\b", "^yarn\\\\b")
     assert buffer != npm.read_text(encoding="utf-8")
-    edited = preview_activation(files, npm, "npm-install", "npm ci", "added 9 packages", buffers={npm: buffer})
+    edited = preview_activation(activation_pool(files, npm, buffers={npm: buffer}), "npm-install", "npm ci",
+                                "added 9 packages")
     assert edited.passes is False
-    gone = preview_activation(files, npm, "no-such-id", "npm ci", "x")
+    gone = preview_activation(pool, "no-such-id", "npm ci", "x")
     assert gone.passes is None and "does not load" in gone.message
 
 

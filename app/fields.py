@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QTableWidget,
     QTableWidgetItem,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -35,7 +36,7 @@ from PySide6.QtWidgets import (
 from app.highlight import PatternHighlighter
 from app.icons import icon
 from app.layout_report import readable
-from app.regexcheck import compile_error
+from app.regexcheck import compile_error, compile_problem
 from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
@@ -176,6 +177,24 @@ class PatternLine(QPlainTextEdit):
         if source.hasText():
             self.textCursor().insertText(source.text().replace("\r", "").replace("\n", ""))
 
+    def mark_error(self, offset: int | None) -> None:
+        """Tint the character at UTF-16 ``offset`` (a compile error's place; at the end, the
+        last character), or clear the tint. Qt's positions are UTF-16 too."""
+        selections = []
+        length = self.document().characterCount() - 1  # (without the block's end)
+        if offset is not None and length > 0:
+            at = min(offset, length - 1)
+            tint = QTextEdit.ExtraSelection()
+            tint.format.setBackground(QColor(tints().removed))
+            tint.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            tint.format.setUnderlineColor(QColor(tints().error))
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(at)
+            cursor.setPosition(at + 1, QTextCursor.MoveMode.KeepAnchor)
+            tint.cursor = cursor
+            selections.append(tint)
+        self.setExtraSelections(selections)
+
 
 class PatternField(FieldWidget):
     """A JS regex with colouring and the V8 compile error shown under it as you type."""
@@ -208,11 +227,13 @@ class PatternField(FieldWidget):
         self.check()
 
     def check(self) -> str | None:
-        message = compile_error(self.edit.toPlainText(), self._flags_for_check)
-        self.error.setText(message or "")
-        self.error.setIcon(icon("error") if message else None)
-        self.error.setVisible(bool(message))
-        return message
+        problem = compile_problem(self.edit.toPlainText(), self._flags_for_check)
+        self.error.setText(problem.headline() if problem else "")
+        self.error.setToolTip(problem.message if problem else "")
+        self.error.setIcon(icon("error") if problem else None)
+        self.error.setVisible(problem is not None)
+        self.edit.mark_error(problem.offset if problem else None)
+        return problem.message if problem else None
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present

@@ -169,6 +169,9 @@ class JsonDocument:
             changes["path"] = self.path
         if diagnostic.line is None:
             span = self.span(diagnostic.pointer or "", key=key or bool(diagnostic.data.get("at_key")))
+            offset = diagnostic.data.get("valueOffset")
+            if span is not None and isinstance(offset, int) and not key:
+                span = string_char_span(self.text, span, offset) or span
             if span is not None:
                 changes["line"], changes["column"] = self.position(span[0])
                 changes["end_line"], changes["end_column"] = self.position(span[1])
@@ -179,6 +182,23 @@ class JsonDocument:
     def error_at(self, index: int, message: str, code: str, level: Level = "error") -> Diagnostic:
         line, column = position(self.text, index)
         return Diagnostic(message, level, code, self.path, line, column, source="json")
+
+
+def string_char_span(text: str, span: tuple[int, int], offset: int) -> tuple[int, int] | None:
+    """Where, in ``text``, the string literal at ``span`` writes the character at UTF-16
+    ``offset`` of its value (an escape such as ``\\[`` or ``\\u005b`` as a whole): a regex
+    error's exact column in a file. None when ``span`` is no string literal."""
+    start, end = span
+    if not (0 <= start < end <= len(text)) or text[start] != '"':
+        return None
+    i, units = start + 1, 0
+    while i < end - 1:
+        step = 1 if text[i] != "\\" else 6 if text[i + 1:i + 2] == "u" else 2
+        if units >= offset:
+            return i, min(i + step, end - 1)
+        units += 2 if ord(text[i]) > 0xFFFF else 1
+        i += step
+    return end - 1, end  # (past the value's end: the closing quote)
 
 
 def parse_json_text(text: str, path: str | None = None) -> JsonDocument:

@@ -139,7 +139,7 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
     the schema itself and leaves it off. ``strict`` also warns about a rule with ``y`` but no
     ``g``, which OmniRoute keeps stateful across messages (JSR-Q8).
     """
-    diags = [Diagnostic(msg, "error", "CAV-pack", pointer=ptr, source="caveman")
+    diags = [Diagnostic(msg, "error", "CAV-pack", pointer=ptr, source="caveman", data=_pattern_error_at(obj, ptr))
              for ptr, msg in validate_rule_pack(obj)]
     diags += _unsupported_patterns(obj, {d.pointer for d in diags})
     if with_schema and isinstance(obj, dict):
@@ -157,6 +157,24 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
                     f"rules[{i}] uses 'y' without 'g': OmniRoute keeps its lastIndex across messages",
                     "warning", "JSR-Q8", pointer=f"/rules/{i}/flags", source="caveman"))
     return diags
+
+
+def _pattern_error_at(obj: Any, pointer: str) -> dict[str, int]:
+    """``{"valueOffset": n}`` for a pattern that does not compile (``n``: the UTF-16 offset of
+    what is wrong, which ``engine.jsondoc`` turns into the column of that character), else {}."""
+    from engine.jsregex import syntax_error
+
+    parts = pointer.split("/")
+    if len(parts) != 4 or parts[1] != "rules" or parts[3] != "pattern" or not isinstance(obj, dict):
+        return {}
+    rules = obj.get("rules")
+    rule = rules[int(parts[2])] if isinstance(rules, list) and parts[2].isdigit() and int(parts[2]) < len(rules) \
+        else None
+    pattern, flags = (rule.get("pattern"), rule.get("flags", "gi")) if isinstance(rule, dict) else (None, None)
+    if not isinstance(pattern, str) or not isinstance(flags, str):
+        return {}
+    error = syntax_error(pattern, flags)
+    return {"valueOffset": error.offset} if error is not None and error.offset is not None else {}
 
 
 def _unsupported_patterns(obj: Any, taken: set[str | None]) -> list[Diagnostic]:

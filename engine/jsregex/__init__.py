@@ -58,6 +58,7 @@ __all__ = [
     "quirks",
     "set_default_timeout",
     "start_facts",
+    "syntax_error",
 ]
 
 
@@ -80,3 +81,12 @@ def is_valid(source: str, flags: str = "") -> bool:
     except JSSyntaxError:
         return False
     return True
+
+
+def syntax_error(source: str, flags: str = "") -> JSSyntaxError | None:
+    """What ``new RegExp(source, flags)`` would throw (its ``offset`` says where), or None."""
+    try:
+        translate(source, flags)
+    except JSSyntaxError as exc:
+        return exc
+    return None

@@ -6,13 +6,17 @@ from .total import exhausted_words
 
 
 class JSSyntaxError(ValueError):
-    """``new RegExp(source, flags)`` would throw; ``str()`` is V8's exact message."""
+    """``new RegExp(source, flags)`` would throw; ``str()`` is V8's exact message. ``offset``:
+    the UTF-16 offset in ``source`` of what is wrong (the open ``[`` or ``(`` of an unterminated
+    class or group), for editors and ``file:line:col``; None for bad flags."""
 
-    def __init__(self, message: str, source: str = "", flags: str = "", reason: str = "") -> None:
+    def __init__(self, message: str, source: str = "", flags: str = "", reason: str = "",
+                 offset: int | None = None) -> None:
         super().__init__(message)
         self.source = source
         self.flags = flags
         self.reason = reason
+        self.offset = offset
 
 
 class RegexTimeout(TimeoutError):

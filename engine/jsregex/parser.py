@@ -61,9 +61,13 @@ _TERM_SYNTAX = frozenset("^$\\(.[*+?{}]")
 
 
 class ParseError(Exception):
-    def __init__(self, reason: str) -> None:
+    """V8's reason, and ``at``: where in the parsed units the error lies (the character the
+    parser stopped at, or the start of a group or class left open), for pointing at it."""
+
+    def __init__(self, reason: str, at: int | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.at = at
 
 
 def _is_ascii_letter(ch: str) -> bool:
@@ -102,13 +106,20 @@ class Parser:
         self.unsupported: str | None = None
         self.total_groups, self.has_named = self._scan_groups()
         self._class_items: list[tuple[Ranges, str | None]] = []
+        self._class_starts: list[int] = []  # the '[' of each class being parsed (errors point there)
         self._canon = ud.canon_table(self.u) if ignore_case else None
         self._changes = (ud.unicode_canon_changes() if self.u else ud.legacy_canon_changes()) if ignore_case else ()
 
     # ------------------------------------------------------------------ helpers
 
-    def error(self, reason: str) -> ParseError:
-        return ParseError(reason)
+    def error(self, reason: str, at: int | None = None) -> ParseError:
+        """The error to raise, placed at ``at`` (default: where the parser stands, kept
+        within the pattern)."""
+        return ParseError(reason, min(self.pos if at is None else at, self.n))
+
+    @property
+    def _class_start(self) -> int | None:
+        return self._class_starts[-1] if self._class_starts else None
 
     def peek(self, k: int = 0) -> str:
         j = self.pos + k
@@ -217,7 +228,9 @@ class Parser:
             self.pos += 1
             atom = Dot()
         elif ch == "[":
+            self._class_starts.append(self.pos)
             atom = self.parse_class()
+            self._class_starts.pop()
         elif ch in ("*", "+", "?"):
             raise self.error("Nothing to repeat")
         elif ch == "{":
@@ -340,7 +353,7 @@ class Parser:
                 self.group_names.append((name, index))
         body = self.parse_disjunction()
         if self.peek() != ")":
-            raise self.error("Unterminated group")
+            raise self.error("Unterminated group", start)
         self.pos += 1
         if kind == "capture":
             return Group(index, body, name, start, self.pos), True
@@ -420,7 +433,7 @@ class Parser:
         start = self.pos
         self.pos += 1  # backslash
         if self.pos >= self.n:
-            raise self.error("\\ at end of pattern")
+            raise self.error("\\ at end of pattern", start)
         ch = self.peek()
         if ch in "123456789":
             j = self.pos
@@ -678,7 +691,7 @@ class Parser:
         sets: list[Ranges] = []
         while True:
             if self.pos >= self.n:
-                raise self.error("Unterminated character class")
+                raise self.error("Unterminated character class", self._class_start)
             if self.peek() == "]":
                 self.pos += 1
                 break
@@ -699,7 +712,7 @@ class Parser:
                     parts.append((0x2D, 0x2D))
                     continue
                 if left > right:
-                    raise self.error("Range out of order in character class")
+                    raise self.error("Range out of order in character class", start)
                 parts.append((left, right))
                 continue
             if isinstance(left, tuple):
@@ -711,7 +724,7 @@ class Parser:
     def parse_class_atom(self) -> int | Ranges:
         """One ClassAtom (non-``v``): a code point, or a set for a class escape."""
         if self.pos >= self.n:
-            raise self.error("Unterminated character class")
+            raise self.error("Unterminated character class", self._class_start)
         ch = self.peek()
         if ch != "\\":
             self.pos += 1
@@ -719,7 +732,7 @@ class Parser:
         start = self.pos
         self.pos += 1
         if self.pos >= self.n:
-            raise self.error("\\ at end of pattern")
+            raise self.error("\\ at end of pattern", start)
         ch = self.peek()
         if ch == "b":
             self.pos += 1
@@ -774,7 +787,7 @@ class Parser:
         result = first
         while True:
             if self.pos >= self.n:
-                raise self.error("Unterminated character class")
+                raise self.error("Unterminated character class", self._class_start)
             if self.peek() == "]":
                 self.pos += 1
                 return result
@@ -799,7 +812,7 @@ class Parser:
         pending: _Operand | None = first
         while True:
             if self.pos >= self.n:
-                raise self.error("Unterminated character class")
+                raise self.error("Unterminated character class", self._class_start)
             if self.peek() == "-" and pending is not None:
                 if self.at("--"):
                     raise self.error("Invalid set operation in character class")
@@ -831,15 +844,17 @@ class Parser:
 
     def parse_class_set_operand(self) -> _Operand:
         if self.pos >= self.n:
-            raise self.error("Unterminated character class")
+            raise self.error("Unterminated character class", self._class_start)
         ch = self.peek()
         if ch == "[":
+            self._class_starts.append(self.pos)
             self.pos += 1
             negated = False
             if self.peek() == "^":
                 negated = True
                 self.pos += 1
             inner = self.parse_class_set_contents()
+            self._class_starts.pop()
             if negated:
                 if inner.may_strings:
                     raise self.error("Negated character class may contain strings")
@@ -865,13 +880,13 @@ class Parser:
 
     def parse_class_set_character(self) -> int:
         if self.pos >= self.n:
-            raise self.error("Unterminated character class")
+            raise self.error("Unterminated character class", self._class_start)
         ch = self.peek()
         if ch == "\\":
             start = self.pos
             self.pos += 1
             if self.pos >= self.n:
-                raise self.error("\\ at end of pattern")
+                raise self.error("\\ at end of pattern", start)
             e = self.peek()
             if e == "b":
                 self.pos += 1
@@ -905,7 +920,7 @@ class Parser:
         may_strings = False
         while True:
             if self.pos >= self.n:
-                raise self.error("Unterminated character class")
+                raise self.error("Unterminated character class", self._class_start)
             ch = self.peek()
             if ch in ("|", "}"):
                 self.pos += 1

@@ -126,7 +126,7 @@ def canonical_flags(flags: str) -> str:
 def translate(source: str, flags: str = "") -> Translation:
     result = _translate_cached(source, flags)
     if isinstance(result, JSSyntaxError):
-        raise JSSyntaxError(str(result), result.source, result.flags, result.reason)
+        raise JSSyntaxError(str(result), result.source, result.flags, result.reason, result.offset)
     return result
 
 
@@ -230,6 +230,14 @@ def _refused(source: str, ordered: str, reason: str) -> Translation:
                        clamped=False, too_large=True, loop_checks=0, nullable=False, v8_atom=False)
 
 
+def _source_offset(source: str, at: int | None, unicode: bool) -> int | None:
+    """The UTF-16 offset in ``source`` of the parser's position ``at`` (a code-point index
+    under ``u``/``v``, a unit index otherwise)."""
+    if at is None or not unicode:
+        return at
+    return py_to_utf16_index(from_utf16_units(source), at)
+
+
 def _translate_nested(source: str, flags: str) -> Translation:
     ordered = canonical_flags(flags)
     refusal = compile_cost_refusal(source, "v" in ordered)
@@ -240,8 +248,8 @@ def _translate_nested(source: str, flags: str) -> Translation:
         units, parsed = parse_source(source, ordered)
     except ParseError as exc:
         raise JSSyntaxError(
-            f"Invalid regular expression: /{source}/{ordered}: {exc.reason}", source, ordered, exc.reason
-        ) from None
+            f"Invalid regular expression: /{source}/{ordered}: {exc.reason}", source, ordered, exc.reason,
+            _source_offset(source, exc.at, unicode)) from None
     emitter = Emitter(multiline="m" in ordered, dot_all="s" in ordered, unicode=unicode)
     emitted = emitter.emit_pattern(parsed.root)
     unsupported = parsed.unsupported

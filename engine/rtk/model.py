@@ -294,16 +294,20 @@ class _Hygiene:
         problem = regex_error(pattern, flags) if self.check_regex else None
         if problem is not None:
             quirk = "RTK-Q4" if what == "unless" else "RTK-Q3"
+            from engine.jsregex import syntax_error
+
+            error = syntax_error(pattern, flags)  # (where in the pattern: the column in the file)
+            at = {"valueOffset": error.offset} if error is not None and error.offset is not None else {}
             if self.profile == "strict":
                 diagnostic = Diagnostic(f"{what} is not a valid JavaScript regex: {problem}", "error",
-                                        quirk, pointer=self.base + pointer, source="rtk")
+                                        quirk, pointer=self.base + pointer, source="rtk", data=at)
                 self.invalid.append(diagnostic)
             else:
                 effect = ("the rule fires as if it had no `unless`" if quirk == "RTK-Q4"
                           else "OmniRoute ignores it at run time")
                 self.diagnostics.append(Diagnostic(
                     f"{what} is not a valid JavaScript regex ({problem}); {effect}", "warning", quirk,
-                    pointer=self.base + pointer, source="rtk"))
+                    pointer=self.base + pointer, source="rtk", data=at))
         return True
 
     def patterns(self, values: list[str], pointer: str, what: str, flags: str = "i") -> tuple[list[str], list[str]]:

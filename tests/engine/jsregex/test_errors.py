@@ -86,3 +86,40 @@ def test_deep_nesting_is_accepted_like_v8() -> None:
     depth = 2000
     m = compile_js("(" * depth + "a" + ")" * depth).exec("a")
     assert m is not None and m.groups[-1] == "a" and len(m.groups) == depth
+
+
+# where each error lies: the UTF-16 offset an editor tints and a file's column points at
+OFFSETS = [
+    ("(a", "", 0),  # the '(' left open
+    ("ab(?:c(d)", "", 2),  # the outer group: the inner one closed
+    ("x[a", "", 1),  # the '[' left open
+    ("[a[b]", "v", 0),  # the outer class of a v-mode nesting (the inner one closed)
+    ("[a[b", "v", 2),  # the inner one
+    ("a)", "", 1),  # the stray ')'
+    ("*a", "", 0),
+    ("ab{3,1}", "", 2),
+    ("a[z-a]", "", 2),  # the range's first end
+    ("a\\", "", 1),  # the lone backslash
+    ("😀(", "", 2),  # UTF-16: the emoji is two units
+    ("😀(", "u", 2),  # under u the parser counts code points; the offset is still UTF-16
+]
+
+
+@pytest.mark.parametrize(("pattern", "flags", "offset"), OFFSETS)
+def test_error_offset_points_at_the_culprit(pattern: str, flags: str, offset: int) -> None:
+    from engine.jsregex import syntax_error
+
+    error = syntax_error(pattern, flags)
+    assert error is not None and error.offset == offset
+
+
+def test_every_error_has_an_offset_within_the_pattern() -> None:
+    from engine.jsregex import syntax_error
+
+    for pattern, flags, _reason in ERRORS:
+        error = syntax_error(pattern, flags)
+        assert error is not None and error.offset is not None
+        assert 0 <= error.offset <= len(pattern.encode("utf-16-le")) // 2, pattern
+    flags_error = syntax_error("a", "gg")
+    assert flags_error is not None and flags_error.offset is None  # (the flags, not the pattern)
+    assert syntax_error("a(b)c") is None

@@ -41,7 +41,7 @@ EXPECTED_AT = {
     "duplicate-filter-ids.json": (3, 10, "duplicate filter id"),
     "duplicate-keys.json": (1, 20, "duplicate key"),
     "filter-unknown-key.json": (1, 58, "command"),
-    "invalid-regex.json": (5, 37, "Unterminated group"),
+    "invalid-regex.json": (5, 38, "Unterminated group"),  # the "(" left open, not the string's quote
     "invalid-flags.json": (5, 48, "Invalid flags"),
 }
 
@@ -101,3 +101,34 @@ def test_cli_exit_codes_and_format(tmp_path: Path) -> None:
     as_json = subprocess.run([*cli, "--json", str(BAD / "empty.json")], capture_output=True, text=True)
     [entry] = json.loads(as_json.stdout)
     assert entry["code"] == "json-empty" and entry["line"] == 1
+
+
+def _column_of(text: str, needle: str) -> tuple[int, int]:
+    """1-based line and UTF-16 column of the first ``needle`` in ``text``."""
+    before = text[:text.index(needle)]
+    line = before.count("\n") + 1
+    last = before.rsplit("\n", 1)[-1]
+    return line, len(last.encode("utf-16-le")) // 2 + 1
+
+
+def test_a_regex_error_points_at_its_character_through_escapes_and_astral_text(tmp_path: Path) -> None:
+    # the pattern's value is "\d+ 😀[a": JSON escapes (\\, \u0020) and an emoji (two UTF-16
+    # columns) stand before the '[' left open, which is where the diagnostic must point
+    pack = tmp_path / "en" / "p.json"
+    pack.parent.mkdir()
+    text = ('{\n  "language": "en",\n  "category": "filler",\n  "rules": [\n'
+            '    {"name": "x", "pattern": "\\\\d+\\u0020😀[a", "replacement": ""}\n  ]\n}\n')
+    pack.write_text(text, encoding="utf-8")
+    [d] = [d for d in validate_file(pack) if "Unterminated character class" in d.message]
+    assert (d.line, d.column) == _column_of(text, "[a")
+
+
+def test_an_rtk_regex_error_points_at_its_character(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    text = json.dumps({"$schema": "https://rulewright.dev/schemas/rtk-filter.schema.json", "id": "x",
+                       "label": "make", "category": "build", "preserve": {}, "match": {"commands": ["^make\\s+(all"]},
+                       "rules": {"dropPatterns": ["^ok$", "^warn: [a-z+"]}}, indent=2)
+    path.write_text(text, encoding="utf-8")
+    found = {d.message.split(" ")[0]: (d.line, d.column) for d in validate_file(path) if "valid JavaScript regex" in d.message}
+    assert found["match.commands"] == _column_of(text, "(all")
+    assert found["dropPatterns"] == _column_of(text, "[a-z+")

@@ -64,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
             return status
         matches = _all_matches(args.pattern, args.flags, text, timeout)
     except (JSSyntaxError, JSUnsupportedError, RegexTimeout) as exc:
-        # the message quotes the pattern: a multi-megabyte one is cut, not echoed whole
-        print(f"<pattern>:1:1: error: {clip(str(exc))}", file=sys.stderr)
+        # the message quotes the pattern: a multi-megabyte one is cut, not echoed whole; a
+        # syntax error's column is the character at fault (its UTF-16 offset, 1-based)
+        offset = getattr(exc, "offset", None)
+        print(f"<pattern>:1:{1 if offset is None else offset + 1}: error: {clip(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(dumps_json({"matches": [match_to_json(m) for m in matches]}))
@@ -125,12 +127,12 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
         try:
             compile_js(pattern, flags)
         except JSSyntaxError as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": str(exc), **_offset(exc)}
         return {"ok": True}
     try:
         rx = compile_js(pattern, flags)
     except JSSyntaxError as exc:
-        return {"error": str(exc), "syntaxError": True}
+        return {"error": str(exc), "syntaxError": True, **_offset(exc)}
     if op == "replace":
         replacement = request.get("replacement", "")
         if not isinstance(replacement, str):
@@ -143,3 +145,9 @@ def handle_request(request: dict[str, Any]) -> dict[str, Any]:
             response["exec"] = None if first is None else match_to_json(first)
         return response
     return {"error": f"unknown op {op!r} (expected replace, matches or compile)"}
+
+
+def _offset(exc: Exception) -> dict[str, int]:
+    """``{"offset": n}``: the UTF-16 offset in the pattern of what a syntax error is about."""
+    offset = getattr(exc, "offset", None)
+    return {} if offset is None else {"offset": offset}

@@ -42,7 +42,8 @@ def test_json_output(monkeypatch, capsys, tmp_path) -> None:
 def test_invalid_pattern_prints_v8_message_and_exits_1(monkeypatch, capsys) -> None:
     code, _, err = run_cli(["a)", "--flags", "yg"], "", monkeypatch, capsys)
     assert code == 1
-    assert "Invalid regular expression: /a)/gy: Unmatched ')'" in err
+    # the column is the stray ')' (the second character)
+    assert err.startswith("<pattern>:1:2: error: Invalid regular expression: /a)/gy: Unmatched ')'")
 
 
 def test_invalid_flags_exit_1(monkeypatch, capsys) -> None:
@@ -57,6 +58,9 @@ def test_missing_file_is_an_error_not_a_traceback(monkeypatch, capsys, tmp_path)
 
 def test_handle_request_ops() -> None:
     assert handle_request({"pattern": "(", "flags": "", "op": "compile", "input": ""})["ok"] is False
+    assert handle_request({"pattern": "ab)", "flags": "", "op": "compile", "input": ""})["offset"] == 2
+    assert handle_request({"pattern": "😀[", "flags": "", "op": "matches", "input": ""})["offset"] == 2  # UTF-16
+    assert "offset" not in handle_request({"pattern": "a", "flags": "gg", "op": "compile", "input": ""})
     assert handle_request({"pattern": "a", "flags": "g", "op": "compile", "input": ""}) == {"ok": True}
     assert handle_request({"pattern": "a", "flags": "g", "op": "replace", "input": "aa", "replacement": "$&$&"}) == {
         "result": "aaaa"}

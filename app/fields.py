@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QIcon, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from app.highlight import PatternHighlighter
 from app.icons import icon
 from app.layout_report import readable
-from app.regexcheck import compile_error, compile_problem
+from app.regexcheck import compile_problem
 from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
@@ -372,6 +372,45 @@ class IntField(FieldWidget):
                 self.note.setText(f"{value!r} is not an integer")
 
 
+class PatternProblems(ElidedLabel):
+    """The line under a list or table of patterns that names its first bad row, so a
+    problem shows in the form even while the row is selected (its red text is then under the
+    selection colour); every bad row is in the tooltip."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setStyleSheet(f"color: {tints().error};")
+        self.hide()
+
+    def show_rows(self, problems: list[tuple[int, str]]) -> None:
+        """``problems``: (0-based row, what is wrong), in row order."""
+        if not problems:
+            self.setText("")
+            self.setToolTip("")
+            self.setIcon(None)
+            self.hide()
+            return
+        row, first = problems[0]
+        more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+        self.setText(f"Row {row + 1}: {first}{more}")
+        self.setToolTip("\n".join(f"Row {r + 1}: {text}" for r, text in problems))
+        self.setIcon(icon("error"))
+        self.show()
+
+
+def _row_icon_size(view: QWidget) -> QSize:
+    side = QFontMetrics(view.font()).height() - 2
+    return QSize(side, side)
+
+
+def _pattern_problem(text: str, flags: str) -> tuple[str, str] | None:
+    """(headline, whole message) of a pattern entry that will not run, or None."""
+    if not text:
+        return "empty", "empty: type a pattern (previews leave this row out until then)"
+    problem = compile_problem(text, flags)
+    return None if problem is None else (problem.headline(), problem.message)
+
+
 class ListField(FieldWidget):
     """An editable list of strings (double-click to edit); patterns are compile-checked."""
 
@@ -383,6 +422,7 @@ class ListField(FieldWidget):
                                   | QAbstractItemView.EditTrigger.EditKeyPressed
                                   | QAbstractItemView.EditTrigger.SelectedClicked)
         self.list.setMaximumHeight(120)
+        self.list.setIconSize(_row_icon_size(self.list))  # (a bad row's mark: no taller than its text)
         self.list.setAlternatingRowColors(True)
         buttons = QVBoxLayout()
         for text, tip, slot in (("+", "Add an entry", self._add), ("−", "Remove the selected entry", self._remove),
@@ -392,10 +432,15 @@ class ListField(FieldWidget):
             b.clicked.connect(slot)
             buttons.addWidget(b)
         buttons.addStretch(1)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        self.problems = PatternProblems()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        lay = QHBoxLayout()
         lay.addWidget(self.list, 1)
         lay.addLayout(buttons)
+        outer.addLayout(lay)
+        outer.addWidget(self.problems)
         self.list.itemChanged.connect(lambda _item: self._emit_all())
         self.list.model().rowsMoved.connect(lambda *_: self._emit_all())
         self._echo = False
@@ -447,16 +492,21 @@ class ListField(FieldWidget):
             return
         normal = self.list.palette().text()
         error = QBrush(QColor(tints().error))
+        bad = icon("error")
+        problems: list[tuple[int, str]] = []
         self._echo, echo = True, self._echo  # colouring an item emits itemChanged
         try:
             for i in range(self.list.count()):
                 item = self.list.item(i)
-                message = compile_error(item.text(), self._flags_for_check) if item.text() else \
-                    "empty: type a pattern (previews leave this row out until then)"
-                item.setToolTip(f"⚠ {message}" if message else "")
-                item.setForeground(error if message else normal)
+                problem = _pattern_problem(item.text(), self._flags_for_check)
+                item.setToolTip(f"⚠ {problem[1]}" if problem else "")
+                item.setForeground(error if problem else normal)
+                item.setIcon(bad if problem else QIcon())
+                if problem:
+                    problems.append((i, problem[0]))
         finally:
             self._echo = echo
+        self.problems.show_rows(problems)
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present
@@ -522,6 +572,7 @@ class TableField(FieldWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.setMaximumHeight(160)
+        self.table.setIconSize(_row_icon_size(self.table))
         multiline = {i for i, c in enumerate(columns) if c[0] in ("input", "expected", "message")}
         self.table.setItemDelegate(_MultiLineDelegate(multiline, self.table))
         buttons = QVBoxLayout()
@@ -534,10 +585,15 @@ class TableField(FieldWidget):
             if self.is_map and text in "↑↓":
                 b.setToolTip(tip + " (map order is kept in the file; lookups do not depend on it)")
         buttons.addStretch(1)
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        self.problems = PatternProblems()
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        lay = QHBoxLayout()
         lay.addWidget(self.table, 1)
         lay.addLayout(buttons)
+        outer.addLayout(lay)
+        outer.addWidget(self.problems)
         self.table.itemChanged.connect(lambda _item: self._emit_all())
         self._echo = False
 
@@ -612,6 +668,8 @@ class TableField(FieldWidget):
         pattern_cols = [i for i, c in enumerate(self.columns) if c[0] in ("pattern", "unless")]
         normal = self.table.palette().text()
         error = QBrush(QColor(tints().error))
+        bad = icon("error")
+        problems: list[tuple[int, str]] = []
         self._echo, echo = True, self._echo
         try:
             for r in range(self.table.rowCount()):
@@ -619,11 +677,15 @@ class TableField(FieldWidget):
                     item = self.table.item(r, c)
                     if item is None:
                         continue
-                    message = compile_error(item.text(), self._flags_for_check) if item.text() else None
-                    item.setToolTip(f"⚠ {message}" if message else "")
-                    item.setForeground(error if message else normal)
+                    problem = _pattern_problem(item.text(), self._flags_for_check) if item.text() else None
+                    item.setToolTip(f"⚠ {problem[1]}" if problem else "")
+                    item.setForeground(error if problem else normal)
+                    item.setIcon(bad if problem else QIcon())
+                    if problem:
+                        problems.append((r, f"{self.columns[c][1]}: {problem[0]}"))
         finally:
             self._echo = echo
+        self.problems.show_rows(problems)
 
     def set_value(self, value: Any, present: bool) -> None:
         self.present = present

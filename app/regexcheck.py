@@ -41,8 +41,3 @@ def compile_problem(source: str, flags: str = "") -> RegexProblem | None:
         return RegexProblem(message, message)
     return None
 
-
-def compile_error(source: str, flags: str = "") -> str | None:
-    """V8's message for ``new RegExp(source, flags)``, or None when it compiles."""
-    problem = compile_problem(source, flags)
-    return None if problem is None else problem.message

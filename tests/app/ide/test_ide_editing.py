@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QTextCursor
 
-from app.fields import FlagsField, PatternField, TableField, TextField
+from app.fields import FlagsField, ListField, PatternField, TableField, TextField
 
 from .ide_helpers import open_pack, wait_settled
 
@@ -103,6 +103,23 @@ def test_pattern_errors_show_while_typing(qtbot, window, workspace):
     qtbot.keyClick(pattern.edit, Qt.Key.Key_Backspace)
     assert not pattern.error.isVisibleTo(tab.visual.form)
     assert pattern.edit.extraSelections() == []
+
+
+def test_a_bad_pattern_row_is_named_under_its_list_even_while_selected(qtbot, window, workspace):
+    tab = window.open_file(workspace / "filters" / "mytool.json")
+    wait_settled(qtbot, tab)
+    qtbot.waitUntil(lambda: tab.visual.form.fields.get("/rules/dropPatterns") is not None, timeout=5000)
+    drop = tab.visual.form.fields["/rules/dropPatterns"]
+    assert isinstance(drop, ListField) and drop.list.count() == 1 and drop.problems.isHidden()
+    drop._add()  # (a new row is selected and opened for editing, as the + button does)
+    drop.list.item(1).setText("^warn: [a-z+")
+    qtbot.waitUntil(lambda: json.loads(tab.text)["rules"]["dropPatterns"][1] == "^warn: [a-z+", timeout=5000)
+    assert drop.list.currentRow() == 1  # selected: its red text is under the selection colour …
+    assert not drop.list.item(1).icon().isNull() and drop.list.item(0).icon().isNull()  # … its mark is not
+    assert drop.problems.isVisibleTo(tab.visual.form)
+    assert drop.problems.text() == "Row 2: Unterminated character class (char 8)"  # the "["
+    drop.list.item(1).setText("^warn: [a-z]+")
+    assert drop.problems.isHidden() and drop.list.item(1).icon().isNull()
 
 
 def test_add_duplicate_delete_move(qtbot, window, workspace):

@@ -221,6 +221,7 @@ class CavemanPreviewPanel(QWidget):
         for combo in (self.language, self.intensity, self.role, self.profile):
             combo.currentTextChanged.connect(lambda _t: self.schedule())
         follow_default(window, self.intensity, "intensity")
+        follow_default(window, self.language, "language", open_ended=True)
         follow_default(window, self.profile, "default_profile")
 
         self.whole_button = text_button("Whole pack")

@@ -30,10 +30,11 @@ def option_combo(values: Sequence[str], current: str, tip: str) -> QComboBox:
     return combo
 
 
-def follow_default(window: Any, combo: QComboBox, setting: str) -> None:
-    """``combo`` was seeded from the Settings default ``setting`` (a preview's profile or
-    intensity): a new default (Settings ▸ OK) moves it too, unless the user chose another value
-    in the preview, which then stays theirs."""
+def follow_default(window: Any, combo: QComboBox, setting: str, *, open_ended: bool = False) -> None:
+    """``combo`` was seeded from the Settings default ``setting`` (a preview's profile,
+    intensity or language): a new default (Settings ▸ OK) moves it too, unless the user chose
+    another value in the preview, which then stays theirs. ``open_ended``: the combo lists what
+    is known so far (the languages of the packs seen), and a new default not among them is added."""
     settings, applied = getattr(window, "settings", None), getattr(window, "settingsApplied", None)
     if settings is None or applied is None:
         return
@@ -41,8 +42,11 @@ def follow_default(window: Any, combo: QComboBox, setting: str) -> None:
 
     def follow() -> None:
         new = str(getattr(settings, setting))
-        if new != seen[0] and combo.currentText() == seen[0] and combo.findText(new) >= 0:
-            combo.setCurrentText(new)
+        if new != seen[0] and combo.currentText() == seen[0]:
+            if combo.findText(new) < 0 and open_ended:
+                combo.addItem(new)
+            if combo.findText(new) >= 0:
+                combo.setCurrentText(new)
         seen[0] = new
 
     applied.connect(follow)

@@ -33,5 +33,19 @@ def test_a_new_default_moves_the_previews_that_kept_the_old_one(qtbot, window, d
     assert caveman.intensity.currentText() == "lite"  # it had left the default: it stays
 
 
+def test_a_new_default_language_moves_the_caveman_preview(qtbot, window, dialogs):
+    caveman = window.panel_widgets["caveman-preview"]
+    assert caveman.language.currentText() == "en"
+
+    def fill(dialog):
+        dialog.language.setText("de")
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["SettingsDialog"] = fill
+    window.open_settings()
+    assert caveman.language.currentText() == "de"
+    qtbot.waitUntil(lambda: caveman.preview is not None and caveman.preview.language == "de", timeout=10000)
+
+
 def test_settings_has_a_shortcut_on_every_platform(window):
     assert not window.actions_["settings"].shortcut().isEmpty()

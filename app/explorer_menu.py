@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFile, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from engine.workspace.file_contents import contents_summary
 from engine.workspace.file_ops import FileOpError, rename_file
@@ -136,13 +136,36 @@ def _kind_of(window: MainWindow, path: Path) -> FileKind:
     return entry.kind if entry is not None else FileKind.OTHER
 
 
+class RenameDialog(QInputDialog):
+    """The new name of a file with its stem selected, as editors do: typing replaces the name
+    and the suffix stays in view (``rename_file`` keeps it either way; with the whole name
+    selected, the field read 'crew' while the file became crew.json)."""
+
+    def __init__(self, parent: QWidget | None, path: Path) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Rename")
+        self.setLabelText(f"New name for {path.name} (same folder):")
+        self.setTextEchoMode(QLineEdit.EchoMode.Normal)
+        self.setTextValue(path.name)
+        self._stem = len(path.stem) if path.suffix else len(path.name)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.select_stem()
+
+    def select_stem(self) -> None:
+        edit = self.findChild(QLineEdit)
+        if edit is not None:
+            edit.setSelection(0, self._stem)
+
+
 def rename_dialog(window: MainWindow, path: Path, new_name: str | None = None) -> Path | None:
     """Ask for a new name (``new_name`` skips the question) and rename; returns the new path."""
     if new_name is None:
-        new_name, ok = QInputDialog.getText(window, "Rename", f"New name for {path.name} (same folder):",
-                                            QLineEdit.EchoMode.Normal, path.name)
-        if not ok:
+        dialog = RenameDialog(window, path)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
+        new_name = dialog.textValue()
     if path.parent.name == ".rtk" and path.name in ("filters.json", "trust.json"):
         answer = QMessageBox.question(
             window, "Rename", f"OmniRoute reads .rtk/{path.name} by this name: renamed, "

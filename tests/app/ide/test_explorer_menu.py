@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDialog, QLineEdit, QMessageBox
 
 from app.explorer_menu import explorer_menu, rename_dialog, trash_dialog
 
@@ -40,7 +41,7 @@ def test_the_menu_offers_file_and_group_commands(qtbot, window):
     assert tab is not None and tab.views.tabText(tab.views.currentIndex()) == "JSON"
 
 
-def test_rename_keeps_the_open_tab_and_its_unsaved_edits(qtbot, window, monkeypatch):
+def test_rename_keeps_the_open_tab_and_its_unsaved_edits(qtbot, window, dialogs):
     old = window.workspace / "filters" / "mytool.json"
     tab = window.open_file(old)
     qtbot.waitUntil(tab.is_settled, timeout=10000)
@@ -48,7 +49,15 @@ def test_rename_keeps_the_open_tab_and_its_unsaved_edits(qtbot, window, monkeypa
     assert edited != tab.text
     tab.restore_text(edited)
     assert tab.is_dirty()
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("mytool-v2", True)))
+    def answer(dialog):
+        dialog.show()  # the stem is selected: typing replaces it and keeps ".json"
+        edit = dialog.findChild(QLineEdit)
+        assert (edit.text(), edit.selectedText()) == ("mytool.json", "mytool")
+        QTest.keyClicks(edit, "mytool-v2")
+        assert dialog.textValue() == "mytool-v2.json"
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["RenameDialog"] = answer
     new = rename_dialog(window, old)
     assert new == old.with_name("mytool-v2.json") and new.exists() and not old.exists()
     assert window.tab_for(new) is tab and tab.is_dirty() and tab.text == edited
@@ -104,7 +113,6 @@ def test_an_open_tab_with_unsaved_edits_stays_open_when_its_file_is_trashed(qtbo
 
 def test_f2_and_delete_act_on_the_explorers_current_file(qtbot, window, dialogs, monkeypatch, trash):
     from PySide6.QtCore import Qt
-    from PySide6.QtTest import QTest
 
     pack = window.workspace / "rules" / "de" / "filler.json"
     qtbot.waitUntil(lambda: pack in window.explorer.items, timeout=10000)
@@ -112,7 +120,8 @@ def test_f2_and_delete_act_on_the_explorers_current_file(qtbot, window, dialogs,
     window.explorer_dock.show()
     tree.setFocus()
     window.explorer.select_path(pack)
-    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("fuellwoerter", True)))
+    dialogs.answers["RenameDialog"] = lambda dialog: (dialog.setTextValue("fuellwoerter"),
+                                                      QDialog.DialogCode.Accepted)[1]
     QTest.keyClick(tree, Qt.Key.Key_F2)
     renamed = pack.with_name("fuellwoerter.json")
     assert renamed.exists() and not pack.exists()

@@ -167,7 +167,7 @@ def _check_toml(path: Path, text: str | None, profile: str) -> list[Diagnostic]:
     except TomlFilterError as exc:
         from engine.rtk.toml_io import error_position
 
-        message = str(exc) + (f" ({exc.hint})" if exc.hint else "")
+        message = exc.explained()
         line, column = error_position(text, exc)  # the same place verify reports
         return [*problems, Diagnostic(message, "error", "rtk-toml", shown, line, column, source="toml")]
     out = list(problems)

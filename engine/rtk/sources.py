@@ -555,8 +555,9 @@ def read_filter_file(path: str | os.PathLike[str], *, profile: str = "omniroute"
 
             line, column = error_position(text, exc)  # the same place validate reports
             hint = [Diagnostic(exc.hint, "info", "VT-Q12", shown, source="rtk")] if exc.hint else []
+            message = str(exc) + (f" ({exc.detail})" if exc.detail else "")  # (the hint has its own note)
             return FilterFile(file, fmt, text, [], diagnostics=[Diagnostic(
-                str(exc), "error", "RTK-TOML", shown, line, column, source="rtk"), *hint])
+                message, "error", "RTK-TOML", shown, line, column, source="rtk"), *hint])
         filters = [replace(f, source=source, path=shown) for f in result.filters]
         warnings = [Diagnostic(w, "warning", "RTK-TOML", shown, source="rtk") for w in result.warnings]
         warnings += [replace(note, path=shown) for note in result.notes]

@@ -18,7 +18,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Final, Literal, NotRequired, Required, TypedDict
 
 from engine.diagnostics import Diagnostic
-from engine.jsvalues import JsonObject, utf16_len
+from engine.jsvalues import JsonObject, utf16_len, utf16_to_py_index
 from engine.rtk import zodlike as z
 from engine.rtk.hashing import text_sha256
 from engine.rtk.model import FilterTest, MatchOutputRule, ReplaceRule, RtkFilter, Source, is_redos_prone
@@ -146,11 +146,19 @@ class TomlFilterError(ValueError):
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
                  path: tuple[str | int, ...] | None = None, filter_name: str | None = None, field_name: str | None = None,
-                 hint: str | None = None):
+                 hint: str | None = None, detail: str | None = None, pattern: str | None = None,
+                 pattern_offset: int | None = None):
         super().__init__(message)
         self.line, self.column, self.path = line, column, path
         self.filter_name, self.field_name = filter_name, field_name
         self.hint = hint  # our explanation (e.g. a quirk), never part of the reference's message
+        self.detail = detail  # what exactly is wrong (a bad regex: which one and V8's reason)
+        # a bad regex, and the UTF-16 offset in it of what is wrong: error_position points there
+        self.pattern, self.pattern_offset = pattern, pattern_offset
+
+    def explained(self) -> str:
+        """The reference's message, then ours: the detail and the hint, each in parentheses."""
+        return str(self) + "".join(f" ({extra})" for extra in (self.detail, self.hint) if extra)
 
 
 # ---------------------------------------------------------------- schema (zod 4 texts)
@@ -383,11 +391,59 @@ def error_position(text: str, exc: TomlFilterError) -> tuple[int, int]:
 
     if exc.line is not None:
         return exc.line, exc.column or 1
+    if exc.pattern is not None and exc.pattern_offset is not None and exc.filter_name is not None:
+        at = _pattern_character(text, exc.filter_name, exc.pattern, exc.pattern_offset)
+        if at is not None:
+            return position(text, at)
     path: list[str | int] = list(exc.path or ())
     if not path and exc.filter_name is not None:
         path = ["filters", exc.filter_name, *([exc.field_name.split(".")[0]] if exc.field_name else [])]
     index = _find_path(text, path)
     return position(text, index) if index is not None else (1, 1)
+
+
+# one-line basic and literal strings, and multi-line literal ones: the strings whose characters
+# map to the file's simply (a multi-line basic string's line-ending backslash folds lines away;
+# a bad regex there is reported at its key)
+_STRING_TOKEN = re.compile(r"'''.*?'''|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'", re.S)
+
+
+def _pattern_character(text: str, filter_name: str, pattern: str, offset: int) -> int | None:
+    """Where in ``text`` the string holding ``pattern`` (the first such string from the
+    filter's table on) writes the pattern's character at UTF-16 ``offset``; None if not found."""
+    import tomllib
+
+    header = _header(text, "filters", filter_name)
+    for token in _STRING_TOKEN.finditer(text, header[0] if header else 0):
+        raw = token.group(0)
+        try:
+            value = tomllib.loads("v = " + raw)["v"]
+        except tomllib.TOMLDecodeError:
+            continue
+        if value != pattern:
+            continue
+        if raw.startswith("'" * 3):
+            lead = 3 + (2 if raw[3:5] == "\r\n" else 1 if raw[3:4] == "\n" else 0)
+            return token.start() + lead + utf16_to_py_index(pattern, offset)
+        return token.start() + _raw_index(raw, offset)
+    return None
+
+
+def _raw_index(raw: str, offset: int) -> int:
+    """Index in a one-line string token (quotes included) of its value's UTF-16 ``offset``:
+    a literal string's characters are its value's; a basic string's escapes each write one."""
+    if raw.startswith("'"):
+        return 1 + utf16_to_py_index(raw[1:-1], offset)
+    i, units = 1, 0
+    while i < len(raw) - 1:
+        step = 1 if raw[i] != "\\" else 6 if raw[i + 1] == "u" else 10 if raw[i + 1] == "U" else 2
+        if units >= offset:
+            return i
+        piece = raw[i:i + step]
+        wide = int(piece[2:], 16) > 0xFFFF if piece.startswith("\\U") else len(piece) == 1 and ord(piece) > 0xFFFF
+        units += 2 if wide else 1
+        i += step
+    return len(raw) - 1
 
 
 def _key_line(text: str, key: str, start: int, end: int) -> int | None:
@@ -562,11 +618,18 @@ def _check_filter(name: str, table: FilterTable) -> None:
                                   filter_name=name, field_name=field_name)
         try:
             compile_js(pattern, "")
-        except JSSyntaxError:
+        except JSSyntaxError as exc:
             hint = ("rtk's (?i) inline flag is Rust syntax, not JavaScript (VT-Q12); the strict profile "
                     "translates it" if pattern.startswith("(?i)") else None)
             raise TomlFilterError(f"filter '{name}' has an invalid regex in {field_name}",
-                                  filter_name=name, field_name=field_name, hint=hint) from None
+                                  filter_name=name, field_name=field_name, hint=hint,
+                                  detail=f"{_shown(pattern)}: {exc.reason or exc}", pattern=pattern,
+                                  pattern_offset=exc.offset) from None
+
+
+def _shown(pattern: str, limit: int = 60) -> str:
+    """A pattern quoted for a message, cut when long."""
+    return repr(pattern if len(pattern) <= limit else pattern[:limit] + "…")
 
 
 def run_inline_tests(result: TomlParseResult, profile: str = "omniroute") -> list[TomlTestOutcome]:

@@ -218,3 +218,37 @@ def test_compare_semantics_shows_case_difference():
     (c,) = compare_semantics(result)
     assert (c.omniroute, c.rtk, c.omniroute_passed, c.rtk_passed) == ("", "Ping stats", False, True)
     assert c.differs
+
+
+def _column_of(text: str, index: int) -> tuple[int, int]:
+    before = text[:index]
+    return before.count("\n") + 1, len(before.rsplit("\n", 1)[-1].encode("utf-16-le")) // 2 + 1
+
+
+@pytest.mark.parametrize(("written", "culprit"), [
+    ("'^warn: [a-z+'", "["),  # a literal string: its characters are the pattern's
+    ('"^make\\\\b\\u0020(\\U0001F600x"', "("),  # escapes write one character each; the emoji is two units
+    ("'''\n^other['''", "["),  # a multi-line literal string: its first line break is not part of it
+    ('"😀😀 (a"', "("),  # astral characters written as themselves
+])
+def test_a_bad_regex_is_located_at_its_character(written, culprit):
+    from engine.rtk.toml_io import error_position
+
+    text = f"schema_version = 1\n\n[filters.x]\nmatch_command = '^x'\nstrip_lines_matching = [\n  {written},\n]\n"
+    with pytest.raises(TomlFilterError) as info:
+        parse_rtk_toml(text)
+    error = info.value
+    assert str(error) == "filter 'x' has an invalid regex in strip_lines_matching"  # the reference's words
+    assert error.detail is not None and error.detail.startswith(repr(error.pattern)[:10])
+    assert error.explained() == f"{error} ({error.detail})"
+    where = text.index(written)
+    assert error_position(text, error) == _column_of(text, text.index(culprit, where))
+
+
+def test_a_bad_regex_in_a_multiline_basic_string_is_located_at_its_key():
+    from engine.rtk.toml_io import error_position
+
+    text = 'schema_version = 1\n[filters.x]\nmatch_command = """\\\n  ^x("""\n'
+    with pytest.raises(TomlFilterError) as info:
+        parse_rtk_toml(text)
+    assert error_position(text, info.value) == _column_of(text, text.index("match_command"))

@@ -100,8 +100,14 @@ class CorpusPanel(QWidget):
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # the workspace's own samples/ (the example has one): a corpus one click away
+        self.samples_button = QPushButton("Use samples/")
+        self.samples_button.setToolTip("Add the workspace's samples/ folder as the corpus")
+        self.samples_button.clicked.connect(self.use_workspace_samples)
         row = QHBoxLayout()
-        for button in (add_folder, add_file, clear, self.run_button, self.ab_button, self.stop_button):
+        # (last: when it hides, no other button moves under the mouse)
+        for button in (add_folder, add_file, clear, self.run_button, self.ab_button, self.stop_button,
+                       self.samples_button):
             row.addWidget(button)
         row.addWidget(self.progress, 1)
 
@@ -160,6 +166,8 @@ class CorpusPanel(QWidget):
             self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
         if hasattr(window, "settingsApplied"):
             window.settingsApplied.connect(self._on_settings_applied)
+        if hasattr(window, "workspaceOpened"):
+            window.workspaceOpened.connect(lambda _root: self._show_paths())
         self._ran_profile: str | None = None  # the profile the shown report ran under
 
     def _on_settings_applied(self) -> None:
@@ -212,6 +220,16 @@ class CorpusPanel(QWidget):
     def _start_dir(self) -> Path:
         return self.window_.workspace or Path.home()
 
+    def _workspace_samples(self) -> Path | None:
+        root = getattr(self.window_, "workspace", None)
+        folder = root / "samples" if root is not None else None
+        return folder if folder is not None and folder.is_dir() else None
+
+    def use_workspace_samples(self) -> None:
+        folder = self._workspace_samples()
+        if folder is not None:
+            self.add_paths([str(folder)])
+
     def add_paths(self, paths: list[str]) -> None:
         self.paths.extend(p for p in paths if p not in self.paths)
         self._show_paths()
@@ -229,6 +247,8 @@ class CorpusPanel(QWidget):
             self.paths_label.setToolTip("\n".join(self.paths))
         else:
             self.paths_label.setText(NO_CORPUS)
+        samples = self._workspace_samples()
+        self.samples_button.setVisible(samples is not None and str(samples) not in self.paths)
         self._set_running(self.process is not None)
 
     # ------------------------------------------------------------------ running

@@ -152,3 +152,18 @@ def test_the_corpus_and_the_rtk_preview_pick_the_same_filter(qtbot, dialogs):
         rtk.input.setPlainText(rtk.input.plain_text() + "one more line\n")
         assert rtk.sample_combo.currentText() == "(your output)"  # edited: no longer that sample
     window.watcher.stop()
+
+
+def test_the_workspaces_samples_folder_is_one_click_away(qtbot, window, workspace):
+    panel = _panel(window)
+    assert panel.samples_button.isHidden()  # this workspace has no samples/ yet
+    samples = workspace / "samples"
+    samples.mkdir()
+    (samples / "ask.txt").write_text(PROSE, encoding="utf-8")
+    window.open_workspace(workspace)  # (opening a workspace looks for one)
+    assert panel.samples_button.isVisibleTo(panel) and not panel.run_button.isEnabled()
+    panel.samples_button.click()
+    assert panel.paths == [str(samples.resolve())] and panel.run_button.isEnabled()
+    assert panel.samples_button.isHidden()  # it is the corpus now
+    panel.clear_paths()
+    assert panel.samples_button.isVisibleTo(panel)

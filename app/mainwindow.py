@@ -14,12 +14,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoGroup
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
-    QFormLayout,
     QInputDialog,
-    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
@@ -56,22 +53,6 @@ from engine.workspace.worker import ping
 EXPLORER_SHARE, PREVIEW_SHARE, BOTTOM_SHARE = 16, 32, 25  # default dock sizes, % of the window
 EXPLORER_MAX_CHARS, BOTTOM_MAX_LINES = 45, 18  # ... but no larger than this on a large screen
 PANELS_MAXIMIZED_SHARE = 70  # View ▸ Maximize Panels: the bottom panels' share of the window's height
-
-
-class NewPackDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("New Caveman pack")
-        form = QFormLayout(self)
-        self.language = QLineEdit("en")
-        self.category = QLineEdit("filler")
-        self.category.setToolTip("The file name: rules/<language>/<category>.json (loaded in file-name order)")
-        form.addRow("Language", self.language)
-        form.addRow("Category (file name)", self.category)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
 
 
 class MainWindow(QMainWindow):
@@ -702,7 +683,9 @@ class MainWindow(QMainWindow):
 
     # -- new files -------------------------------------------------------------------------------------------------
     def new_pack_dialog(self, language: str = "") -> None:
-        dialog = NewPackDialog(self)
+        from app.new_files import NewPackDialog
+
+        dialog = NewPackDialog(self, self.workspace)
         if language:
             dialog.language.setText(language)
             dialog.category.setFocus()

@@ -1,10 +1,13 @@
-"""Dialogs that start new work from what the author has: a filter from its command (and a pasted
-sample output), and a fresh copy of the example workspace (after showing what it replaces).
+"""Dialogs that start new work from what the author has: a Caveman pack from its language and
+category, a filter from its command (and a pasted sample output), and a fresh copy of the example
+workspace (after showing what it replaces).
 
 The engine builds the data (``engine.rtk.scaffold``, ``engine.workspace.example``); these only ask.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -16,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.theme import mono_font
+from app.theme import mono_font, tints
 from engine.rtk.scaffold import ID_PATTERN, ScaffoldError, command_pattern, command_words
+from engine.workspace import templates
 
 
 def suggested_id(command: str) -> str:
@@ -28,6 +32,63 @@ def suggested_id(command: str) -> str:
         return ""
     ident = "-".join(w for w in (program.rsplit("/", 1)[-1], sub) if w).lower()
     return ident if ID_PATTERN.match(ident) else ""
+
+
+class NewPackDialog(QDialog):
+    """Language and category, checked as they are typed: the file they make (or why not) shows
+    under them and OK waits for a good pair, where a bad name used to close the dialog with a
+    warning and lose what was typed."""
+
+    def __init__(self, parent: QWidget | None = None, workspace: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Caveman pack")
+        self.workspace = workspace
+        form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.language = QLineEdit("en")
+        self.category = QLineEdit("filler")
+        self.category.setToolTip("The file name: rules/<language>/<category>.json (loaded in file-name order)")
+        self.where = QLabel()
+        self.where.setWordWrap(True)
+        # two lines held from the start: a longer message never clips, nor grows the dialog
+        self.where.setMinimumHeight(self.where.fontMetrics().lineSpacing() * 2 + 2)
+        form.addRow("Language", self.language)
+        form.addRow("Category (file name)", self.category)
+        form.addRow(self.where)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        for edit in (self.language, self.category):
+            edit.textChanged.connect(lambda _t: self._check())
+        self._check()
+        wanted = self.fontMetrics().averageCharWidth() * 64  # the longest message on two lines
+        screen = self.screen().availableGeometry().width() if self.screen() is not None else wanted
+        self.resize(min(wanted, screen * 9 // 10), self.sizeHint().height())
+
+    def problem(self) -> str | None:
+        """Why OK cannot make the pack, or None."""
+        for what, edit in (("Language", self.language), ("Category", self.category)):
+            value = edit.text().strip()
+            why = templates.check_file_name(value)
+            if why:
+                return f"{what} '{value}': {why}" if value else f"{what}: {why}"
+        if self.workspace is not None and self._path().exists():
+            return f"{self._relative()} exists already: choose another category (or open it from the explorer)"
+        return None
+
+    def _path(self) -> Path:
+        return templates.pack_path(self.workspace or Path("."), self.language.text().strip(),
+                                   self.category.text().strip())
+
+    def _relative(self) -> str:
+        return f"rules/{self.language.text().strip()}/{self.category.text().strip()}.json"
+
+    def _check(self) -> None:
+        why = self.problem()
+        self.where.setText(why or f"Creates {self._relative()}")
+        self.where.setStyleSheet(f"color: {tints().error};" if why else "")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(why is None)
 
 
 class NewFilterDialog(QDialog):

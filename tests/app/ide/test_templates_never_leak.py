@@ -106,3 +106,27 @@ def test_reset_example_workspace_shows_the_edits_and_keeps_them(qtbot, window, d
     assert (user_example_workspace() / rel).read_text(encoding="utf-8") == original
     kept = [p for p in user_example_workspace().parent.iterdir() if p.name.startswith("example-workspace.before-reset")]
     assert len(kept) == 1 and (kept[0] / rel).read_text(encoding="utf-8") == original + " "
+
+
+def test_the_new_pack_dialog_checks_as_you_type_and_keeps_what_was_typed(qtbot, window, workspace, dialogs):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    seen = {}
+
+    def fill(dialog):
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert dialog.where.text() == "rules/en/filler.json exists already: choose another category (or open it " \
+            "from the explorer)" and not ok.isEnabled()  # (this workspace has that pack)
+        dialog.category.setText("../x")
+        seen["bad"] = (dialog.where.text(), ok.isEnabled())
+        dialog.category.setText("terse")
+        seen["good"] = (dialog.where.text(), ok.isEnabled())
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["NewPackDialog"] = fill
+    window.new_pack_dialog()
+    assert seen["bad"] == ("Category '../x': use letters, digits, '-', '_' or '.', starting with a letter or digit",
+                           False)
+    assert seen["good"] == ("Creates rules/en/terse.json", True)
+    assert (workspace / "rules" / "en" / "terse.json").exists()
+    assert not [c for c in dialogs.calls if c[0] == "warning"]

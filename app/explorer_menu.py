@@ -14,10 +14,20 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFile, QStandardPaths, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDialog, QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
+from app.theme import tints
 from engine.workspace.file_contents import contents_summary
-from engine.workspace.file_ops import FileOpError, rename_file
+from engine.workspace.file_ops import FileOpError, rename_file, renamed_path
 from engine.workspace.kinds import FileKind
 
 if TYPE_CHECKING:
@@ -136,27 +146,55 @@ def _kind_of(window: MainWindow, path: Path) -> FileKind:
     return entry.kind if entry is not None else FileKind.OTHER
 
 
-class RenameDialog(QInputDialog):
+class RenameDialog(QDialog):
     """The new name of a file with its stem selected, as editors do: typing replaces the name
     and the suffix stays in view (``rename_file`` keeps it either way; with the whole name
-    selected, the field read 'crew' while the file became crew.json)."""
+    selected, the field read 'crew' while the file became crew.json). The name is checked as it
+    is typed (``renamed_path``): why it cannot be shows under it and OK waits, where a taken
+    name closed the dialog with a warning and lost what was typed."""
 
     def __init__(self, parent: QWidget | None, path: Path) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rename")
-        self.setLabelText(f"New name for {path.name} (same folder):")
-        self.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        self.setTextValue(path.name)
+        self.path = path
+        form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+        self.edit = QLineEdit(path.name)
+        self.why = QLabel()
+        self.why.setWordWrap(True)
+        self.why.setMinimumHeight(self.why.fontMetrics().lineSpacing() + 2)
+        self.why.setStyleSheet(f"color: {tints().error};")
+        form.addRow(f"New name for {path.name} (same folder):", self.edit)
+        form.addRow(self.why)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
         self._stem = len(path.stem) if path.suffix else len(path.name)
+        self.edit.textChanged.connect(lambda _t: self._check())
+        self._check()
+        wanted = self.fontMetrics().averageCharWidth() * 56
+        self.resize(max(wanted, self.sizeHint().width()), self.sizeHint().height())
+
+    def textValue(self) -> str:
+        return self.edit.text()
+
+    def _check(self) -> None:
+        try:
+            renamed_path(self.path, self.edit.text())
+            why = ""
+        except FileOpError as exc:
+            why = "" if self.edit.text().strip() == self.path.name else str(exc)  # (unchanged: nothing to say)
+        self.why.setText(why)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            not why and self.edit.text().strip() != self.path.name)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.select_stem()
 
     def select_stem(self) -> None:
-        edit = self.findChild(QLineEdit)
-        if edit is not None:
-            edit.setSelection(0, self._stem)
+        self.edit.setSelection(0, self._stem)
 
 
 def rename_dialog(window: MainWindow, path: Path, new_name: str | None = None) -> Path | None:

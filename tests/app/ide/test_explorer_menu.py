@@ -77,6 +77,28 @@ def test_rename_refuses_a_taken_name_and_moves_nothing(qtbot, window, dialogs):
     assert any("other.json already exists here" in text for kind, text in dialogs.calls if kind == "warning")
 
 
+def test_the_rename_dialog_says_why_a_name_will_not_do_before_ok(qtbot, window, dialogs):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    pack = window.workspace / "rules" / "en" / "filler.json"
+    (pack.parent / "other.json").write_text("{}", encoding="utf-8")
+    seen = []
+
+    def answer(dialog):
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        for name in ("filler.json", "other", "../up", "fine"):
+            dialog.edit.setText(name)
+            seen.append((name, dialog.why.text(), ok.isEnabled()))
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["RenameDialog"] = answer
+    assert rename_dialog(window, pack) == pack.with_name("fine.json")
+    assert seen == [("filler.json", "", False),  # its name already: nothing to say, nothing to do
+                    ("other", "other.json already exists here", False),
+                    ("../up", "a name, not a path: the file stays in its folder", False),
+                    ("fine", "", True)]
+
+
 def test_move_to_trash_names_what_goes_and_can_be_cancelled(qtbot, window, dialogs, trash):
     project = window.workspace / ".rtk" / "filters.json"
     assert not trash_dialog(window, project)  # the question's default is Cancel
@@ -120,7 +142,7 @@ def test_f2_and_delete_act_on_the_explorers_current_file(qtbot, window, dialogs,
     window.explorer_dock.show()
     tree.setFocus()
     window.explorer.select_path(pack)
-    dialogs.answers["RenameDialog"] = lambda dialog: (dialog.setTextValue("fuellwoerter"),
+    dialogs.answers["RenameDialog"] = lambda dialog: (dialog.edit.setText("fuellwoerter"),
                                                       QDialog.DialogCode.Accepted)[1]
     QTest.keyClick(tree, Qt.Key.Key_F2)
     renamed = pack.with_name("fuellwoerter.json")

@@ -83,8 +83,11 @@ class Explorer(QWidget):
                     lang_item = QTreeWidgetItem([language])
                     lang_item.setData(0, PATH_ROLE, f"lang:{language}")
                     top.addChild(lang_item)
-                    for entry in sorted(packs, key=lambda e: e.category):
-                        lang_item.addChild(self._file_item(entry, entry.category))
+                    # by file name, the order OmniRoute loads them in, and named as the file is
+                    # (what Rename, Go to File and the Diagnostics show); a category other than
+                    # the name follows it
+                    for entry in sorted(packs, key=lambda e: e.path.name):
+                        lang_item.addChild(self._file_item(entry, _pack_label(entry)))
                     lang_item.setExpanded(True)
             else:
                 for entry in entries:
@@ -177,3 +180,9 @@ class Explorer(QWidget):
         key = item.data(0, PATH_ROLE) or ""
         if key and not key.startswith(("group:", "lang:")):
             self.openRequested.emit(key)
+
+
+def _pack_label(entry: FileEntry) -> str:
+    """A pack's file stem, and its category when that differs ("bad — category t")."""
+    stem = entry.path.stem
+    return stem if entry.category in ("", stem) else f"{stem} — category {entry.category}"

@@ -25,6 +25,20 @@ def test_explorer_lists_packs_by_language_filters_and_rtk(window, workspace):
     assert workspace / ".rtk" / "filters.json" in window.explorer.items
 
 
+def test_packs_are_listed_by_file_in_load_order_with_a_differing_category(qtbot, window, workspace):
+    pack = workspace / "rules" / "en" / "aaa-first.json"
+    pack.write_text(json.dumps({"language": "en", "category": "zzz", "rules": []}), encoding="utf-8")
+    window.rescan(immediate=True)
+    qtbot.waitUntil(lambda: pack in window.explorer.items, timeout=10000)
+    caveman = window.explorer.tree.topLevelItem(0)
+    english = next(caveman.child(i) for i in range(caveman.childCount()) if caveman.child(i).text(0) == "en")
+    labels = [english.child(i).data(0, Qt.ItemDataRole.UserRole + 2) for i in range(english.childCount())]
+    # the file name, in OmniRoute's load order (it was the category, sorted by category: bad.json
+    # showed as its category "t", and a file named for nothing the explorer showed)
+    assert labels[0] == "aaa-first — category zzz"
+    assert labels[1:] == sorted(labels[1:]) and "filler" in labels
+
+
 def test_open_shows_rules_in_the_list_and_form(qtbot, window, workspace):
     tab = open_pack(qtbot, window, workspace)
     assert tab.visual.model.rowCount() == 3

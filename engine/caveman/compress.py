@@ -459,14 +459,16 @@ class Compressor:
             sel.rules = [r for r in sel.rules if r.name == self.only_rule]
         return sel
 
-    def _run_rules(self, o: PartOutcome, ex: Extraction, rules: list[Rule]) -> tuple[str, StandIns | None]:
+    def _run_rules(self, o: PartOutcome, ex: Extraction, rules: list[Rule], *,
+                   pool: bool = True) -> tuple[str, StandIns | None]:
         """The rules on ``ex.text`` (or on ``ex.ascii_view``, it on extraction's stand-ins, where
         those hold for the rules: ``ex.text`` is then not made unless the rules change nothing).
         Returns the text after them, or, when they ran on stand-ins and changed it, its UTF-16
         units on those stand-ins and the stand-ins (``PartOutcome.rules_output``)."""
         stand: StandIns | None = None
         view = ex.ascii_view
-        if self.runner.keep_units and self.use_stand_ins and view is not None and fits(view[0], rules):
+        if self.runner.keep_units and self.use_stand_ins and view is not None and (pool or not view[0].pool_mark) \
+                and fits(view[0], rules):
             stand, text = view  # (extraction's stand-ins hold for the rules too)
             start = text
         else:
@@ -486,6 +488,12 @@ class Compressor:
             # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
             prefilter = Prefilter(start if stand is not None and ASCII_KEYWORDS else ex.text, absent,
                                   LiteralIndex.KEY)
+        # pooled stand-ins hold while no rule changes how many pooled marks there are (a rule's
+        # replacement copies none: ``standins.fits``); one that does sends the rules back to the
+        # real text, from the start, with what they had reported let go of
+        pooled = stand.pool_mark if stand is not None and stand.pool_mark else ""
+        marks = text.count(pooled) if pooled else 0
+        reported = (len(o.applied), len(o.diagnostics), len(o.runs), dict(self.timed_out))
         count = len(rules)
         for done, rule in enumerate(rules):
             if self.progress is not None:
@@ -494,9 +502,14 @@ class Compressor:
                 continue
             rx = self.runner.regexp(rule)
             try:
-                text = self._run_rule(o, rule, rx, text, prefilter, q4)
+                after = self._run_rule(o, rule, rx, text, prefilter, q4)
             finally:
                 rx.forget()  # (the memos of a text the next rules do not run on: a copy per rule)
+            if pooled and after is not text and after.count(pooled) != marks:
+                del o.applied[reported[0]:], o.diagnostics[reported[1]:], o.runs[reported[2]:]
+                self.timed_out = reported[3]
+                return self._run_rules(o, ex, rules, pool=False)
+            text = after
         if q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
                        f"text: {', '.join(q4)}", "warning", rules=q4)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate
 
 from engine import memo
@@ -256,6 +256,7 @@ def placeholder_pattern(seed: str) -> re.Pattern[str]:
 class _Extractor:
     def __init__(self, original: str, seed: str) -> None:
         self.ex = Extraction(original, original, seed=seed)
+        self.pool: list[str] = []  # the pooled units still in the text, in order (``StandIns``)
 
     def add(self, kind: str, content: str) -> str:
         n = len(self.ex.blocks)
@@ -287,6 +288,10 @@ class _Extractor:
         self.ex.text = "".join(out)
 
     def pattern(self, kind: str, rx: FastRegex, timeout: float | None, stand: StandIns | None = None) -> None:
+        if stand is not None and stand.pool_mark:
+            self._pattern_pooled(kind, rx, timeout, stand)
+            return
+
         def wrap(s: str) -> str:
             if not s or MARKER in s:
                 return s
@@ -294,6 +299,34 @@ class _Extractor:
 
         # (the text stays UTF-16 units from kind to kind: see ``extract``)
         self.ex.text = rx.replace_matched(self.ex.text, wrap, budget_for(self.ex.text, timeout), keep_units=True)
+
+    def _pattern_pooled(self, kind: str, rx: FastRegex, timeout: float | None, stand: StandIns) -> None:
+        """``pattern`` on a text with pooled stand-ins: a wrapped region takes its share of the
+        pool (the pooled marks before it, counted as the matches come left to right, say where
+        its share starts), and the pool keeps the rest."""
+        text, mark, pool = self.ex.text, stand.pool_mark, self.pool
+        taken: list[tuple[int, int]] = []
+        cursor = [0, 0]  # a text position, and the pooled marks before it
+
+        def wrap(offset: int, s: str) -> str:
+            if not s or MARKER in s:
+                return s
+            count = s.count(mark)
+            if not count:
+                return self.add(kind, stand.real(s))
+            before = cursor[1] + text.count(mark, cursor[0], offset)
+            cursor[0], cursor[1] = offset + len(s), before + count
+            taken.append((before, before + count))
+            return self.add(kind, stand.take(s, pool[before:before + count]))
+
+        self.ex.text = rx.replace_spans(text, wrap, budget_for(text, timeout))
+        if taken:
+            kept, last = [], 0
+            for start, end in taken:
+                kept.append(pool[last:start])
+                last = end
+            kept.append(pool[last:])
+            self.pool = [unit for part in kept for unit in part]
 
 
 def _applies(kind: Kind, text: str) -> bool:
@@ -324,11 +357,12 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
     # and, where that is exact, on ASCII stand-ins for its few distinct non-ASCII units, as the
     # rules do (engine.caveman.standins): each wrapped region gets its own units back
     found = stand_ins_of_text(as_string, [(k.source, k.flags) for k in kinds]
-                              + [(rx.rx.source, rx.rx.flags) for rx in custom]) if use_stand_ins else None
+                              + [(rx.rx.source, rx.rx.flags) for rx in custom], pool=True) if use_stand_ins else None
     stand: StandIns | None = None
     if found is not None:
         stand, start = found
-        if as_string is text:
+        x.pool = list(stand.pool)
+        if as_string is text and not stand.pool_mark:  # (a pooled original: no piece of it turns back alone)
             x.ex.ascii_original = found
     else:
         start = to_utf16_units(as_string)
@@ -349,6 +383,8 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
     for rx in custom:
         x.pattern("custom", rx, timeout, stand)
         rx.forget()
+    if stand is not None and stand.pool_mark:
+        stand = replace(stand, pool=tuple(x.pool))  # (what the wrapped regions left)
     units = x.ex.text
     if units is start:  # (nothing wrapped: the text as it was, pairs of lone surrogates unjoined)
         x.ex.text = as_string

@@ -26,22 +26,25 @@ That holds for a unit ``u`` and stand-in ``s`` when all of these are true:
 * No rule's replacement or map mentions a stand-in: a stand-in the rules insert would turn
   into a unit on the way back.
 
-Otherwise, or when the text has more distinct units than there are stand-ins, the part's rules
-run as before (``stand_ins`` returns None).
+Otherwise the part's rules run as before (``stand_ins`` returns None). A text with more distinct
+units than there are stand-ins (CJK, box drawing, arrows…: the conformance-derived text holds
+559) can still run on ASCII in extraction and the rules: the units that pass those conditions
+with one shared mark are *pooled* under it, and their order gives each its unit back
+(``StandIns``, ``stand_ins_of_text(pool=True)``).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from engine import memo
 from engine.caveman.fast.texts import canonical_uncached
 from engine.caveman.packs import Rule
 from engine.jsregex import ast as A
-from engine.jsregex.charset import Ranges, contains
+from engine.jsregex.charset import Ranges, contains, intersect, union
 from engine.jsregex.translate import parsed_root
 from engine.jsvalues import JS_WHITESPACE, from_utf16_units, to_utf16_units
 
@@ -52,12 +55,39 @@ _CHUNK = 65536  # (a text in another script shows too many distinct units long b
 _NON_ASCII_OR_MARK = re.compile("[^\x00\x09-\x0d\x1c-\x7e]")  # (every character not in one is in the other)
 
 
+class PoolMismatch(AssertionError):
+    """Pooled marks and pooled units no longer pair up (a guarded invariant: never expected)."""
+
+
 @dataclass(frozen=True)
 class StandIns:
-    """Each distinct non-ASCII unit of a text and the ASCII character standing in for it."""
+    """Each distinct non-ASCII unit of a text and the ASCII character standing in for it.
+
+    ``pool_mark``: one more mark, shared by every unit of ``pool`` — the *pooled* units of the
+    text this describes, in their order. A text with more distinct units than there are marks
+    (CJK, box drawing, arrows…) pools those that no class of any pattern tells apart: one mark
+    stands for them all, and the order gives each its unit back. That holds while the pooled
+    units are neither dropped nor copied nor reordered: extraction hands each wrapped region its
+    share (``take``); a rule that changes how many there are sends the rules back to the real
+    text (``compress``)."""
 
     units: tuple[str, ...]
     marks: tuple[str, ...]
+    pool_mark: str = ""
+    pool: tuple[str, ...] = ()
+
+    def take(self, piece: str, pooled: Sequence[str]) -> str:
+        """A piece holding ``pooled`` (its share of the pool, in order) as the string it stands
+        for."""
+        if self.pool_mark and pooled:
+            parts = piece.split(self.pool_mark)
+            if len(parts) - 1 != len(pooled):
+                raise PoolMismatch(f"{len(parts) - 1} pooled marks for {len(pooled)} units")
+            pieces = [""] * (2 * len(parts) - 1)
+            pieces[0::2] = parts
+            pieces[1::2] = pooled
+            return from_utf16_units(self._back_marks("".join(pieces)))
+        return self.real(piece)
 
     def to_ascii(self, text: str) -> str:
         """``text`` with every unit replaced by its stand-in (one ``replace`` per unit: a
@@ -68,7 +98,20 @@ class StandIns:
         return text
 
     def back(self, text: str) -> str:
-        """The units again in a text the rules made from ``to_ascii``'s."""
+        """The units again in a text the rules made from ``to_ascii``'s (or, pooled, in the
+        text this describes, with its pooled units in order)."""
+        text = self._back_marks(text)
+        if self.pool_mark:
+            parts = text.split(self.pool_mark)
+            if len(parts) - 1 != len(self.pool):
+                raise PoolMismatch(f"{len(parts) - 1} pooled marks for {len(self.pool)} units")
+            pieces = [""] * (2 * len(parts) - 1)
+            pieces[0::2] = parts
+            pieces[1::2] = self.pool
+            text = "".join(pieces)
+        return text
+
+    def _back_marks(self, text: str) -> str:
         for unit, mark in zip(self.units, self.marks):
             text = text.replace(mark, unit)
         return text
@@ -77,7 +120,9 @@ class StandIns:
         """A piece of a ``to_ascii`` text as the string it stands for (astral pairs joined):
         for one of thousands of short pieces, most of which hold no stand-in (one search,
         where ``back`` makes a pass per unit)."""
-        return from_utf16_units(self.back(piece)) if self._marked(piece) is not None else piece
+        if not self.marks:  # (pooled units alone: a piece holds none of its own)
+            return piece
+        return from_utf16_units(self._back_marks(piece)) if self._marked(piece) is not None else piece
 
     @functools.cached_property
     def _marked(self) -> Callable[[str], re.Match[str] | None]:
@@ -97,10 +142,28 @@ def fits(stand: StandIns, rules: Sequence[Rule]) -> bool:
     """Whether stand-ins chosen for another regex list (extraction's, on the same text) are
     exact for ``rules`` as well: no rule inserts one of them, and every class holds each unit
     exactly when it holds its stand-in."""
-    marks = set(stand.marks)
+    marks = set(stand.marks) | ({stand.pool_mark} if stand.pool_mark else set())
     if any(_inserted(rule) & marks for rule in rules):
         return False
-    return fits_patterns(stand, [(rule.pattern, rule.flags) for rule in rules])
+    patterns = [(rule.pattern, rule.flags) for rule in rules]
+    if stand.pool_mark and not _pool_fits(stand, rules, tuple(patterns)):
+        return False
+    return fits_patterns(stand, patterns)
+
+
+def _pool_fits(stand: StandIns, rules: Sequence[Rule], patterns: tuple[tuple[str, str], ...]) -> bool:
+    """The pool holds for ``rules`` too: every pooled unit passes their classes, no template can
+    copy a pooled mark (``$``), and no map key holds a pooled unit (a lookup compares them)."""
+    pooled = frozenset(stand.pool)
+    folded = pooled | {unit.lower() for unit in pooled}
+    for rule in rules:
+        mapping = rule.replacement_map or {}
+        if "$" in (rule.replacement or "") or any("$" in value for value in mapping.values()):
+            return False
+        if any(not folded.isdisjoint(key) for key in mapping):
+            return False
+    exact = _pool_test(patterns, stand.pool_mark)
+    return exact is not None and all(map(exact, pooled))
 
 
 def fits_patterns(stand: StandIns, patterns: Sequence[tuple[str, str]]) -> bool:
@@ -130,13 +193,14 @@ def stand_ins_for_patterns(units: str, patterns: Sequence[tuple[str, str]], take
     return stand if fits_patterns(stand, patterns) else None
 
 
-def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str] = frozenset()
-                      ) -> tuple[StandIns, str] | None:
+def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str] = frozenset(),
+                      *, pool: bool = False) -> tuple[StandIns, str] | None:
     """``stand_ins_for_patterns`` of ``text``'s UTF-16 units, and those units on the stand-ins,
     made from the string itself: its distinct characters are found in one pass and each is
     replaced by its unit's stand-in (an astral character by two), where turning a whole text
     with emoji into units and then replacing each unit took twice as long (mixed prose: 7.4
-    against 3.9 ms per MB). The same stand-ins and the same text (a test checks it)."""
+    against 3.9 ms per MB). The same stand-ins and the same text (a test checks it). ``pool``:
+    past the marks, pool the units no pattern tells apart (``StandIns``) rather than give up."""
     if text.isascii():
         return None
     seen: set[str] = set()  # characters, and marks already there (as ``stand_ins_for_patterns``)
@@ -146,7 +210,7 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
             seen.add(c)
             units.update(to_utf16_units(c) if c > "\x7f" else c)
         if _too_many(units):
-            return None
+            return _pooled(text, patterns, taken) if pool else None
     # (it reads only which units occur: the distinct ones, put together, stand for the text)
     stand = stand_ins_for_patterns("".join(sorted(units)), patterns, taken)
     if stand is None:
@@ -159,6 +223,98 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
 
 
 _NON_ASCII_ALONE = re.compile("([^\x00-\x7f])")
+
+
+def _pooled(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str]) -> tuple[StandIns, str] | None:
+    """``stand_ins_of_text`` for a text with more distinct units than marks: the units no class
+    of ``patterns`` tells from the last free mark share it (the pool, in text order); the others
+    get marks of their own. None when the others are too many, or a pattern cannot pool."""
+    chars = set(_NON_ASCII_OR_MARK.findall(text))
+    free = [mark for mark in STAND_INS if mark not in taken and mark not in chars]
+    if not free:
+        return None
+    pool_mark = free.pop()
+    exact = _pool_test(tuple(patterns), pool_mark)
+    wide = [c for c in chars if c > "\x7f"]
+    distinct = sorted({u for c in wide for u in to_utf16_units(c)})
+    if exact is None or not all(map(_unit_qualifies, distinct)):
+        return None
+    pooled = {u for u in distinct if exact(u)}
+    single = tuple(u for u in distinct if u not in pooled)
+    if len(single) > len(free):
+        return None
+    stand = StandIns(single, tuple(free[:len(single)]), pool_mark)
+    if single and not fits_patterns(stand, patterns):
+        return None
+    mark = {**dict(zip(stand.units, stand.marks)), **dict.fromkeys(pooled, pool_mark)}
+    table = {c: "".join(map(mark.__getitem__, to_utf16_units(c))) for c in wide}
+    shares = {c: tuple(u for u in to_utf16_units(c) if u in pooled) for c in wide}
+    parts = _NON_ASCII_ALONE.split(text)  # text, character, text, …
+    order = [u for c in parts[1::2] for u in shares[c]]
+    parts[1::2] = map(table.__getitem__, parts[1::2])
+    return replace(stand, pool=tuple(order)), "".join(parts)
+
+
+@memo.lru(maxsize=64)
+def _pool_test(patterns: tuple[tuple[str, str], ...], mark: str) -> Callable[[str], bool] | None:
+    """Whether a unit can share ``mark`` for ``patterns`` (every class holds it exactly when it
+    holds the mark, its Canonicalize image under ``i``), as one test of two unions: the classes
+    that hold the mark must all hold the unit, the others none of them. None when a pattern
+    cannot pool at all: one ``_classes`` cannot prove, or a back-reference that may compare
+    pooled units (two would compare equal)."""
+    sides: dict[tuple[bool, bool], list[Ranges]] = {(f, h): [] for f in (False, True) for h in (False, True)}
+    for source, flags in patterns:
+        classes = _classes(source, flags)
+        if classes is None or _backref_sees_pool(source, flags, mark):
+            return None
+        for ranges in classes:
+            sides["i" in flags, contains(ranges, ord(mark))].append(ranges)
+    none_of = {folded: union(*sides[folded, False]) for folded in (False, True)}
+    all_of = {folded: functools.reduce(intersect, sides[folded, True]) if sides[folded, True] else None
+              for folded in (False, True)}
+
+    def exact(unit: str) -> bool:
+        for folded, probe in ((False, ord(unit)), (True, ord(canonical_uncached(unit)))):
+            every = all_of[folded]
+            if contains(none_of[folded], probe) or (every is not None and not contains(every, probe)):
+                return False
+        return True
+
+    return exact
+
+
+@memo.lru(maxsize=1024)
+def _backref_sees_pool(source: str, flags: str, mark: str) -> bool:
+    """Whether a back-reference of ``/source/flags`` may compare pooled units (two would then
+    be equal): its group holds a ``.`` or a class that holds ``mark`` (a pooled unit is in the
+    classes the mark is in, and no other). strict's ``\\end{\\1}`` compares letters alone."""
+    groups: dict[int, A.Node] = {}
+    refs: list[int] = []
+    for node in _walk(parsed_root(source, flags)):
+        if isinstance(node, A.Group) and node.index:
+            groups[node.index] = node.body
+        elif isinstance(node, A.Backref):
+            refs.append(node.index)
+    for index in refs:
+        body = groups.get(index)
+        if body is None or any(isinstance(n, (A.Dot, A.Backref)) or (isinstance(n, A.CharSet)
+                                                                    and contains(n.ranges, ord(mark)))
+                               for n in _walk(body)):
+            return True
+    return False
+
+
+def _walk(root: A.Node) -> Iterator[A.Node]:
+    stack: list[A.Node] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, A.Seq):
+            stack.extend(node.items)
+        elif isinstance(node, A.Alt):
+            stack.extend(node.alternatives)
+        elif isinstance(node, (A.Group, A.Look, A.Quant)):
+            stack.append(node.body)
 
 
 def _too_many(seen: set[str]) -> bool:

@@ -307,3 +307,102 @@ def test_the_error_line_check_reads_the_original_on_stand_ins(monkeypatch):
     assert with_stand_ins == without
     assert True in read  # (the stand-in path was taken)
     assert any(code == "CAV-Q17" and "'at'" in message for code, message in with_stand_ins[3])
+
+
+# ------------------------------------------------------------------ pooled stand-ins
+
+# more distinct units than there are marks: box drawing, arrows and CJK, which no class of the
+# kinds or of these rules tells apart (pooled), beside a few that some class does (é, ü, Δ)
+MANY = "".join(chr(c) for c in (*range(0x2500, 0x2510), *range(0x4E00, 0x4E10), 0x2192, 0x2014, 0x3002))
+NO_TEMPLATES = pack(
+    rule("filler", r"\b(?:basically|really|just)\b\s*", flags="gi"),
+    rule("articles", r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "", flags="g"),
+    rule("any_two", r"x..y", "xy", flags="g"),  # (deletes whatever stands between: pooled ones too)
+    rule("mapped", r"\b(?:utilize|in order to)\b", None, flags="gi",
+         replacementMap={"utilize": "use", "in order to": "to"}),
+    rule("tail", r"\s+$", "", flags="g"),
+)
+POOL_BITS = (*[b for b in BITS if b not in ("\u00a0", "\u212a")], *MANY, "x" + MANY[3] + MANY[20] + "y ",
+             "`" + MANY[5] + "` ", "| " + MANY[7] + " |\n", "# " + MANY[9] + "\n")
+
+
+def _run_both(text: str, packs, profile: str, monkeypatch) -> tuple:
+    cfg = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx", "intensity": "full"}
+    out = []
+    for use in (True, False):
+        monkeypatch.setattr(Compressor, "use_stand_ins", use)
+        compressor = Compressor(PackSource.from_packs([packs]), cfg, profile=profile)
+        result = compressor.compress_body({"messages": [{"role": "user", "content": text}]})
+        stats = {k: v for k, v in result.stats.items() if k not in ("timestamp", "durationMs")}
+        out.append((result.body, stats, [(d.code, d.message) for d in result.diagnostics]))
+    return out[0], out[1]
+
+
+NO_DELETES = {**NO_TEMPLATES, "rules": [r for r in NO_TEMPLATES["rules"] if r["name"] != "any_two"]}
+# (pack, profile, the rules' way: "pool" all along, "back" to the real text midway, "real" from
+# the start; strict's latex kind has a back-reference, to letters alone, which pools)
+POOL_CASES = [(RULES, "omniroute", "real"), (NO_TEMPLATES, "omniroute", "back"), (NO_DELETES, "omniroute", "pool"),
+              (NO_DELETES, "strict", "pool"), (NO_TEMPLATES, "strict", "back"), (NO_TEMPLATES, "omniroute", "back")]
+
+
+@pytest.mark.parametrize("seed", range(len(POOL_CASES)))
+def test_pooled_stand_ins_give_the_same_result(seed, monkeypatch):
+    """Texts past the marks: extraction pools, the rules run on the pool (or, for a pack with a
+    ``$`` template, on the real text), and a rule that deletes pooled marks sends them back to
+    the real text: every way, what the real text gives."""
+    packs, profile, way = POOL_CASES[seed]
+    rng = random.Random(seed)
+    text = "".join(rng.choice(POOL_BITS) for _ in range(9_000 if seed < 3 else 300))
+    ways: list[tuple[bool, bool]] = []  # per call of the rules: (offered the pool, ran on it)
+    run_rules = Compressor._run_rules
+
+    def spy(self, o, ex, rules, *, pool=True):
+        view = ex.ascii_view
+        offered = view is not None and bool(view[0].pool_mark) and pool
+        out = run_rules(self, o, ex, rules, pool=pool)
+        if self.use_stand_ins:
+            ways.append((offered, out[1] is not None and bool(out[1].pool_mark)))
+        return out
+
+    monkeypatch.setattr(Compressor, "_run_rules", spy)
+    with_pool, without = _run_both(text, packs, profile, monkeypatch)
+    assert with_pool == without
+    # (a call sent back returns what its second call, on the real text, returned)
+    assert ways == {"pool": [(True, True)], "back": [(False, False), (True, False)], "real": [(True, False)]}[way]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_extraction_on_pooled_stand_ins_is_the_same(seed):
+    bits = [b for b in EXTRACT_BITS if b not in ("\u00a0", "\ud83d")] + list(MANY) + ["`" + MANY[1] + "😀` "]
+    rng = random.Random(seed)
+    text = "".join(rng.choice(bits) for _ in range(4_000 if seed < 2 else 200))
+    profile = "omniroute" if seed % 2 else "strict"
+    custom = CUSTOM[[0, 1, 3, 5][seed]]
+    assert _extracted(text, profile, _custom(custom), True) == _extracted(text, profile, _custom(custom), False)
+
+
+def test_the_pool_turns_back_in_order_and_refuses_a_mismatch():
+    from engine.caveman.standins import PoolMismatch, StandIns
+
+    stand = StandIns(("é",), ("\x01",), "\x7f", ("┌", "中", "→"))
+    assert stand.back("a\x7fb\x01\x7fc\x7f") == "a┌bé中c→"
+    assert stand.take("[\x7f\x01\x7f]", ("中", "→")) == "[中é→]"
+    with pytest.raises(PoolMismatch):
+        stand.back("only \x7f one")
+
+
+def test_no_pool_where_units_would_compare_or_be_looked_up():
+    from engine.caveman.preservation import PATTERN_KINDS
+    from engine.caveman.standins import fits, stand_ins_of_text
+
+    kinds = [(k.source, k.flags) for k in PATTERN_KINDS]
+    text = "x " + MANY + " y"
+    assert stand_ins_of_text(text, [*kinds, (r"(.)\1", "g")], pool=True) is None  # a back-reference to any unit
+    assert stand_ins_of_text(text, [*kinds, (r"([a-z]+)\1", "g")], pool=True) is not None  # … to letters alone
+    assert stand_ins_of_text(text, kinds) is None  # (without pool=True: past the marks, none)
+    stand, _ascii = stand_ins_of_text(text, kinds, pool=True)
+    plain = Rule("plain", r"\bx\b", flags="g", replacement="")
+    assert fits(stand, [plain])
+    assert not fits(stand, [plain, Rule("template", r"(x)", flags="g", replacement="$1$1")])
+    assert not fits(stand, [Rule("map", r"\S+", flags="g", replacement=None, replacement_map={MANY[0]: "box"})])
+    assert not fits(stand, [Rule("class", "[" + MANY[2] + "]", flags="g", replacement="")])  # tells one apart

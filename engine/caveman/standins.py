@@ -223,14 +223,17 @@ def stand_ins_of_text(text: str, patterns: Sequence[tuple[str, str]], taken: fro
 
 
 _NON_ASCII_ALONE = re.compile("([^\x00-\x7f])")
+_MARK_FOUND = re.compile("[" + "".join(STAND_INS) + "]")
 
 
 def _pooled(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str]) -> tuple[StandIns, str] | None:
     """``stand_ins_of_text`` for a text with more distinct units than marks: the units no class
     of ``patterns`` tells from the last free mark share it (the pool, in text order); the others
     get marks of their own. None when the others are too many, or a pattern cannot pool."""
-    chars = set(_NON_ASCII_OR_MARK.findall(text))
-    free = [mark for mark in STAND_INS if mark not in taken and mark not in chars]
+    parts = _NON_ASCII_ALONE.split(text)  # text, character, text, … (its distinct characters from it too)
+    chars = set(parts[1::2])
+    present = set(_MARK_FOUND.findall(text))  # (a mark the text holds stands for nothing)
+    free = [mark for mark in STAND_INS if mark not in taken and mark not in present]
     if not free:
         return None
     pool_mark = free.pop()
@@ -249,7 +252,6 @@ def _pooled(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str
     mark = {**dict(zip(stand.units, stand.marks)), **dict.fromkeys(pooled, pool_mark)}
     table = {c: "".join(map(mark.__getitem__, to_utf16_units(c))) for c in wide}
     shares = {c: tuple(u for u in to_utf16_units(c) if u in pooled) for c in wide}
-    parts = _NON_ASCII_ALONE.split(text)  # text, character, text, …
     order = [u for c in parts[1::2] for u in shares[c]]
     parts[1::2] = map(table.__getitem__, parts[1::2])
     return replace(stand, pool=tuple(order)), "".join(parts)

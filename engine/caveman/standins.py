@@ -371,22 +371,14 @@ def _classes(source: str, flags: str) -> tuple[Ranges, ...] | None:
     except Exception:  # (an invalid pattern: its rule is reported and skipped elsewhere)
         return None
     out: list[Ranges] = []
-    stack: list[A.Node] = [root]
-    while stack:
-        node = stack.pop()
+    for node in _walk(root):
         if isinstance(node, A.CharSet):
             if node.strings:
                 return None
             out.append(node.ranges)
-        elif isinstance(node, A.Seq):
-            stack.extend(node.items)
-        elif isinstance(node, A.Alt):
-            stack.extend(node.alternatives)
-        elif isinstance(node, (A.Group, A.Look, A.Quant)):
-            stack.append(node.body)
         elif isinstance(node, A.Backref):
             if "i" in flags:
                 return None
-        elif not isinstance(node, (A.Empty, A.Dot, A.Anchor)):
+        elif not isinstance(node, (A.Seq, A.Alt, A.Group, A.Look, A.Quant, A.Empty, A.Dot, A.Anchor)):
             return None  # (Unsupported, or a node this module does not know)
     return tuple(out)

@@ -177,17 +177,18 @@ class RenameDialog(QDialog):
         self.resize(max(wanted, self.sizeHint().width()), self.sizeHint().height())
 
     def textValue(self) -> str:
+        """The name typed (as ``QInputDialog``, which this dialog replaces, answers)."""
         return self.edit.text()
 
     def _check(self) -> None:
+        unchanged = self.edit.text().strip() == self.path.name  # (nothing to say, nothing to do)
         try:
             renamed_path(self.path, self.edit.text())
             why = ""
         except FileOpError as exc:
-            why = "" if self.edit.text().strip() == self.path.name else str(exc)  # (unchanged: nothing to say)
+            why = "" if unchanged else str(exc)
         self.why.setText(why)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
-            not why and self.edit.text().strip() != self.path.name)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not why and not unchanged)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -398,6 +398,20 @@ class PatternProblems(ElidedLabel):
         self.show()
 
 
+def _rows_layout(owner: QWidget, view: QWidget, buttons: QVBoxLayout) -> PatternProblems:
+    """A list or table with its buttons beside it and the line naming bad rows under it."""
+    problems = PatternProblems()
+    outer = QVBoxLayout(owner)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.setSpacing(2)
+    row = QHBoxLayout()
+    row.addWidget(view, 1)
+    row.addLayout(buttons)
+    outer.addLayout(row)
+    outer.addWidget(problems)
+    return problems
+
+
 def _row_icon_size(view: QWidget) -> QSize:
     side = QFontMetrics(view.font()).height() - 2
     return QSize(side, side)
@@ -432,15 +446,7 @@ class ListField(FieldWidget):
             b.clicked.connect(slot)
             buttons.addWidget(b)
         buttons.addStretch(1)
-        self.problems = PatternProblems()
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(2)
-        lay = QHBoxLayout()
-        lay.addWidget(self.list, 1)
-        lay.addLayout(buttons)
-        outer.addLayout(lay)
-        outer.addWidget(self.problems)
+        self.problems = _rows_layout(self, self.list, buttons)
         self.list.itemChanged.connect(lambda _item: self._emit_all())
         self.list.model().rowsMoved.connect(lambda *_: self._emit_all())
         self._echo = False
@@ -585,15 +591,7 @@ class TableField(FieldWidget):
             if self.is_map and text in "↑↓":
                 b.setToolTip(tip + " (map order is kept in the file; lookups do not depend on it)")
         buttons.addStretch(1)
-        self.problems = PatternProblems()
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(2)
-        lay = QHBoxLayout()
-        lay.addWidget(self.table, 1)
-        lay.addLayout(buttons)
-        outer.addLayout(lay)
-        outer.addWidget(self.problems)
+        self.problems = _rows_layout(self, self.table, buttons)
         self.table.itemChanged.connect(lambda _item: self._emit_all())
         self._echo = False
 

@@ -184,21 +184,41 @@ class JsonDocument:
         return Diagnostic(message, level, code, self.path, line, column, source="json")
 
 
+def pattern_error_data(pattern: str, flags: str) -> dict[str, int]:
+    """A diagnostic's ``data`` placing it, through ``JsonDocument.locate``, at the character of
+    ``pattern`` (a string value) that ``new RegExp`` fails on; {} when it compiles."""
+    from engine.jsregex import syntax_error
+
+    error = syntax_error(pattern, flags)
+    return {} if error is None or error.offset is None else {"valueOffset": error.offset}
+
+
 def string_char_span(text: str, span: tuple[int, int], offset: int) -> tuple[int, int] | None:
     """Where, in ``text``, the string literal at ``span`` writes the character at UTF-16
-    ``offset`` of its value (an escape such as ``\\[`` or ``\\u005b`` as a whole): a regex
-    error's exact column in a file. None when ``span`` is no string literal."""
+    ``offset`` of its value (an escape such as ``\\[`` or ``\\u005b`` as a whole; past the
+    value's end, the closing quote): a regex error's exact column in a file. None when ``span``
+    is no string literal."""
     start, end = span
     if not (0 <= start < end <= len(text)) or text[start] != '"':
         return None
-    i, units = start + 1, 0
-    while i < end - 1:
-        step = 1 if text[i] != "\\" else 6 if text[i + 1:i + 2] == "u" else 2
+    at, to = escaped_char_span(text, start + 1, end - 1, offset)
+    return (at, to) if at < end - 1 else (end - 1, end)
+
+
+def escaped_char_span(text: str, start: int, end: int, offset: int) -> tuple[int, int]:
+    """Where the body ``text[start:end]`` of a string literal writes the character at UTF-16
+    ``offset`` of its value, escapes being a backslash and one character, ``\\uXXXX`` or
+    ``\\UXXXXXXXX`` (JSON's strings, and TOML's basic ones); ``(end, end)`` past its end."""
+    i, units = start, 0
+    while i < end:
+        escape = text[i] == "\\"
+        step = 1 if not escape else 6 if text[i + 1:i + 2] == "u" else 10 if text[i + 1:i + 2] == "U" else 2
         if units >= offset:
-            return i, min(i + step, end - 1)
-        units += 2 if ord(text[i]) > 0xFFFF else 1
+            return i, min(i + step, end)
+        point = int(text[i + 2:i + step], 16) if step == 10 else ord(text[i]) if not escape else 0
+        units += 2 if point > 0xFFFF else 1
         i += step
-    return end - 1, end  # (past the value's end: the closing quote)
+    return end, end
 
 
 def parse_json_text(text: str, path: str | None = None) -> JsonDocument:

@@ -160,21 +160,17 @@ def check_pack(obj: Any, *, profile: str = "omniroute", with_schema: bool = Fals
 
 
 def _pattern_error_at(obj: Any, pointer: str) -> dict[str, int]:
-    """``{"valueOffset": n}`` for a pattern that does not compile (``n``: the UTF-16 offset of
-    what is wrong, which ``engine.jsondoc`` turns into the column of that character), else {}."""
-    from engine.jsregex import syntax_error
+    """``data`` placing the error of the pattern at ``pointer`` (``/rules/<i>/pattern``) at its
+    character (``engine.jsondoc.pattern_error_data``); {} for any other pointer."""
+    from engine.jsondoc import pattern_error_data
 
-    parts = pointer.split("/")
-    if len(parts) != 4 or parts[1] != "rules" or parts[3] != "pattern" or not isinstance(obj, dict):
+    index = pointer.removeprefix("/rules/").removesuffix("/pattern")
+    rules = obj.get("rules") if isinstance(obj, dict) else None
+    if not (pointer.endswith("/pattern") and index.isdigit() and isinstance(rules, list) and int(index) < len(rules)):
         return {}
-    rules = obj.get("rules")
-    rule = rules[int(parts[2])] if isinstance(rules, list) and parts[2].isdigit() and int(parts[2]) < len(rules) \
-        else None
+    rule = rules[int(index)]
     pattern, flags = (rule.get("pattern"), rule.get("flags", "gi")) if isinstance(rule, dict) else (None, None)
-    if not isinstance(pattern, str) or not isinstance(flags, str):
-        return {}
-    error = syntax_error(pattern, flags)
-    return {"valueOffset": error.offset} if error is not None and error.offset is not None else {}
+    return pattern_error_data(pattern, flags) if isinstance(pattern, str) and isinstance(flags, str) else {}
 
 
 def _unsupported_patterns(obj: Any, taken: set[str | None]) -> list[Diagnostic]:

@@ -80,14 +80,18 @@ class StandIns:
         """A piece holding ``pooled`` (its share of the pool, in order) as the string it stands
         for."""
         if self.pool_mark and pooled:
-            parts = piece.split(self.pool_mark)
-            if len(parts) - 1 != len(pooled):
-                raise PoolMismatch(f"{len(parts) - 1} pooled marks for {len(pooled)} units")
-            pieces = [""] * (2 * len(parts) - 1)
-            pieces[0::2] = parts
-            pieces[1::2] = pooled
-            return from_utf16_units(self._back_marks("".join(pieces)))
+            return from_utf16_units(self._back_marks(self._unpool(piece, pooled)))
         return self.real(piece)
+
+    def _unpool(self, text: str, pooled: Sequence[str]) -> str:
+        """``text`` with its pooled marks replaced by ``pooled``, in order."""
+        parts = text.split(self.pool_mark)
+        if len(parts) - 1 != len(pooled):
+            raise PoolMismatch(f"{len(parts) - 1} pooled marks for {len(pooled)} units")
+        pieces = [""] * (2 * len(parts) - 1)
+        pieces[0::2] = parts
+        pieces[1::2] = pooled
+        return "".join(pieces)
 
     def to_ascii(self, text: str) -> str:
         """``text`` with every unit replaced by its stand-in (one ``replace`` per unit: a
@@ -101,15 +105,7 @@ class StandIns:
         """The units again in a text the rules made from ``to_ascii``'s (or, pooled, in the
         text this describes, with its pooled units in order)."""
         text = self._back_marks(text)
-        if self.pool_mark:
-            parts = text.split(self.pool_mark)
-            if len(parts) - 1 != len(self.pool):
-                raise PoolMismatch(f"{len(parts) - 1} pooled marks for {len(self.pool)} units")
-            pieces = [""] * (2 * len(parts) - 1)
-            pieces[0::2] = parts
-            pieces[1::2] = self.pool
-            text = "".join(pieces)
-        return text
+        return self._unpool(text, self.pool) if self.pool_mark else text
 
     def _back_marks(self, text: str) -> str:
         for unit, mark in zip(self.units, self.marks):

@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except (JSSyntaxError, JSUnsupportedError, RegexTimeout) as exc:
         # the message quotes the pattern: a multi-megabyte one is cut, not echoed whole; a
         # syntax error's column is the character at fault (its UTF-16 offset, 1-based)
-        offset = getattr(exc, "offset", None)
-        print(f"<pattern>:1:{1 if offset is None else offset + 1}: error: {clip(str(exc))}", file=sys.stderr)
+        print(f"<pattern>:1:{_offset(exc).get('offset', 0) + 1}: error: {clip(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(dumps_json({"matches": [match_to_json(m) for m in matches]}))

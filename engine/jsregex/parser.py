@@ -228,9 +228,7 @@ class Parser:
             self.pos += 1
             atom = Dot()
         elif ch == "[":
-            self._class_starts.append(self.pos)
             atom = self.parse_class()
-            self._class_starts.pop()
         elif ch in ("*", "+", "?"):
             raise self.error("Nothing to repeat")
         elif ch == "{":
@@ -661,6 +659,13 @@ class Parser:
     # ------------------------------------------------------------------ classes
 
     def parse_class(self) -> Node:
+        self._class_starts.append(self.pos)
+        try:
+            return self._parse_class()
+        finally:
+            self._class_starts.pop()
+
+    def _parse_class(self) -> Node:
         self.pos += 1  # [
         negated = False
         if self.peek() == "^":

@@ -294,10 +294,9 @@ class _Hygiene:
         problem = regex_error(pattern, flags) if self.check_regex else None
         if problem is not None:
             quirk = "RTK-Q4" if what == "unless" else "RTK-Q3"
-            from engine.jsregex import syntax_error
+            from engine.jsondoc import pattern_error_data
 
-            error = syntax_error(pattern, flags)  # (where in the pattern: the column in the file)
-            at = {"valueOffset": error.offset} if error is not None and error.offset is not None else {}
+            at = pattern_error_data(pattern, flags)  # (where in the pattern: the column in the file)
             if self.profile == "strict":
                 diagnostic = Diagnostic(f"{what} is not a valid JavaScript regex: {problem}", "error",
                                         quirk, pointer=self.base + pointer, source="rtk", data=at)

@@ -411,8 +411,6 @@ _STRING_TOKEN = re.compile(r"'''.*?'''|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'", re.S)
 def _pattern_character(text: str, filter_name: str, pattern: str, offset: int) -> int | None:
     """Where in ``text`` the string holding ``pattern`` (the first such string from the
     filter's table on) writes the pattern's character at UTF-16 ``offset``; None if not found."""
-    import tomllib
-
     header = _header(text, "filters", filter_name)
     for token in _STRING_TOKEN.finditer(text, header[0] if header else 0):
         raw = token.group(0)
@@ -434,16 +432,9 @@ def _raw_index(raw: str, offset: int) -> int:
     a literal string's characters are its value's; a basic string's escapes each write one."""
     if raw.startswith("'"):
         return 1 + utf16_to_py_index(raw[1:-1], offset)
-    i, units = 1, 0
-    while i < len(raw) - 1:
-        step = 1 if raw[i] != "\\" else 6 if raw[i + 1] == "u" else 10 if raw[i + 1] == "U" else 2
-        if units >= offset:
-            return i
-        piece = raw[i:i + step]
-        wide = int(piece[2:], 16) > 0xFFFF if piece.startswith("\\U") else len(piece) == 1 and ord(piece) > 0xFFFF
-        units += 2 if wide else 1
-        i += step
-    return len(raw) - 1
+    from engine.jsondoc import escaped_char_span
+
+    return escaped_char_span(raw, 1, len(raw) - 1, offset)[0]
 
 
 def _key_line(text: str, key: str, start: int, end: int) -> int | None:

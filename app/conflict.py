@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QPainter,
+    QShowEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
     QDialog,
     QDialogButtonBox,
     QFrame,
@@ -12,6 +26,9 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -61,30 +78,111 @@ class ConflictBar(QFrame):
         self.show()
 
 
+_CHANGED = Qt.ItemDataRole.UserRole + 1  # a line cell's changed stretch: (start, end), or None
+
+
+def _stronger(color: QColor) -> QColor:
+    """The row's tint, deeper: the changed stretch inside a tinted line."""
+    return color.lighter(170) if tints().dark else color.darker(125)
+
+
+class _LineDelegate(QStyledItemDelegate):
+    """A line cell: an equal line on one row, elided; a changed line whole (wrapped), its
+    changed stretch deeper-tinted and underlined (a change far along a long pattern line was
+    cut off by the elision)."""
+
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex, width: int) -> QTextDocument | None:
+        changed = index.data(_CHANGED)
+        if changed is None:
+            return None
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        doc = QTextDocument()
+        doc.setDefaultFont(option.font)
+        doc.setDocumentMargin(3)
+        wrap = QTextOption()
+        wrap.setWrapMode(QTextOption.WrapMode.WrapAnywhere)  # (JSON lines have long unbroken strings)
+        doc.setDefaultTextOption(wrap)
+        doc.setTextWidth(max(20, width))
+        cursor = QTextCursor(doc)
+        start, end = changed
+        marked = QTextCharFormat()
+        background = index.data(Qt.ItemDataRole.BackgroundRole)
+        if isinstance(background, (QBrush, QColor)):
+            marked.setBackground(_stronger(QBrush(background).color()))
+        marked.setFontUnderline(True)
+        cursor.insertText(text[:start])
+        cursor.insertText(text[start:end], marked)
+        cursor.insertText(text[end:], QTextCharFormat())
+        return doc
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._document(opt, index, opt.rect.width())
+        if doc is None:
+            opt.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
+            opt.textElideMode = Qt.TextElideMode.ElideRight
+            self._draw(painter, opt)
+            return
+        opt.text = ""
+        self._draw(painter, opt)
+        painter.save()
+        painter.translate(opt.rect.topLeft())
+        painter.setClipRect(0, 0, opt.rect.width(), opt.rect.height())
+        doc.drawContents(painter)
+        painter.restore()
+
+    def _draw(self, painter: QPainter, opt: QStyleOptionViewItem) -> None:
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        view = self.parent()
+        width = view.columnWidth(index.column()) if isinstance(view, QTableWidget) else option.rect.width()
+        doc = self._document(option, index, width)
+        if doc is None:
+            return super().sizeHint(option, index)
+        return QSize(width, int(doc.size().height()) + 1)
+
+
 class DiffDialog(QDialog):
-    """Mine (left) vs disk (right); removed/inserted rows are tinted *and* marked with -/+."""
+    """Mine (left) vs disk (right); removed/inserted rows are tinted *and* marked with -/+, and
+    a changed line shows whole with its changed stretch marked. The conflict can be settled
+    here (Keep mine, Reload from disk), where the user has just seen both versions."""
 
     def __init__(self, mine: str, disk: str, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Compare — {title}")
         self.resize(1100, 700)
+        self.choice = ""  # "keep" or "reload" when the user settled it here
         rows = side_by_side(mine, disk)
         self.rows = rows
+        self.changes = [i for i, row in enumerate(rows)
+                        if row.tag != "equal" and (i == 0 or rows[i - 1].tag == "equal")]
         table = QTableWidget(len(rows), 4)
         table.setHorizontalHeaderLabels(["", "Your version (unsaved)", "", "On disk"])
         table.verticalHeader().setVisible(False)
+        table.setWordWrap(True)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)  # (a selection hid the tints)
+        font: QFont = mono_font()
+        table.setFont(font)
+        table.verticalHeader().setDefaultSectionSize(QFontMetrics(font).height() + 6)
         header = table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        font: QFont = mono_font()
+        delegate = _LineDelegate(table)
+        table.setItemDelegateForColumn(1, delegate)
+        table.setItemDelegateForColumn(3, delegate)
         t = tints()
         removed, inserted = QColor(t.removed), QColor(t.inserted)
         for r, row in enumerate(rows):
             left_mark = "-" if row.tag in ("replace", "delete") else ""
             right_mark = "+" if row.tag in ("replace", "insert") else ""
             cells = [f"{left_mark}{row.left_no or ''}", row.left, f"{right_mark}{row.right_no or ''}", row.right]
+            changed = [None, row.left_changed, None, row.right_changed]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setFont(font)
@@ -93,15 +191,77 @@ class DiffDialog(QDialog):
                     item.setBackground(removed)
                 if c >= 2 and right_mark:
                     item.setBackground(inserted)
+                if changed[c] is not None:
+                    item.setData(_CHANGED, changed[c])
                 table.setItem(r, c, item)
-        first_change = next((i for i, row in enumerate(rows) if row.tag != "equal"), 0)
-        first_item = table.item(first_change, 1) if rows else None
-        if first_item is not None:
-            table.scrollToItem(first_item)
         self.table = table
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
+        self._rows_sized = QTimer(self)
+        self._rows_sized.setSingleShot(True)
+        self._rows_sized.setInterval(0)
+        self._rows_sized.timeout.connect(self._size_changed_rows)
+        header.sectionResized.connect(lambda *_: self._rows_sized.start())
+        self.previous_button = QPushButton("Previous change")
+        self.previous_button.setShortcut(QKeySequence("Shift+F7"))
+        self.previous_button.setToolTip("Shift+F7")
+        self.next_button = QPushButton("Next change")
+        self.next_button.setShortcut(QKeySequence("F7"))
+        self.next_button.setToolTip("F7")
+        self.previous_button.clicked.connect(lambda: self.go_to_change(-1))
+        self.next_button.clicked.connect(lambda: self.go_to_change(1))
+        self.previous_button.setEnabled(len(self.changes) > 1)
+        self.next_button.setEnabled(len(self.changes) > 1)
+        buttons = QDialogButtonBox()
+        self.keep_button = buttons.addButton("Keep mine", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.keep_button.setToolTip("Keep your version; saving will overwrite the version on disk shown here")
+        self.reload_button = buttons.addButton("Reload from disk", QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.reload_button.setToolTip("Replace your version with the file on disk (undoable with Ctrl+Z)")
+        close = buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        close.setToolTip("Decide later: the bar above the editor stays")
+        for button in (self.keep_button, self.reload_button):
+            button.setAutoDefault(False)
+        close.setDefault(True)  # (Enter decides nothing)
+        self.keep_button.clicked.connect(lambda: self._settle("keep"))
+        self.reload_button.clicked.connect(lambda: self._settle("reload"))
+        close.clicked.connect(self.reject)
+        top = QHBoxLayout()
+        self.summary = QLabel(summary(rows))
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.previous_button)
+        top.addWidget(self.next_button)
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel(summary(rows)))
+        lay.addLayout(top)
         lay.addWidget(table, 1)
         lay.addWidget(buttons)
+        self.current = -1
+        if self.changes:
+            self.go_to_change(1)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._size_changed_rows()
+
+    def _size_changed_rows(self) -> None:
+        """Changed rows as tall as their whole lines at the columns' current width (only they
+        wrap: sizing every row of a long file would cost a layout per line)."""
+        for r, row in enumerate(self.rows):
+            if row.tag == "replace":
+                self.table.resizeRowToContents(r)
+        if 0 <= self.current < len(self.changes):
+            self._show_change()
+
+    def go_to_change(self, step: int) -> None:
+        """The next (``step`` 1) or previous (-1) run of changed lines, wrapping around."""
+        if not self.changes:
+            return
+        self.current = (self.current + step) % len(self.changes)
+        self._show_change()
+
+    def _show_change(self) -> None:
+        row = self.changes[self.current]
+        self.table.setCurrentCell(row, 1)
+        self.table.scrollTo(self.table.model().index(row, 1), QAbstractItemView.ScrollHint.PositionAtCenter)
+        self.summary.setText(f"{summary(self.rows)} · change {self.current + 1} of {len(self.changes)}")
+
+    def _settle(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()

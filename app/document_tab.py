@@ -28,7 +28,7 @@ from app.workers import Dispatcher
 from engine import jsonedit, jsontree
 from engine.diagnostics import Diagnostic
 from engine.jsonedit import Splice, Style
-from engine.workspace.document import Document, merged_splices, minimal_splice
+from engine.workspace.document import DiskState, Document, merged_splices, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
 from engine.workspace.kinds import FileKind
@@ -570,6 +570,15 @@ class DocumentTab(QWidget):
         if splice.start != splice.end or splice.insert:
             self._push(splice, "Restore unsaved edits", None, origin="journal")
 
+    def edited_from(self, base_sha256: str) -> None:
+        """The buffer holds edits made on another version of the file (restored edits whose
+        file changed on disk since): the conflict bar offers Compare, Keep mine and Reload,
+        and saving asks first, as for a change seen while editing."""
+        self.doc.disk = DiskState(base_sha256, 0, 0)
+        if self.is_dirty() and self.doc.changed_on_disk():
+            self.conflict_bar.show_conflict(f"{self.doc.display_name} changed on disk after these unsaved edits "
+                                            "were made (restored from the last session).")
+
     def revert(self) -> None:
         """Back to the file on disk, as one undoable step."""
         self.reload_from_disk()
@@ -623,10 +632,15 @@ class DocumentTab(QWidget):
         self.refresh_trust()
 
     @Slot()
-    def keep_mine(self) -> None:
-        found = self.doc.read_disk()
-        if found is not None:
-            self.doc.disk = found[1]  # the user has seen the change: saving may overwrite it now
+    def keep_mine(self, seen: DiskState | None = None) -> None:
+        """Saving may overwrite the disk's version now: the one the user has seen (``seen``, the
+        one the Compare dialog showed; by default, the one on disk now)."""
+        state = seen
+        if state is None:
+            found = self.doc.read_disk()
+            state = found[1] if found is not None else None
+        if state is not None:
+            self.doc.disk = state
         self.conflict_bar.hide()
         self.undo_stack.resetClean()
         self.dirtyChanged.emit(True)
@@ -638,6 +652,12 @@ class DocumentTab(QWidget):
             return None
         dialog = DiffDialog(self.doc.text, found[0], self.doc.display_name, self)
         dialog.exec()
+        if dialog.choice == "keep":
+            self.keep_mine(found[1])
+            if self.doc.changed_on_disk():  # (it changed again while the dialog was open)
+                self.on_disk_changed()
+        elif dialog.choice == "reload":
+            self.reload_from_disk()
         return dialog
 
     # -- journal, trust ---------------------------------------------------------------------------------------

@@ -667,6 +667,8 @@ class MainWindow(QMainWindow):
             tab.restore_text(e.text)
             if gone:
                 tab.on_disk_removed()
+            elif e.base_sha256 is not None and e.disk_changed():
+                tab.edited_from(e.base_sha256)
             restored.append(e)
             self.log(f"Restored unsaved edits of {e.path}" + (" (the file is gone: save to write it again)"
                                                               if gone else ""))

@@ -13,6 +13,24 @@ class DiffRow:
     left: str
     right_no: int | None
     right: str
+    # of a replaced line, the stretch that differs on each side ((start, end) indices; empty
+    # where the other side only added): a change far along a long line is found at a glance
+    left_changed: tuple[int, int] | None = None
+    right_changed: tuple[int, int] | None = None
+
+
+def changed_stretches(left: str, right: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The stretch of each line between their common start and common end: one span a side,
+    linear in the lines (a character diff of two long lines costs their product, and marks
+    scattered single characters that happen to match)."""
+    limit = min(len(left), len(right))
+    head = 0
+    while head < limit and left[head] == right[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and left[-1 - tail] == right[-1 - tail]:
+        tail += 1
+    return (head, len(left) - tail), (head, len(right) - tail)
 
 
 def side_by_side(left: str, right: str) -> list[DiffRow]:
@@ -27,8 +45,10 @@ def side_by_side(left: str, right: str) -> list[DiffRow]:
             li, rj = i1 + k, j1 + k
             has_l, has_r = li < i2, rj < j2
             row_tag = tag if has_l and has_r else ("delete" if has_l else "insert")
-            rows.append(DiffRow(row_tag, li + 1 if has_l else None, a[li] if has_l else "",
-                                rj + 1 if has_r else None, b[rj] if has_r else ""))
+            left_line, right_line = a[li] if has_l else "", b[rj] if has_r else ""
+            marks = changed_stretches(left_line, right_line) if row_tag == "replace" else (None, None)
+            rows.append(DiffRow(row_tag, li + 1 if has_l else None, left_line,
+                                rj + 1 if has_r else None, right_line, *marks))
     return rows
 
 

@@ -49,7 +49,9 @@ def pack_source(root: str | None, override: PackOverride | None) -> PackSource:
         try:
             obj: Any = without_unfinished_rules(json.loads(override.text))[0]
         except json.JSONDecodeError as exc:
-            obj = PackError(f"{override.language}/{override.base}.json (unsaved): {exc.msg} at line {exc.lineno}")
+            # (the buffer in the editor, saved or not: its line:col is where the editor shows it)
+            obj = PackError(f"{override.language}/{override.base}.json (open in the editor): {exc.msg} "
+                            f"at {exc.lineno}:{exc.colno}")
         files = list(source.files.get(override.language, []))
         for i, (base, _old) in enumerate(files):
             if base == override.base:

@@ -6,11 +6,12 @@ import json
 import os
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.conflict import DiffDialog
 from app.mainwindow import MainWindow
 from engine.fsutil import atomic_write_text
+from engine.workspace.journal import sha256_bytes
 from engine.workspace.settings import Settings
 
 from .ide_helpers import open_pack, wait_settled
@@ -88,6 +89,68 @@ def test_conflict_bar_when_dirty_and_changed_on_disk(qtbot, window, workspace, d
     assert saved["rules"][0]["replacement"] == "mine" and saved["rules"][2]["name"] == "just"
 
 
+def test_compare_marks_the_changed_stretch_and_settles_the_conflict(qtbot, window, workspace, dialogs):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "mine", False)
+    path.write_text(path.read_text().replace('"just"', '"theirs"'))
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+
+    def look_then_close(dialog):
+        changed = [r for r in dialog.rows if r.tag == "replace"]
+        assert changed and all(r.left_changed and r.right_changed for r in changed)
+        theirs = next(r for r in changed if "theirs" in r.right)
+        start, end = theirs.right_changed
+        assert theirs.right[start:end] == "theirs" and theirs.left[slice(*theirs.left_changed)] == "just"
+        assert dialog.table.item(dialog.changes[dialog.current], 1) is dialog.table.currentItem()
+        return QDialog.DialogCode.Rejected
+
+    dialogs.answers["DiffDialog"] = look_then_close
+    tab.compare_with_disk()
+    assert tab.conflict_bar.isVisible()  # Close decides nothing
+
+    def keep(dialog):
+        dialog.keep_button.click()
+        return dialog.result()
+
+    dialogs.answers["DiffDialog"] = keep
+    assert tab.compare_with_disk().choice == "keep"
+    assert not tab.conflict_bar.isVisible() and tab.is_dirty()
+    dialogs.answers.pop("File changed on disk", None)
+    assert tab.save()  # no question: the user kept theirs over the version the dialog showed
+    assert json.loads(path.read_text())["rules"][0]["replacement"] == "mine"
+
+
+def test_compare_can_reload_from_disk(qtbot, window, workspace, dialogs):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "mine", False)
+    path.write_text(path.read_text().replace('"just"', '"theirs"'))
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    dialogs.answers["DiffDialog"] = lambda dialog: (dialog.reload_button.click(), dialog.result())[1]
+    tab.compare_with_disk()
+    assert tab.text == path.read_text() and not tab.is_dirty() and not tab.conflict_bar.isVisible()
+
+
+def test_compare_keeps_a_change_made_while_it_was_open_in_question(qtbot, window, workspace, dialogs):
+    tab = open_pack(qtbot, window, workspace)
+    path = workspace / "rules" / "en" / "filler.json"
+    tab.edit_field(0, "/replacement", "mine", False)
+    path.write_text(path.read_text().replace('"just"', '"theirs"'))
+    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+
+    def changed_meanwhile(dialog):
+        path.write_text(path.read_text().replace('"theirs"', '"later"'))
+        dialog.keep_button.click()
+        return dialog.result()
+
+    dialogs.answers["DiffDialog"] = changed_meanwhile
+    tab.compare_with_disk()
+    assert tab.conflict_bar.isVisible()  # what was kept over is not what is on disk now
+    dialogs.answers["File changed on disk"] = QMessageBox.StandardButton.Cancel
+    assert not tab.save() and '"later"' in path.read_text()
+
+
 def test_conflict_reload_is_undoable(qtbot, window, workspace):
     tab = open_pack(qtbot, window, workspace)
     path = workspace / "rules" / "en" / "filler.json"
@@ -134,6 +197,25 @@ def test_crash_recovery_restores_unsaved_edits(qtbot, workspace, dialogs):
     again.undo_stack.undo()  # the restore itself is one undo step
     assert json.loads(again.text)["rules"][1]["name"] == "please"
     second.watcher.stop()
+
+
+def test_recovered_edits_over_a_changed_file_ask_before_saving(qtbot, workspace, dialogs):
+    path = workspace / "rules" / "en" / "filler.json"
+    original = path.read_bytes()
+    win = MainWindow(Settings())
+    qtbot.addWidget(win)
+    mine = original.decode().replace('"please"', '"recovered"')
+    win.journal.write(path, mine, sha256_bytes(original), workspace)
+    path.write_text(original.decode().replace('"just"', '"theirs"'))  # changed on disk after the crash
+    win.open_workspace(workspace, restore=False)
+    dialogs.answers["Restore unsaved edits?"] = QMessageBox.StandardButton.Yes
+    assert len(win.offer_recovery()) == 1
+    tab = win.tab_for(path)
+    assert tab.text == mine and tab.is_dirty()
+    assert not tab.conflict_bar.isHidden() and "restored" in tab.conflict_bar.message.text()
+    dialogs.answers["File changed on disk"] = QMessageBox.StandardButton.Cancel
+    assert not tab.save() and '"theirs"' in path.read_text()
+    win.watcher.stop()
 
 
 def test_declining_recovery_discards_the_journal(qtbot, workspace, dialogs):

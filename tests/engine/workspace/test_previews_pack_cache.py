@@ -63,3 +63,11 @@ def test_a_new_language_folder_is_seen_even_while_empty(tmp_path):
     assert pack_source(str(tmp_path), None).languages() == ["en"]
     (tmp_path / "de").mkdir()
     assert pack_source(str(tmp_path), None).languages() == PackSource.from_dir(tmp_path).languages() == ["de", "en"]
+
+
+def test_a_broken_buffer_is_named_as_the_editor_shows_it(tmp_path):
+    """Saved or not, the open buffer is what failed: named so, at its line:col."""
+    _write(tmp_path, "en", "filler", [_rule("a", "x")])
+    source = pack_source(str(tmp_path), PackOverride("en", "filler", '{\n  "rules": [,]\n}'))
+    problems = [str(error) for _base, error in source.files["en"] if not isinstance(error, dict)]
+    assert problems == ["en/filler.json (open in the editor): Expecting value at 2:13"]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import jsonedit, jsontree
-from engine.workspace.diffrows import side_by_side
+from engine.workspace.diffrows import changed_stretches, side_by_side
 from engine.workspace.document import Document, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
@@ -268,6 +268,24 @@ def test_side_by_side_rows():
     rows = side_by_side("a\nb\nc", "a\nB\nc\nd")
     assert [(r.tag, r.left, r.right) for r in rows] == [
         ("equal", "a", "a"), ("replace", "b", "B"), ("equal", "c", "c"), ("insert", "", "d")]
+    assert (rows[1].left_changed, rows[1].right_changed) == ((0, 1), (0, 1))
+    assert rows[0].left_changed is None and rows[3].right_changed is None  # (only a replaced line has one)
+
+
+def test_changed_stretch_of_a_long_line_is_where_it_differs():
+    left = '    "pattern": "' + "x" * 300 + 'team\\b",'
+    right = '    "pattern": "' + "x" * 300 + 'crew\\b",'
+    (a, b), (c, d) = changed_stretches(left, right)
+    assert (left[a:b], right[c:d]) == ("team", "crew")
+    assert changed_stretches("team_opener", "team_update_opener") == ((5, 5), (5, 12))
+
+
+@given(st.text("ab\u00e9\U0001f600", max_size=12), st.text("ab\u00e9\U0001f600", max_size=12))
+def test_changed_stretches_splice_one_line_into_the_other(left, right):
+    (a, b), (c, d) = changed_stretches(left, right)
+    assert left[:a] == right[:c] and left[b:] == right[d:]  # what is outside the stretches is shared
+    assert left[:a] + right[c:d] + left[b:] == right
+    assert a <= b and c <= d
 
 
 @settings(max_examples=40, deadline=None)

@@ -136,7 +136,7 @@ def test_caveman_preview_uses_the_unsaved_buffer(pack_root):
     assert "really" in p.output and "basically" not in p.output
     broken = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root),
                                                 override=PackOverride("en", "filler", "{\"rules\": [")))
-    assert broken.error and "unsaved" in broken.error and broken.output == SAMPLE
+    assert broken.error and "open in the editor" in broken.error and broken.output == SAMPLE
 
 
 def test_caveman_preview_reports_a_runaway_rule_in_place(tmp_path):

@@ -65,6 +65,7 @@ class ParamsPanel(QWidget):
         self.window_ = window
         self.view: ParamsView | None = None
         self.templates = load_params_templates(resources_dir() / "samples" / "params")
+        self._template_texts: dict[str, str] | None = None  # each template's payload as the pane shows it
         self.worker = panel_jobs(self, window, debounce_ms=150)
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.status.set("engine error: " + m.splitlines()[0], "bad"))
@@ -153,10 +154,14 @@ class ParamsPanel(QWidget):
     @Slot()
     def schedule(self) -> int:
         text = self.payload.toPlainText()
+        # the combo names the template the payload is, or none (edited, replaced); an undo back
+        # to a template's text names it again
+        if self._template_texts is None:
+            self._template_texts = {t.name: pretty(t.payload) for t in self.templates}
         name = self.template.currentData()
-        template = next((t for t in self.templates if t.name == name), None)
-        if template is not None and text != pretty(template.payload):
-            self.template.setCurrentIndex(0)  # edited or replaced: no longer that template
+        if self._template_texts.get(name) != text:
+            same = next((n for n, shown in self._template_texts.items() if shown == text), None)
+            self.template.setCurrentIndex(max(0, self.template.findData(same)) if same is not None else 0)
         return self.worker.request(run_params_view, text, self.profile.currentData())
 
     # -- results -------------------------------------------------------------------------------------------

@@ -195,6 +195,20 @@ def test_payload_errors_are_marked_and_profile_switch_reruns(qtbot, params, dial
     assert dialogs.calls == []
 
 
+def test_the_template_combo_names_the_payload_it_shows(qtbot, params):
+    """Edited: no template; undone back to a template's text: that template again."""
+    name = params.templates[0].name
+    with qtbot.waitSignal(params.worker.finished, timeout=10000):
+        params.load_template(name)
+    assert params.template.currentData() == name
+    with qtbot.waitSignal(params.worker.finished, timeout=10000):
+        params.payload.textCursor().insertText(" ")
+    assert params.template.currentData() is None
+    with qtbot.waitSignal(params.worker.finished, timeout=10000):
+        params.payload.undo()
+    assert params.template.currentData() == name
+
+
 # -- in the window -------------------------------------------------------------------------------------------------
 
 def test_panels_are_registered_where_the_spec_says(qtbot, window):

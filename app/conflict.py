@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import mono_font, tints
+from app.widgets.screen_fit import fit_to_screen
 from engine.workspace.diffrows import side_by_side, summary
 
 
@@ -154,7 +155,7 @@ class DiffDialog(QDialog):
     def __init__(self, mine: str, disk: str, title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Compare — {title}")
-        self.resize(1100, 700)
+        fit_to_screen(self, 1100, 700)
         self.choice = ""  # "keep" or "reload" when the user settled it here
         rows = side_by_side(mine, disk)
         self.rows = rows

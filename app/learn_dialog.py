@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import mono_font, tints
+from app.widgets.screen_fit import fit_to_screen
 from app.widgets.spanview import SpanTextView
 from app.workers import Dispatcher
 from engine.jsvalues import utf16_len
@@ -200,7 +201,7 @@ class LearnDialog(QDialog):
         self.dispatcher.busyChanged.connect(lambda busy: self.learn_button.setText("Learning…" if busy else "Learn"))
         for text in samples or [""]:
             self.add_sample(text)
-        self._fit_to_screen()
+        fit_to_screen(self, 1180, 720)
 
     def proof_box(self) -> QWidget:
         box = QWidget()
@@ -208,13 +209,6 @@ class LearnDialog(QDialog):
         lay.addWidget(self.proof)
         lay.addStretch(1)
         return box
-
-    def _fit_to_screen(self) -> None:
-        screen = self.screen().availableGeometry() if self.screen() is not None else None
-        width, height = 1180, 720
-        if screen is not None:
-            width, height = min(width, screen.width() - 40), min(height, screen.height() - 60)
-        self.resize(width, height)
 
     # -- samples --------------------------------------------------------------------------------------------
     def add_sample(self, text: str, name: str = "") -> SpanTextView:

@@ -201,6 +201,19 @@ def test_cleaning_only_around_touched_blocks_equals_a_full_cleanup(words, blocks
     assert cleanup_restored(restored, spans) == cleanup(restored)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from(CLEAN_ALPHABET + "\x00"), max_size=80))
+def test_led_patterns_match_as_their_plain_forms(text):
+    # (the forms re gives a literal or one-class lead: the same matches, found faster)
+    from engine.caveman import cleanup as c
+
+    raw = text.encode("utf-8", "surrogatepass")
+    for led, plain, subject in ((c._CLEANUP_TRIGGER, r"[ \t][ \t,.;:!?\n]|[.!?][.!?]|\n\n\n", text),
+                                (c._BLANK_LINES, r"\n{3,}", text), (c._BLANK_RUN_VIEW, rb"  +", raw),
+                                (c._PUNCT_RUN_VIEW, rb"\.\.+", raw)):
+        assert [m.span() for m in led.finditer(subject)] == [m.span() for m in re.finditer(plain, subject)]
+
+
 def test_cleanup_after_restore_skips_only_when_nothing_touches_a_block():
     text = "Alpha beta. Gamma X delta"
     at = text.index("X")

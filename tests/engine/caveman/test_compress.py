@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from contextlib import contextmanager
 
@@ -10,6 +11,7 @@ from engine.caveman import Compressor, PackSource, adapter_config, compress
 from engine.caveman.config import validate_step_config
 from engine.caveman.packs import load_fallback_rules
 from engine.jsregex import get_default_timeout, set_default_timeout
+from engine.jsvalues import LENGTH_MEMO_MIN
 
 from .helpers import FILLER, codes, pack, rule, run
 
@@ -111,6 +113,23 @@ def test_indented_fence_falls_back_cav_q1_and_strict_keeps_the_code():
     assert "fallbackApplied" not in sresult.stats
     flat = text.replace("  return", "return")
     assert run(flat, p)[0].startswith("Explain?")
+
+
+def test_token_counts_of_a_large_part_with_emoji():
+    """A part long enough for its UTF-16 length to be remembered across the stages (kept while
+    it runs, reused when it falls back): the counts are those of the texts, either way."""
+    for indented in (True, False):
+        _check_token_counts(indented)
+
+
+def _check_token_counts(indented: bool) -> None:
+    code = "```js\nfunction f(x) {\n" + ("  " if indented else "") + "return x;\n}\n```\n"
+    text = ("Could you explain 😀? " * 8 + code) * (LENGTH_MEMO_MIN // 200 + 1)
+    out, result = run(text, pack(rule("could", r"\bcould you\s+", "", flags="gi")))
+    assert len(text) > LENGTH_MEMO_MIN and result.stats.get("fallbackApplied", False) is indented
+    assert (out == text) is indented
+    units = [len(t.encode("utf-16-le")) // 2 for t in (text, out)]
+    assert [result.stats["originalTokens"], result.stats["compressedTokens"]] == [math.ceil(u / 4) for u in units]
 
 
 def test_empty_output_falls_back_and_cav_q7_without_preservation():

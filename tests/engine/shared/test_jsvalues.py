@@ -138,3 +138,26 @@ def test_utf16_len_of_long_texts_is_remembered_by_identity_only() -> None:
             assert utf16_len(s) == len(s.encode("utf-16-le", "surrogatepass")) // 2
     forget_lengths()
     assert utf16_len(third) == 2 * LENGTH_MEMO_MIN + 2
+
+
+def test_a_kept_length_outlives_forget_lengths_and_is_its_own() -> None:
+    from engine import jsvalues as j
+
+    kept = "😀" + "a" * j.LENGTH_MEMO_MIN
+    same_text = "".join(["😀", "a" * j.LENGTH_MEMO_MIN])  # (equal, another object: measured anew)
+    with j.length_kept(kept):
+        assert j._remembered(kept) == -1  # (not measured yet)
+        assert j.utf16_len(kept) == j.LENGTH_MEMO_MIN + 2
+        j.forget_lengths()
+        assert j._remembered(kept) == j.LENGTH_MEMO_MIN + 2 and j._remembered(same_text) == -1
+        assert j.utf16_len(same_text) == j.LENGTH_MEMO_MIN + 2
+        for other in ("😀" * j.LENGTH_MEMO_MIN, "é😀" * j.LENGTH_MEMO_MIN):  # (the two-text memo moves on)
+            assert j.utf16_len(other) == len(other.encode("utf-16-le", "surrogatepass")) // 2
+        assert j._remembered(kept) == j.LENGTH_MEMO_MIN + 2
+    j.forget_lengths()
+    assert j._remembered(kept) == -1  # (let go of after the block)
+    with j.length_kept(same_text):  # (a length the memo holds already is kept from the start)
+        pass
+    assert j.utf16_len(same_text) == j.LENGTH_MEMO_MIN + 2
+    with j.length_kept(same_text):
+        assert j._remembered(same_text) == j.LENGTH_MEMO_MIN + 2

@@ -107,12 +107,15 @@ def test_occurring_in_any_is_the_plain_search_of_each_text(texts, items, with_te
        st.sampled_from((ASCII, BMP)).flatmap(lambda s: s), st.integers(1, 4))
 def test_occurring_with_long_items_checked_by_their_keys_is_the_plain_search(text, items, extra, key):
     """Items longer than the automaton's keys (shrunk here to 1–4 units so that keys collide, hits
-    overlap and straddle units) are found exactly where the plain search finds them."""
+    overlap and straddle units) are found exactly where the plain search finds them, by either
+    kind of automaton (the crate's DFA for a haystack large enough, else its NFA)."""
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(needles, "KEY_UNITS", key)
-        for hay in (text, text + extra, extra):
-            picks = items + [hay[i:i + 7] for i in range(0, len(hay), 5)]
-            assert needles.occurring(hay, picks) == {item for item in picks if item and item in hay}
+        for ratio in (0, 10**9):
+            patched.setattr(needles, "DFA_HAY_RATIO", ratio)
+            for hay in (text, text + extra, extra):
+                picks = items + [hay[i:i + 7] for i in range(0, len(hay), 5)]
+                assert needles.occurring(hay, picks) == {item for item in picks if item and item in hay}
 
 
 @settings(max_examples=200, deadline=None)

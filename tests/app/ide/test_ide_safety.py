@@ -66,12 +66,18 @@ def test_atomic_save_by_another_editor_arrives_as_a_move(qtbot, window, workspac
     assert not tab.is_dirty()
 
 
-def test_conflict_bar_when_dirty_and_changed_on_disk(qtbot, window, workspace, dialogs):
+def _conflicted(qtbot, window, workspace):
+    """An open pack with an unsaved edit ("mine") whose file then changed on disk ("theirs")."""
     tab = open_pack(qtbot, window, workspace)
     path = workspace / "rules" / "en" / "filler.json"
     tab.edit_field(0, "/replacement", "mine", False)
     path.write_text(path.read_text().replace('"just"', '"theirs"'))
     qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    return tab, path
+
+
+def test_conflict_bar_when_dirty_and_changed_on_disk(qtbot, window, workspace, dialogs):
+    tab, path = _conflicted(qtbot, window, workspace)
     assert json.loads(tab.text)["rules"][0]["replacement"] == "mine"  # nothing lost
     # compare shows both sides
     dialog = tab.compare_with_disk()
@@ -90,11 +96,7 @@ def test_conflict_bar_when_dirty_and_changed_on_disk(qtbot, window, workspace, d
 
 
 def test_compare_marks_the_changed_stretch_and_settles_the_conflict(qtbot, window, workspace, dialogs):
-    tab = open_pack(qtbot, window, workspace)
-    path = workspace / "rules" / "en" / "filler.json"
-    tab.edit_field(0, "/replacement", "mine", False)
-    path.write_text(path.read_text().replace('"just"', '"theirs"'))
-    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    tab, path = _conflicted(qtbot, window, workspace)
 
     def look_then_close(dialog):
         changed = [r for r in dialog.rows if r.tag == "replace"]
@@ -122,22 +124,14 @@ def test_compare_marks_the_changed_stretch_and_settles_the_conflict(qtbot, windo
 
 
 def test_compare_can_reload_from_disk(qtbot, window, workspace, dialogs):
-    tab = open_pack(qtbot, window, workspace)
-    path = workspace / "rules" / "en" / "filler.json"
-    tab.edit_field(0, "/replacement", "mine", False)
-    path.write_text(path.read_text().replace('"just"', '"theirs"'))
-    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    tab, path = _conflicted(qtbot, window, workspace)
     dialogs.answers["DiffDialog"] = lambda dialog: (dialog.reload_button.click(), dialog.result())[1]
     tab.compare_with_disk()
     assert tab.text == path.read_text() and not tab.is_dirty() and not tab.conflict_bar.isVisible()
 
 
 def test_compare_keeps_a_change_made_while_it_was_open_in_question(qtbot, window, workspace, dialogs):
-    tab = open_pack(qtbot, window, workspace)
-    path = workspace / "rules" / "en" / "filler.json"
-    tab.edit_field(0, "/replacement", "mine", False)
-    path.write_text(path.read_text().replace('"just"', '"theirs"'))
-    qtbot.waitUntil(lambda: tab.conflict_bar.isVisible(), timeout=8000)
+    tab, path = _conflicted(qtbot, window, workspace)
 
     def changed_meanwhile(dialog):
         path.write_text(path.read_text().replace('"theirs"', '"later"'))

@@ -225,7 +225,8 @@ class DiffDialog(QDialog):
         self.reload_button.clicked.connect(lambda: self._settle("reload"))
         close.clicked.connect(self.reject)
         top = QHBoxLayout()
-        self.summary = QLabel(summary(rows))
+        self._summary = summary(rows)
+        self.summary = QLabel(self._summary)
         top.addWidget(self.summary, 1)
         top.addWidget(self.previous_button)
         top.addWidget(self.next_button)
@@ -240,6 +241,8 @@ class DiffDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._size_changed_rows()
+        if self.changes:  # (again: the rows above the change have their heights only now)
+            self._show_change()
 
     def _size_changed_rows(self) -> None:
         """Changed rows as tall as their whole lines at the columns' current width (only they
@@ -247,8 +250,6 @@ class DiffDialog(QDialog):
         for r, row in enumerate(self.rows):
             if row.tag == "replace":
                 self.table.resizeRowToContents(r)
-        if 0 <= self.current < len(self.changes):
-            self._show_change()
 
     def go_to_change(self, step: int) -> None:
         """The next (``step`` 1) or previous (-1) run of changed lines, wrapping around."""
@@ -261,7 +262,7 @@ class DiffDialog(QDialog):
         row = self.changes[self.current]
         self.table.setCurrentCell(row, 1)
         self.table.scrollTo(self.table.model().index(row, 1), QAbstractItemView.ScrollHint.PositionAtCenter)
-        self.summary.setText(f"{summary(self.rows)} · change {self.current + 1} of {len(self.changes)}")
+        self.summary.setText(f"{self._summary} · change {self.current + 1} of {len(self.changes)}")
 
     def _settle(self, choice: str) -> None:
         self.choice = choice

@@ -65,7 +65,7 @@ class ParamsPanel(QWidget):
         self.window_ = window
         self.view: ParamsView | None = None
         self.templates = load_params_templates(resources_dir() / "samples" / "params")
-        self._template_texts: dict[str, str] | None = None  # each template's payload as the pane shows it
+        self._template_texts = {t.name: pretty(t.payload) for t in self.templates}  # as the pane shows each
         self.worker = panel_jobs(self, window, debounce_ms=150)
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.status.set("engine error: " + m.splitlines()[0], "bad"))
@@ -145,10 +145,9 @@ class ParamsPanel(QWidget):
 
     # -- inputs ---------------------------------------------------------------------------------------------
     def load_template(self, name: str | None) -> None:
-        template = next((t for t in self.templates if t.name == name), None)
-        if template is None:
+        if name not in self._template_texts:
             return
-        set_pane_text(self.payload, pretty(template.payload))
+        set_pane_text(self.payload, self._template_texts[name])
         self.template.setCurrentIndex(max(0, self.template.findData(name)))
 
     @Slot()
@@ -156,8 +155,6 @@ class ParamsPanel(QWidget):
         text = self.payload.toPlainText()
         # the combo names the template the payload is, or none (edited, replaced); an undo back
         # to a template's text names it again
-        if self._template_texts is None:
-            self._template_texts = {t.name: pretty(t.payload) for t in self.templates}
         name = self.template.currentData()
         if self._template_texts.get(name) != text:
             same = next((n for n, shown in self._template_texts.items() if shown == text), None)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
-    QTabWidget,
     QToolButton,
     QWidget,
 )
@@ -37,6 +36,7 @@ from app.theme import apply_theme, mono_font
 from app.visual import VisualEditor
 from app.watcher import WorkspaceWatcher
 from app.widgets.elided import ElidedLabel
+from app.widgets.page_tabs import PageSizedTabs
 from app.widgets.start_page import StartPage
 from app.workers import Dispatcher, tune_for_gui
 from engine.diagnostics import Diagnostic
@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         self.undo_group = QUndoGroup(self)
 
         # editor area
-        self.tabs = QTabWidget()
+        self.tabs = PageSizedTabs()
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
         self.tabs.setDocumentMode(True)
@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
         self.output = QPlainTextEdit()
         self.output.setReadOnly(True)
         self.output.setMaximumBlockCount(5000)
-        self.bottom = QTabWidget()
+        self.bottom = PageSizedTabs()
         self.bottom.setDocumentMode(True)
         self.bottom_dock = QDockWidget("Panels", self)
         self.bottom_dock.setObjectName("bottom")
@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.maximize_button.setAutoRaise(True)
         self.bottom.setCornerWidget(self.maximize_button, Qt.Corner.TopRightCorner)
         self.bottom.tabBarDoubleClicked.connect(lambda _index: self.toggle_panels_maximized())
-        self.right = QTabWidget()
+        self.right = PageSizedTabs()
         self.right.setDocumentMode(True)
         self.right_dock = QDockWidget("Preview", self)
         self.right_dock.setObjectName("preview")

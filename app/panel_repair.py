@@ -55,6 +55,7 @@ from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
 from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.page_tabs import PageSizedTabs
 from app.workers import Dispatcher
 from engine.paths import resources_dir
 from engine.workspace.panel_models.grammar_playground import (
@@ -529,7 +530,7 @@ class RepairPanel(QWidget):
         self.window_ = window
         self.repair = RepairTab(inline=docs_mode(window))
         self.grammar = GrammarTab(inline=docs_mode(window))
-        self.tabs = QTabWidget()
+        self.tabs = PageSizedTabs()
         self.tabs.addTab(self.repair, "Arguments")
         self.tabs.addTab(self.grammar, "Leaked grammar")
         lay = QVBoxLayout(self)

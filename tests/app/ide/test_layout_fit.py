@@ -135,9 +135,10 @@ def test_panels_maximize_and_come_back(qtbot, ide):
     assert before < window.height() * 40 // 100
     QTest.mouseClick(window.maximize_button, Qt.MouseButton.LeftButton)
     qtbot.wait(50)
-    # (as far as the preview dock above lets it: 70 % asked, 1280×720 gives 40 %, 2× the default)
+    # (as far as the editor area and the preview dock above let them: 70 % asked; the open
+    # playgrounds' hidden pages, 357 px at least, once held the editor area to 40 % at 1280×720)
     maximized = window.bottom_dock.height()
-    assert maximized >= before * 3 // 2 and maximized >= window.height() * 40 // 100
+    assert maximized >= before * 2 and maximized >= window.height() * 60 // 100
     assert window.actions_["maximize_panels"].isChecked() and "Restore" in window.maximize_button.toolTip()
     assert_fits(window, "maximize the panels")
     window.bottom.tabBarDoubleClicked.emit(window.bottom.currentIndex())
@@ -217,7 +218,7 @@ def test_layout_persists_and_is_clamped_to_the_screen(qtbot, private_dirs):
                                            ("2560x1440", 1.0), ("1366x768", 2.0)])
 def test_layout_fits_at(size, dpr):
     for test in ("test_layout_fits_this_screen", "test_docks_widen_collapse_reset",
-                 "test_layout_persists_and_is_clamped_to_the_screen"):
+                 "test_panels_maximize_and_come_back", "test_layout_persists_and_is_clamped_to_the_screen"):
         if test != "test_layout_fits_this_screen" and (size, dpr) not in (("1366x768", 1.0), ("1280x720", 1.0)):
             continue
         run_at_screen(f"{__file__}::{test}", size, dpr)

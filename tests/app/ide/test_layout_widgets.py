@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from app.icons import SYMBOL_ICONS, icon, split_symbol
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.elided import ElidedLabel
 from app.widgets.flow import FlowBox
+from app.widgets.page_tabs import PageSizedTabs
 
 pytestmark = pytest.mark.gui
 
@@ -87,6 +88,35 @@ def test_an_adaptive_splitter_stacks_its_panes_when_narrow(qtbot):
     assert splitter.orientation() == Qt.Orientation.Vertical
     splitter.resize(chars * 90, 300)
     qtbot.waitUntil(lambda: splitter.orientation() == Qt.Orientation.Horizontal)
+
+
+def _tall(height: int) -> QWidget:
+    """A page as tall as its layout's content, as a playground is."""
+    page, content = QWidget(), QWidget()
+    content.setFixedHeight(height)
+    QVBoxLayout(page).addWidget(content)
+    page.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+    return page
+
+
+def test_a_page_sized_tab_widget_is_as_small_as_its_current_page_allows(qtbot):
+    """A hidden tall page no longer holds the tab widget up; shown, it does; taken out, it has
+    its own size policy again."""
+    tabs = PageSizedTabs()
+    qtbot.addWidget(tabs)
+    short, tall = _tall(40), _tall(400)
+    tabs.addTab(short, "short")
+    tabs.addTab(tall, "tall")
+    assert tabs.currentWidget() is short
+    assert tabs.minimumSizeHint().height() < 200
+    assert tall.sizePolicy().verticalPolicy() == QSizePolicy.Policy.Ignored
+    tabs.setCurrentWidget(tall)
+    assert tabs.minimumSizeHint().height() >= 400
+    assert tall.sizePolicy().verticalPolicy() == QSizePolicy.Policy.Fixed
+    assert short.sizePolicy().verticalPolicy() == QSizePolicy.Policy.Ignored
+    tabs.removeTab(tabs.indexOf(short))  # (the widget lives on, as a panel moved to another dock)
+    assert short.sizePolicy().verticalPolicy() == QSizePolicy.Policy.Fixed
+    short.deleteLater()
 
 
 def test_every_badge_symbol_has_a_bundled_icon(qapp):

@@ -32,7 +32,7 @@ class PageSizedTabs(QTabWidget):
         self._size_by_current()
 
     def _size_by_current(self) -> None:
-        pages = [self.widget(i) for i in range(self.count())]
+        pages = [page for i in range(self.count()) if (page := self.widget(i)) is not None]
         present = set(map(id, pages))
         for page in self._pages:  # (a page taken out, to another dock, gets its own policy back)
             if id(page) not in present and shiboken6.isValid(page):

@@ -16,6 +16,7 @@ from PySide6.QtTest import QTest
 
 from app.layout_report import layout_problems, layout_report
 from app.mainwindow import PREVIEW_SHARE, MainWindow
+from app.widgets.adaptive import AdaptiveSplitter
 from engine.workspace.example import ensure_example_workspace
 from engine.workspace.settings import Settings
 
@@ -132,6 +133,11 @@ def test_panels_maximize_and_come_back(qtbot, ide):
     window.show_panel("trust")
     qtbot.wait(50)
     before = window.bottom_dock.height()
+    # (the preview's input and output, side by side or stacked as the dock's width says: the
+    # same after the panels come back, whatever the scroll bar did while the dock was short)
+    splitters = window.right_dock.findChildren(AdaptiveSplitter)
+    orientations = [s.orientation() for s in splitters]
+    assert splitters
     assert before < window.height() * 40 // 100
     QTest.mouseClick(window.maximize_button, Qt.MouseButton.LeftButton)
     qtbot.wait(50)
@@ -144,6 +150,7 @@ def test_panels_maximize_and_come_back(qtbot, ide):
     window.bottom.tabBarDoubleClicked.emit(window.bottom.currentIndex())
     qtbot.wait(50)
     assert abs(window.bottom_dock.height() - before) <= 8
+    assert [s.orientation() for s in splitters] == orientations
     assert not window.actions_["maximize_panels"].isChecked()
     window.actions_["maximize_panels"].trigger()
     qtbot.wait(50)

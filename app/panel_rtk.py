@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -43,6 +42,7 @@ from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
 from app.widgets.elided import ElidedLabel
 from app.widgets.flow import FlowBox, labelled
+from app.widgets.page_tabs import PageSizedTabs
 from app.widgets.previewkit import (
     ActiveTabHook,
     Banner,
@@ -75,6 +75,10 @@ if TYPE_CHECKING:
 
 DEBOUNCE_MS = 150
 STAGE_COLUMNS = ("Stage", "In", "Out", "Dropped", "Kept", "Collapsed", "Markers")
+# the panel's height, in lines of its font, from which the funnel stands between the input and
+# the output (a 1440×900 screen's dock and taller); below it, in the Stages tab
+FUNNEL_BESIDE_TEXT_LINES = 38
+FUNNEL_HYSTERESIS_LINES = 2
 EVENTS_SHOWN = 200  # per stage in the tree; the engine caps its own list too
 OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3–7.5
     ("enableRenderers", "Renderers (diff, green tests, plan, JSON table)", False),
@@ -172,10 +176,12 @@ class RtkPreviewPanel(QWidget):
         self.funnel.itemClicked.connect(self.select_stage)
         self.notes = NotesList()
 
-        self.details = QTabWidget()
+        self.details = PageSizedTabs()  # (the Stages tab, with the funnel, holds up no other)
         self.details.setDocumentMode(True)
         self.details.addTab(self._titled("Output", self.output), "Output")
-        self.details.addTab(self.stages, "Stages")
+        self.stages_split = QSplitter(Qt.Orientation.Vertical)  # (the funnel joins it on a short dock)
+        self.stages_split.addWidget(self.stages)
+        self.details.addTab(self.stages_split, "Stages")
         self.details.addTab(self.notes, "Notes")
 
         # the controls flow into as many rows as the dock's width needs (no minimum width of their sum)
@@ -189,14 +195,13 @@ class RtkPreviewPanel(QWidget):
         top.addWidget(self.filter_button)
         top.addWidget(self.stages_button)
         top.addWidget(self.refresh_button)
-        split = QSplitter(Qt.Orientation.Vertical)
+        split = self.split = QSplitter(Qt.Orientation.Vertical)
         self.input_box = self._titled("Input", self.input)
         split.addWidget(self.input_box)
-        split.addWidget(self.funnel)  # always in view: where the lines went, at a glance
         split.addWidget(self.details)
         split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 0)
-        split.setStretchFactor(2, 3)
+        split.setStretchFactor(1, 3)
+        self._place_funnel(beside_text=True)  # in view: where the lines went, at a glance
 
         lay = QVBoxLayout(scroll_body(self))  # scrolls rather than force a minimum on its dock
         lay.setContentsMargins(4, 4, 4, 4)
@@ -228,6 +233,30 @@ class RtkPreviewPanel(QWidget):
 
         install_preview_actions(self)  # "Drop/Keep lines like these" on the input
         self.refresh_context()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        line = self.fontMetrics().lineSpacing()
+        beside = self.funnel.parent() is self.split
+        limit = line * (FUNNEL_BESIDE_TEXT_LINES - (FUNNEL_HYSTERESIS_LINES if beside else 0))
+        self._place_funnel(beside_text=self.height() >= limit)
+
+    def _place_funnel(self, *, beside_text: bool) -> None:
+        """The funnel between the input and the output, or, on a dock too short for the three
+        (1280×720: the output fell below the fold, behind a scroll bar), above the Stages tab's
+        tree: the input and the output keep the room, and the funnel stays a tab away."""
+        if beside_text and self.funnel.parent() is not self.split:
+            self.split.insertWidget(1, self.funnel)
+            self.split.setStretchFactor(1, 0)
+            self.split.setStretchFactor(2, 3)
+        elif not beside_text and self.funnel.parent() is not self.stages_split:
+            self.stages_split.insertWidget(0, self.funnel)
+            self.stages_split.setStretchFactor(0, 0)
+            self.stages_split.setStretchFactor(1, 1)
+
+    def funnel_beside_text(self) -> bool:
+        """Whether the funnel stands between the input and the output (else in the Stages tab)."""
+        return self.funnel.parent() is self.split
 
     def _opt_in_stages(self) -> tuple[QToolButton, dict[str, QAction]]:
         """A menu of OmniRoute's opt-in engine steps; each one shows up in the funnel when on."""

@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
-from app.layout_report import layout_problems, layout_report
+from app.layout_report import _visible_rect, layout_problems, layout_report
 from app.mainwindow import PREVIEW_SHARE, MainWindow
 from app.widgets.adaptive import AdaptiveSplitter
 from engine.workspace.example import ensure_example_workspace
@@ -104,6 +104,19 @@ def test_layout_fits_this_screen(qtbot, ide):
     _open(qtbot, window, "filters/deploy-log.json", "deploy-log")
     report = assert_fits(window, "open an RTK filter and select it")
     assert {"/id", "/label", "/match/commands"} <= {i["name"] for i in report["inputs"]}
+    # the RTK preview's output in view, without scrolling the preview: the funnel stands between
+    # the input and the output where the dock is tall enough for the three, else in the Stages tab
+    rtk = window.panel_widgets["rtk-preview"]
+    qtbot.waitUntil(lambda: rtk.output.toPlainText() != "", timeout=15000)
+    qtbot.wait(50)
+    shown = _visible_rect(rtk.output.viewport(), window).height()
+    assert shown >= 5 * rtk.output.fontMetrics().lineSpacing(), f"{shown} px of the RTK output at {screen_size()}"
+    if rtk.funnel_beside_text():
+        assert _visible_rect(rtk.funnel, window).height() == rtk.funnel.height() > 0
+    else:
+        assert screen_size()[1] < 1080
+        rtk.details.setCurrentIndex(1)
+        qtbot.waitUntil(lambda: rtk.funnel.isVisible(), timeout=2000)
 
 
 def test_docks_widen_collapse_reset(qtbot, ide):

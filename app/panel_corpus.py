@@ -14,7 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QProcess, Qt, Signal
+from PySide6.QtCore import QProcess, Qt, QTimer, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.panels import register_panel
+from app.panels import offer_command, register_panel
 from app.theme import tints
 from app.widgets.charts import Bar, BarChart
 from app.widgets.previewkit import ActiveTabHook
@@ -155,6 +156,19 @@ class CorpusPanel(QWidget):
         lay.addWidget(self.outdated)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
+        # Run ▸ Run Corpus, A/B Against Saved, Use samples/: window commands, in the palette too
+        # (ux.md: every command), once the window has built its menus (panels come first)
+        self.commands = {
+            "run_corpus": self._command("Run &Corpus", "Run the workspace's rules/ and filters/ over the corpus",
+                                        self.run),
+            "corpus_ab": self._command("Corpus: &A/B Against Saved", "Run the active pack or filter as edited "
+                                       "(unsaved) against the file on disk, over the corpus", self.run_ab),
+            "corpus_samples": self._command("Corpus: Use the Workspace's &samples/",
+                                            "Add the workspace's samples/ folder as the corpus",
+                                            self.use_workspace_samples, needs_paths=False),
+        }
+        if hasattr(window, "menuBar"):
+            QTimer.singleShot(0, self._offer_commands)
         settings = getattr(window, "settings", None)
         self.paths = [p for p in getattr(settings, "corpus_paths", []) if Path(p).exists()]
         self._show_paths()
@@ -169,6 +183,34 @@ class CorpusPanel(QWidget):
         if hasattr(window, "workspaceOpened"):
             window.workspaceOpened.connect(lambda _root: self._show_paths())
         self._ran_profile: str | None = None  # the profile the shown report ran under
+
+    def _offer_commands(self) -> None:
+        for key, action in self.commands.items():
+            offer_command(self.window_, key, action, "Run")
+
+    def _command(self, text: str, tip: str, start: Any, *, needs_paths: bool = True) -> QAction:
+        action = QAction(text, self)
+        action.setToolTip(tip)
+        action.triggered.connect(lambda _checked=False: self._from_command(start, needs_paths))
+        return action
+
+    def _from_command(self, start: Any, needs_paths: bool) -> None:
+        """A command from the menu or the palette: the panel shown, then the run (or what it lacks)."""
+        show = getattr(self.window_, "show_panel", None)
+        if show is not None:
+            show("corpus")
+        if needs_paths and not self.paths:
+            self.summary.setText("No corpus yet: Add Folder… or Add File…"
+                                 + (", or Use samples/" if self._workspace_samples() is not None else "")
+                                 + ", then run.")
+            return
+        start()
+
+    def _update_commands(self) -> None:
+        running = self.process is not None
+        self.commands["run_corpus"].setEnabled(not running)
+        self.commands["corpus_ab"].setEnabled(not running)
+        self.commands["corpus_samples"].setEnabled(not self.samples_button.isHidden())
 
     def _on_settings_applied(self) -> None:
         if self.report is not None and self._ran_profile not in (None, self._profile()):
@@ -349,6 +391,7 @@ class CorpusPanel(QWidget):
         self.run_button.setEnabled(not running and bool(self.paths))
         self.ab_button.setEnabled(not running and bool(self.paths))
         self.stop_button.setEnabled(running)
+        self._update_commands()
         if not running:
             self.progress.setRange(0, 100)
 

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from app.palette import CommandPalette
+from app.panels import window_menu
 from engine.corpus.synth import write_corpus
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
@@ -167,3 +169,36 @@ def test_the_workspaces_samples_folder_is_one_click_away(qtbot, window, workspac
     assert panel.samples_button.isHidden()  # it is the corpus now
     panel.clear_paths()
     assert panel.samples_button.isVisibleTo(panel)
+
+
+def test_the_corpus_commands_are_in_the_run_menu_and_the_palette(qtbot, window, workspace):
+    """Run Corpus, A/B Against Saved and Use samples/ from the keyboard (ux.md: every command is
+    in the palette): without a corpus the run says what it lacks; with samples/ one command
+    makes it the corpus, the next runs it."""
+    qtbot.wait(10)  # (the panels offer their commands once the window has built its menus)
+    run_menu = window_menu(window, "Run")
+    assert run_menu is not None
+    texts = [a.text() for a in run_menu.actions()]
+    assert {"Run &Corpus", "Corpus: &A/B Against Saved", "Corpus: Use the Workspace's &samples/"} <= set(texts)
+    assert {"run_corpus", "corpus_ab", "corpus_samples"} <= set(window.actions_)
+    panel = window.panel_widgets.get("corpus") or window.show_panel("corpus")
+    window.show_panel("tests")
+    window.actions_["run_corpus"].trigger()
+    assert window.bottom.currentWidget() is panel and panel.process is None
+    assert "No corpus yet" in panel.summary.text()
+    assert not window.actions_["corpus_samples"].isEnabled()  # no samples/ in this workspace
+    samples = workspace / "samples"
+    samples.mkdir()
+    (samples / "ask.txt").write_text(PROSE, encoding="utf-8")
+    window.open_workspace(workspace)
+    assert window.actions_["corpus_samples"].isEnabled()
+    listed = CommandPalette(list(window.actions_.values()), window)  # (it lists the enabled commands)
+    assert any(a is window.actions_["corpus_samples"] for a in listed.actions_)
+    listed.deleteLater()
+    window.actions_["corpus_samples"].trigger()
+    assert panel.paths == [str(samples.resolve())] and not window.actions_["corpus_samples"].isEnabled()
+    with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
+        window.actions_["run_corpus"].trigger()
+        assert not window.actions_["run_corpus"].isEnabled()  # (one run at a time)
+    assert blocker.args[0]["corpus"]["samples"] == 1
+    assert window.actions_["run_corpus"].isEnabled()

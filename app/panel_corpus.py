@@ -48,6 +48,7 @@ from engine.workspace.corpus_model import (
     preview_text,
     read_report,
 )
+from engine.workspace.previews.samples import sample_folders
 
 if TYPE_CHECKING:
     from app.mainwindow import MainWindow
@@ -101,9 +102,8 @@ class CorpusPanel(QWidget):
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        # the workspace's own samples/ (the example has one): a corpus one click away
-        self.samples_button = QPushButton("Use samples/")
-        self.samples_button.setToolTip("Add the workspace's samples/ folder as the corpus")
+        # the workspace's own samples (samples/, and the packs' rules/<lang>/samples/): one click away
+        self.samples_button = QPushButton("Use Samples")
         self.samples_button.clicked.connect(self.use_workspace_samples)
         row = QHBoxLayout()
         # (last: when it hides, no other button moves under the mouse)
@@ -156,15 +156,16 @@ class CorpusPanel(QWidget):
         lay.addWidget(self.outdated)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
-        # Run ▸ Run Corpus, A/B Against Saved, Use samples/: window commands, in the palette too
+        # Run ▸ Run Corpus, A/B Against Saved, Use Samples: window commands, in the palette too
         # (ux.md: every command), once the window has built its menus (panels come first)
         self.commands = {
             "run_corpus": self._command("Run &Corpus", "Run the workspace's rules/ and filters/ over the corpus",
                                         self.run),
             "corpus_ab": self._command("Corpus: &A/B Against Saved", "Run the active pack or filter as edited "
                                        "(unsaved) against the file on disk, over the corpus", self.run_ab),
-            "corpus_samples": self._command("Corpus: Use the Workspace's &samples/",
-                                            "Add the workspace's samples/ folder as the corpus",
+            "corpus_samples": self._command("Corpus: Use the Workspace's &Samples",
+                                            "Add the workspace's samples (samples/, and rules/<lang>/samples/ "
+                                            "beside the packs) to the corpus",
                                             self.use_workspace_samples, needs_paths=False),
         }
         if hasattr(window, "menuBar"):
@@ -201,7 +202,7 @@ class CorpusPanel(QWidget):
             show("corpus")
         if needs_paths and not self.paths:
             self.summary.setText("No corpus yet: Add Folder… or Add File…"
-                                 + (", or Use samples/" if self._workspace_samples() is not None else "")
+                                 + (", or Use Samples" if self._workspace_samples() else "")
                                  + ", then run.")
             return
         start()
@@ -262,15 +263,13 @@ class CorpusPanel(QWidget):
     def _start_dir(self) -> Path:
         return self.window_.workspace or Path.home()
 
-    def _workspace_samples(self) -> Path | None:
-        root = getattr(self.window_, "workspace", None)
-        folder = root / "samples" if root is not None else None
-        return folder if folder is not None and folder.is_dir() else None
+    def _workspace_samples(self) -> list[str]:
+        """The workspace's sample folders not in the corpus yet."""
+        return [str(folder) for folder in sample_folders(getattr(self.window_, "workspace", None))
+                if str(folder) not in self.paths]
 
     def use_workspace_samples(self) -> None:
-        folder = self._workspace_samples()
-        if folder is not None:
-            self.add_paths([str(folder)])
+        self.add_paths(self._workspace_samples())
 
     def add_paths(self, paths: list[str]) -> None:
         self.paths.extend(p for p in paths if p not in self.paths)
@@ -290,7 +289,9 @@ class CorpusPanel(QWidget):
         else:
             self.paths_label.setText(NO_CORPUS)
         samples = self._workspace_samples()
-        self.samples_button.setVisible(samples is not None and str(samples) not in self.paths)
+        self.samples_button.setVisible(bool(samples))
+        self.samples_button.setToolTip("Add the workspace's samples to the corpus: "
+                                       + (", ".join(samples) if samples else "none left to add"))
         self._set_running(self.process is not None)
 
     # ------------------------------------------------------------------ running

@@ -58,6 +58,21 @@ def caveman_samples(workspace: str | Path | None, builtin_rules: str | Path | No
     return out
 
 
+def sample_folders(workspace: str | Path | None) -> list[Path]:
+    """The folders a workspace keeps its samples in, those that exist: ``samples/`` (command
+    outputs, and the Caveman preview's named samples under ``samples/caveman``), then the prose
+    beside its packs (``rules/<lang>/samples``). The example workspace's prose sample is in the
+    second: a corpus of ``samples/`` alone left its Caveman rules "never fired"."""
+    if workspace is None:
+        return []
+    root = Path(workspace)
+    folders = [root / "samples"]
+    rules = root / "rules"
+    if rules.is_dir():
+        folders += [lang / "samples" for lang in sorted(p for p in rules.iterdir() if p.is_dir())]
+    return [folder for folder in folders if folder.is_dir()]
+
+
 def output_samples(workspace: str | Path | None) -> list[Sample]:
     """Command outputs kept in a workspace's ``samples/`` folder (for the RTK preview)."""
     out: list[Sample] = []

@@ -169,24 +169,37 @@ def test_the_workspaces_samples_folder_is_one_click_away(qtbot, window, workspac
     assert panel.samples_button.isHidden()  # it is the corpus now
     panel.clear_paths()
     assert panel.samples_button.isVisibleTo(panel)
+    # the prose beside the packs is the workspace's too: with it, the Caveman rules have text to
+    # fire on (the example workspace keeps its only prose sample there)
+    beside = workspace / "rules" / "en" / "samples"
+    beside.mkdir()
+    (beside / "standup.txt").write_text(PROSE, encoding="utf-8")
+    panel.add_paths([str(samples.resolve())])
+    assert panel.samples_button.isVisibleTo(panel) and str(beside.resolve()) in panel.samples_button.toolTip()
+    with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
+        panel.samples_button.click()
+        assert panel.paths == [str(samples.resolve()), str(beside.resolve())]
+        assert panel.run()
+    assert blocker.args[0]["corpus"]["samples"] == 2
+    assert {b.label for b in panel.rules.items()} >= {"basically", "please"}  # (the pack's rules fired)
 
 
 def test_the_corpus_commands_are_in_the_run_menu_and_the_palette(qtbot, window, workspace):
-    """Run Corpus, A/B Against Saved and Use samples/ from the keyboard (ux.md: every command is
+    """Run Corpus, A/B Against Saved and Use Samples from the keyboard (ux.md: every command is
     in the palette): without a corpus the run says what it lacks; with samples/ one command
     makes it the corpus, the next runs it."""
     qtbot.wait(10)  # (the panels offer their commands once the window has built its menus)
     run_menu = window_menu(window, "Run")
     assert run_menu is not None
     texts = [a.text() for a in run_menu.actions()]
-    assert {"Run &Corpus", "Corpus: &A/B Against Saved", "Corpus: Use the Workspace's &samples/"} <= set(texts)
+    assert {"Run &Corpus", "Corpus: &A/B Against Saved", "Corpus: Use the Workspace's &Samples"} <= set(texts)
     assert {"run_corpus", "corpus_ab", "corpus_samples"} <= set(window.actions_)
     panel = window.panel_widgets.get("corpus") or window.show_panel("corpus")
     window.show_panel("tests")
     window.actions_["run_corpus"].trigger()
     assert window.bottom.currentWidget() is panel and panel.process is None
     assert "No corpus yet" in panel.summary.text()
-    assert not window.actions_["corpus_samples"].isEnabled()  # no samples/ in this workspace
+    assert not window.actions_["corpus_samples"].isEnabled()  # no samples in this workspace
     samples = workspace / "samples"
     samples.mkdir()
     (samples / "ask.txt").write_text(PROSE, encoding="utf-8")

@@ -237,8 +237,7 @@ class RtkPreviewPanel(QWidget):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         line = self.fontMetrics().lineSpacing()
-        beside = self.funnel.parent() is self.split
-        limit = line * (FUNNEL_BESIDE_TEXT_LINES - (FUNNEL_HYSTERESIS_LINES if beside else 0))
+        limit = line * (FUNNEL_BESIDE_TEXT_LINES - (FUNNEL_HYSTERESIS_LINES if self.funnel_beside_text() else 0))
         self._place_funnel(beside_text=self.height() >= limit)
 
     def _place_funnel(self, *, beside_text: bool) -> None:

@@ -713,3 +713,34 @@ def test_a_text_without_a_required_literal_skips_the_candidate_finder():
     with_error = text + "\n TypeError: boom\n" + text
     assert not rx.cannot_match(with_error) and called == [1]
     assert rx.replace(with_error, "<$&>") == compile_js(source, "gm").replace(with_error, "<$&>")
+
+
+URL_SOURCE = r"\b(https?://\S+)"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["see ", "http", "https", "://", ":/", "http:/", "https:/ ", "x://y", "http://a.b ",
+                                 "https://c.d/e ", "ht", "tp://", "\n", "é", "😀"]), max_size=40),
+       st.integers(0, 400))
+def test_a_required_literal_ruled_out_by_its_punctuation_tail_matches_as_before(pieces, padding):
+    """``http://`` and ``https://`` are looked for through their shared tail ``://`` (a ``re``
+    search): whatever the text, the matches are the plain engine's, and a text without the tail
+    has none without a candidate search."""
+    text = "a" * padding + "".join(pieces) + " b" * 2500  # (long enough to plan)
+    rx = FastRegex(URL_SOURCE, "g")
+    assert rx.required == frozenset({"http://", "https://"})
+    assert rx.replace(text, "<$&>") == compile_js(URL_SOURCE, "g").replace(text, "<$&>")
+    if "://" not in text:
+        assert rx.cannot_match(text)
+
+
+def test_a_pattern_tried_at_the_text_start_alone_looks_for_no_literal():
+    """``^\\s*(Error|…):`` without ``m`` can only match at 0: one attempt there, no search of the
+    text for ``Error:`` (OmniRoute compiles its default line-start patterns without ``m``)."""
+    from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, preserve_regex
+
+    source = DEFAULT_PRESERVE_PATTERNS[4]
+    rx = preserve_regex(source, "g")
+    assert rx.required is None and rx.plan is not None and rx.plan.start == "text"
+    for text in ("TypeError: boom\n" + "prose line\n" * 900, "prose line\n" * 900 + "Error: late\n"):
+        assert rx.replace(text, "<$&>") == compile_js(source, "g").replace(text, "<$&>")

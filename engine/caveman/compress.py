@@ -4,20 +4,20 @@ restore, validation and fallback, with the reference's stats (spec §2, §13).
 ``profile="omniroute"`` reproduces OmniRoute v3.8.49 including its quirks and adds a diagnostic
 (code ``CAV-Qn``) each time a quirk changed the result; ``profile="strict"`` applies the fixes.
 
-Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, measured by
-stage on this 2-core machine at load 0.6, 2026-12-05's fourth session; ``bench/bench_caveman.py``
-has the corpora and measures whole runs a little lower; the conformance-derived text is 4 MB,
-shown per MB):
+Where the time of a large part goes (CPU ms for 1 MB, English packs at ``full``, the best of
+five runs measured by stage on this 2-core machine at load 0.7, 2026-12-06's tenth session; the
+machine's speed varies by up to 2× from hour to hour, so only figures of one run compare;
+``bench/bench_caveman.py`` has the corpora; the conformance-derived text is 4 MB, shown per MB):
 
 ============================  =====  =====  ==========  ==========  ===========
 stage                         prose  mixed  agent       agent       conformance
                                             (omniroute) (strict)    (omniroute)
 ============================  =====  =====  ==========  ==========  ===========
-rules (``_run_rules``)        48     44     32          26          59
-protected regions (extract)   16     42     47          45          79
-validation (+ explanation)    7      19     44 (11)     9           57 (12)
-cleanup, restore, the rest    13     28     33          20          54
-total                         84     133    156         99          249
+rules (``_run_rules``)        52     49     34          30          39
+protected regions (extract)   15     37     44          52          76
+validation (+ explanation)    5      15     41 (11)     6           33 (3)
+cleanup, restore, the rest    13     24     28          17          37
+total                         85     124    147         104         184
 ============================  =====  =====  ==========  ==========  ===========
 
 The agent sessions and the conformance-derived text fall back as a whole (CAV-Q1), so their

@@ -188,6 +188,14 @@ class DocumentTab(QWidget):
         self.visual = visual
         self.views.insertTab(0, visual, "Visual")
 
+    def focus_view(self) -> None:
+        """Keyboard focus in the view shown: the visual editor's rule list (Ctrl+D, Alt+↑/↓ and
+        Delete act on it) or the text editor."""
+        if self.visual is not None and self.views.currentWidget() is self.visual:
+            self.visual.list.setFocus()
+        else:
+            self.editor.setFocus()
+
     @property
     def path(self) -> Path | None:
         return self.doc.path

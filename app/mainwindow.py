@@ -29,7 +29,7 @@ from app.diagnostics_panel import DiagnosticsPanel
 from app.document_tab import DocumentTab
 from app.explorer import TRUST_BADGES, Explorer
 from app.explorer_menu import install_explorer_keys, show_explorer_menu
-from app.palette import CommandPalette
+from app.palette import CommandPalette, FilePicker
 from app.preview_placement import PreviewPlacement
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
@@ -814,10 +814,13 @@ class MainWindow(QMainWindow):
     def quick_open(self) -> None:
         if self.index is None or not self.index.files:
             return
-        names = [str(f.path.relative_to(self.index.root)) for f in self.index.files]
-        name, ok = QInputDialog.getItem(self, "Go to file", "File:", names, 0, True)
-        if ok and name in names:
-            self.open_file(self.index.root / name)
+        names = [f.path.relative_to(self.index.root).as_posix() for f in self.index.files]
+        picker = FilePicker(names, self)
+        picker.move(self.geometry().center().x() - picker.width() // 2, self.geometry().top() + 80)
+        if picker.exec() and isinstance(picker.chosen, str):
+            tab = self.open_file(self.index.root / picker.chosen)
+            if tab is not None:  # (from the keyboard: the keys go on into the file)
+                tab.focus_view()
 
     def open_palette(self) -> CommandPalette:
         palette = CommandPalette(list(self.actions_.values()), self)

@@ -1,4 +1,4 @@
-"""The command palette (Ctrl+Shift+P): every action of the window, filtered as you type."""
+"""The command palette (Ctrl+Shift+P) and Go to File (Ctrl+P): lists filtered as you type."""
 
 from __future__ import annotations
 
@@ -70,14 +70,16 @@ def rank(query: str, label: str) -> int:
     return 1 if all(word in low for word in words) else 2
 
 
-class CommandPalette(QDialog):
-    def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
+class QuickPick(QDialog):
+    """A frameless list filtered as you type: ↑/↓ move, Enter picks. Each entry is a label, a
+    detail shown right-aligned in a muted colour (a shortcut, a folder), the text the query is
+    matched against, a tooltip, and what picking it gives (``chosen``)."""
+
+    def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Command palette")
         self.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
         self.resize(560, 380)
-        self.actions_ = [a for a in actions if a.text() and a.isEnabled()]
-        self.query = QLineEdit(placeholderText="Type a command…")
+        self.query = QLineEdit(placeholderText=placeholder)
         self.list = QListWidget()
         self.list.setItemDelegate(_ShortcutDelegate(self.list))
         lay = QVBoxLayout(self)
@@ -88,24 +90,19 @@ class CommandPalette(QDialog):
         self.query.returnPressed.connect(self.run_current)
         self.list.itemActivated.connect(lambda _item: self.run_current())
         self.query.installEventFilter(self)
-        self.chosen: QAction | None = None
-        self.refresh("")
+        self.chosen: object | None = None
 
-    @staticmethod
-    def label(action: QAction) -> str:
-        return action.text().replace("&", "")
+    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
+        """``(label, detail, tooltip, payload)`` of what ``query`` matches, best first."""
+        raise NotImplementedError
 
     def refresh(self, query: str) -> None:
         self.list.clear()
-        found = [a for a in self.actions_ if matches(query, self.label(a) + " " + a.toolTip())]
-        for action in sorted(found, key=lambda a: rank(query, self.label(a))):  # (stable: menu order within a rank)
-            text = self.label(action)
-            if action.isCheckable():  # a toggle says which way it is now
-                text += "  (on)" if action.isChecked() else "  (off)"
-            item = QListWidgetItem(text)
-            item.setData(Qt.ItemDataRole.UserRole, action)
-            item.setData(SHORTCUT_ROLE, action.shortcut().toString(QKeySequence.SequenceFormat.NativeText))
-            item.setToolTip(action.toolTip())
+        for label, detail, tip, payload in self.entries(query):
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, payload)
+            item.setData(SHORTCUT_ROLE, detail)
+            item.setToolTip(tip)
             self.list.addItem(item)
         if self.list.count():
             self.list.setCurrentRow(0)
@@ -124,4 +121,60 @@ class CommandPalette(QDialog):
             return
         self.chosen = item.data(Qt.ItemDataRole.UserRole)
         self.accept()
-        self.chosen.trigger()
+        self.picked(self.chosen)
+
+    def picked(self, payload: object) -> None:
+        """What picking an entry does besides closing (the palette runs the command)."""
+
+
+class CommandPalette(QuickPick):
+    """Every enabled action of the window, matched on its label and tooltip."""
+
+    def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
+        super().__init__("Type a command…", parent)
+        self.setWindowTitle("Command palette")
+        self.actions_ = [a for a in actions if a.text() and a.isEnabled()]
+        self.refresh("")
+
+    @staticmethod
+    def label(action: QAction) -> str:
+        return action.text().replace("&", "")
+
+    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
+        found = [a for a in self.actions_ if matches(query, self.label(a) + " " + a.toolTip())]
+        out: list[tuple[str, str, str, object]] = []
+        for action in sorted(found, key=lambda a: rank(query, self.label(a))):  # (stable: menu order within a rank)
+            text = self.label(action)
+            if action.isCheckable():  # a toggle says which way it is now
+                text += "  (on)" if action.isChecked() else "  (off)"
+            out.append((text, action.shortcut().toString(QKeySequence.SequenceFormat.NativeText), action.toolTip(),
+                        action))
+        return out
+
+    def picked(self, payload: object) -> None:
+        if isinstance(payload, QAction):
+            payload.trigger()
+
+
+class FilePicker(QuickPick):
+    """Go to File (Ctrl+P): the workspace's files by name, matched on their path as you type
+    (it was a combo box that opened a file only when its whole relative path was typed)."""
+
+    def __init__(self, paths: list[str], parent: QWidget | None = None) -> None:
+        super().__init__("Type part of a file name or path…", parent)
+        self.setWindowTitle("Go to file")
+        self.paths = paths
+        self.refresh("")
+
+    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
+        found = [p for p in self.paths if matches(query, p)]
+        found.sort(key=lambda p: (rank(query, _name(p)), rank(query, p.replace("/", " ")), p))
+        return [(_name(p), _folder(p), p, p) for p in found]
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""

@@ -7,6 +7,7 @@ import json
 import pytest
 from PySide6.QtCore import QMimeData, Qt
 from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QDialog
 
 from app.fields import FlagsField, ListField, PatternField, TableField, TextField
 
@@ -232,6 +233,37 @@ def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
     assert [r["replacement"] for r in json.loads(tab.text)["rules"]] == ["-", "-", "-"]
     tab.undo_stack.undo()
     assert tab.text == original
+
+
+def test_go_to_file_finds_a_file_by_part_of_its_name(qtbot, window, workspace, dialogs):
+    """Ctrl+P lists the workspace's files by name, their folder beside; typing part of a name
+    narrows the list and Enter opens the first (it was a combo box that opened a file only when
+    its whole relative path was typed: "filler" + Enter did nothing)."""
+    from app.palette import SHORTCUT_ROLE
+
+    seen = {}
+
+    def pick(dialog):
+        seen["all"] = [dialog.list.item(i).text() for i in range(dialog.list.count())]
+        dialog.query.setText("fill de")  # words in any order, matched on the path
+        seen["found"] = [(dialog.list.item(i).text(), dialog.list.item(i).data(SHORTCUT_ROLE))
+                         for i in range(dialog.list.count())]
+        dialog.query.setText("fill")
+        dialog.run_current()
+        return QDialog.DialogCode.Accepted
+
+    dialogs.answers["FilePicker"] = pick
+    window.actions_["quick_open"].trigger()
+    assert ("exec", "FilePicker") in dialogs.modal()
+    assert {"filler.json", "mytool.json", "filters.json"} <= set(seen["all"])
+    assert seen["found"] == [("filler.json", "rules/de")]
+    tab = window.current_tab()
+    assert tab is not None and tab.path.name == "filler.json"  # (the first of the two filler packs)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: tab.visual.list.hasFocus(), timeout=3000)  # Ctrl+D, Alt+↑/↓ act on the rules
+    dialogs.answers["FilePicker"] = lambda dialog: QDialog.DialogCode.Rejected
+    window.actions_["quick_open"].trigger()  # Escape: nothing else opens
+    assert window.current_tab() is tab
 
 
 def test_command_palette_filters_and_runs(qtbot, window, workspace, dialogs):

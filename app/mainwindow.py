@@ -813,6 +813,9 @@ class MainWindow(QMainWindow):
 
     def quick_open(self) -> None:
         if self.index is None or not self.index.files:
+            where = f" in {self.workspace.name}" if self.workspace is not None else ""
+            self.statusBar().showMessage(f"Go to File: no packs or filters{where} yet (File ▸ New Pack or New Filter)",
+                                         5000)
             return
         names = [f.path.relative_to(self.index.root).as_posix() for f in self.index.files]
         picker = FilePicker(names, self)

@@ -235,7 +235,7 @@ def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
     assert tab.text == original
 
 
-def test_go_to_file_finds_a_file_by_part_of_its_name(qtbot, window, workspace, dialogs):
+def test_go_to_file_finds_a_file_by_part_of_its_name(qtbot, window, workspace, dialogs, tmp_path):
     """Ctrl+P lists the workspace's files by name, their folder beside; typing part of a name
     narrows the list and Enter opens the first (it was a combo box that opened a file only when
     its whole relative path was typed: "filler" + Enter did nothing)."""
@@ -264,6 +264,14 @@ def test_go_to_file_finds_a_file_by_part_of_its_name(qtbot, window, workspace, d
     dialogs.answers["FilePicker"] = lambda dialog: QDialog.DialogCode.Rejected
     window.actions_["quick_open"].trigger()  # Escape: nothing else opens
     assert window.current_tab() is tab
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    tab.undo_stack.setClean()
+    window.open_workspace(empty, restore=False)
+    qtbot.waitUntil(lambda: window.index is not None and window.index.root == empty.resolve(), timeout=10000)
+    asked = len(dialogs.modal())
+    window.actions_["quick_open"].trigger()  # nothing to go to: it says so, no empty list
+    assert len(dialogs.modal()) == asked and "no packs or filters" in window.statusBar().currentMessage()
 
 
 def test_command_palette_filters_and_runs(qtbot, window, workspace, dialogs):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QIcon
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from app.icons import icon, split_symbol
 from app.theme import tints
@@ -38,21 +38,21 @@ class Explorer(QWidget):
         self.tree.itemDoubleClicked.connect(self._activated)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu_at)
-        self.empty = QLabel()
-        self.empty.setWordWrap(True)
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.hide()
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tree, 1)
-        lay.addWidget(self.empty)
         self.index: WorkspaceIndex | None = None
         self.items: dict[Path, QTreeWidgetItem] = {}
         self.badges: dict[Path, dict[str, str]] = {}
-        self.no_workspace = EmptyState.over(self.tree, vertical=True)  # until a workspace is opened
+        # until a workspace is opened, and while it has no pack or filter: what to do, centred
+        # over the tree (a workspace's own emptiness was a label under an empty tree)
+        self.no_workspace = EmptyState.over(self.tree, vertical=True)
+        self._create_actions: list[EmptyAction] = []
 
-    def show_no_workspace(self, actions: list[EmptyAction]) -> None:
-        """No workspace yet: say how to get one (the window passes its open actions)."""
+    def show_no_workspace(self, actions: list[EmptyAction], create: list[EmptyAction] | None = None) -> None:
+        """No workspace yet: say how to get one (the window passes its open actions, and the
+        ones that create a pack or filter, offered once a workspace turns out to have none)."""
+        self._create_actions = list(create or [])
         if self.index is not None:
             return
         self.no_workspace.show_message("No workspace is open. Open a folder of Caveman packs and RTK filters, "
@@ -65,7 +65,6 @@ class Explorer(QWidget):
 
     def set_index(self, index: WorkspaceIndex) -> None:
         self.index = index
-        self.no_workspace.clear()
         expanded = {self.key(item) for item in top_items(self.tree) if item.isExpanded()}
         self.tree.clear()
         self.items = {}
@@ -93,11 +92,11 @@ class Explorer(QWidget):
                 for entry in entries:
                     top.addChild(self._file_item(entry, self._label(entry)))
             top.setExpanded(not expanded or f"group:{key}" in expanded)
-        has_files = bool(index.files)
-        self.empty.setVisible(not has_files)
-        self.empty.setText(
-            f"No packs or filters in {index.root} yet.\n\nUse File ▸ New Pack or New Filter, "
-            "or drop a folder here." if not has_files else "")
+        if index.files:
+            self.no_workspace.clear()
+        else:
+            self.no_workspace.show_message(f"No packs or filters in {index.root.name} yet. Create one, or drop "
+                                           "a folder of them here.", self._create_actions)
         for path in list(self.badges):
             self._render(path)
 

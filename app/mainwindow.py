@@ -157,7 +157,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.start_page = StartPage(self)  # the editor area's page while no document is open
         self._sync_start_page()
-        self.explorer.show_no_workspace([self.actions_["open_workspace"], self.actions_["open_example"]])
+        self.explorer.show_no_workspace([self.actions_["open_workspace"], self.actions_["open_example"]],
+                                        create=[self.actions_["new_pack"], self.actions_["new_filter"]])
         self.diagnostics_panel.set_empty_actions(
             no_workspace=[self.actions_["open_workspace"], self.actions_["open_example"]],
             clean=[self.actions_["validate"]])

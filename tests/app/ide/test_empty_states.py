@@ -112,6 +112,28 @@ def test_explorer_without_workspace_offers_open_and_example(qtbot, bare_window, 
     assert bare_window.explorer.tree.topLevelItemCount() == 1
 
 
+def test_explorer_of_a_workspace_without_files_offers_new_pack_and_filter(qtbot, window_on, tmp_path):
+    """A workspace with no pack or filter says so over the tree, centred, with the buttons that
+    create one (it was a label under an empty tree); the first file makes it go away."""
+    root = tmp_path / "blank"
+    root.mkdir()
+    window = window_on(root)
+    qtbot.waitUntil(lambda: window.index is not None and window.index.root == root.resolve(), timeout=10000)
+    state = window.explorer.no_workspace
+    qtbot.waitUntil(lambda: shown(state) and "No packs or filters in blank" in state.text(), timeout=5000)
+    new_pack = record_triggers(window.actions_["new_pack"])
+    click(qtbot, state, "New Pack…")
+    assert new_pack == [True]
+    new_filter = record_triggers(window.actions_["new_filter"])
+    click(qtbot, state, "New Filter…")
+    assert new_filter == [True]
+    (root / "filters").mkdir()
+    (root / "filters" / "tool.json").write_text(render(example_filter(set())), encoding="utf-8")
+    window.rescan()
+    qtbot.waitUntil(lambda: not shown(state), timeout=10000)
+    assert window.explorer.tree.topLevelItemCount() == 1
+
+
 def test_open_example_workspace_action_opens_the_users_copy(qtbot, bare_window):
     from engine.workspace.example import user_example_workspace
 

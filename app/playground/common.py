@@ -126,6 +126,11 @@ class Badge(ElidedLabel):
     def text(self) -> str:
         return self._badge
 
+    def _text_width(self) -> int:
+        # (its bold glyphs' ink runs past their advance: without room for it the last letter of
+        # "— no project filters" was cut in the Trust panel, under X11 at 1366×768)
+        return super()._text_width() + self.fontMetrics().averageCharWidth() // 2
+
     def set(self, text: str, level: str = "muted") -> None:
         t = tints()
         fg = {"ok": t.string, "warn": t.warning, "bad": t.error, "info": t.info, "muted": t.punct}[level]

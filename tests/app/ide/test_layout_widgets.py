@@ -125,3 +125,19 @@ def test_every_badge_symbol_has_a_bundled_icon(qapp):
         assert split_symbol(f"{symbol} word") == (name, "word")
     assert split_symbol("plain text") == (None, "plain text")
     assert not icon("clear").isNull()
+
+
+def test_a_badge_leaves_room_for_its_bold_letters(qtbot):
+    """A badge asks for more than its bold text's advance: the ink of the last letter runs past
+    it, and the last letter of "— no project filters" was cut in the Trust panel."""
+    from app.playground.common import Badge
+
+    badge = Badge("— no project filters", "muted")
+    qtbot.addWidget(badge)
+    badge.show()
+    qtbot.waitExposed(badge)
+    advance = badge.fontMetrics().horizontalAdvance(badge.plain_text())
+    margins = badge.contentsMargins()
+    assert badge.sizeHint().width() >= advance + margins.left() + margins.right() + 2
+    badge.resize(badge.sizeHint())
+    assert not badge.is_elided() and badge.contentsRect().width() >= advance + 2

@@ -11,6 +11,7 @@ filter against the file on disk. What to run and how to read it is ``engine.work
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -189,13 +190,13 @@ class CorpusPanel(QWidget):
         for key, action in self.commands.items():
             offer_command(self.window_, key, action, "Run")
 
-    def _command(self, text: str, tip: str, start: Any, *, needs_paths: bool = True) -> QAction:
+    def _command(self, text: str, tip: str, start: Callable[[], object], *, needs_paths: bool = True) -> QAction:
         action = QAction(text, self)
         action.setToolTip(tip)
         action.triggered.connect(lambda _checked=False: self._from_command(start, needs_paths))
         return action
 
-    def _from_command(self, start: Any, needs_paths: bool) -> None:
+    def _from_command(self, start: Callable[[], object], needs_paths: bool) -> None:
         """A command from the menu or the palette: the panel shown, then the run (or what it lacks)."""
         show = getattr(self.window_, "show_panel", None)
         if show is not None:

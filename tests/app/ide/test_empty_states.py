@@ -61,6 +61,13 @@ def click(qtbot, state: EmptyState, label_start: str) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
+def clicking_triggers(qtbot, state: EmptyState, label_start: str, action) -> bool:
+    """Clicking the state's button ``label_start`` triggers ``action`` (once, its slot recorded)."""
+    calls = record_triggers(action)
+    click(qtbot, state, label_start)
+    return calls == [True]
+
+
 def shown(state: EmptyState) -> bool:
     return state.isVisibleTo(state.window())
 
@@ -96,12 +103,8 @@ def test_explorer_without_workspace_offers_open_and_example(qtbot, bare_window, 
     state = bare_window.explorer.no_workspace
     assert shown(state)
     assert "No workspace is open" in state.text()
-    example = record_triggers(bare_window.actions_["open_example"])
-    click(qtbot, state, "Open Example Workspace")
-    assert example == [True]
-    opened = record_triggers(bare_window.actions_["open_workspace"])
-    click(qtbot, state, "Open Workspace…")
-    assert opened == [True]
+    assert clicking_triggers(qtbot, state, "Open Example Workspace", bare_window.actions_["open_example"])
+    assert clicking_triggers(qtbot, state, "Open Workspace…", bare_window.actions_["open_workspace"])
 
     root = tmp_path / "ws2"
     (root / "filters").mkdir(parents=True)
@@ -121,12 +124,8 @@ def test_explorer_of_a_workspace_without_files_offers_new_pack_and_filter(qtbot,
     qtbot.waitUntil(lambda: window.index is not None and window.index.root == root.resolve(), timeout=10000)
     state = window.explorer.no_workspace
     qtbot.waitUntil(lambda: shown(state) and "No packs or filters in blank" in state.text(), timeout=5000)
-    new_pack = record_triggers(window.actions_["new_pack"])
-    click(qtbot, state, "New Pack…")
-    assert new_pack == [True]
-    new_filter = record_triggers(window.actions_["new_filter"])
-    click(qtbot, state, "New Filter…")
-    assert new_filter == [True]
+    assert clicking_triggers(qtbot, state, "New Pack…", window.actions_["new_pack"])
+    assert clicking_triggers(qtbot, state, "New Filter…", window.actions_["new_filter"])
     (root / "filters").mkdir()
     (root / "filters" / "tool.json").write_text(render(example_filter(set())), encoding="utf-8")
     window.rescan()
@@ -149,9 +148,7 @@ def test_diagnostics_without_workspace_says_what_to_open(qtbot, bare_window):
     bare_window.show_panel("diagnostics")
     assert shown(state)
     assert "No workspace is open" in state.text()
-    opened = record_triggers(bare_window.actions_["open_workspace"])
-    click(qtbot, state, "Open Workspace…")
-    assert opened == [True]
+    assert clicking_triggers(qtbot, state, "Open Workspace…", bare_window.actions_["open_workspace"])
 
 
 def test_diagnostics_of_a_clean_workspace_count_the_files(qtbot, window, workspace):
@@ -163,9 +160,7 @@ def test_diagnostics_of_a_clean_workspace_count_the_files(qtbot, window, workspa
     assert files >= 4
     assert shown(panel.empty)
     assert panel.empty.text() == f"No problems in {files} files."
-    validations = record_triggers(window.actions_["validate"])
-    click(qtbot, panel.empty, "Validate Workspace")
-    assert validations == [True]
+    assert clicking_triggers(qtbot, panel.empty, "Validate Workspace", window.actions_["validate"])
 
 
 def test_diagnostics_message_goes_when_problems_arrive_and_filter_hides_them(qtbot, window, workspace):
@@ -189,9 +184,7 @@ def test_tests_panel_without_workspace_offers_to_open_one(qtbot, bare_window):
     panel = bare_window.show_panel("tests")
     assert shown(panel.empty)
     assert "No workspace is open" in panel.empty.text()
-    example = record_triggers(bare_window.actions_["open_example"])
-    click(qtbot, panel.empty, "Open Example Workspace")
-    assert example == [True]
+    assert clicking_triggers(qtbot, panel.empty, "Open Example Workspace", bare_window.actions_["open_example"])
 
 
 def test_tests_panel_before_a_run_offers_run_all(qtbot, window):
@@ -225,9 +218,7 @@ def test_tests_panel_without_filter_files_offers_new_filter(qtbot, tmp_path, win
     qtbot.waitUntil(lambda: panel.result is not None and not panel.runner.busy, timeout=20000)
     assert shown(panel.empty)
     assert "No RTK filter files" in panel.empty.text()
-    calls = record_triggers(win.actions_["new_filter"])
-    click(qtbot, panel.empty, "New Filter…")
-    assert calls == [True]
+    assert clicking_triggers(qtbot, panel.empty, "New Filter…", win.actions_["new_filter"])
 
 
 def test_tests_panel_failures_only_with_none_failing_offers_show_all(qtbot, window):
@@ -262,9 +253,7 @@ def test_trust_panel_without_workspace_offers_to_open_one(qtbot, bare_window):
     assert shown(panel.no_workspace)
     assert "No workspace is open" in panel.no_workspace.text()
     assert shown(panel.no_filters)
-    opened = record_triggers(bare_window.actions_["open_workspace"])
-    click(qtbot, panel.no_workspace, "Open Workspace…")
-    assert opened == [True]
+    assert clicking_triggers(qtbot, panel.no_workspace, "Open Workspace…", bare_window.actions_["open_workspace"])
 
 
 def test_trust_export_list_without_filters_offers_new_filter(qtbot, tmp_path, window_on):
@@ -276,9 +265,7 @@ def test_trust_export_list_without_filters_offers_new_filter(qtbot, tmp_path, wi
     assert not shown(panel.no_workspace)
     assert shown(panel.no_filters)
     assert "No RTK filters to export" in panel.no_filters.text()
-    calls = record_triggers(win.actions_["new_filter"])
-    click(qtbot, panel.no_filters, "New Filter…")
-    assert calls == [True]
+    assert clicking_triggers(qtbot, panel.no_filters, "New Filter…", win.actions_["new_filter"])
 
 
 def test_trust_export_list_with_filters_has_no_message(qtbot, window):
@@ -305,9 +292,7 @@ def test_start_page_is_shown_while_no_document_is_open(qtbot, window, workspace)
 
 def test_start_page_buttons_trigger_the_window_actions(qtbot, window):
     page = window.start_page
-    calls = record_triggers(window.actions_["new_filter"])
-    click(qtbot, page.actions_state, "New Filter…")
-    assert calls == [True]
+    assert clicking_triggers(qtbot, page.actions_state, "New Filter…", window.actions_["new_filter"])
 
 
 def test_start_page_without_workspace_offers_example_tour_and_recent(qtbot, tmp_path):
@@ -329,9 +314,7 @@ def test_start_page_without_workspace_offers_example_tour_and_recent(qtbot, tmp_
     labels = [b.text() for b in page.actions_state.buttons]
     assert any(label.startswith("Open Example Workspace") for label in labels)
     assert any(label.startswith("Show Tour") for label in labels)
-    tours = record_triggers(win.actions_["show_tour"])
-    click(qtbot, page.actions_state, "Show Tour")
-    assert tours == [True]
+    assert clicking_triggers(qtbot, page.actions_state, "Show Tour", win.actions_["show_tour"])
     click(qtbot, page.recent, str(recent))
     assert win.workspace == Path(recent).resolve()
     win.watcher.stop()

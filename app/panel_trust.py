@@ -295,7 +295,7 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            self.risk.setHtml(self._since_html(present) + self._risk_html(present))
+            self.risk.setHtml(self._since_html(present) + self._tests_html(present) + self._risk_html(present))
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
@@ -312,6 +312,18 @@ class TrustPanel(QWidget):
                 colour = next((c for key, c in colours.items() if key in line), None)
                 text = html.escape(line)
                 out.append(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+        out.append("")
+        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
+
+    @staticmethod
+    def _tests_html(present) -> str:
+        """What the filters' inline tests say, a problem tinted (its ``[!]`` stays)."""
+        t = tints()
+        out = ["<b>Their inline tests</b>"]
+        for f in present:
+            for line in f.tests_lines():
+                text = html.escape(line)
+                out.append(f"<span style='color:{t.warning}'>{text}</span>" if "[!]" in line else text)
         out.append("")
         return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
 

@@ -212,6 +212,7 @@ def _write(project: Path, args: argparse.Namespace) -> int:
 
     from engine.rtk.risk import risk_summary
     from engine.rtk.sources import read_filter_file
+    from engine.rtk.test_status import test_problems, tests_lines
     from engine.rtk.trust import TrustWriteError, trust_entries, write_trust
 
     snapshots, code = _snapshots(project)
@@ -222,7 +223,8 @@ def _write(project: Path, args: argparse.Namespace) -> int:
         read = read_filter_file(snap.path, profile=args.profile, data=snap.data)
         summary = risk_summary(read.text, read.filters, is_toml=read.format == "rtk-toml-v1")
         previous, comparison = _previous(snap, args.profile)
-        reviews.append((snap, read, summary, previous, comparison))
+        tested, problems = sum(1 for f in read.filters if f.tests), test_problems(read.filters)
+        reviews.append((snap, read, summary, previous, comparison, tested, problems))
         if args.json:
             continue
         rel = f".rtk/{snap.path.name}"
@@ -236,6 +238,7 @@ def _write(project: Path, args: argparse.Namespace) -> int:
         print(f"Compared with the last trust: {previous}")
         if comparison is not None:
             print("\n".join(comparison.format()))
+        print("Inline tests: " + "\n".join(tests_lines(f".rtk/{snap.path.name}", tested, problems)))
         print()
     names = ", ".join(f".rtk/{s.path.name} (sha256:{s.sha256[:16]})" for s in snapshots)
     try:
@@ -266,8 +269,9 @@ def _write(project: Path, args: argparse.Namespace) -> int:
                           "reviews": [{"file": str(s.path), "sha256": s.sha256, "risk": summary.to_dict(),
                                        "previous": previous,
                                        "comparison": comparison.to_dict() if comparison is not None else None,
-                                       "errors": [d.to_dict() for d in r.diagnostics if d.level == "error"]}
-                                      for s, r, summary, previous, comparison in reviews]},
+                                       "errors": [d.to_dict() for d in r.diagnostics if d.level == "error"],
+                                       "tests": {"tested": tested, "problems": problems}}
+                                      for s, r, summary, previous, comparison, tested, problems in reviews]},
                          indent=2, ensure_ascii=False))
         return 0
     for d in result.diagnostics:

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.diagnostics import Diagnostic
+from engine.rtk.test_status import test_problems, tests_lines
 
 if TYPE_CHECKING:
     from engine.rtk.export import ExportResult
     from engine.rtk.export_plan import ExportPlan
-    from engine.rtk.model import RtkFilter
     from engine.rtk.trust import FileSnapshot
     from engine.rtk.trust_diff import TrustDiff
 
@@ -34,6 +34,14 @@ class TrustFileView:
     diagnostics: list[Diagnostic]
     snapshot: FileSnapshot | None = None  # the one read everything here comes from
     since_trust: TrustDiff | None = None  # what changed since the stored trust
+    tested: int = 0  # filters with inline tests
+    test_problems: dict[str, str] | None = None  # filter id -> its first test problem (``engine.rtk.test_status``)
+
+    def tests_lines(self) -> list[str]:
+        """What the filters' own tests say about the bytes reviewed (nothing for a file not read)."""
+        if not self.exists or self.snapshot is None:
+            return []
+        return tests_lines(Path(self.path).name, self.tested, self.test_problems or {})
 
     @property
     def short_hash(self) -> str:
@@ -88,7 +96,8 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
         views.append(TrustFileView(str(path), fmt, True, since.verdict, reason, since.stored,
                                    computed, [f.id for f in read.filters], risk.format(), len(risk.high),
                                    decision_notes[1] + [d for d in read.diagnostics if d.level == "error"],
-                                   snap, since))
+                                   snap, since, sum(1 for f in read.filters if f.tests),
+                                   test_problems(read.filters)))
     return TrustOverview(str(project), str(rtk / TRUST_FILE), views,
                          env_trust_requested(environ if environ is not None else os.environ))
 
@@ -139,6 +148,7 @@ def trust_confirmation(view: TrustOverview) -> tuple[str, list[FileSnapshot]]:
     if len(changes) > MAX_CONFIRM_LINES:
         changes = [*changes[:MAX_CONFIRM_LINES], f"… {len(changes) - MAX_CONFIRM_LINES} more line(s): see " '"What changed since trust" in the Trust panel']
     lines += ["Compared with the last trust:", *changes, "",
+              "Their inline tests:", *(line for f in view.present for line in f.tests_lines()), "",
               f"Yes records these hashes in {view.trust_path}; if a file changed since this review, nothing is "
               "written."]
     return "\n".join(lines), snapshots
@@ -153,22 +163,6 @@ class ExportCandidate:
     problem: str | None = None  # a failing test or a test command that selects another filter
 
 
-def _test_problems(filters: list[RtkFilter]) -> dict[str, str]:
-    """filter id -> its first test problem (failing, or its command selects another filter)."""
-    from engine.rtk.verify import verify_filters
-
-    out: dict[str, str] = {}
-    for o in verify_filters(filters, selection_pool=filters, check_activation=True).outcomes:
-        if o.filter_id in out:
-            continue
-        if not o.passed:
-            out[o.filter_id] = f"test '{o.test_name}' fails"
-        elif o.activation is not None and not o.activation.passed:
-            out[o.filter_id] = (f"test '{o.test_name}': command {o.activation.command!r} selects "
-                                + (f"'{o.activation.selected_id}'" if o.activation.selected_id else "no filter"))
-    return out
-
-
 def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[list[ExportCandidate], list[Diagnostic]]:
     """Every filter of the chosen files, in file order, with the files' errors."""
     from engine.rtk.sources import read_filter_file
@@ -178,7 +172,7 @@ def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[li
     for path in files:
         read = read_filter_file(path, profile=profile)
         problems += [d for d in read.diagnostics if d.level == "error"]
-        failing = _test_problems(read.filters)
+        failing = test_problems(read.filters)
         out += [ExportCandidate(str(path), read.format, f.id, i, failing.get(f.id)) for i, f in enumerate(read.filters)]
     return out, problems
 

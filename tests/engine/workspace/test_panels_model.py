@@ -175,6 +175,25 @@ def test_trust_overview_says_changed_and_the_confirmation_names_count_and_hash(d
     assert trust_overview(demo, environ={}).files[0].verdict == "trusted"
 
 
+def test_trust_confirmation_says_what_the_filters_own_tests_say(demo):
+    """A reviewer sees, before trusting, that a filter no longer does what its tests say (a
+    hidden drop pattern makes its test fail) — and that the others pass."""
+    overview = trust_overview(demo, environ={})
+    assert "filters.json: the tests of all 2 tested filter(s) pass" in trust_confirmation(overview)[0]
+    path = demo / ".rtk" / "filters.json"
+    filters = json.loads(path.read_text(encoding="utf-8"))
+    tested = next(f for f in filters if f.get("tests"))
+    tested["tests"][0]["expected"] += "\nthis line is not in the output"
+    path.write_text(json.dumps(filters, indent=2), encoding="utf-8")
+    view = trust_overview(demo, environ={}).files[0]
+    assert list(view.test_problems or {}) == [tested["id"]]
+    text = trust_confirmation(trust_overview(demo, environ={}))[0]
+    lines = text.splitlines()
+    at = lines.index("Their inline tests:")
+    assert lines[at + 1] == "filters.json: 1 of 2 tested filter(s) have a test problem"
+    assert lines[at + 2].startswith(f"  [!] {tested['id']}: test '{tested['tests'][0]['name']}' fails")
+
+
 def test_trust_confirmation_refuses_a_file_changed_after_the_review(demo):
     from engine.rtk.trust import TrustWriteError
 

@@ -84,8 +84,24 @@ def test_trust_check_write_cycle(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.index("=== .rtk/filters.json ===") < out.index("Risk summary:") < out.index("Trusted .rtk/filters.json")
     assert "claims success" in out
+    assert "Inline tests: .rtk/filters.json: no filter has inline tests" in out  # what the reviewer trusts
     assert main(["trust", str(tmp_path), "--check", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["trusted"] is True
+
+
+def test_trust_write_says_which_filters_fail_their_own_tests(tmp_path, capsys):
+    """Before trusting, the review says a filter no longer does what its tests say."""
+    mine = canonical("mine", on_empty="all good")
+    mine["tests"] = [{"name": "keeps the error", "input": "error: boom\n", "expected": "something else"}]
+    write_json(tmp_path / ".rtk" / "filters.json", [mine])
+    assert main(["trust", str(tmp_path), "--write", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "Inline tests: .rtk/filters.json: 1 of 1 tested filter(s) have a test problem" in out
+    assert "  [!] mine: test 'keeps the error' fails" in out
+    (tmp_path / ".rtk" / "trust.json").unlink()
+    assert main(["trust", str(tmp_path), "--write", "--yes", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)["reviews"][0]
+    assert review["tests"] == {"tested": 1, "problems": {"mine": "test 'keeps the error' fails"}}
 
 
 def test_trust_write_refuses_invalid_utf8(tmp_path, capsys):

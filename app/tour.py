@@ -212,7 +212,8 @@ STEPS: tuple[TourStep, ...] = (
              locate_failing_test),
     TourStep("trust", "The trust panel",
              "OmniRoute applies a project's <code>.rtk</code> filters only when <code>.rtk/trust.json</code> "
-             "holds their hash. Review the risk summary, then Trust… records exactly what it says.",
+             "holds their hash. Review the risk summary, then Trust… records exactly what it says. "
+             "On a small screen, Ctrl+Shift+J (or a double-click on a tab) gives the panels most of the height.",
              locate_trust),
 )
 

@@ -91,10 +91,17 @@ class ContentComparison:
     unchanged: list[str]
     old_errors: list[str] = field(default_factory=list)
     new_errors: list[str] = field(default_factory=list)
+    # the current content's load warnings ("line:col: message"): what OmniRoute drops or ignores
+    new_notes: list[str] = field(default_factory=list)
+    # the bytes differ from the trusted ones, but every filter's effect is the same (formatting,
+    # key order, or an entry OmniRoute drops): said, so "changed after trust" with nothing
+    # changed is not a puzzle
+    same_effect: bool = False
 
     def to_dict(self) -> JsonObject:
         return {"changes": [c.to_dict() for c in self.changes], "unchanged": list(self.unchanged),
-                "previousErrors": list(self.old_errors), "currentErrors": list(self.new_errors)}
+                "previousErrors": list(self.old_errors), "currentErrors": list(self.new_errors),
+                "currentNotes": list(self.new_notes), "sameEffect": self.same_effect}
 
     def format(self, indent: str = "  ") -> list[str]:
         lines = []
@@ -109,19 +116,32 @@ class ContentComparison:
             lines.append(f"{indent}= {len(self.unchanged)} unchanged: {', '.join(self.unchanged)}")
         if not self.changes and not self.unchanged:
             lines.append(f"{indent}(no filters on either side)")
+        if self.same_effect:
+            lines.append(f"{indent}(the bytes differ from the trusted ones, but no filter's effect does: formatting, "
+                         "key order, or an entry OmniRoute drops)")
         for e in self.old_errors:
             lines.append(f"{indent}! the trusted content does not load: {e}")
         for e in self.new_errors:
             lines.append(f"{indent}! the current content does not load: {e}")
+        for note in self.new_notes:
+            lines.append(f"{indent}! the current content: {note}")
         return lines
 
 
 def parse_content(path: str | Path, data: bytes, profile: str = "omniroute") -> tuple[list[RtkFilter], list[str]]:
     """The filters of one version of a file (no file read), and its load errors in words."""
+    filters, errors, _warnings = _parse(path, data, profile)
+    return filters, errors
+
+
+def _parse(path: str | Path, data: bytes, profile: str) -> tuple[list[RtkFilter], list[str], list[str]]:
+    """``parse_content`` and the load warnings, each as ``line:col: message``."""
     from engine.rtk.sources import read_filter_file
 
     read = read_filter_file(path, profile=profile, source="project", data=data)
-    return read.filters, [d.message for d in read.diagnostics if d.level == "error"]
+    warnings = [(f"{d.line}:{d.column}: " if d.line else "") + d.message for d in read.diagnostics
+                if d.level == "warning"]
+    return read.filters, [d.message for d in read.diagnostics if d.level == "error"], warnings
 
 
 def _view(f: RtkFilter) -> dict[str, Any]:
@@ -170,9 +190,10 @@ def compare_contents(path: str | Path, old: bytes | None, new: bytes, profile: s
                      ) -> ContentComparison:
     """Two versions of one file, filter by filter (``old`` None: never trusted, all added)."""
     old_filters, old_errors = parse_content(path, old, profile) if old is not None else ([], [])
-    new_filters, new_errors = parse_content(path, new, profile)
+    new_filters, new_errors, new_notes = _parse(path, new, profile)
     result = compare_filters(old_filters, new_filters)
-    result.old_errors, result.new_errors = old_errors, new_errors
+    result.old_errors, result.new_errors, result.new_notes = old_errors, new_errors, new_notes
+    result.same_effect = old is not None and old != new and not result.changes and not new_errors
     return result
 
 

@@ -155,6 +155,27 @@ def test_unchanged_filters_are_not_reported_and_duplicates_pair_by_occurrence(tm
     assert [(c.filter_id, c.kind) for c in result.changes] == [("status (#2)", "changed")]
 
 
+def test_bytes_changed_with_no_filter_effect_changed_say_so_and_name_what_omniroute_drops(tmp_path):
+    """A drop pattern OmniRoute's ReDoS heuristic removes changes the file (and its hash) but no
+    filter's effect: the review says so, with the load warning, instead of "changed after trust"
+    over a list of unchanged filters alone."""
+    path = tmp_path / "filters.json"
+    old = _write(path, [LINT])
+    hostile = json.loads(json.dumps(LINT))
+    hostile["rules"]["dropPatterns"].append("^(a+)+$")
+    new = _write(path, [hostile])
+    result = compare_contents(path, old, new)
+    assert result.unchanged == ["lint"] and not result.changes and result.same_effect
+    assert len(result.new_notes) == 1 and "^(a+)+$" in result.new_notes[0] and "ReDoS" in result.new_notes[0]
+    lines = result.format()
+    assert any("the bytes differ from the trusted ones, but no filter's effect does" in line for line in lines)
+    assert any(line.startswith("  ! the current content: ") for line in lines)
+    assert result.to_dict()["sameEffect"] is True
+    reformatted = compare_contents(path, old, (json.dumps([LINT]) + "\n").encode())  # key order kept, no indent
+    assert reformatted.same_effect and not reformatted.new_notes
+    assert not compare_contents(path, old, old).same_effect  # the same bytes: nothing to explain
+
+
 def test_write_shows_the_comparison_with_the_previous_trust(tmp_path, capsys):
     project = tmp_path / "plain"
     filters = project / ".rtk" / "filters.json"

@@ -136,8 +136,8 @@ def _check(project: Path, args: argparse.Namespace) -> int:
     for d in decisions:
         detail = f" ({d.reason})" if d.reason not in ("hash-match",) else ""
         print(f"{d.file}: {d.verdict}{detail}" + (f" — {d.message}" if d.message else ""))
-        for note in d.diagnostics:
-            print(f"  {note.level}: {note.message} [{note.code}]")
+        for note in d.diagnostics:  # (with the file and the place in it, where known)
+            print("  " + (note.format() if note.line is not None else f"{note.level}: {note.message} [{note.code}]"))
         if d.verdict == "changed":
             print(f"  see what changed: rulewright trust {project} --diff")
     return 0 if ok else 1

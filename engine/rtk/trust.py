@@ -118,7 +118,15 @@ def read_trust_file(trust_path: Path, profile: str = "omniroute") -> tuple[objec
                                    "the file is ignored (strict strips the mark)", "warning"))
     try:
         return _parse_js_json(text), None, notes
-    except ValueError:
+    except ValueError as exc:
+        if any(n.code == "VT-Q3" for n in notes):
+            return None, "invalid-json", notes  # (the byte-order mark is why, and that note says so)
+        # where it breaks, so the reviewer can mend it (the verdict alone said "invalid-json")
+        line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+        why = getattr(exc, "msg", None) or str(exc)
+        notes.append(Diagnostic(f"trust.json is not valid JSON: {why}; the project's filters stay untrusted",
+                                "warning", "json-syntax", path=str(trust_path), line=line, column=column,
+                                source="trust"))
         return None, "invalid-json", notes
 
 

@@ -109,6 +109,21 @@ def test_bom_in_trust_json_is_untrusted_VT_Q3(project):
     assert decide(project, profile="strict").verdict == "trusted"
 
 
+def test_a_trust_json_that_does_not_parse_says_where(project, capsys):
+    """Untrusted because trust.json is broken: the note names the file, line and column, and the
+    CLI's check prints them the way editors parse them."""
+    from engine.cli import main
+
+    write_trust_json(project, b'{"filtersSha256": \n')
+    d = decide(project)
+    assert (d.verdict, d.reason) == ("untrusted", "invalid-json")
+    [note] = d.diagnostics
+    assert (note.code, note.line, note.column) == ("json-syntax", 2, 1)
+    assert note.path is not None and note.path.endswith("trust.json")
+    assert main(["trust", str(project), "--check"]) == 1
+    assert f"{note.path}:2:1: warning: trust.json is not valid JSON" in capsys.readouterr().out
+
+
 def test_option_and_env_override():
     from pathlib import Path
     missing = Path("/nonexistent/.rtk/filters.json")

@@ -180,7 +180,7 @@ def _diff(project: Path, args: argparse.Namespace) -> int:
 def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None]:
     """(what the last trust covered, in words; the comparison with it or None)."""
     from engine.rtk.trust import decide_trust
-    from engine.rtk.trust_diff import compare_contents
+    from engine.rtk.trust_diff import compare_contents, untrusted_head
     from engine.rtk.trust_history import find_trusted_content
 
     decision = decide_trust(snap.path, data=snap.data, profile=profile, environ={})
@@ -193,7 +193,7 @@ def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison 
                     compare_contents(snap.path, found.data, snap.data, profile))
         return ("changed since the last trust; the trusted content was not found (git history, snapshots), so "
                 "every filter is compared with nothing", compare_contents(snap.path, None, snap.data, profile))
-    return "never trusted before: every filter is new", compare_contents(snap.path, None, snap.data, profile)
+    return untrusted_head(decision.reason), compare_contents(snap.path, None, snap.data, profile)
 
 
 def _ask(question: str) -> bool | None:

@@ -346,6 +346,18 @@ def _sorted(deltas: list[RiskDelta]) -> list[RiskDelta]:
 
 # ---------------------------------------------------------------- the whole question
 
+_UNREAD_TRUST = {"invalid-json": "is not valid JSON", "unreadable": "cannot be read", "not-object": "is not an object"}
+
+
+def untrusted_head(reason: str) -> str:
+    """Why an untrusted file is compared with nothing, by its decision's reason: never trusted,
+    or a trust.json that says nothing readable (then whether it was trusted is unknown)."""
+    broken = _UNREAD_TRUST.get(reason)
+    if broken is None:
+        return "never trusted before: every filter is new"
+    return f"trust.json {broken}, so there is no trusted version to compare with: every filter is shown as new"
+
+
 @dataclass
 class TrustDiff:
     """For one project filter file: its verdict and, when it changed, what changed since trust."""

@@ -114,7 +114,7 @@ MAX_CONFIRM_LINES = 14
 
 def since_trust_lines(f: TrustFileView) -> list[str]:
     """What changed since the last trust of one file, in the words the CLI uses."""
-    from engine.rtk.trust_diff import compare_contents
+    from engine.rtk.trust_diff import compare_contents, untrusted_head
 
     since = f.since_trust
     if since is None or f.snapshot is None:
@@ -123,7 +123,7 @@ def since_trust_lines(f: TrustFileView) -> list[str]:
         return [f"{Path(f.path).name}: unchanged since it was trusted"]
     if since.comparison is not None:
         return [f"{Path(f.path).name}: {since.message}", *since.comparison.format()]
-    head = since.message if since.verdict == "changed" else "never trusted before: every filter is new"
+    head = since.message if since.verdict == "changed" else untrusted_head(f.reason)
     comparison = compare_contents(f.path, None, f.snapshot.data)
     return [f"{Path(f.path).name}: {head}", *comparison.format()]
 

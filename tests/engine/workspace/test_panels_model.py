@@ -33,6 +33,7 @@ from engine.workspace.panel_models.tests_panel import (
 from engine.workspace.panel_models.trust_panel import (
     export_candidates,
     export_selection,
+    since_trust_lines,
     trust_confirmation,
     trust_overview,
 )
@@ -192,6 +193,17 @@ def test_trust_confirmation_says_what_the_filters_own_tests_say(demo):
     at = lines.index("Their inline tests:")
     assert lines[at + 1] == "filters.json: 1 of 2 tested filter(s) have a test problem"
     assert lines[at + 2].startswith(f"  [!] {tested['id']}: test '{tested['tests'][0]['name']}' fails")
+
+
+def test_a_broken_trust_json_is_not_called_never_trusted(demo):
+    """With trust.json unreadable, whether the file was ever trusted is unknown: the review says
+    why there is nothing to compare with, not "never trusted before"."""
+    (demo / ".rtk" / "trust.json").write_text('{"filtersSha256": ', encoding="utf-8")
+    view = trust_overview(demo, environ={}).files[0]
+    assert (view.verdict, view.reason) == ("untrusted", "invalid-json")
+    head = since_trust_lines(view)[0]
+    assert head == ("filters.json: trust.json is not valid JSON, so there is no trusted version to compare with: "
+                    "every filter is shown as new")
 
 
 def test_trust_confirmation_refuses_a_file_changed_after_the_review(demo):

@@ -441,11 +441,16 @@ def open_learn_dialog(window: MainWindow) -> LearnDialog:
 class LinesLikeDialog(QDialog):
     """The proposed pattern, what else it matches here and in the other samples, and Add."""
 
-    def __init__(self, kind: str, found, filter_id: str, parent: QWidget | None = None) -> None:
+    def __init__(self, kind: str, found, filter_id: str, parent: QWidget | None = None, *, elsewhere: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Drop lines like these" if kind == "drop" else "Keep lines like these")
         self.found = found
         lay = QVBoxLayout(self)
+        self.elsewhere = QLabel(elsewhere)  # (the output went through another filter: said first)
+        self.elsewhere.setWordWrap(True)
+        self.elsewhere.setStyleSheet(f"QLabel {{ border-left: 4px solid {tints().warning}; padding: 3px 6px; }}")
+        self.elsewhere.setVisible(bool(elsewhere))
+        lay.addWidget(self.elsewhere)
         if found.proposal is None:
             reason = QLabel(f"No pattern: {found.why_not}")
             reason.setWordWrap(True)
@@ -558,6 +563,19 @@ def lines_like_action(panel: RtkPreviewPanel, kind: str, *, confirm: bool = True
     return True
 
 
+def _went_elsewhere(panel: RtkPreviewPanel, filter_id: str) -> str:
+    """Why adding to ``filter_id`` will not change this preview, when the whole engine chose
+    another filter (or none) for the output: the pattern still goes where the user asked, but
+    the preview's own line saying so was cut short at the width of a dock."""
+    preview = getattr(panel, "preview", None)
+    if preview is None or not panel.engine_button.isChecked() or preview.filter_id == filter_id:
+        return ""
+    ran = f"<b>{_html(preview.filter_id)}</b>" if preview.filter_id else "no filter"
+    return (f"⚠ This output went through {ran}, not <b>{_html(filter_id)}</b>: the pattern changes what "
+            f"{_html(filter_id)} does to its own commands' outputs, not this preview (“This filter only” runs "
+            f"{_html(filter_id)} alone on it).")
+
+
 def _offer(panel: RtkPreviewPanel, found) -> bool:
     from app.undo import SpliceCommand
     from engine import jsonedit
@@ -568,7 +586,7 @@ def _offer(panel: RtkPreviewPanel, found) -> bool:
         return False
     tab, filter_id, kind, confirm = pending
     panel.lines_like_pending = None
-    dialog = LinesLikeDialog(kind, found, filter_id, panel)
+    dialog = LinesLikeDialog(kind, found, filter_id, panel, elsewhere=_went_elsewhere(panel, filter_id))
     panel.last_lines_like = dialog
     if found.proposal is None:
         if confirm:

@@ -110,6 +110,7 @@ def test_drop_lines_like_these_adds_one_undoable_pattern_to_the_open_filter(qtbo
 
     def accept(dialog):
         seen["lines"] = [dialog.matches.item(i).text() for i in range(dialog.matches.count())]
+        seen["elsewhere"] = dialog.elsewhere.text()
         return QDialog.DialogCode.Accepted
 
     dialogs.answers["LinesLikeDialog"] = accept
@@ -117,10 +118,37 @@ def test_drop_lines_like_these_adds_one_undoable_pattern_to_the_open_filter(qtbo
         assert lines_like_action(preview, "drop")
     assert seen["lines"][:2] == ["this sample:2: fetch GET 200 https://r.test/zod 31ms",
                                  "this sample:3: fetch GET 200 https://r.test/vue 12ms"]
+    assert seen["elsewhere"] == ""  # (the output went through this very filter)
     pattern = preview.last_lines_like.found.proposal.pattern
     assert pattern in json.loads(tab.text)["rules"]["dropPatterns"]
     tab.undo_stack.undo()
     assert tab.text == before
+
+
+def test_lines_like_these_says_when_the_output_went_through_another_filter(qtbot, window, demo, dialogs):
+    """The pattern goes to the open file's filter; when the engine chose another filter for the
+    output, the dialog says so first: the pattern will not change this preview."""
+    preview = window.panel_widgets["rtk-preview"]
+    tab = window.open_file(demo / "filters" / "npm.json")
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    npm = json.loads(tab.text)["id"]
+    preview.command.setText("git log")
+    preview.input.setPlainText("commit 1a2b3c\nAuthor: someone\n\n    fix the loader\n")
+    qtbot.waitUntil(lambda: preview.preview is not None and preview.preview.filter_id not in (None, npm),
+                    timeout=20000)
+    ran = preview.preview.filter_id
+    _select_lines(preview.input, 1, 1)
+    seen = {}
+
+    def look(dialog):
+        seen["elsewhere"] = (dialog.elsewhere.text(), dialog.elsewhere.isVisibleTo(dialog))
+        return QDialog.DialogCode.Rejected
+
+    dialogs.answers["LinesLikeDialog"] = look
+    with qtbot.waitSignal(preview.lines_like_jobs.finished, timeout=30000):
+        assert lines_like_action(preview, "drop")
+    text, shown = seen["elsewhere"]
+    assert shown and f"went through <b>{ran}</b>, not <b>{npm}</b>" in text and "This filter only" in text
 
 
 def test_drop_lines_like_these_refuses_an_error_line(qtbot, window, demo, dialogs):

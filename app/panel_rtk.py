@@ -161,6 +161,11 @@ class RtkPreviewPanel(QWidget):
         self.detected.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.chosen = ElidedLabel()
         self.chosen.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the open file's filter was not chosen for this output: a line of its own, its start in
+        # view (as the end of ``chosen`` it was cut off at every ordinary dock width)
+        self.not_chosen = ElidedLabel()
+        self.not_chosen.setStyleSheet(f"QLabel {{ color: {tints().warning}; }}")
+        self.not_chosen.hide()
         self.summary = ElidedLabel("Paste command output to see what RTK keeps.")
         self.banner = Banner()
         self.stages = QTreeWidget()
@@ -209,6 +214,7 @@ class RtkPreviewPanel(QWidget):
         lay.addWidget(self.banner)
         lay.addWidget(self.detected)
         lay.addWidget(self.chosen)
+        lay.addWidget(self.not_chosen)
         lay.addWidget(self.summary)
         lay.addWidget(split, 1)
 
@@ -464,6 +470,7 @@ class RtkPreviewPanel(QWidget):
             self.banner.show_message(preview.error, "error")
             self.detected.setText("")
             self.chosen.setText("")
+            self.not_chosen.hide()
             self.summary.setText("Paste command output to see what RTK keeps.")
             self.output.set_text("")
             self.output.clear_spans()
@@ -483,12 +490,14 @@ class RtkPreviewPanel(QWidget):
                                   f"{preview.confidence:.2f}){command}{matched}")
         else:
             self.detected.setText("Detection skipped: the filter runs alone")
-        chosen = f"Filter: {preview.why}" if preview.why else "No filter ran"
+        self.chosen.setText(f"Filter: {preview.why}" if preview.why else "No filter ran")
         if self.active is not None and preview.filter_ids and preview.filter_id not in preview.filter_ids:
             name = Path(self.active.path).name
-            chosen += (f"<br><i>The open file's filter ({', '.join(preview.filter_ids[:3])}) was not chosen for this "
-                       f"output; “This filter only” runs {name} alone.</i>")
-        self.chosen.setText(chosen)
+            self.not_chosen.setText(f"The open file's filter ({', '.join(preview.filter_ids[:3])}) was not chosen "
+                                    f"for this output; “This filter only” runs {name} alone.")
+            self.not_chosen.show()
+        else:
+            self.not_chosen.hide()
         self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.highlights)} error/summary line(s) kept · "
                              f"{preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")

@@ -409,7 +409,14 @@ def test_rtk_panel_says_when_the_open_filter_was_not_chosen(qtbot, rtk, workspac
     rtk.set_output("othertool 2.0\nerror: something\n")
     _settle(qtbot, rtk)
     assert rtk.preview.filter_id != "mytool"
-    assert "The open file's filter (mytool) was not chosen" in rtk.chosen.text()
+    # (a line of its own: as the end of the one-line "Filter: …" it was cut off)
+    assert "The open file's filter (mytool) was not chosen" in rtk.not_chosen.text()
+    assert not rtk.not_chosen.isHidden()
+    assert "was not chosen" not in rtk.chosen.text()
+    rtk.command.setText("mytool run")  # its own command: the note goes
+    rtk.set_output("mytool 1.0\nerror: something\n")
+    _settle(qtbot, rtk)
+    assert rtk.preview.filter_id == "mytool" and rtk.not_chosen.isHidden()
 
 
 def test_protected_regions_are_shaded_by_kind(qtbot):

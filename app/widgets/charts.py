@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QMouseEvent, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 
@@ -97,6 +97,13 @@ class _ChartBase(QWidget):
             return item.text
         return f"{item.value:g}"
 
+    def shown_title(self) -> str:
+        """The title as painted: elided to the chart's width in its bold font (two charts side by
+        side in a narrow preview dock cut "Tokens saved per category" at the dock's edge)."""
+        font = QFont(self.font())
+        font.setBold(True)
+        return QFontMetrics(font).elidedText(self.title, Qt.TextElideMode.ElideRight, max(0, self.width() - 12))
+
     def _paint_title(self, p: QPainter, fm: QFontMetrics) -> float:
         if not self.title:
             return 4.0
@@ -105,7 +112,7 @@ class _ChartBase(QWidget):
         p.setFont(font)
         p.setPen(self.palette().color(QPalette.ColorRole.WindowText))
         p.drawText(QRectF(6, 2, self.width() - 12, fm.height() + 4), Qt.AlignmentFlag.AlignLeft
-                   | Qt.AlignmentFlag.AlignVCenter, self.title)
+                   | Qt.AlignmentFlag.AlignVCenter, self.shown_title())
         font.setBold(False)
         p.setFont(font)
         return fm.height() + 8.0

@@ -141,3 +141,17 @@ def test_a_badge_leaves_room_for_its_bold_letters(qtbot):
     assert badge.sizeHint().width() >= advance + margins.left() + margins.right() + 2
     badge.resize(badge.sizeHint())
     assert not badge.is_elided() and badge.contentsRect().width() >= advance + 2
+
+
+def test_a_chart_title_is_elided_to_the_charts_width(qtbot):
+    """Two charts side by side in a narrow dock: a title wider than its chart ends in an ellipsis
+    instead of running past the dock's edge."""
+    from app.widgets.charts import BarChart
+
+    chart = BarChart("Tokens saved per category")
+    qtbot.addWidget(chart)
+    chart.resize(900, 120)
+    assert chart.shown_title() == "Tokens saved per category"
+    chart.resize(90, 120)
+    shown = chart.shown_title()
+    assert shown.endswith("…") and len(shown) < len(chart.title)

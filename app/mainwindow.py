@@ -794,7 +794,10 @@ class MainWindow(QMainWindow):
     def step_diagnostic(self, step: int) -> None:
         panel = self.diagnostics_panel
         rows = panel.proxy.rowCount()
-        if not rows:
+        if not rows:  # (F8 / Shift+F8 said nothing: a key that does nothing looks broken)
+            hidden = panel.model.rowCount()  # (all of them, when the panel's filter shows none)
+            self.statusBar().showMessage("No diagnostic to go to" + (f" ({hidden} hidden by the panel's filter)"
+                                                                     if hidden else ""), 4000)
             return
         current = panel.view.currentIndex().row()
         row = (current + step) % rows if current >= 0 else (0 if step > 0 else rows - 1)

@@ -259,6 +259,17 @@ def test_next_diagnostic_walks_the_panel(qtbot, window, workspace):
     qtbot.waitUntil(lambda: window.diagnostics_panel.proxy.rowCount() > 0, timeout=10000)
     window.step_diagnostic(1)
     assert window.current_tab() is not None and window.current_tab().path is not None
+    window.diagnostics_panel.search.setText("no such text anywhere")  # the filter hides them all
+    window.step_diagnostic(1)
+    assert window.statusBar().currentMessage().startswith("No diagnostic to go to (")
+    assert "hidden by the panel's filter" in window.statusBar().currentMessage()
+
+
+def test_next_diagnostic_with_none_says_so(qtbot, window):
+    """F8 with nothing to go to says so (it did nothing, which looks like a broken key)."""
+    window.diagnostics_panel.set_all({})
+    window.actions_["next_diag"].trigger()
+    assert window.statusBar().currentMessage() == "No diagnostic to go to"
 
 
 def test_trust_verdict_in_status_and_explorer(qtbot, window, workspace):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Callable
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QAction, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 SHORTCUT_ROLE = Qt.ItemDataRole.UserRole + 1
+Entry = tuple[str, str, str, object]  # a quick pick's row: label, detail, tooltip, what picking it gives
 
 
 class _ShortcutDelegate(QStyledItemDelegate):
@@ -75,8 +79,9 @@ class QuickPick(QDialog):
     detail shown right-aligned in a muted colour (a shortcut, a folder), the text the query is
     matched against, a tooltip, and what picking it gives (``chosen``)."""
 
-    def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
+    def __init__(self, placeholder: str, entries: Callable[[str], list[Entry]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.entries = entries  # ``(label, detail, tooltip, payload)`` of what a query matches, best first
         self.setWindowFlag(Qt.WindowType.FramelessWindowHint, True)
         self.resize(560, 380)
         self.query = QLineEdit(placeholderText=placeholder)
@@ -91,10 +96,6 @@ class QuickPick(QDialog):
         self.list.itemActivated.connect(lambda _item: self.run_current())
         self.query.installEventFilter(self)
         self.chosen: object | None = None
-
-    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
-        """``(label, detail, tooltip, payload)`` of what ``query`` matches, best first."""
-        raise NotImplementedError
 
     def refresh(self, query: str) -> None:
         self.list.clear()
@@ -131,7 +132,7 @@ class CommandPalette(QuickPick):
     """Every enabled action of the window, matched on its label and tooltip."""
 
     def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
-        super().__init__("Type a command…", parent)
+        super().__init__("Type a command…", self._commands, parent)
         self.setWindowTitle("Command palette")
         self.actions_ = [a for a in actions if a.text() and a.isEnabled()]
         self.refresh("")
@@ -140,9 +141,9 @@ class CommandPalette(QuickPick):
     def label(action: QAction) -> str:
         return action.text().replace("&", "")
 
-    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
+    def _commands(self, query: str) -> list[Entry]:
         found = [a for a in self.actions_ if matches(query, self.label(a) + " " + a.toolTip())]
-        out: list[tuple[str, str, str, object]] = []
+        out: list[Entry] = []
         for action in sorted(found, key=lambda a: rank(query, self.label(a))):  # (stable: menu order within a rank)
             text = self.label(action)
             if action.isCheckable():  # a toggle says which way it is now
@@ -161,20 +162,12 @@ class FilePicker(QuickPick):
     (it was a combo box that opened a file only when its whole relative path was typed)."""
 
     def __init__(self, paths: list[str], parent: QWidget | None = None) -> None:
-        super().__init__("Type part of a file name or path…", parent)
+        super().__init__("Type part of a file name or path…", self._files, parent)
         self.setWindowTitle("Go to file")
-        self.paths = paths
+        self.paths = paths  # workspace-relative, with "/"
         self.refresh("")
 
-    def entries(self, query: str) -> list[tuple[str, str, str, object]]:
+    def _files(self, query: str) -> list[Entry]:
         found = [p for p in self.paths if matches(query, p)]
-        found.sort(key=lambda p: (rank(query, _name(p)), rank(query, p.replace("/", " ")), p))
-        return [(_name(p), _folder(p), p, p) for p in found]
-
-
-def _name(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
-
-
-def _folder(path: str) -> str:
-    return path.rsplit("/", 1)[0] if "/" in path else ""
+        found.sort(key=lambda p: (rank(query, posixpath.basename(p)), rank(query, p.replace("/", " ")), p))
+        return [(posixpath.basename(p), posixpath.dirname(p), p, p) for p in found]

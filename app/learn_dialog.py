@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.theme import mono_font, tints
+from app.theme import mono_font, stripe_style, tints
 from app.widgets.screen_fit import fit_to_screen
 from app.widgets.spanview import SpanTextView
 from app.workers import Dispatcher
@@ -448,7 +448,7 @@ class LinesLikeDialog(QDialog):
         lay = QVBoxLayout(self)
         self.elsewhere = QLabel(elsewhere)  # (the output went through another filter: said first)
         self.elsewhere.setWordWrap(True)
-        self.elsewhere.setStyleSheet(f"QLabel {{ border-left: 4px solid {tints().warning}; padding: 3px 6px; }}")
+        self.elsewhere.setStyleSheet(stripe_style("warning"))
         self.elsewhere.setVisible(bool(elsewhere))
         lay.addWidget(self.elsewhere)
         if found.proposal is None:

@@ -163,9 +163,7 @@ class RtkPreviewPanel(QWidget):
         self.chosen.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # the open file's filter was not chosen for this output: a line of its own, its start in
         # view (as the end of ``chosen`` it was cut off at every ordinary dock width)
-        self.not_chosen = ElidedLabel()
-        self.not_chosen.setStyleSheet(f"QLabel {{ color: {tints().warning}; }}")
-        self.not_chosen.hide()
+        self.not_chosen = Banner()
         self.summary = ElidedLabel("Paste command output to see what RTK keeps.")
         self.banner = Banner()
         self.stages = QTreeWidget()
@@ -470,7 +468,7 @@ class RtkPreviewPanel(QWidget):
             self.banner.show_message(preview.error, "error")
             self.detected.setText("")
             self.chosen.setText("")
-            self.not_chosen.hide()
+            self.not_chosen.show_message("")
             self.summary.setText("Paste command output to see what RTK keeps.")
             self.output.set_text("")
             self.output.clear_spans()
@@ -493,11 +491,10 @@ class RtkPreviewPanel(QWidget):
         self.chosen.setText(f"Filter: {preview.why}" if preview.why else "No filter ran")
         if self.active is not None and preview.filter_ids and preview.filter_id not in preview.filter_ids:
             name = Path(self.active.path).name
-            self.not_chosen.setText(f"The open file's filter ({', '.join(preview.filter_ids[:3])}) was not chosen "
-                                    f"for this output; “This filter only” runs {name} alone.")
-            self.not_chosen.show()
+            self.not_chosen.show_message(f"The open file's filter ({', '.join(preview.filter_ids[:3])}) was not "
+                                         f"chosen for this output; “This filter only” runs {name} alone.", "warning")
         else:
-            self.not_chosen.hide()
+            self.not_chosen.show_message("")
         self.summary.setText(f"<b>{preview.summary()}</b> · {len(preview.highlights)} error/summary line(s) kept · "
                              f"{preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")

@@ -46,6 +46,14 @@ def tints() -> Tints:
     return _current
 
 
+def stripe_style(level: str = "warning") -> str:
+    """A note's look: a coloured bar at its left edge, in the level's colour (errors red, warnings
+    amber, the rest blue). One look for the previews' banners and the notes over a result."""
+    t = tints()
+    colour = {"error": t.error, "warning": t.warning}.get(level, t.info)
+    return f"QLabel {{ border-left: 4px solid {colour}; padding: 4px 6px; }}"
+
+
 def system_is_dark() -> bool:
     hints = QGuiApplication.styleHints()
     scheme = getattr(hints, "colorScheme", None)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.icons import SymbolIconDelegate, icon, split_symbol
 from app.jsonview import JsonEditor, Mark
-from app.theme import mono_font, tints
+from app.theme import mono_font, stripe_style, tints
 from app.widgets.elided import ElidedLabel
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
@@ -157,7 +157,7 @@ class LastGoodNote(QLabel):
         super().__init__()
         self.results = results
         self.setWordWrap(True)
-        self.setStyleSheet(f"QLabel {{ border-left: 4px solid {tints().warning}; padding: 3px 6px; }}")
+        self.setStyleSheet(stripe_style("warning"))
         self.hide()
 
     def mark(self, invalid: bool, why: str = "", has_result: bool = True) -> None:

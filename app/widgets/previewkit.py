@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QSizePolicy, QWidget
 
 from app.icons import SymbolIconDelegate
-from app.theme import tints
+from app.theme import stripe_style, tints
 from app.widgets.elided import ElidedLabel
 from engine.workspace.previews.marks import Note
 
@@ -66,9 +66,7 @@ class Banner(ElidedLabel):
         if not text:
             self.hide()
             return
-        t = tints()
-        color = {"error": t.error, "warning": t.warning}.get(level, t.info)
-        self.setStyleSheet(f"QLabel {{ border-left: 4px solid {color}; padding: 4px 6px; }}")
+        self.setStyleSheet(stripe_style(level))
         self.setText(text)
         self.show()
 

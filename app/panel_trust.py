@@ -295,51 +295,31 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            self.risk.setHtml(self._since_html(present) + self._tests_html(present) + self._risk_html(present))
+            self.risk.setHtml(self._review_html(present))
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
         self._update_buttons()
 
     @staticmethod
-    def _since_html(present) -> str:
-        """What changed since the last trust, filter by filter, risk of each change tinted by level."""
-        t = tints()
-        colours = {"[high]": t.error, "[medium]": t.warning}
-        out = ["<b>What changed since trust</b>"]
-        for f in present:
-            for line in since_trust_lines(f):
-                colour = next((c for key, c in colours.items() if key in line), None)
-                text = html.escape(line)
-                out.append(f"<span style='color:{colour}'>{text}</span>" if colour else text)
-        out.append("")
-        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
-
-    @staticmethod
-    def _tests_html(present) -> str:
-        """What the filters' inline tests say, a problem tinted (its ``[!]`` stays)."""
-        t = tints()
-        out = ["<b>Their inline tests</b>"]
-        for f in present:
-            for line in f.tests_lines():
-                text = html.escape(line)
-                out.append(f"<span style='color:{t.warning}'>{text}</span>" if "[!]" in line else text)
-        out.append("")
-        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
-
-    @staticmethod
-    def _risk_html(present) -> str:
-        """The review as text, findings tinted by level (the level word stays: colour is not the only signal)."""
+    def _review_html(present) -> str:
+        """What changed since the last trust, what the filters' own tests say, then the risk
+        review, as text; a finding tinted by its level (the level word stays: colour is not the
+        only signal)."""
         t = tints()
         colours = {"[high]": t.error, "[medium]": t.warning, "[!]": t.warning}
-        out = []
+
+        def tinted(line: str) -> str:
+            colour = next((c for key, c in colours.items() if key in line), None)
+            text = html.escape(line)
+            return f"<span style='color:{colour}'>{text}</span>" if colour else text
+
+        out = ["<b>What changed since trust</b>", *(tinted(line) for f in present for line in since_trust_lines(f)),
+               "", "<b>Their inline tests</b>", *(tinted(line) for f in present for line in f.tests_lines()), ""]
         for f in present:
             out.append(f"<b>{html.escape(Path(f.path).name)}</b> <span style='color:{t.punct}'>"
                        f"({html.escape(f.computed or 'no hash')})</span>")
-            for line in f.risk_text.splitlines():
-                colour = next((c for key, c in colours.items() if key in line), None)
-                text = html.escape(line)
-                out.append(f"<span style='color:{colour}'>{text}</span>" if colour else text)
+            out += [tinted(line) for line in f.risk_text.splitlines()]
             out.append("")
         return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
 

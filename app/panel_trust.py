@@ -74,7 +74,8 @@ RISK_PLACEHOLDER = "The risk review of the project filters appears here."
 def _load(project: Path, entries: list | None, profile: str) -> tuple[TrustOverview, list[ExportCandidate], list]:
     """Worker job: the trust overview and every filter of the workspace (from the scan's entries)."""
     overview = trust_overview(project, profile=profile)
-    candidates, problems = export_candidates(filter_files_of(project, entries), profile)
+    candidates, problems = export_candidates(filter_files_of(project, entries), profile,
+                                             tested=overview.test_problems())
     return overview, candidates, problems
 
 

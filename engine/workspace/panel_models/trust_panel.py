@@ -59,6 +59,10 @@ class TrustOverview:
     def present(self) -> list[TrustFileView]:
         return [f for f in self.files if f.exists]
 
+    def test_problems(self) -> dict[Path, dict[str, str]]:
+        """The test problems found for each project filter file read (``export_candidates``' ``tested``)."""
+        return {Path(f.path): f.test_problems for f in self.present if f.test_problems is not None}
+
 
 def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[str, str] | None = None) -> TrustOverview:
     """Verdict, hash, filters and risk review of the project's ``.rtk/filters.{json,toml}``.
@@ -163,16 +167,22 @@ class ExportCandidate:
     problem: str | None = None  # a failing test or a test command that selects another filter
 
 
-def export_candidates(files: list[Path], profile: str = "omniroute") -> tuple[list[ExportCandidate], list[Diagnostic]]:
-    """Every filter of the chosen files, in file order, with the files' errors."""
+def export_candidates(files: list[Path], profile: str = "omniroute", *,
+                      tested: dict[Path, dict[str, str]] | None = None) -> tuple[list[ExportCandidate], list[Diagnostic]]:
+    """Every filter of the chosen files, in file order, with the files' errors. ``tested``: the
+    test problems already known for some of the files (the trust overview ran the project
+    filters' tests: not run twice)."""
     from engine.rtk.sources import read_filter_file
 
     out: list[ExportCandidate] = []
     problems: list[Diagnostic] = []
+    known = {p.resolve(): found for p, found in (tested or {}).items()}
     for path in files:
         read = read_filter_file(path, profile=profile)
         problems += [d for d in read.diagnostics if d.level == "error"]
-        failing = test_problems(read.filters)
+        failing = known.get(path.resolve())
+        if failing is None:
+            failing = test_problems(read.filters)
         out += [ExportCandidate(str(path), read.format, f.id, i, failing.get(f.id)) for i, f in enumerate(read.filters)]
     return out, problems
 

@@ -195,6 +195,21 @@ def test_trust_confirmation_says_what_the_filters_own_tests_say(demo):
     assert lines[at + 2].startswith(f"  [!] {tested['id']}: test '{tested['tests'][0]['name']}' fails")
 
 
+def test_export_candidates_reuse_the_overviews_test_run_of_the_project_filters(demo, monkeypatch):
+    """The Trust panel's load ran the .rtk filters' tests twice (overview, then export list)."""
+    from engine.workspace.panel_models import trust_panel
+
+    overview = trust_overview(demo, environ={})
+    files = filter_files_of(demo)
+    runs: list[int] = []
+    real = trust_panel.test_problems
+    monkeypatch.setattr(trust_panel, "test_problems", lambda filters: runs.append(len(filters)) or real(filters))
+    reused, _ = export_candidates(files, tested=overview.test_problems())
+    assert len(runs) == len(files) - 1  # every file but .rtk/filters.json
+    monkeypatch.setattr(trust_panel, "test_problems", real)
+    assert reused == export_candidates(files)[0]
+
+
 def test_a_broken_trust_json_is_not_called_never_trusted(demo):
     """With trust.json unreadable, whether the file was ever trusted is unknown: the review says
     why there is nothing to compare with, not "never trusted before"."""

@@ -47,15 +47,18 @@ def caveman_samples(workspace: str | Path | None, builtin_rules: str | Path | No
                     add(p, "workspace")
     for root, origin in [*((Path(r), "workspace") for r in pack_roots),
                          *([(Path(builtin_rules), "built-in")] if builtin_rules else [])]:
-        if not root.is_dir():
-            continue
-        for lang_dir in sorted(p for p in root.iterdir() if p.is_dir()):
-            samples = lang_dir / "samples"
-            if samples.is_dir():
-                for p in sorted(samples.iterdir()):
-                    if p.suffix in SAMPLE_SUFFIXES:
-                        add(p, origin, lang_dir.name)
+        for samples in pack_sample_folders(root):
+            for p in sorted(samples.iterdir()):
+                if p.suffix in SAMPLE_SUFFIXES:
+                    add(p, origin, samples.parent.name)
     return out
+
+
+def pack_sample_folders(rules: Path) -> list[Path]:
+    """The ``<lang>/samples`` folders beside the packs of a rules folder, those that exist."""
+    if not rules.is_dir():
+        return []
+    return [lang / "samples" for lang in sorted(p for p in rules.iterdir() if p.is_dir()) if (lang / "samples").is_dir()]
 
 
 def sample_folders(workspace: str | Path | None) -> list[Path]:
@@ -66,11 +69,7 @@ def sample_folders(workspace: str | Path | None) -> list[Path]:
     if workspace is None:
         return []
     root = Path(workspace)
-    folders = [root / "samples"]
-    rules = root / "rules"
-    if rules.is_dir():
-        folders += [lang / "samples" for lang in sorted(p for p in rules.iterdir() if p.is_dir())]
-    return [folder for folder in folders if folder.is_dir()]
+    return ([root / "samples"] if (root / "samples").is_dir() else []) + pack_sample_folders(root / "rules")
 
 
 def output_samples(workspace: str | Path | None) -> list[Sample]:

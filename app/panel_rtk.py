@@ -63,9 +63,10 @@ from engine.workspace.previews.rtk_preview import (
     FilterBuffer,
     RtkPreview,
     RtkRequest,
+    parse_filter_buffer,
     run_rtk_preview,
 )
-from engine.workspace.previews.samples import Sample, command_hint, output_samples
+from engine.workspace.previews.samples import Sample, command_hint, output_samples, sample_for_filters
 from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
@@ -316,6 +317,8 @@ class RtkPreviewPanel(QWidget):
             self.sample_combo.setItemData(self.sample_combo.count() - 1, s.path, Qt.ItemDataRole.ToolTipRole)
         self.sample_combo.setCurrentIndex(max(0, self.sample_combo.findText(current)))
         self.sample_combo.blockSignals(False)
+        if not self.input.toPlainText():
+            self._follow_open_filter()  # (only then: a rescan never swaps the sample the user chose)
         if not self.input.toPlainText() and self._samples:
             self.sample_combo.setCurrentIndex(1)
             self._sample_chosen(1)
@@ -340,9 +343,31 @@ class RtkPreviewPanel(QWidget):
         return True
 
     def _on_active_tab(self, tab: DocumentTab | None) -> None:
-        if self._take_tab(tab) and self.window_ is not None and self.window_.right.indexOf(self) >= 0:
-            self.window_.right.setCurrentWidget(self)  # the dock follows the active editor
+        if self._take_tab(tab):
+            self._follow_open_filter()
+            if self.window_ is not None and self.window_.right.indexOf(self) >= 0:
+                self.window_.right.setCurrentWidget(self)  # the dock follows the active editor
         self.schedule()
+
+    def _follow_open_filter(self) -> None:
+        """A filter file brought to the front is previewed on a workspace sample it is chosen
+        for, when the preview shows none of the user's own output and the sample shown is one
+        it is not chosen for (deploy-log.json over check.sh's output said only "not chosen")."""
+        if self.active is None or not self._samples:
+            return
+        shown = self.sample_combo.currentIndex()
+        if shown <= 0 and self.input.toPlainText():
+            return  # the user's own output stays
+        profile = self.profile.currentText()
+        filters = parse_filter_buffer(self.active, profile)[0]
+        current = [s for s in self._samples if s.path == self.sample_combo.itemData(shown)]
+        if current and sample_for_filters(current, filters, profile=profile) is not None:
+            return
+        pick = sample_for_filters(self._samples, filters, profile=profile)
+        index = self.sample_combo.findData(pick.path) if pick is not None else -1
+        if index > 0:
+            self.sample_combo.setCurrentIndex(index)
+            self._sample_chosen(index)
 
     def _on_tab_edited(self, tab: DocumentTab) -> None:
         if tab.doc.kind in FILTER_KINDS:
@@ -381,9 +406,7 @@ class RtkPreviewPanel(QWidget):
             return False
         hint = command_hint(path)
         if hint:
-            self.command.blockSignals(True)
-            self.command.setText(hint)
-            self.command.blockSignals(False)
+            self._set_command(hint)
         self._sample_text = qt_plain_text(text) if keep_combo else None  # (as the view gives it back)
         self.set_output(text)
         if not keep_combo:
@@ -394,19 +417,26 @@ class RtkPreviewPanel(QWidget):
         """A command output from elsewhere (the Corpus panel's sample ``path``): the sample box
         names it when it is one of the workspace's samples, else says "(your output)"."""
         self.command.setText(command)
+        self.command.setCursorPosition(0)
         index = self.sample_combo.findData(path) if path else -1
         self._sample_text = qt_plain_text(text) if index > 0 else None
         self.set_output(text)
         self.sample_combo.setCurrentIndex(max(0, index))
+
+    def _set_command(self, command: str) -> None:
+        """The command a sample or a new filter brings, shown from its start (the field is
+        narrow: with the caret at the end, "./scripts/deploy.sh web1" lost its "./")."""
+        self.command.blockSignals(True)
+        self.command.setText(command)
+        self.command.setCursorPosition(0)
+        self.command.blockSignals(False)
 
     def set_output(self, text: str) -> None:
         self.input.set_text(text)  # the same text again keeps its shading (see SpanTextView.set_text)
 
     def load_command_sample(self, command: str, sample: str) -> None:
         """A new filter's command and pasted output become the preview's input (File ▸ New Filter)."""
-        self.command.blockSignals(True)
-        self.command.setText(command)
-        self.command.blockSignals(False)
+        self._set_command(command)
         if sample:
             self.set_output(sample)
             self.sample_combo.setCurrentIndex(0)

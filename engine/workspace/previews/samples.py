@@ -7,6 +7,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.rtk.model import RtkFilter
 
 SAMPLE_SUFFIXES = (".txt", ".md")
 OUTPUT_SUFFIXES = (".txt", ".log", ".out")
@@ -83,6 +87,25 @@ def output_samples(workspace: str | Path | None) -> list[Sample]:
             if p.is_file() and p.suffix in OUTPUT_SUFFIXES and "caveman" not in p.relative_to(folder).parts:
                 out.append(Sample(str(p.relative_to(folder)), str(p), "workspace"))
     return out
+
+
+def sample_for_filters(samples: Sequence[Sample], filters: Sequence[RtkFilter], *,
+                       profile: str = "omniroute") -> Sample | None:
+    """The first of ``samples`` whose stored command (``<stem>.cmd``) one of ``filters`` is
+    chosen for, among those filters alone, or None. A filter opened in the IDE is previewed on an
+    output it would run on: a sample of another command showed only "not chosen"."""
+    from engine.rtk.select import select_filter
+
+    if not filters:
+        return None
+    for sample in samples:
+        command = command_hint(sample.path)
+        if not command:
+            continue
+        chosen = select_filter("", command, filters, profile=profile)
+        if chosen.filter is not None and chosen.criterion != "generic-fallback":
+            return sample
+    return None
 
 
 def sample_file_name(name: str) -> str:

@@ -429,11 +429,45 @@ def test_journey_external_edit_while_dirty(qtbot, ide):
     assert "theirs_again" not in tab.text
 
 
+# ---------------------------------------------------------------- e. a filter previewed on its own output
+
+def choose_sample(panel, name: str) -> None:
+    """Pick ``name`` in the preview's sample box as a user does (the box's ``activated``)."""
+    index = panel.sample_combo.findText(name)
+    assert index > 0, f"no sample {name}"
+    panel.sample_combo.setCurrentIndex(index)
+    panel.sample_combo.activated.emit(index)
+
+
+def test_journey_a_filter_opened_is_previewed_on_its_own_output(qtbot, ide):
+    window = ide
+    rtk = window.panel_widgets["rtk-preview"]
+    choose_sample(rtk, "check-failure.txt")  # another filter's output (.rtk's ledger-check)
+    assert rtk.command.text() == "./scripts/check.sh"
+    tab = open_in_editor(qtbot, window, "filters/deploy-log.json")
+    settle(qtbot, window, "open a filter", lambda: rtk_current(window, tab))
+    assert rtk.sample_combo.currentText() == "deploy.log" and rtk.command.text() == "./scripts/deploy.sh web1"
+    assert rtk.preview.filter_id == "deploy-log" and rtk.not_chosen.isHidden()
+    assert rtk.command.cursorPosition() == 0  # shown from its start
+
+    paste(rtk.input, "deploy: target web2 (release 1.5.0)\n")  # the user's own output
+    settle(qtbot, window, "paste an output", lambda: rtk_current(window, tab))
+    assert rtk.sample_combo.currentIndex() == 0
+    pack = open_in_editor(qtbot, window, "rules/en/team.json")
+    bar = window.tabs.tabBar()
+    click(bar, bar.tabRect(window.tabs.indexOf(tab)).center())  # its tab, clicked
+    assert window.current_tab() is tab
+    settle(qtbot, window, "back to the filter", lambda: rtk_current(window, tab))
+    assert rtk.input.toPlainText() == "deploy: target web2 (release 1.5.0)\n"  # kept, never swapped
+    assert pack is not tab
+
+
 # ---------------------------------------------------------------- the same journeys at 1366×768
 
 @pytest.mark.slow
 @pytest.mark.parametrize("journey", ["test_journey_caveman_rule", "test_journey_filter_for_a_new_command",
-                                     "test_journey_playgrounds", "test_journey_external_edit_while_dirty"])
+                                     "test_journey_playgrounds", "test_journey_external_edit_while_dirty",
+                                     "test_journey_a_filter_opened_is_previewed_on_its_own_output"])
 def test_journeys_at_1366x768(journey):
     if screen_size()[:2] == (1366, 768):
         pytest.skip("this process already runs at 1366×768")

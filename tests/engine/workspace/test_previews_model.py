@@ -17,6 +17,7 @@ from engine.workspace.previews.samples import (
     command_hint,
     output_samples,
     sample_file_name,
+    sample_for_filters,
     workspace_samples_dir,
 )
 from engine.workspace.previews.word_diff import word_diff
@@ -200,6 +201,23 @@ def test_samples_from_workspace_packs_and_builtin(workspace, tmp_path):
     assert [s.name for s in outputs] == ["mytool.log"]
     assert command_hint(outputs[0].path) == "mytool build"
     assert sample_file_name("..") == "sample.txt" and sample_file_name("a.txt") == "a.txt"
+
+
+def test_sample_for_filters_is_the_first_output_its_filters_are_chosen_for(workspace):
+    from engine.workspace.previews.rtk_preview import parse_filter_buffer
+
+    samples = workspace / "samples"
+    (samples / "a-other.log").write_text("othertool 2.0\n", encoding="utf-8")
+    (samples / "a-other.cmd").write_text("$ othertool run\n", encoding="utf-8")
+    (samples / "b-bare.log").write_text("mytool 1.0\n", encoding="utf-8")  # (no command kept beside it)
+    outputs = output_samples(workspace)
+    assert [s.name for s in outputs] == ["a-other.log", "b-bare.log", "mytool.log"]
+    path = workspace / "filters" / "mytool.json"
+    filters, _ = parse_filter_buffer(FilterBuffer(str(path), path.read_text(encoding="utf-8"), None), "omniroute")
+    picked = sample_for_filters(outputs, filters)
+    assert picked is not None and picked.name == "mytool.log"
+    assert sample_for_filters(outputs[:2], filters) is None  # another command's output, and one without a command
+    assert sample_for_filters(outputs, []) is None
 
 
 # ---------------------------------------------------------------- RTK

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.theme import mono_font, tints
+from app.theme import deeper, mono_font, tints
 from app.widgets.screen_fit import fit_to_screen
 from engine.workspace.diffrows import side_by_side, summary
 
@@ -82,11 +82,6 @@ class ConflictBar(QFrame):
 _CHANGED = Qt.ItemDataRole.UserRole + 1  # a line cell's changed stretch: (start, end), or None
 
 
-def _stronger(color: QColor) -> QColor:
-    """The row's tint, deeper: the changed stretch inside a tinted line."""
-    return color.lighter(170) if tints().dark else color.darker(125)
-
-
 class _LineDelegate(QStyledItemDelegate):
     """A line cell: an equal line on one row, elided; a changed line whole (wrapped), its
     changed stretch deeper-tinted and underlined (a change far along a long pattern line was
@@ -109,7 +104,7 @@ class _LineDelegate(QStyledItemDelegate):
         marked = QTextCharFormat()
         background = index.data(Qt.ItemDataRole.BackgroundRole)
         if isinstance(background, (QBrush, QColor)):
-            marked.setBackground(_stronger(QBrush(background).color()))
+            marked.setBackground(deeper(QBrush(background).color()))
         marked.setFontUnderline(True)
         cursor.insertText(text[:start])
         cursor.insertText(text[start:end], marked)

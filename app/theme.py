@@ -46,6 +46,14 @@ def tints() -> Tints:
     return _current
 
 
+def deeper(color: QColor) -> QColor:
+    """A diff line's tint, deeper: the stretch that changed inside a removed or inserted line.
+    Its lightness moves, its hue and saturation stay (``darker`` greyed the pale red to brown)."""
+    h, s, lightness, a = color.getHsl()
+    shifted = min(255, lightness + 40) if tints().dark else max(0, lightness - 36)
+    return QColor.fromHsl(h, s, shifted, a)
+
+
 def stripe_style(level: str = "warning") -> str:
     """A note's look: a coloured bar at its left edge, in the level's colour (errors red, warnings
     amber, the rest blue). One look for the previews' banners and the notes over a result."""

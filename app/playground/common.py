@@ -27,11 +27,11 @@ from PySide6.QtWidgets import (
 
 from app.icons import SymbolIconDelegate, icon, split_symbol
 from app.jsonview import JsonEditor, Mark
-from app.theme import mono_font, stripe_style, tints
+from app.theme import deeper, mono_font, stripe_style, tints
 from app.widgets.elided import ElidedLabel
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
-from engine.workspace.diffrows import DiffRow
+from engine.workspace.diffrows import DiffRow, changed_stretches
 from engine.workspace.panel_models.json_panes import PaneError
 
 LEVEL_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
@@ -170,7 +170,9 @@ class LastGoodNote(QLabel):
 
 
 class DiffView(QPlainTextEdit):
-    """Read-only line diff: removed lines red with ``-``, inserted green with ``+``."""
+    """Read-only line diff: removed lines red with ``-``, inserted green with ``+``; in a line
+    replaced by another, the stretch that differs is deeper-tinted and underlined (one changed
+    character of a long JSON line was otherwise found by comparing the two lines by eye)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -180,51 +182,104 @@ class DiffView(QPlainTextEdit):
 
     def show_rows(self, rows: list[DiffRow], empty: str = "no differences") -> None:
         """Unified rendering of side-by-side rows (old left, new right)."""
-        lines: list[tuple[str, str]] = []
+        lines: list[DiffLine] = []
         for row in rows:
             if row.tag == "equal":
-                lines.append((" ", row.left))
+                lines.append((" ", row.left, None))
                 continue
             if row.left_no is not None:
-                lines.append(("-", row.left))
+                lines.append(("-", row.left, row.left_changed))
             if row.right_no is not None:
-                lines.append(("+", row.right))
-        if not any(mark != " " for mark, _ in lines):
-            lines = [(" ", line) for _, line in lines] or [(" ", empty)]
+                lines.append(("+", row.right, row.right_changed))
+        if not any(mark != " " for mark, _, _ in lines):
+            lines = [(" ", line, None) for _, line, _ in lines] or [(" ", empty, None)]
         self._render(lines)
 
     def show_unified(self, diff: str, empty: str = "no differences") -> None:
-        lines = []
+        lines: list[DiffLine] = []
         for line in diff.splitlines():
             if line.startswith(("---", "+++")):
-                lines.append(("#", line))
+                lines.append(("#", line, None))
             elif line.startswith("@@"):
-                lines.append(("@", line))
+                lines.append(("@", line, None))
             elif line[:1] in "-+ ":
-                lines.append((line[:1] or " ", line[1:]))
+                lines.append((line[:1] or " ", line[1:], None))
             else:
-                lines.append((" ", line))
-        self._render(lines or [(" ", empty)])
+                lines.append((" ", line, None))
+        self._render(_paired(lines) or [(" ", empty, None)])
 
-    def _render(self, lines: list[tuple[str, str]]) -> None:
+    def _render(self, lines: list[DiffLine]) -> None:
         t = tints()
         self.clear()
         cursor = self.textCursor()
-        for n, (mark, text) in enumerate(lines):
+        for n, (mark, text, changed) in enumerate(lines):
             fmt = QTextCharFormat()
             if mark == "-":
                 fmt.setBackground(QColor(t.removed))
-                fmt.setFontStrikeOut(False)
             elif mark == "+":
                 fmt.setBackground(QColor(t.inserted))
             elif mark in "#@":
                 fmt.setForeground(QColor(t.punct))
-            shown = text if mark in "#@" else f"{mark} {text}"
-            cursor.insertText(shown + ("\n" if n < len(lines) - 1 else ""), fmt)
+            end = "\n" if n < len(lines) - 1 else ""
+            if mark in "#@":
+                cursor.insertText(text + end, fmt)
+                continue
+            if changed is None or changed[0] >= changed[1]:
+                cursor.insertText(f"{mark} {text}{end}", fmt)
+                continue
+            marked = QTextCharFormat(fmt)
+            marked.setBackground(deeper(fmt.background().color()))
+            marked.setFontUnderline(True)
+            start, stop = changed
+            cursor.insertText(f"{mark} {text[:start]}", fmt)
+            cursor.insertText(text[start:stop], marked)
+            cursor.insertText(text[stop:] + end, fmt)
         self.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def changed_stretches(self) -> list[str]:
+        """The marked (changed) stretches as shown, in order: what a reader's eye is led to."""
+        found: list[str] = []
+        block = self.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                if fragment.charFormat().fontUnderline():
+                    found.append(fragment.text())
+                it += 1
+            block = block.next()
+        return found
 
     def plain_lines(self) -> list[str]:
         return self.toPlainText().split("\n")
+
+
+# (mark, text, the stretch of text that changed or None): one line of a DiffView
+DiffLine = tuple[str, str, tuple[int, int] | None]
+
+
+def _paired(lines: list[DiffLine]) -> list[DiffLine]:
+    """A unified diff's runs of removed lines followed by added ones, paired line by line,
+    each pair marked with the stretch where the two differ (``changed_stretches``)."""
+    out: list[DiffLine] = []
+    k = 0
+    while k < len(lines):
+        removed = k
+        while removed < len(lines) and lines[removed][0] == "-":
+            removed += 1
+        added = removed
+        while added < len(lines) and lines[added][0] == "+":
+            added += 1
+        if removed == k:  # (no removed run here)
+            out.append(lines[k])
+            k += 1
+            continue
+        minus, plus = lines[k:removed], lines[removed:added]
+        marks = [changed_stretches(m[1], p[1]) for m, p in zip(minus, plus)]
+        out += [(m, text, marks[i][0] if i < len(marks) else None) for i, (m, text, _) in enumerate(minus)]
+        out += [(m, text, marks[i][1] if i < len(marks) else None) for i, (m, text, _) in enumerate(plus)]
+        k = added
+    return out
 
 
 class NotesList(QTreeWidget):

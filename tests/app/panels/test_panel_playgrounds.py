@@ -52,6 +52,29 @@ def test_claude_code_names_sample_folds_the_edit(qtbot, repair):
     assert "preprocess" in trace_stages
 
 
+def test_the_diff_marks_where_a_replaced_line_differs(qtbot, repair):
+    tab = repair.repair
+    _wait(qtbot, tab, lambda: tab.load_sample("claude-code-field-names"))
+    lines = tab.diff.plain_lines()
+    assert '-   "file_path": "src/app.py",' in lines and '+   "path": "src/app.py",' in lines
+    # (the renamed key, not the whole line: its value is the same on both sides)
+    assert tab.diff.changed_stretches()[0] == "file_"
+
+
+def test_a_unified_diff_marks_each_replaced_line_of_a_run(qtbot):
+    from app.playground.common import DiffView
+
+    view = DiffView()
+    qtbot.addWidget(view)
+    view.show_unified("--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n-deploy: done in 41s\n-health ok\n"
+                      "+deploy: done in 42s\n+health: ok\n kept\n-only removed\n")
+    assert view.plain_lines() == ["--- expected", "+++ actual", "@@ -1,3 +1,3 @@", "- deploy: done in 41s",
+                                  "- health ok", "+ deploy: done in 42s", "+ health: ok", "  kept", "- only removed"]
+    assert view.changed_stretches() == ["1", "2", ":"]  # (an insertion marks nothing on the removed side)
+    view.show_unified("")
+    assert view.plain_lines() == ["  no differences"] and view.changed_stretches() == []
+
+
 def test_unrepairable_shows_the_retry_message(qtbot, repair):
     tab = repair.repair
     tab.preset.setCurrentIndex(tab.preset.findData("bash"))

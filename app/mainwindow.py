@@ -8,6 +8,7 @@ scan and validation workers, the recovery journal and the settings. Per-file beh
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence, QUndoGroup
@@ -31,6 +32,7 @@ from app.explorer import TRUST_BADGES, Explorer
 from app.explorer_menu import install_explorer_keys, show_explorer_menu
 from app.palette import CommandPalette, FilePicker
 from app.preview_placement import PreviewPlacement
+from app.scratch import ScratchKeeper, ScratchPanel
 from app.settings_dialog import SettingsDialog
 from app.theme import apply_theme, mono_font
 from app.visual import VisualEditor
@@ -172,6 +174,14 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self.apply_default_dock_sizes)  # once the window has its real size
         self.preview_placement = PreviewPlacement(self)  # the preview dock steps aside for playgrounds
         self.preview_placement.follow()
+        self.scratch = ScratchKeeper(parent=self)  # the previews' and playgrounds' own inputs
+        self.scratch.failed.connect(self._scratch_failed)
+        if not docs_mode:
+            for widget in self.panel_widgets.values():
+                parts = getattr(widget, "scratch_parts", None)
+                for part in parts() if callable(parts) else [widget]:
+                    if hasattr(part, "scratch_key"):
+                        self.scratch.add(cast("ScratchPanel", part))
 
     # -- panels ---------------------------------------------------------------------------------------
     def _create_panels(self) -> None:
@@ -354,6 +364,7 @@ class MainWindow(QMainWindow):
         root = root.resolve()
         if self.workspace is not None and root != self.workspace and not self.close_all_tabs():
             return
+        self.scratch.flush()  # (the inputs of the workspace open until now)
         self.workspace = root
         self.setWindowTitle(f"{root.name}[*] — Rulewright")
         self.diagnostics_panel.set_root(root)  # clears it until the scan reports
@@ -368,6 +379,8 @@ class MainWindow(QMainWindow):
         if self.start_page.isVisible():
             self.start_page.refresh()
         self.workspaceOpened.emit(str(root))
+        if not self.docs_mode:
+            self.scratch.open(root)  # (after the panels took the new workspace: their own inputs win)
         if restore and not self.docs_mode:
             QTimer.singleShot(0, self.offer_recovery)
 
@@ -899,11 +912,16 @@ class MainWindow(QMainWindow):
             if callable(shutdown):
                 shutdown()
         if not self.docs_mode:
+            self.scratch.flush()
             self.settings.open_files = [str(t.path) for t in self.document_tabs() if t.path is not None]
             self.save_window_state()
             self.settings.save()
         self.watcher.stop()
         event.accept()
+
+    def _scratch_failed(self, message: str) -> None:
+        self.log(f"Could not keep the previews' inputs: {message}")
+        self.statusBar().showMessage(f"Could not keep the previews' inputs: {message}", 8000)
 
     def restore_window_state(self) -> bool:
         """Geometry and dock layout of the last session, clamped to the screen it opens on

@@ -182,6 +182,8 @@ class CavemanPreviewPanel(QWidget):
     firstShown = Signal(object)
     rulesShown = Signal(object)  # the explanation's rules, savings and notes drawn; its word diff follows
     helperWarmed = Signal()  # the first-result helper has paid its one-time costs (see _warm_helper)
+    scratchChanged = Signal()  # the user's own text changed (app.scratch keeps it)
+    scratch_key = "caveman-preview"
 
     def __init__(self, window: MainWindow | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -590,9 +592,21 @@ class CavemanPreviewPanel(QWidget):
         if pasted and self._input_length > STAGED_MIN:
             QTimer.singleShot(0, self._prepare_output)
         announced, self._announced = self._announced, None
+        self.scratchChanged.emit()
         if announced is not None and not self._docs_mode() and self.request() == announced:
             return  # the run for exactly this text started before the view had it (_text_coming)
         self.schedule(immediate=pasted)
+
+    def scratch_state(self) -> dict[str, str]:
+        """The user's own text (a named sample shown is not theirs to keep)."""
+        text = self.input.plain_text() if self.sample_combo.currentIndex() <= 0 else ""
+        return {"text": text} if text and text != self._auto_text else {}
+
+    def restore_scratch(self, state: dict[str, str]) -> None:
+        if state.get("text"):
+            self._sample_text = self._auto_text = None
+            self.set_text(state["text"])
+            self.sample_combo.setCurrentIndex(0)
 
     def request(self, text: str | None = None) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None

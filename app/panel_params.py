@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -59,6 +59,8 @@ SECTION_ROLE = Qt.ItemDataRole.UserRole + 3
 
 class ParamsPanel(QWidget):
     status: Badge  # built below the worker whose failure callback sets it
+    scratchChanged = Signal()  # the payload changed (app.scratch keeps the user's own)
+    scratch_key = "params-playground"
 
     def __init__(self, window: MainWindow | None = None) -> None:
         super().__init__()
@@ -159,7 +161,18 @@ class ParamsPanel(QWidget):
         if self._template_texts.get(name) != text:
             same = next((n for n, shown in self._template_texts.items() if shown == text), None)
             self.template.setCurrentIndex(max(0, self.template.findData(same)) if same is not None else 0)
+        self.scratchChanged.emit()
         return self.worker.request(run_params_view, text, self.profile.currentData())
+
+    def scratch_state(self) -> dict[str, str]:
+        """The payload, once it is the user's own (a template as loaded is not)."""
+        text = self.payload.toPlainText()
+        return {"payload": text} if text and self.template.currentIndex() <= 0 else {}
+
+    def restore_scratch(self, state: dict[str, str]) -> None:
+        if state.get("payload"):
+            set_pane_text(self.payload, state["payload"])
+            self.schedule()
 
     # -- results -------------------------------------------------------------------------------------------
     @Slot()

@@ -18,7 +18,7 @@ import html
 import json
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -93,6 +93,10 @@ def _combo(items: list[tuple[str, str]], tip: str = "") -> QComboBox:
 
 class RepairTab(QWidget):
     """Schema + arguments + config in, the pipeline's verdict out."""
+
+    scratchChanged = Signal()  # an input changed (app.scratch keeps the user's own)
+    scratch_key = "repair-playground"
+    _SCRATCH_COMBOS = ("preset", "policy", "profile")
 
     def __init__(self, inline: bool = False) -> None:
         super().__init__()
@@ -248,7 +252,34 @@ class RepairTab(QWidget):
             self._sample_inputs = None
             self.sample.setCurrentIndex(0)
             self.description.setText(f"Your own input (edited from the sample “{title}”).")
+        self.scratchChanged.emit()
         return self.worker.request(run_repair_view, self.request())
+
+    def scratch_state(self) -> dict[str, str]:
+        """The panes and options, once they are the user's own (a sample as loaded is not)."""
+        if self._sample_inputs is not None:
+            return {}
+        schema, args, config = self._inputs()
+        state = {"schema": schema, "args": args, "config": config, "model": self.model.text(),
+                 "raw": "1" if self.raw.isChecked() else ""}
+        state.update({name: str(getattr(self, name).currentData() or "") for name in self._SCRATCH_COMBOS})
+        return state
+
+    def restore_scratch(self, state: dict[str, str]) -> None:
+        if not any(state.get(k) for k in ("schema", "args", "config")):
+            return
+        for name in self._SCRATCH_COMBOS:
+            box = getattr(self, name)
+            box.setCurrentIndex(max(0, box.findData(state.get(name, ""))))
+        self.model.setText(state.get("model", ""))
+        self.raw.setChecked(bool(state.get("raw")))
+        set_pane_text(self.schema, state.get("schema", ""))
+        set_pane_text(self.args, state.get("args", ""))
+        set_pane_text(self.config, state.get("config", ""))
+        self._sample_inputs = None
+        self.sample.setCurrentIndex(0)
+        self.description.setText("Your own input, as you left it.")
+        self.schedule()
 
     # -- results ------------------------------------------------------------------------------------------
     @staticmethod
@@ -537,6 +568,10 @@ class RepairPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.tabs)
         compact(self)
+
+    def scratch_parts(self) -> list[RepairTab]:
+        """What ``app.scratch`` keeps of this panel: the arguments tab's inputs."""
+        return [self.repair]
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

@@ -94,6 +94,8 @@ class RtkPreviewPanel(QWidget):
     """See the module docstring. ``resultShown(preview)`` fires after a result is drawn."""
 
     resultShown = Signal(object)
+    scratchChanged = Signal()  # the user's own output or command changed (app.scratch keeps them)
+    scratch_key = "rtk-preview"
     # "Drop/Keep lines like these": set by app.learn_dialog.install_preview_actions
     lines_like_actions: tuple[QAction, QAction]
     lines_like_pending: tuple[DocumentTab, str, str, bool] | None  # (tab, filter id, kind, confirm)
@@ -116,6 +118,7 @@ class RtkPreviewPanel(QWidget):
         self.command.setPlaceholderText("the command, e.g. cargo test (helps detection and filter choice)")
         self.command.setClearButtonEnabled(True)
         self.command.textChanged.connect(lambda _t: self.schedule())
+        self.command.textChanged.connect(self.scratchChanged)
         self.sample_combo = QComboBox()
         self.sample_combo.setToolTip("Command outputs kept in the workspace's samples/ folder")
         self.sample_combo.setMinimumContentsLength(12)
@@ -446,6 +449,20 @@ class RtkPreviewPanel(QWidget):
         if self.sample_combo.currentIndex() > 0 and self._sample_text != self.input.plain_text():
             self.sample_combo.setCurrentIndex(0)  # edited, or another text shown: the user's own output now
         self.schedule()
+        self.scratchChanged.emit()
+
+    def scratch_state(self) -> dict[str, str]:
+        """The user's own output and its command (a workspace sample shown is not theirs to keep)."""
+        output = self.input.plain_text() if self.sample_combo.currentIndex() <= 0 else ""
+        return {"command": self.command.text(), "output": output} if output else {}
+
+    def restore_scratch(self, state: dict[str, str]) -> None:
+        if state.get("output"):
+            self._set_command(state.get("command", ""))
+            self._sample_text = None
+            self.set_output(state["output"])
+            self.sample_combo.setCurrentIndex(0)
+            self.schedule(immediate=True)
 
     # -- running --------------------------------------------------------------------------------------------------
     def request(self) -> RtkRequest:

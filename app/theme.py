@@ -49,9 +49,9 @@ def tints() -> Tints:
 def deeper(color: QColor) -> QColor:
     """A diff line's tint, deeper: the stretch that changed inside a removed or inserted line.
     Its lightness moves, its hue and saturation stay (``darker`` greyed the pale red to brown)."""
-    h, s, lightness, a = color.getHsl()
+    lightness = color.lightness()
     shifted = min(255, lightness + 40) if tints().dark else max(0, lightness - 36)
-    return QColor.fromHsl(h, s, shifted, a)
+    return QColor.fromHsl(color.hslHue(), color.hslSaturation(), shifted, color.alpha())
 
 
 def stripe_style(level: str = "warning") -> str:

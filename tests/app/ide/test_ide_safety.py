@@ -193,6 +193,84 @@ def test_crash_recovery_restores_unsaved_edits(qtbot, workspace, dialogs):
     second.watcher.stop()
 
 
+def _own_inputs(window) -> dict[str, str]:
+    """Give each preview and playground an input of the user's own, as a user does."""
+    rtk, caveman = window.panel_widgets["rtk-preview"], window.panel_widgets["caveman-preview"]
+    repair, params = window.panel_widgets["repair"].repair, window.panel_widgets["params"]
+    rtk.command.setText("mytool build --fast")
+    rtk.input.setPlainText("mytool 2.0\nwarning: 😀 kept\nerror: link failed\n")
+    caveman.input.setPlainText("Could you please basically just check the build?")
+    repair.args.setPlainText('{"path": "src/mine.py"}')
+    params.payload.setPlainText('{"model": {"id": "mine"}}')
+    return {"rtk": rtk.input.plain_text(), "caveman": caveman.input.plain_text(),
+            "args": repair.args.toPlainText(), "payload": params.payload.toPlainText()}
+
+
+def _assert_inputs_back(window, typed: dict[str, str]) -> None:
+    rtk, caveman = window.panel_widgets["rtk-preview"], window.panel_widgets["caveman-preview"]
+    repair, params = window.panel_widgets["repair"].repair, window.panel_widgets["params"]
+    assert rtk.input.plain_text() == typed["rtk"] and rtk.command.text() == "mytool build --fast"
+    assert rtk.sample_combo.currentIndex() == 0  # "(your output)"
+    assert caveman.input.plain_text() == typed["caveman"] and caveman.sample_combo.currentIndex() == 0
+    assert repair.args.toPlainText() == typed["args"] and "Your own input" in repair.description.text()
+    assert params.payload.toPlainText() == typed["payload"]
+
+
+def test_the_previews_and_playgrounds_keep_their_own_inputs_across_a_restart(qtbot, workspace, dialogs):
+    (workspace / "samples").mkdir()
+    (workspace / "samples" / "build.log").write_text("mytool 1.0\nok\n", encoding="utf-8")
+    first = MainWindow(Settings())
+    qtbot.addWidget(first)
+    first.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: first.index is not None, timeout=10000)
+    typed = _own_inputs(first)
+    first.close()  # (written at once on close)
+
+    second = MainWindow(Settings())
+    qtbot.addWidget(second)
+    second.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: second.index is not None, timeout=10000)
+    _assert_inputs_back(second, typed)
+    rtk = second.panel_widgets["rtk-preview"]
+    qtbot.waitUntil(lambda: rtk.preview is not None and rtk.preview.output == typed["rtk"], timeout=10000)
+    # a workspace sample shown instead is not the user's to keep: nothing of the preview's is then
+    index = rtk.sample_combo.findText("build.log")
+    rtk.sample_combo.setCurrentIndex(index)
+    rtk.sample_combo.activated.emit(index)
+    assert rtk.scratch_state() == {}
+    second.close()
+    assert second.scratch.store.read(str(workspace.resolve()), "rtk-preview") == {}
+    assert second.scratch.store.read(str(workspace.resolve()), "caveman-preview") != {}
+
+
+def test_the_previews_inputs_survive_a_crash(qtbot, workspace, dialogs):
+    first = MainWindow(Settings())
+    qtbot.addWidget(first)
+    first.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: first.index is not None, timeout=10000)
+    typed = _own_inputs(first)
+    qtbot.waitUntil(lambda: first.scratch.pending, timeout=2000)
+    qtbot.waitUntil(lambda: not first.scratch.pending, timeout=10000)  # a second after the last change
+    first.watcher.stop()  # the "crash": no close
+
+    second = MainWindow(Settings())
+    qtbot.addWidget(second)
+    second.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: second.index is not None, timeout=10000)
+    _assert_inputs_back(second, typed)
+    second.watcher.stop()
+
+
+def test_a_failing_write_of_the_previews_inputs_is_shown(qtbot, window, workspace, monkeypatch):
+    def disk_full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(window.scratch.store, "write_all", disk_full)
+    window.panel_widgets["rtk-preview"].input.setPlainText("mine\n")
+    window.scratch.flush()
+    assert "No space left on device" in window.statusBar().currentMessage()
+
+
 def test_recovered_edits_over_a_changed_file_ask_before_saving(qtbot, workspace, dialogs):
     path = workspace / "rules" / "en" / "filler.json"
     original = path.read_bytes()

@@ -42,6 +42,7 @@ from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
 from engine.workspace.corpus_model import (
     ab_folders,
+    ab_refusal,
     eval_arguments,
     eval_program,
     open_sample,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from app.panel_rtk import RtkPreviewPanel
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+AB_TIP = "Run the active pack or filter as edited (unsaved) against the file on disk"
 NO_CORPUS = "No corpus chosen: add folders of samples, JSONL files of chat bodies or command-output captures."
 
 
@@ -96,7 +98,7 @@ class CorpusPanel(QWidget):
         self.run_button.setToolTip("Run the workspace's rules/ and filters/ over the corpus")
         self.run_button.clicked.connect(self.run)
         self.ab_button = QPushButton("A/B Against Saved")
-        self.ab_button.setToolTip("Run the active pack or filter as edited (unsaved) against the file on disk")
+        self.ab_button.setToolTip(AB_TIP)
         self.ab_button.clicked.connect(self.run_ab)
         self.stop_button = QPushButton("Stop")
         self.stop_button.clicked.connect(self.stop)
@@ -179,7 +181,7 @@ class CorpusPanel(QWidget):
             watcher.fileChanged.connect(self._on_disk_change)
             watcher.fileRemoved.connect(self._on_disk_change)
         if hasattr(window, "tabs"):
-            self._edits = ActiveTabHook(window, lambda _tab: None, self._on_tab_edited, lambda *_a: None)
+            self._edits = ActiveTabHook(window, lambda _tab: self._sync_ab(), self._on_tab_edited, lambda *_a: None)
         if hasattr(window, "settingsApplied"):
             window.settingsApplied.connect(self._on_settings_applied)
         if hasattr(window, "workspaceOpened"):
@@ -313,22 +315,39 @@ class CorpusPanel(QWidget):
                                           filters=folders["filters"], project=folders["project"],
                                           profile=self._profile()))
 
+    def _ab_tab(self) -> tuple[Any, str | None]:
+        """The active tab, and why A/B cannot run on it (None: it can)."""
+        tab = self.window_.current_tab() if hasattr(self.window_, "current_tab") else None
+        path = getattr(tab, "path", None)
+        return tab, ab_refusal(getattr(self.window_, "workspace", None), Path(path) if path is not None else None)
+
+    def _sync_ab(self) -> None:
+        """The A/B button: enabled for a pack or filter of the workspace, else its tooltip says why
+        (pressed without one, it said so over the last run's summary)."""
+        _tab, refusal = self._ab_tab()
+        self.ab_button.setEnabled(self.process is None and bool(self.paths) and refusal is None)
+        self.ab_button.setToolTip(refusal + "." if refusal else AB_TIP)
+
     def run_ab(self) -> bool:
         """The active tab's unsaved text against the file on disk."""
-        tab = self.window_.current_tab() if hasattr(self.window_, "current_tab") else None
+        tab, refusal = self._ab_tab()
         root = self.window_.workspace
-        path = getattr(tab, "path", None)
-        if tab is None or root is None or path is None:
-            self.summary.setText("A/B needs an open pack (under rules/) or filter (under filters/) of the workspace.")
+        if refusal is not None or root is None:
+            refusal = refusal or "A/B needs a workspace: open one"
+            status = getattr(self.window_, "statusBar", None)
+            if callable(status):  # (the summary keeps the last run's)
+                status().showMessage(refusal + ".", 8000)
+            else:
+                self.summary.setText(refusal + ".")
             return False
         try:
-            flag, current, baseline = ab_folders(root, Path(path), tab.text, Path(self._scratch.name))
+            flag, current, baseline = ab_folders(root, Path(tab.path), tab.text, Path(self._scratch.name))
         except (ValueError, OSError) as exc:
             self.summary.setText(f"A/B: {exc}")
             return False
         folders = self._workspace_folders()
         folders["rules" if flag == "--rules" else "filters"] = current
-        self._ab_path = str(path)
+        self._ab_path = str(tab.path)
         return self._start(eval_arguments(self.paths, self._report_file, rules=folders["rules"],
                                           filters=folders["filters"], baseline=baseline, project=folders["project"],
                                           profile=self._profile()))
@@ -391,8 +410,8 @@ class CorpusPanel(QWidget):
 
     def _set_running(self, running: bool) -> None:
         self.run_button.setEnabled(not running and bool(self.paths))
-        self.ab_button.setEnabled(not running and bool(self.paths))
         self.stop_button.setEnabled(running)
+        self._sync_ab()
         self._update_commands()
         if not running:
             self.progress.setRange(0, 100)

@@ -75,24 +75,47 @@ def read_report(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return value if isinstance(value, dict) and value.get("kind") == "corpus-report" else None
 
 
+_AB_FOLDERS = (("--rules", "rules"), ("--filters", "filters"))
+
+
+def _ab_place(workspace: Path, buffer_path: Path) -> tuple[str, str, Path] | None:
+    """``(flag, folder name, path inside it)`` of a file A/B can compare, or None."""
+    for flag, name in _AB_FOLDERS:
+        try:
+            return flag, name, buffer_path.resolve().relative_to((workspace / name).resolve())
+        except ValueError:
+            continue
+    return None
+
+
+def ab_refusal(workspace: Path | None, buffer_path: Path | None) -> str | None:
+    """Why "A/B against saved" cannot run on the active file (None: it can): the reason the
+    IDE's button and command give, before anything runs."""
+    if workspace is None:
+        return "A/B needs a workspace: open one"
+    if buffer_path is None:
+        return "A/B needs an open pack (under rules/) or filter (under filters/) of the workspace"
+    if _ab_place(workspace, buffer_path) is None:
+        return (f"{buffer_path.name} is neither a pack under rules/ nor a filter under filters/ of the "
+                "workspace; A/B compares those folders")
+    return None
+
+
 def ab_folders(workspace: Path, buffer_path: Path, buffer_text: str, scratch: Path) -> tuple[str, str, str]:
     """``(flag, current folder, baseline folder)`` for "A/B against saved": the unsaved buffer in
     a copy of its folder (rules/ for a pack, filters/ for a filter), against the folder on disk.
     Raises ValueError when the file lives in neither."""
-    for flag, name in (("--rules", "rules"), ("--filters", "filters")):
-        folder = workspace / name
-        try:
-            rel = buffer_path.resolve().relative_to(folder.resolve())
-        except ValueError:
-            continue
-        copy = scratch / name
-        if copy.exists():
-            shutil.rmtree(copy)
-        shutil.copytree(folder, copy)
-        (copy / rel).write_text(buffer_text, encoding="utf-8")
-        return flag, str(copy), str(folder)
-    raise ValueError(f"{buffer_path.name} is neither a pack under rules/ nor a filter under filters/ "
-                     "of the workspace; A/B compares those folders")
+    place = _ab_place(workspace, buffer_path)
+    if place is None:
+        raise ValueError(ab_refusal(workspace, buffer_path))
+    flag, name, rel = place
+    folder = workspace / name
+    copy = scratch / name
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(folder, copy)
+    (copy / rel).write_text(buffer_text, encoding="utf-8")
+    return flag, str(copy), str(folder)
 
 
 def open_sample(sample_id: str) -> Sample | None:

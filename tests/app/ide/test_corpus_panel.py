@@ -94,6 +94,26 @@ def test_ab_against_saved_runs_the_unsaved_pack_against_the_file(qtbot, window, 
     tab.undo_stack.setClean()
 
 
+def test_ab_is_offered_only_for_a_pack_or_filter_of_the_workspace(qtbot, window, corpus, workspace):
+    from .ide_helpers import open_pack
+
+    panel = _panel(window)
+    panel.add_paths([str(corpus)])
+    with qtbot.waitSignal(panel.finished, timeout=120000):
+        assert panel.run()
+    summary = panel.summary.text()
+    assert not panel.ab_button.isEnabled()  # no file open: the tooltip says what it needs
+    assert "A/B needs an open pack (under rules/) or filter (under filters/)" in panel.ab_button.toolTip()
+    window.actions_["corpus_ab"].trigger()  # (from the menu or the palette: said, the last run's summary kept)
+    assert "A/B needs an open pack" in window.statusBar().currentMessage()
+    assert panel.summary.text() == summary
+    open_pack(qtbot, window, workspace)
+    assert panel.ab_button.isEnabled() and panel.ab_button.toolTip().startswith("Run the active pack")
+    rtk_project = window.open_file(workspace / ".rtk" / "filters.json")  # (project filters: not a folder A/B compares)
+    assert rtk_project is not None and not panel.ab_button.isEnabled()
+    assert "neither a pack under rules/ nor a filter under filters/" in panel.ab_button.toolTip()
+
+
 def test_stop_writes_a_partial_report(qtbot, window, tmp_path):
     write_corpus(tmp_path / "big", size=6_000_000, seed=3)
     panel = _panel(window)

@@ -331,15 +331,15 @@ class CorpusPanel(QWidget):
     def run_ab(self) -> bool:
         """The active tab's unsaved text against the file on disk."""
         tab, refusal = self._ab_tab()
-        root = self.window_.workspace
-        if refusal is not None or root is None:
-            refusal = refusal or "A/B needs a workspace: open one"
+        if refusal is not None:
             status = getattr(self.window_, "statusBar", None)
             if callable(status):  # (the summary keeps the last run's)
                 status().showMessage(refusal + ".", 8000)
             else:
                 self.summary.setText(refusal + ".")
             return False
+        root = self.window_.workspace
+        assert root is not None  # (ab_refusal says so otherwise)
         try:
             flag, current, baseline = ab_folders(root, Path(tab.path), tab.text, Path(self._scratch.name))
         except (ValueError, OSError) as exc:

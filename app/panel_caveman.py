@@ -607,6 +607,8 @@ class CavemanPreviewPanel(QWidget):
             self._sample_text = self._auto_text = None
             self.set_text(state["text"])
             self.sample_combo.setCurrentIndex(0)
+        elif self.scratch_state():  # (another workspace's own text: the next scan picks a sample)
+            self.set_text("")
 
     def request(self, text: str | None = None) -> CavemanRequest:
         only = self.rule_name if self.rule_button.isChecked() else None

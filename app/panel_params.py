@@ -138,8 +138,7 @@ class ParamsPanel(QWidget):
         compact(self)
         self.template.setMinimumContentsLength(18)
         if self.templates:
-            first = next((t.name for t in self.templates if t.name.startswith("anthropic")), self.templates[0].name)
-            self.load_template(first)
+            self.load_template(self._first_template())
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -173,6 +172,12 @@ class ParamsPanel(QWidget):
         if state.get("payload"):
             set_pane_text(self.payload, state["payload"])
             self.schedule()
+        elif self.scratch_state() and self.templates:  # (another workspace's own payload)
+            self.load_template(self._first_template())
+
+    def _first_template(self) -> str:
+        """The template the playground opens on."""
+        return next((t.name for t in self.templates if t.name.startswith("anthropic")), self.templates[0].name)
 
     # -- results -------------------------------------------------------------------------------------------
     @Slot()

@@ -267,6 +267,8 @@ class RepairTab(QWidget):
 
     def restore_scratch(self, state: dict[str, str]) -> None:
         if not any(state.get(k) for k in ("schema", "args", "config")):
+            if self._sample_inputs is None and self.samples:  # (another workspace's own input)
+                self.load_sample(self.samples[0].name)
             return
         for name in self._SCRATCH_COMBOS:
             box = getattr(self, name)

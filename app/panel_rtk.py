@@ -463,6 +463,9 @@ class RtkPreviewPanel(QWidget):
             self.set_output(state["output"])
             self.sample_combo.setCurrentIndex(0)
             self.schedule(immediate=True)
+        elif self.scratch_state():  # (another workspace's own output: the next scan picks a sample)
+            self._set_command("")
+            self.set_output("")
 
     # -- running --------------------------------------------------------------------------------------------------
     def request(self) -> RtkRequest:

@@ -2,7 +2,8 @@
 
 A panel takes part by having ``scratch_key`` (its file's name), ``scratch_state()`` (its inputs
 that are the user's own, as named strings; {} when it shows only a sample),
-``restore_scratch(state)`` and a ``scratchChanged`` signal. The keeper reads the states a
+``restore_scratch(state)`` (an empty state: let go of the user's own input, back to a sample)
+and a ``scratchChanged`` signal. The keeper reads the states a
 second after the last change (reading a 1 MB input costs ~20 ms, so not on every keystroke)
 and writes them off the GUI thread (``engine.workspace.scratch``); on close, and before another
 workspace opens, it writes at once. The states of a workspace come back when it opens.
@@ -83,13 +84,17 @@ class ScratchKeeper(QObject):
             self._failed(str(exc))
 
     def open(self, workspace: Path) -> None:
-        """``workspace`` is the one now open: its panels' kept states come back."""
+        """``workspace`` is the one now open: its panels' kept states come back. Coming from
+        another workspace, a panel whose new workspace kept nothing lets go of the input it had
+        there (``restore_scratch({})``): that input is kept with its own workspace, and shown
+        here it looked like this one's."""
+        switched = self.workspace is not None and self.workspace != workspace
         self.workspace = workspace
         self._restoring = True
         try:
             for panel in self._panels:
                 state = self.store.read(str(workspace), panel.scratch_key)
-                if state:
+                if state or switched:
                     panel.restore_scratch(state)
         finally:
             self._restoring = False

@@ -243,6 +243,24 @@ def test_the_previews_and_playgrounds_keep_their_own_inputs_across_a_restart(qtb
     assert second.scratch.store.read(str(workspace.resolve()), "caveman-preview") != {}
 
 
+def test_another_workspace_shows_its_own_kept_inputs_not_these(qtbot, workspace, tmp_path, dialogs):
+    other = tmp_path / "other"
+    (other / "rules").mkdir(parents=True)
+    window = MainWindow(Settings())
+    qtbot.addWidget(window)
+    window.open_workspace(workspace, restore=False)
+    qtbot.waitUntil(lambda: window.index is not None, timeout=10000)
+    typed = _own_inputs(window)
+    window.open_workspace(other, restore=False)  # (kept nothing: none of the first one's inputs here)
+    rtk, caveman = window.panel_widgets["rtk-preview"], window.panel_widgets["caveman-preview"]
+    repair, params = window.panel_widgets["repair"].repair, window.panel_widgets["params"]
+    assert rtk.scratch_state() == {} and typed["rtk"] not in rtk.input.plain_text()
+    assert caveman.scratch_state() == {} and repair.scratch_state() == {} and params.scratch_state() == {}
+    window.open_workspace(workspace, restore=False)  # back: its own inputs again
+    _assert_inputs_back(window, typed)
+    window.watcher.stop()
+
+
 def test_the_previews_inputs_survive_a_crash(qtbot, workspace, dialogs):
     first = MainWindow(Settings())
     qtbot.addWidget(first)

@@ -63,10 +63,9 @@ from engine.workspace.previews.rtk_preview import (
     FilterBuffer,
     RtkPreview,
     RtkRequest,
-    parse_filter_buffer,
     run_rtk_preview,
 )
-from engine.workspace.previews.samples import Sample, command_hint, output_samples, sample_for_filters
+from engine.workspace.previews.samples import Sample, command_hint, output_samples, sample_to_follow
 from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
@@ -224,6 +223,10 @@ class RtkPreviewPanel(QWidget):
         # of this process its garbage collections and C-level parsing held the GIL for up to
         # ~100 ms, freezing the GUI; the previews helper process keeps that off the GUI entirely.
         self.dispatcher = Dispatcher(self, debounce_ms=DEBOUNCE_MS, process=True, lane=PREVIEWS_LANE)
+        # the sample an open filter file is previewed on (see _follow_open_filter)
+        self._follower = Dispatcher(self, process=True, lane=PREVIEWS_LANE)
+        self._follower.finished.connect(self._followed)
+        self._following: tuple[str, object] | None = None
         self.dispatcher.finished.connect(lambda _job, result: self.show_result(result))
         self.dispatcher.failed.connect(lambda _job, message: self.banner.show_message(
             f"The preview failed: {message.splitlines()[0]}", "error"))
@@ -352,23 +355,29 @@ class RtkPreviewPanel(QWidget):
                 self.window_.right.setCurrentWidget(self)  # the dock follows the active editor
         self.schedule()
 
+    def _showing_own_output(self) -> bool:
+        return self.sample_combo.currentIndex() <= 0 and not self.input.document().isEmpty()
+
     def _follow_open_filter(self) -> None:
         """A filter file brought to the front is previewed on a workspace sample it is chosen
         for, when the preview shows none of the user's own output and the sample shown is one
-        it is not chosen for (deploy-log.json over check.sh's output said only "not chosen")."""
-        if self.active is None or not self._samples:
+        it is not chosen for (deploy-log.json over check.sh's output said only "not chosen").
+        Which sample that is, a helper process works out (``sample_to_follow``)."""
+        if self.active is None or not self._samples or self._showing_own_output():
             return
-        shown = self.sample_combo.currentIndex()
-        if shown <= 0 and not self.input.document().isEmpty():
-            return  # the user's own output stays
-        profile = self.profile.currentText()
-        filters = parse_filter_buffer(self.active, profile)[0]
-        current = [s for s in self._samples if s.path == self.sample_combo.itemData(shown)]
-        if current and sample_for_filters(current, filters, profile=profile) is not None:
+        shown = self.sample_combo.itemData(self.sample_combo.currentIndex())
+        self._follower.request(sample_to_follow, self.active, list(self._samples), shown, self.profile.currentText())
+        self._following = (self.active.path, shown)
+
+    def _followed(self, _job: int, path: object) -> None:
+        """The sample to turn to, if the same file is still in front and the preview still shows
+        the same sample (or nothing) and none of the user's own output."""
+        asked, self._following = self._following, None
+        if not isinstance(path, str) or asked is None or self.active is None or self._showing_own_output():
             return
-        pick = sample_for_filters(self._samples, filters, profile=profile)
-        index = self.sample_combo.findData(pick.path) if pick is not None else -1
-        if index > 0:
+        shown = self.sample_combo.itemData(self.sample_combo.currentIndex())
+        index = self.sample_combo.findData(path)
+        if asked == (self.active.path, shown) and index > 0:
             self.sample_combo.setCurrentIndex(index)
             self._sample_chosen(index)
 

@@ -445,6 +445,7 @@ def test_journey_a_filter_opened_is_previewed_on_its_own_output(qtbot, ide):
     choose_sample(rtk, "check-failure.txt")  # another filter's output (.rtk's ledger-check)
     assert rtk.command.text() == "./scripts/check.sh"
     tab = open_in_editor(qtbot, window, "filters/deploy-log.json")
+    qtbot.waitUntil(lambda: rtk.sample_combo.currentText() == "deploy.log", timeout=TIMEOUT)  # (a helper picks it)
     settle(qtbot, window, "open a filter", lambda: rtk_current(window, tab))
     assert rtk.sample_combo.currentText() == "deploy.log" and rtk.command.text() == "./scripts/deploy.sh web1"
     assert rtk.preview.filter_id == "deploy-log" and rtk.not_chosen.isHidden()

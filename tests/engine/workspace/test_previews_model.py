@@ -18,6 +18,7 @@ from engine.workspace.previews.samples import (
     output_samples,
     sample_file_name,
     sample_for_filters,
+    sample_to_follow,
     workspace_samples_dir,
 )
 from engine.workspace.previews.word_diff import word_diff
@@ -218,6 +219,12 @@ def test_sample_for_filters_is_the_first_output_its_filters_are_chosen_for(works
     assert picked is not None and picked.name == "mytool.log"
     assert sample_for_filters(outputs[:2], filters) is None  # another command's output, and one without a command
     assert sample_for_filters(outputs, []) is None
+    # what the IDE asks its helper: a sample to turn to, none when the one shown is chosen already
+    buffer = FilterBuffer(str(path), path.read_text(encoding="utf-8"), None)
+    assert sample_to_follow(buffer, outputs, outputs[0].path) == picked.path
+    assert sample_to_follow(buffer, outputs, None) == picked.path
+    assert sample_to_follow(buffer, outputs, picked.path) is None
+    assert sample_to_follow(FilterBuffer(str(path), "{", None), outputs, None) is None  # (a broken file: none)
 
 
 # ---------------------------------------------------------------- RTK

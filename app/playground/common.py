@@ -31,7 +31,7 @@ from app.theme import deeper, mono_font, stripe_style, tints
 from app.widgets.elided import ElidedLabel
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
-from engine.workspace.diffrows import DiffRow, changed_stretches
+from engine.workspace.diffrows import DiffRow, changed_stretches, pair_similar
 from engine.workspace.panel_models.json_panes import PaneError
 
 LEVEL_ICONS = {"error": "✖", "warning": "⚠", "info": "ℹ"}
@@ -259,8 +259,9 @@ DiffLine = tuple[str, str, tuple[int, int] | None]
 
 
 def _paired(lines: list[DiffLine]) -> list[DiffLine]:
-    """A unified diff's runs of removed lines followed by added ones, paired line by line,
-    each pair marked with the stretch where the two differ (``changed_stretches``)."""
+    """A unified diff's runs of removed lines followed by added ones: each added line and the
+    removed line it replaces (``pair_similar``) marked with the stretch where the two differ
+    (``changed_stretches``)."""
     out: list[DiffLine] = []
     k = 0
     while k < len(lines):
@@ -275,9 +276,12 @@ def _paired(lines: list[DiffLine]) -> list[DiffLine]:
             k += 1
             continue
         minus, plus = lines[k:removed], lines[removed:added]
-        marks = [changed_stretches(m[1], p[1]) for m, p in zip(minus, plus)]
-        out += [(m, text, marks[i][0] if i < len(marks) else None) for i, (m, text, _) in enumerate(minus)]
-        out += [(m, text, marks[i][1] if i < len(marks) else None) for i, (m, text, _) in enumerate(plus)]
+        left: dict[int, tuple[int, int]] = {}
+        right: dict[int, tuple[int, int]] = {}
+        for i, j in pair_similar([text for _, text, _ in minus], [text for _, text, _ in plus]):
+            left[i], right[j] = changed_stretches(minus[i][1], plus[j][1])
+        out += [(m, text, left.get(i)) for i, (m, text, _) in enumerate(minus)]
+        out += [(m, text, right.get(j)) for j, (m, text, _) in enumerate(plus)]
         k = added
     return out
 

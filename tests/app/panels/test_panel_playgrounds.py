@@ -71,6 +71,9 @@ def test_a_unified_diff_marks_each_replaced_line_of_a_run(qtbot):
     assert view.plain_lines() == ["--- expected", "+++ actual", "@@ -1,3 +1,3 @@", "- deploy: done in 41s",
                                   "- health ok", "+ deploy: done in 42s", "+ health: ok", "  kept", "- only removed"]
     assert view.changed_stretches() == ["1", "2", ":"]  # (an insertion marks nothing on the removed side)
+    # a line dropped above the one that changed: the changed one is marked, not the dropped one
+    view.show_unified("-deploy: health check 3/3 ok\n-deploy: done in 40s\n+deploy: done in 41s\n")
+    assert view.changed_stretches() == ["0", "1"]
     view.show_unified("")
     assert view.plain_lines() == ["  no differences"] and view.changed_stretches() == []
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import jsonedit, jsontree
-from engine.workspace.diffrows import changed_stretches, side_by_side
+from engine.workspace.diffrows import PAIR_SIMILARITY, changed_stretches, pair_similar, side_by_side
 from engine.workspace.document import Document, minimal_splice
 from engine.workspace.items import LIST_CHANGED, ItemIndex
 from engine.workspace.journal import RecoveryJournal
@@ -278,6 +279,25 @@ def test_changed_stretch_of_a_long_line_is_where_it_differs():
     (a, b), (c, d) = changed_stretches(left, right)
     assert (left[a:b], right[c:d]) == ("team", "crew")
     assert changed_stretches("team_opener", "team_update_opener") == ((5, 5), (5, 12))
+
+
+def test_an_added_line_pairs_with_the_removed_line_it_replaces():
+    removed = ["deploy: health check 3/3 ok", "deploy: done in 40s"]  # (the first was dropped)
+    assert pair_similar(removed, ["deploy: done in 41s"]) == [(1, 0)]
+    assert pair_similar(["a = 1", "b = 2"], ["a = 10", "b = 20"]) == [(0, 0), (1, 1)]
+    assert pair_similar(["completely different"], ["nothing alike here"]) == []
+    assert pair_similar(["x = 1", "y = 2"], ["y = 3", "x = 4"]) == [(1, 0)]  # (in order on both sides)
+    many = [f"line {i}" for i in range(100)]
+    assert pair_similar(many, many) == [(i, i) for i in range(100)]  # (too many to compare: by position)
+    assert pair_similar(many, many[:-1]) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("ab c", max_size=6), max_size=6), st.lists(st.text("ab c", max_size=6), max_size=6))
+def test_pairs_are_in_order_and_alike(removed, added):
+    pairs = pair_similar(removed, added)
+    assert [i for i, _ in pairs] == sorted({i for i, _ in pairs}) and [j for _, j in pairs] == sorted({j for _, j in pairs})
+    assert all(difflib.SequenceMatcher(None, removed[i], added[j]).ratio() >= PAIR_SIMILARITY for i, j in pairs)
 
 
 @given(st.text("ab\u00e9\U0001f600", max_size=12), st.text("ab\u00e9\U0001f600", max_size=12))

@@ -69,16 +69,38 @@ def side_by_side(left: str, right: str) -> list[DiffRow]:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             rows += [DiffRow("equal", i1 + k + 1, a[i1 + k], j1 + k + 1, b[j1 + k]) for k in range(i2 - i1)]
-            continue
-        for k in range(max(i2 - i1, j2 - j1)):
-            li, rj = i1 + k, j1 + k
-            has_l, has_r = li < i2, rj < j2
-            row_tag = tag if has_l and has_r else ("delete" if has_l else "insert")
-            left_line, right_line = a[li] if has_l else "", b[rj] if has_r else ""
-            marks = changed_stretches(left_line, right_line) if row_tag == "replace" else (None, None)
-            rows.append(DiffRow(row_tag, li + 1 if has_l else None, left_line,
-                                rj + 1 if has_r else None, right_line, *marks))
+        elif tag == "replace":
+            rows += _replaced_rows(a, b, i1, i2, j1, j2)
+        else:
+            rows += _rows_by_position(a, b, i1, i2, j1, j2)
     return rows
+
+
+def _replaced_rows(a: list[str], b: list[str], i1: int, i2: int, j1: int, j2: int) -> list[DiffRow]:
+    """The rows of a replaced block: each line side by side with the one it became
+    (``pair_similar``), the lines between such pairs by position."""
+    rows: list[DiffRow] = []
+    li, rj = i1, j1
+    for pi, pj in [*((i1 + i, j1 + j) for i, j in pair_similar(a[i1:i2], b[j1:j2])), (i2, j2)]:
+        rows += _rows_by_position(a, b, li, pi, rj, pj)
+        if pi < i2:  # (not the end)
+            rows.append(_row(a, b, pi, pj))
+            li, rj = pi + 1, pj + 1
+    return rows
+
+
+def _rows_by_position(a: list[str], b: list[str], i1: int, i2: int, j1: int, j2: int) -> list[DiffRow]:
+    return [_row(a, b, i1 + k if i1 + k < i2 else None, j1 + k if j1 + k < j2 else None)
+            for k in range(max(i2 - i1, j2 - j1))]
+
+
+def _row(a: list[str], b: list[str], li: int | None, rj: int | None) -> DiffRow:
+    """One row: line ``li`` of ``a`` beside line ``rj`` of ``b`` (None: a gap on that side)."""
+    left_line, right_line = a[li] if li is not None else "", b[rj] if rj is not None else ""
+    if li is not None and rj is not None:
+        return DiffRow("replace", li + 1, left_line, rj + 1, right_line, *changed_stretches(left_line, right_line))
+    return DiffRow("delete" if li is not None else "insert", li + 1 if li is not None else None, left_line,
+                   rj + 1 if rj is not None else None, right_line)
 
 
 def summary(rows: list[DiffRow]) -> str:

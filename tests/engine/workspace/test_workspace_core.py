@@ -271,6 +271,24 @@ def test_side_by_side_rows():
         ("equal", "a", "a"), ("replace", "b", "B"), ("equal", "c", "c"), ("insert", "", "d")]
     assert (rows[1].left_changed, rows[1].right_changed) == ((0, 1), (0, 1))
     assert rows[0].left_changed is None and rows[3].right_changed is None  # (only a replaced line has one)
+    # a line dropped above the one that changed: the changed one stands beside what it became
+    rows = side_by_side("x\ncheck 3/3 ok\ndone in 40s\ny", "x\ndone in 41s\ny")
+    assert [(r.tag, r.left, r.right) for r in rows] == [
+        ("equal", "x", "x"), ("delete", "check 3/3 ok", ""), ("replace", "done in 40s", "done in 41s"),
+        ("equal", "y", "y")]
+    assert [(r.left_no, r.right_no) for r in rows] == [(1, 1), (2, None), (3, 2), (4, 3)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab c", "abc", ""]), max_size=6),
+       st.lists(st.sampled_from(["a", "b", "ab c", "abd", ""]), max_size=6))
+def test_side_by_side_keeps_every_line_once_in_order(left, right):
+    rows = side_by_side("\n".join(left), "\n".join(right))
+    a, b = "\n".join(left).splitlines(), "\n".join(right).splitlines()
+    assert [r.left for r in rows if r.left_no is not None] == a and [r.left_no for r in rows if r.left_no] == \
+        list(range(1, len(a) + 1))
+    assert [r.right for r in rows if r.right_no is not None] == b and [r.right_no for r in rows if r.right_no] == \
+        list(range(1, len(b) + 1))
 
 
 def test_changed_stretch_of_a_long_line_is_where_it_differs():

@@ -16,7 +16,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
@@ -29,6 +28,7 @@ from app.icons import icon
 from app.layout_report import readable
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.empty_state import EmptyAction, EmptyState
 from engine.diagnostics import Diagnostic, sort_key
 
@@ -126,7 +126,7 @@ class DiagnosticsPanel(QWidget):
         header.resizeSection(1, 220)
         self.view.activated.connect(self._activated)
         self.view.clicked.connect(self._activated)
-        self.level = QComboBox()
+        self.level = ElidedComboBox()
         self.level.addItems(["all levels", "errors", "warnings", "info"])
         self.level.setAccessibleName("Diagnostic level")
         self.level.currentIndexChanged.connect(self._refilter)

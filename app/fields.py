@@ -16,7 +16,6 @@ from PySide6.QtGui import QBrush, QColor, QFontMetrics, QIcon, QTextCharFormat, 
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
@@ -40,6 +39,7 @@ from app.regexcheck import compile_problem
 from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.flow import FlowBox
 
 REMOVE = object()  # sentinel: delete the key
@@ -308,7 +308,7 @@ class FlagsField(FieldWidget):
 class EnumField(FieldWidget):
     def __init__(self, spec: FieldSpec, parent: QWidget | None = None) -> None:
         super().__init__(spec, parent)
-        self.combo = QComboBox()
+        self.combo = ElidedComboBox()
         if spec.optional:
             self.combo.addItem(f"(default: {spec.default})" if spec.default else "(not set)", REMOVE)
         for option in spec.options:

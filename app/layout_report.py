@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -32,11 +32,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QStyle,
+    QStyleOptionComboBox,
     QTextEdit,
     QWidget,
 )
 
 READABLE_CHARS = 20
+CUT_SLACK_PX = 3  # (the style's size for a text runs a pixel or two over what Qt's own hint gives it)
 W = TypeVar("W", bound=QWidget)
 
 
@@ -70,6 +73,21 @@ def readable_min_width(w: QWidget) -> int:
     if isinstance(w, QAbstractSpinBox):
         return w.minimumSizeHint().width()
     return chars
+
+
+def cut_choice(w: QWidget) -> bool:
+    """A non-editable combo box too narrow for its current choice: Qt cuts the text without an
+    ellipsis ("unknown-tool tex" for "unknown-tool text: preserve")."""
+    if not isinstance(w, QComboBox) or w.isEditable() or not w.currentText() or hasattr(w, "elided"):
+        return False  # (an ElidedComboBox draws what it cuts with an ellipsis)
+    option = QStyleOptionComboBox()
+    w.initStyleOption(option)
+    metrics = w.fontMetrics()
+    text = QSize(metrics.horizontalAdvance(w.currentText()), metrics.height())
+    if not w.itemIcon(w.currentIndex()).isNull():
+        text.setWidth(text.width() + w.iconSize().width() + 4)
+    needed = w.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, option, text, w).width()
+    return needed > w.width() + CUT_SLACK_PX
 
 
 def readable(widget: W) -> W:
@@ -123,6 +141,7 @@ def layout_report(window: QWidget) -> dict[str, Any]:
             "class": type(w).__name__, "name": label, "x": pos.x(), "y": pos.y(),
             "width": w.width(), "height": w.height(), "visible_width": shown.width(),
             "readable_min": minimum, "too_narrow": shown.width() < minimum,
+            "cut_choice": cut_choice(w) and shown.width() == w.width(),
         })
     inputs.sort(key=lambda i: (i["y"], i["x"]))
     smallest = window.minimumSizeHint().expandedTo(window.minimumSize())
@@ -150,4 +169,7 @@ def layout_problems(report: dict[str, Any]) -> list[str]:
         if i["too_narrow"]:
             problems.append(f"{i['class']} '{i['name']}' at {i['x']},{i['y']} shows {i['visible_width']} px "
                             f"of {i['width']}, below its readable {i['readable_min']} px")
+        elif i.get("cut_choice"):
+            problems.append(f"{i['class']} '{i['name']}' at {i['x']},{i['y']} cuts its current choice "
+                            f"({i['width']} px)")
     return problems

@@ -41,6 +41,7 @@ from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, BarChart
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
@@ -201,7 +202,7 @@ class CavemanPreviewPanel(QWidget):
         settings = window.settings if window is not None else None
 
         # -- controls
-        self.sample_combo = QComboBox()
+        self.sample_combo = ElidedComboBox()
         self.sample_combo.setToolTip("Named samples: the workspace's samples/caveman/*.txt, samples beside its packs, "
                                      "and the built-in rules/<language>/samples/*.txt")
         self.sample_combo.setMinimumContentsLength(14)

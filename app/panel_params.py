@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QComboBox,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
@@ -46,6 +45,7 @@ from app.playground.common import (
 from app.playground.jobs import panel_jobs
 from app.theme import tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.trees import child_items, top_items
 from engine.paths import resources_dir
 from engine.workspace.panel_models.json_panes import pretty
@@ -72,12 +72,12 @@ class ParamsPanel(QWidget):
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.status.set("engine error: " + m.splitlines()[0], "bad"))
 
-        self.template = QComboBox()
+        self.template = ElidedComboBox()
         self.template.addItem("Template…", None)
         for t in self.templates:
             self.template.addItem(t.name, t.name)
         self.template.activated.connect(lambda i: self.load_template(self.template.itemData(i)))
-        self.profile = QComboBox()
+        self.profile = ElidedComboBox()
         self.profile.addItem("cherry-studio", "cherry-studio")
         self.profile.addItem("strict", "strict")
         self.profile.setToolTip("cherry-studio reproduces the reference with its quirks; strict fixes them")

@@ -55,6 +55,7 @@ from app.playground.grammar_samples import SAMPLES as GRAMMAR_SAMPLES
 from app.playground.jobs import docs_mode
 from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.page_tabs import PageSizedTabs
 from app.workers import Dispatcher
 from engine.paths import resources_dir
@@ -84,7 +85,7 @@ DEBOUNCE_MS = 150
 
 
 def _combo(items: list[tuple[str, str]], tip: str = "") -> QComboBox:
-    box = QComboBox()
+    box = ElidedComboBox()
     for label, data in items:
         box.addItem(label, data)
     box.setToolTip(tip)
@@ -107,7 +108,7 @@ class RepairTab(QWidget):
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(self._on_failed)
 
-        self.sample = QComboBox()
+        self.sample = ElidedComboBox()
         self.sample.setToolTip("Ready samples of common model failures")
         self.sample.addItem("Sample…", None)
         for s in self.samples:
@@ -367,7 +368,7 @@ class GrammarTab(QWidget):
         self.worker.finished.connect(self._on_result)
         self.worker.failed.connect(lambda _j, m: self.verdict.set("engine error: " + m.splitlines()[0], "bad"))
 
-        self.sample = QComboBox()
+        self.sample = ElidedComboBox()
         self.sample.addItem("Sample…", -1)
         for i, s in enumerate(GRAMMAR_SAMPLES):
             self.sample.addItem(s.title, i)
@@ -384,7 +385,8 @@ class GrammarTab(QWidget):
         self.allowed.setToolTip("grammarAllowedTools, comma-separated; it replaces the active tools (GRM-Q24)")
         self.active = QLineEdit(", ".join(PI_TOOLS))
         self.active.setToolTip("the tools active in the session (pi's seven built-ins by default)")
-        self.unknown = _combo([("unknown-tool text: preserve", "preserve"), ("unknown-tool text: strip", "strip")])
+        self.unknown = _combo([("preserve", "preserve"), ("strip", "strip")],
+                              "what happens to a leaked call of a tool that is not active")
         self.stop = _combo([("stop", "stop"), ("toolUse", "toolUse"), ("length", "length"), ("(none)", "")],
                            "the message's stopReason")
         self.profile = _combo([("pi-repair-layer", "pi-repair-layer"), ("strict", "strict")])
@@ -399,6 +401,7 @@ class GrammarTab(QWidget):
         row2.addWidget(self.active, 1)
         row2.addWidget(QLabel("Allowed"))
         row2.addWidget(self.allowed, 1)
+        row2.addWidget(QLabel("Unknown-tool text"))  # (a label of its own: the combo showed "unknown-tool tex")
         row2.addWidget(self.unknown)
         row2.addWidget(QLabel("stopReason"))
         row2.addWidget(self.stop)

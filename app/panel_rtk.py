@@ -41,6 +41,7 @@ from app.theme import tints
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.flow import FlowBox, labelled
 from app.widgets.page_tabs import PageSizedTabs
 from app.widgets.previewkit import (
@@ -64,8 +65,9 @@ from engine.workspace.previews.rtk_preview import (
     RtkPreview,
     RtkRequest,
     run_rtk_preview,
+    sample_to_follow,
 )
-from engine.workspace.previews.samples import Sample, command_hint, output_samples, sample_to_follow
+from engine.workspace.previews.samples import Sample, command_hint, output_samples
 from engine.workspace.settings import PROFILES
 
 if TYPE_CHECKING:
@@ -118,7 +120,7 @@ class RtkPreviewPanel(QWidget):
         self.command.setClearButtonEnabled(True)
         self.command.textChanged.connect(lambda _t: self.schedule())
         self.command.textChanged.connect(self.scratchChanged)
-        self.sample_combo = QComboBox()
+        self.sample_combo = ElidedComboBox()
         self.sample_combo.setToolTip("Command outputs kept in the workspace's samples/ folder")
         self.sample_combo.setMinimumContentsLength(12)
         self.sample_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

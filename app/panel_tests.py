@@ -20,7 +20,6 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -44,6 +43,7 @@ from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.undo import SpliceCommand
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
@@ -101,7 +101,7 @@ class AddTestDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Add test")
         form = QFormLayout(self)
-        self.filter = QComboBox()
+        self.filter = ElidedComboBox()
         self.filter.addItems(filter_ids)
         self.name = QLineEdit(name)
         self.command = QLineEdit(command)

@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -38,6 +37,7 @@ from app.playground.common import Badge, NotesList, compact, docs_focus, scanned
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.empty_state import EmptyState
 from app.widgets.previewkit import ActiveTabHook
 from app.widgets.scrollbody import scroll_body
@@ -134,7 +134,7 @@ class TrustPanel(QWidget):
         self.export_tree.setHeaderLabels(["Filter", "File"])
         self.export_tree.setColumnWidth(0, 220)
         self.export_tree.itemChanged.connect(self._on_check_changed)
-        self.format = QComboBox()
+        self.format = ElidedComboBox()
         self.format.addItem("JSON (.rtk/filters.json)", "json")
         self.format.addItem("RTK TOML v1 (.rtk/filters.toml)", "toml")
         self.format.setToolTip("OmniRoute's JSON filter array, or RTK TOML v1 (lossy: dropped fields are listed)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFontComboBox,
@@ -14,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.widgets.elided_combo import ElidedComboBox
 from engine.workspace.settings import INTENSITIES, PROFILES, THEMES, Settings
 
 
@@ -23,7 +23,7 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Settings")
         self.settings = settings
         form = QFormLayout(self)
-        self.theme = QComboBox()
+        self.theme = ElidedComboBox()
         self.theme.addItems(THEMES)
         self.theme.setCurrentText(settings.theme)
         self.font_box = QFontComboBox()
@@ -39,12 +39,12 @@ class SettingsDialog(QDialog):
         self.timeout.setValue(settings.regex_timeout_ms)
         self.timeout.setToolTip("Budget for every regex call (engine.jsregex); a runaway pattern reports "
                                 "'timed out after N ms' on its rule instead of hanging")
-        self.profile = QComboBox()
+        self.profile = ElidedComboBox()
         self.profile.addItems(PROFILES)
         self.profile.setCurrentText(settings.default_profile)
         self.profile.setToolTip("omniroute: reproduce the reference, quirks included (each reported by id); "
                                 "strict: apply the fixes")
-        self.intensity = QComboBox()
+        self.intensity = ElidedComboBox()
         self.intensity.addItems(INTENSITIES)
         self.intensity.setCurrentText(settings.intensity)
         self.language = QLineEdit(settings.language)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QListWidget, QListWidgetItem, QSizePoli
 from app.icons import SymbolIconDelegate
 from app.theme import stripe_style, tints
 from app.widgets.elided import ElidedLabel
+from app.widgets.elided_combo import ElidedComboBox
 from engine.workspace.previews.marks import Note
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def option_combo(values: Sequence[str], current: str, tip: str) -> QComboBox:
-    combo = QComboBox()
+    combo = ElidedComboBox()
     combo.addItems(list(values))
     if current in values:
         combo.setCurrentText(current)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.rtk.model import RtkFilter
-    from engine.workspace.previews.rtk_preview import FilterBuffer
 
 SAMPLE_SUFFIXES = (".txt", ".md")
 OUTPUT_SUFFIXES = (".txt", ".log", ".out")
@@ -107,22 +106,6 @@ def sample_for_filters(samples: Sequence[Sample], filters: Sequence[RtkFilter], 
         if chosen.filter is not None and chosen.criterion != "generic-fallback":
             return sample
     return None
-
-
-def sample_to_follow(buffer: FilterBuffer, samples: Sequence[Sample], shown: str | None,
-                     profile: str = "omniroute") -> str | None:
-    """The sample the RTK preview turns to when ``buffer`` (an open filter file) comes to the
-    front: None when the sample ``shown`` (a path) is one its filters are chosen for already,
-    else ``sample_for_filters``'s path. Parsing and choosing for a 2 MB, 2,200-filter file takes
-    over a second: the IDE asks a helper process."""
-    from engine.workspace.previews.rtk_preview import parse_filter_buffer
-
-    filters = parse_filter_buffer(buffer, profile)[0]
-    current = [s for s in samples if s.path == shown]
-    if current and sample_for_filters(current, filters, profile=profile) is not None:
-        return None
-    pick = sample_for_filters(samples, filters, profile=profile)
-    return pick.path if pick is not None and pick.path != shown else None
 
 
 def sample_file_name(name: str) -> str:

@@ -360,6 +360,11 @@ def test_journey_playgrounds(qtbot, ide):
     qtbot.waitUntil(lambda: not repair.worker.busy and repair.view.ok, timeout=TIMEOUT)
     assert not repair.stale.isVisible() and repair.changes.isEnabled()
     fits(window, "paste valid arguments")
+    grammar = repair_panel.grammar
+    repair_panel.tabs.setCurrentWidget(grammar)
+    qtbot.waitUntil(lambda: grammar.view is not None and not grammar.worker.busy, timeout=TIMEOUT)
+    fits(window, "open the leaked-grammar playground")  # (every choice whole: "unknown-tool tex" was cut)
+    repair_panel.tabs.setCurrentWidget(repair)
 
     params = window.show_panel("params")
     qtbot.waitUntil(lambda: params.view is not None and params.view.ok and not params.worker.busy, timeout=TIMEOUT)

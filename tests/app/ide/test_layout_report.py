@@ -14,6 +14,35 @@ from app.main import launch
 pytestmark = pytest.mark.gui
 
 
+def test_a_choice_cut_without_an_ellipsis_is_reported_and_an_elided_one_is_not(qtbot):
+    from app.widgets.elided_combo import ElidedComboBox
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    lay = QHBoxLayout(window)
+    boxes = []
+    for kind, name in ((QComboBox, "cut"), (ElidedComboBox, "elided")):
+        box = kind()
+        box.setObjectName(name)
+        box.addItems(["unknown-tool text: preserve", "unknown-tool text: strip"])
+        box.setFixedWidth(150)  # (readable, but narrower than its choice)
+        lay.addWidget(box)
+        boxes.append(box)
+    window.resize(400, 60)
+    window.show()
+    qtbot.waitExposed(window)
+    problems = layout_problems(layout_report(window))
+    assert any("'cut'" in p and "cuts its current choice" in p for p in problems)
+    assert not any("'elided'" in p for p in problems)
+    elided = boxes[1]
+    elided.grab()  # (a paint)
+    assert "…" in elided.shown_text() and elided.elided
+    assert "unknown-tool text: preserve" in elided.toolTip()  # the whole choice, while it is cut
+    elided.setFixedWidth(320)
+    elided.grab()  # (a paint)
+    assert elided.shown_text() == "unknown-tool text: preserve" and elided.toolTip() == ""
+
+
 def test_a_narrow_line_edit_is_reported_and_a_short_choice_is_not(qtbot):
     window = QWidget()
     qtbot.addWidget(window)

@@ -11,14 +11,13 @@ from engine.jsontree import Utf16Offsets
 from engine.workspace.previews.caveman_packs import PackOverride
 from engine.workspace.previews.caveman_preview import CavemanRequest, run_caveman_preview
 from engine.workspace.previews.marks import span_at
-from engine.workspace.previews.rtk_preview import FilterBuffer, RtkRequest, run_rtk_preview
+from engine.workspace.previews.rtk_preview import FilterBuffer, RtkRequest, run_rtk_preview, sample_to_follow
 from engine.workspace.previews.samples import (
     caveman_samples,
     command_hint,
     output_samples,
     sample_file_name,
     sample_for_filters,
-    sample_to_follow,
     workspace_samples_dir,
 )
 from engine.workspace.previews.word_diff import word_diff

@@ -329,8 +329,19 @@ def describe_selection(activation: ActivationCheck, flt: RtkFilter, *, with_file
         return "no filter"
     text = f"'{activation.selected_id}' ({activation.selected_source}"
     if (with_file or activation.selected_id == flt.id) and activation.selected_path:
-        text += f", {os.path.basename(activation.selected_path)}"
+        # another filter of the same id: its folder too (".rtk/filters.json", not "filters.json"
+        # beside "filters/deploy-log.json")
+        shown = short_path(activation.selected_path) if activation.selected_id == flt.id \
+            else os.path.basename(activation.selected_path)
+        text += f", {shown}"
     return text + ")"
+
+
+def short_path(path: str) -> str:
+    """A filter file as a message names it when its file name alone is ambiguous: its folder and
+    its name."""
+    folder, name = os.path.split(path)
+    return f"{os.path.basename(folder)}/{name}" if os.path.basename(folder) else name
 
 
 class _Bucket(TypedDict):

@@ -243,7 +243,7 @@ def preview_activation(pool: ActivationPool, filter_id: str, command: str, sampl
     """The activation check a test of ``filter_id`` for ``command`` on ``sample`` will get in the
     next run, so the Add test dialog can say before the test is written that another filter
     would be selected, rather than the run reporting a failure after it."""
-    from engine.rtk.verify import activation_check, describe_selection
+    from engine.rtk.verify import activation_check, describe_selection, short_path
 
     command = command.strip()
     if not command:
@@ -258,7 +258,9 @@ def preview_activation(pool: ActivationPool, filter_id: str, command: str, sampl
                                        "the activation check will pass.")
     chosen = describe_selection(check, own, with_file=True)
     why = f" (criterion: {check.criterion})" if check.criterion and check.selected_id is not None else ""
-    return ActivationPreview(False, f"✗ For {command!r} {chosen} is selected{why}, not {filter_id!r}: the test "
+    this = f"the {filter_id!r} of {short_path(own.path)}" if check.selected_id == filter_id and own.path \
+        else repr(filter_id)  # (two filters of one id: which is which)
+    return ActivationPreview(False, f"✗ For {command!r} {chosen} is selected{why}, not {this}: the test "
                                     "would fail its activation check (VT-Q5). Fix the command or the filter's "
                                     "match first, or leave the command empty.")
 

@@ -91,6 +91,22 @@ def test_preview_activation_says_before_a_test_is_added_which_filter_its_command
     assert gone.passes is None and "does not load" in gone.message
 
 
+def test_preview_activation_tells_two_filters_of_one_id_apart(tmp_path):
+    from tests.support.preview_samples import FILTER
+
+    root = tmp_path / "ws"
+    (root / "filters").mkdir(parents=True)
+    (root / ".rtk").mkdir()
+    mine = root / "filters" / "mytool.json"
+    mine.write_text(json.dumps(FILTER), encoding="utf-8")
+    (root / ".rtk" / "filters.json").write_text(json.dumps([FILTER]), encoding="utf-8")  # (exported before)
+    pool = activation_pool(filter_files_of(root), mine)
+    check = preview_activation(pool, "mytool", "mytool build", "mytool 1.0\n")
+    assert check.passes is False
+    assert "'mytool' (project, .rtk/filters.json) is selected" in check.message
+    assert "not the 'mytool' of filters/mytool.json" in check.message  # (was: "'mytool' … not 'mytool'")
+
+
 def test_unsaved_buffer_is_tested_instead_of_the_file(demo):
     path = demo / "filters" / "pytest.json"
     text = path.read_text(encoding="utf-8").replace('"plugins: cov-5.0\\ntests/test_c.py', '"tests/test_c.py')

@@ -132,4 +132,7 @@ def test_an_absent_literal_or_line_head_rules_a_search_out_without_the_regex():
     assert not select._lacks_a_literal(r"^info get", "im", subject)  # present in another case
     assert select._lacks_a_literal(r"^info get", "m", subject)  # case-sensitive: absent
     assert not select._lacks_a_literal(r"^\S+ \d+$", "im", subject)  # nothing to check
-    assert not select._lacks_a_literal(r"^GET /api", "im", "INFO GET /api 200\n")  # small: the regex decides
+    # a short subject too (a command: checked before the pattern is compiled)
+    assert select._lacks_a_literal(r"^GET /api", "im", "INFO GET /api 200\n")
+    assert select._lacks_a_literal(r"^cargo\s+test\b", "im", "pytest -x")
+    assert not select._lacks_a_literal(r"^cargo\s+test\b", "im", "CARGO test")  # (i: the regex decides)

@@ -3,10 +3,10 @@
 A panel takes part by having ``scratch_key`` (its file's name), ``scratch_state()`` (its inputs
 that are the user's own, as named strings; {} when it shows only a sample),
 ``restore_scratch(state)`` (an empty state: let go of the user's own input, back to a sample)
-and a ``scratchChanged`` signal. The keeper reads the states a
-second after the last change (reading a 1 MB input costs ~20 ms, so not on every keystroke)
-and writes them off the GUI thread (``engine.workspace.scratch``); on close, and before another
-workspace opens, it writes at once. The states of a workspace come back when it opens.
+and a ``scratchChanged`` signal. The keeper reads the states a second after the last change
+(reading a 1 MB input costs ~20 ms, so not on every keystroke) and writes them off the GUI
+thread (``engine.workspace.scratch``); on close, and before another workspace opens, it writes
+at once. The states of a workspace come back when it opens.
 """
 
 from __future__ import annotations

@@ -149,8 +149,8 @@ def sample_to_follow(buffer: FilterBuffer, samples: Sequence[Sample], shown: str
     current = [s for s in samples if s.path == shown]
     if current and sample_for_filters(current, filters, profile=profile) is not None:
         return None
-    pick = sample_for_filters(samples, filters, profile=profile)
-    return pick.path if pick is not None and pick.path != shown else None
+    pick = sample_for_filters([s for s in samples if s.path != shown], filters, profile=profile)
+    return pick.path if pick is not None else None
 
 
 _CRITERIA_WORDS = {

@@ -94,15 +94,16 @@ def sample_for_filters(samples: Sequence[Sample], filters: Sequence[RtkFilter], 
     """The first of ``samples`` whose stored command (``<stem>.cmd``) one of ``filters`` is
     chosen for, among those filters alone, or None. A filter opened in the IDE is previewed on an
     output it would run on: a sample of another command showed only "not chosen"."""
-    from engine.rtk.select import select_filter
+    from engine.rtk.select import select_filter, sort_filters
 
     if not filters:
         return None
+    ordered = sort_filters(filters, profile=profile)  # (once: 2,200 filters took ~1 s a sample to sort)
     for sample in samples:
         command = command_hint(sample.path)
         if not command:
             continue
-        chosen = select_filter("", command, filters, profile=profile)
+        chosen = select_filter("", command, ordered, profile=profile, presorted=True)
         if chosen.filter is not None and chosen.criterion != "generic-fallback":
             return sample
     return None

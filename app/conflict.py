@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.theme import deeper, mono_font, tints
+from app.theme import changed_stretch, mono_font, tints
 from app.widgets.screen_fit import fit_to_screen
 from engine.workspace.diffrows import side_by_side, summary
 
@@ -101,11 +101,9 @@ class _LineDelegate(QStyledItemDelegate):
         doc.setTextWidth(max(20, width))
         cursor = QTextCursor(doc)
         start, end = changed
-        marked = QTextCharFormat()
         background = index.data(Qt.ItemDataRole.BackgroundRole)
-        if isinstance(background, (QBrush, QColor)):
-            marked.setBackground(deeper(QBrush(background).color()))
-        marked.setFontUnderline(True)
+        tint = QBrush(background).color() if isinstance(background, (QBrush, QColor)) else None
+        marked = changed_stretch(QTextCharFormat(), tint)
         cursor.insertText(text[:start])
         cursor.insertText(text[start:end], marked)
         cursor.insertText(text[end:], QTextCharFormat())

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.icons import SymbolIconDelegate, icon, split_symbol
 from app.jsonview import JsonEditor, Mark
-from app.theme import deeper, mono_font, stripe_style, tints
+from app.theme import changed_stretch, mono_font, stripe_style, tints
 from app.widgets.elided import ElidedLabel
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
@@ -227,9 +227,7 @@ class DiffView(QPlainTextEdit):
             if changed is None or changed[0] >= changed[1]:
                 cursor.insertText(f"{mark} {text}{end}", fmt)
                 continue
-            marked = QTextCharFormat(fmt)
-            marked.setBackground(deeper(fmt.background().color()))
-            marked.setFontUnderline(True)
+            marked = changed_stretch(fmt, fmt.background().color())
             start, stop = changed
             cursor.insertText(f"{mark} {text[:start]}", fmt)
             cursor.insertText(text[start:stop], marked)

@@ -12,10 +12,11 @@ computes everything.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -430,20 +431,19 @@ class RtkPreviewPanel(QWidget):
     def show_output(self, text: str, command: str, path: str | None = None) -> None:
         """A command output from elsewhere (the Corpus panel's sample ``path``): the sample box
         names it when it is one of the workspace's samples, else says "(your output)"."""
-        self.command.setText(command)
-        self.command.setCursorPosition(0)
+        self._set_command(command, quiet=False)
         index = self.sample_combo.findData(path) if path else -1
         self._sample_text = qt_plain_text(text) if index > 0 else None
         self.set_output(text)
         self.sample_combo.setCurrentIndex(max(0, index))
 
-    def _set_command(self, command: str) -> None:
+    def _set_command(self, command: str, *, quiet: bool = True) -> None:
         """The command a sample or a new filter brings, shown from its start (the field is
-        narrow: with the caret at the end, "./scripts/deploy.sh web1" lost its "./")."""
-        self.command.blockSignals(True)
-        self.command.setText(command)
-        self.command.setCursorPosition(0)
-        self.command.blockSignals(False)
+        narrow: with the caret at the end, "./scripts/deploy.sh web1" lost its "./"). ``quiet``:
+        no run is asked for (the output that comes with it asks)."""
+        with QSignalBlocker(self.command) if quiet else nullcontext():
+            self.command.setText(command)
+            self.command.setCursorPosition(0)
 
     def set_output(self, text: str) -> None:
         self.input.set_text(text)  # the same text again keeps its shading (see SpanTextView.set_text)

@@ -570,6 +570,8 @@ def _went_elsewhere(panel: RtkPreviewPanel, filter_id: str) -> str:
     preview = getattr(panel, "preview", None)
     if preview is None or not panel.engine_button.isChecked() or preview.filter_id == filter_id:
         return ""
+    if preview.output != panel.input.plain_text():
+        return ""  # (a result of an earlier input: what this one goes through is not known yet)
     ran = f"<b>{_html(preview.filter_id)}</b>" if preview.filter_id else "no filter"
     return (f"⚠ This output went through {ran}, not <b>{_html(filter_id)}</b>: the pattern changes what "
             f"{_html(filter_id)} does to its own commands' outputs, not this preview (“This filter only” runs "

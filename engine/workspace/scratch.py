@@ -45,7 +45,7 @@ class ScratchStore:
         """The state kept for ``key`` in ``workspace`` ({} when none, or unreadable)."""
         file = self._file_for(workspace, key)
         try:
-            # a state holds inputs of up to the input limit each, ``\\uXXXX``-escaped (≤ 6 bytes a char)
+            # (a state holds inputs of up to the input limit each, and JSON escapes a character in 6 bytes at most)
             raw = json.loads(read_input_bytes(file, max_bytes=8 * max_input_bytes()))
         except (OSError, ValueError, RecursionError):
             return {}

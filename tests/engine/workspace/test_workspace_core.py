@@ -291,6 +291,32 @@ def test_side_by_side_keeps_every_line_once_in_order(left, right):
         list(range(1, len(b) + 1))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab c", "],", ""]), max_size=30),
+       st.lists(st.sampled_from(["a", "b", "ab c", "],", ""]), max_size=30))
+def test_side_by_side_keeps_every_line_once_in_order_with_the_popular_line_heuristic(left, right):
+    from engine.workspace import diffrows
+
+    saved, diffrows.EXACT_MAX_WORK = diffrows.EXACT_MAX_WORK, 0  # (the path of two big files)
+    try:
+        test_side_by_side_keeps_every_line_once_in_order.hypothesis.inner_test(left, right)
+    finally:
+        diffrows.EXACT_MAX_WORK = saved
+
+
+def test_two_big_filter_files_differ_where_they_changed():
+    # 33,000 lines where "]," and "}," repeat thousands of times: the exact diff took 6 s here
+    filters = [{"id": f"f{i}", "match": {"commands": [f"^cmd{i}"]}, "rules": {"dropPatterns": ["^x", "^y"]}}
+               for i in range(2200)]
+    before = json.dumps(filters, indent=2)
+    filters[100]["id"] = "renamed"
+    filters[1500]["rules"]["dropPatterns"].append("error")
+    rows = side_by_side(before, json.dumps(filters, indent=2))
+    changed = [(r.tag, r.left.strip(), r.right.strip()) for r in rows if r.tag != "equal"]
+    assert changed == [("replace", '"id": "f100",', '"id": "renamed",'), ("replace", '"^y"', '"^y",'),
+                       ("insert", "", '"error"')]
+
+
 def test_changed_stretch_of_a_long_line_is_where_it_differs():
     left = '    "pattern": "' + "x" * 300 + 'team\\b",'
     right = '    "pattern": "' + "x" * 300 + 'crew\\b",'

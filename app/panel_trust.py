@@ -2,8 +2,9 @@
 
 Top: the verdict for ``.rtk/filters.json`` (and ``filters.toml``) — trusted / untrusted /
 changed — with the stored and computed hash, what changed since the last trust (filter by filter,
-with the risk of each change) and the risk review, and a "Trust…" button that asks ("Trust 3
-filters in filters.json (hash 9f2c…)?") with that comparison, then records exactly the hash shown.
+with the risk of each change) and the risk review; "Compare…" sets the trusted version beside the
+file now, line by line; and a "Trust…" button that asks ("Trust 3 filters in filters.json (hash
+9f2c…)?") with that comparison, then records exactly the hash shown.
 Bottom: every filter of the workspace as a checklist; export the chosen ones as
 ``.rtk/filters.json`` or RTK TOML, optionally trusting the result in the same step.
 """
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.conflict import DiffDialog
 from app.icons import SymbolIconDelegate
 from app.panels import offer_command, register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
@@ -44,6 +46,7 @@ from app.widgets.scrollbody import scroll_body
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
 from engine.workspace.filter_files import filter_files_of
+from engine.workspace.panel_models.trust_compare import trusted_versus_now, why_not_comparable
 from engine.workspace.panel_models.trust_panel import (
     ExportCandidate,
     TrustOverview,
@@ -68,6 +71,7 @@ REASONS = {
     "no file": "",
 }
 CANDIDATE_ROLE = Qt.ItemDataRole.UserRole + 2
+FILE_ROLE = Qt.ItemDataRole.UserRole + 3  # a file row's path
 RISK_PLACEHOLDER = "The risk review of the project filters appears here."
 
 
@@ -100,12 +104,15 @@ class TrustPanel(QWidget):
         self.trust_button = QPushButton("Trust…")
         self.trust_button.setToolTip("Record the hash of .rtk/filters.json|toml in .rtk/trust.json (asks first)")
         self.trust_button.clicked.connect(self.trust_clicked)
+        self.compare_button = QPushButton("Compare…")
+        self.compare_button.clicked.connect(lambda _checked=False: self.compare_with_trusted())
         refresh = QPushButton("Refresh")
         refresh.clicked.connect(lambda _checked=False: self.refresh())
         head = QHBoxLayout()
         head.addWidget(self.verdict)
         head.addWidget(self.headline, 1)
         head.addWidget(refresh)
+        head.addWidget(self.compare_button)
         head.addWidget(self.trust_button)
         self.files = QTreeWidget()
         self.files.setItemDelegate(SymbolIconDelegate(self.files))  # verdict symbols drawn as icons
@@ -114,6 +121,7 @@ class TrustPanel(QWidget):
         for col, width in enumerate((90, 160, 220, 50, 150, 150)):
             self.files.setColumnWidth(col, width)
         self.files.setMaximumHeight(90)
+        self.files.itemDoubleClicked.connect(lambda item, _col: self.compare_with_trusted(item.data(0, FILE_ROLE)))
         self.risk = QTextEdit()
         self.risk.setReadOnly(True)
         self.risk.setFont(mono_font())
@@ -152,13 +160,13 @@ class TrustPanel(QWidget):
         ex_bar.addWidget(self.with_trust)
         ex_bar.addWidget(self.replace_file)
         ex_bar.addStretch(1)
-        ex_bar.addWidget(self.selection_label)
         ex_bar.addWidget(self.export_button)
         self.notes = NotesList()
         export_box = QWidget()
         el = QVBoxLayout(export_box)
         el.setContentsMargins(0, 0, 0, 0)
-        el.addWidget(titled("Export filters", self.export_tree))
+        # (the count beside the caption: in the bar it cut "and trust it" at 1366 px)
+        el.addWidget(titled("Export filters", self.export_tree, self.selection_label))
         el.addLayout(ex_bar)
         el.addWidget(titled("Notes", self.notes), 1)
 
@@ -176,10 +184,15 @@ class TrustPanel(QWidget):
         # Run ▸ Trust Project Filters…: in the palette too (ux.md: every command), asking the same
         # question as the button once the panel has read the files afresh
         self._trust_when_loaded = False
+        self._compare_when_loaded = False
         self.trust_action = QAction("Trust &Project Filters…", window)
         self.trust_action.setToolTip("Review the project's .rtk filters and record their hash in .rtk/trust.json "
                                      "(asks first, with the exact effect)")
         self.trust_action.triggered.connect(lambda _checked=False: self.trust_from_action())
+        self.compare_action = QAction("Compare Project Filters with Trusted…", window)
+        self.compare_action.setToolTip("The trusted version of .rtk/filters.json|toml beside the file now, line by "
+                                       "line")
+        self.compare_action.triggered.connect(lambda _checked=False: self.compare_from_action())
         QTimer.singleShot(0, self._register_action)
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
@@ -193,6 +206,13 @@ class TrustPanel(QWidget):
 
     def _register_action(self) -> None:
         offer_command(self.window_, "trust_project", self.trust_action, "Run")
+        offer_command(self.window_, "compare_trusted", self.compare_action, "Run")
+
+    def compare_from_action(self) -> None:
+        """The panel shown and read afresh, then the comparison (never of an older reading)."""
+        self.window_.show_panel("trust")
+        self._compare_when_loaded = True
+        self.refresh()
 
     def trust_from_action(self) -> None:
         """The panel shown and read afresh, then the Trust… question (never on an older review)."""
@@ -239,6 +259,9 @@ class TrustPanel(QWidget):
         if self._trust_when_loaded and not self.loader.busy:
             self._trust_when_loaded = False
             QTimer.singleShot(0, self.trust_clicked)
+        if self._compare_when_loaded and not self.loader.busy:
+            self._compare_when_loaded = False
+            QTimer.singleShot(0, self.compare_with_trusted)
 
     def _update_empty(self) -> None:
         """Empty halves say what to do: open a workspace; get filters to export (ux.md)."""
@@ -271,6 +294,7 @@ class TrustPanel(QWidget):
                                     str(len(f.filter_ids)) if f.exists else "",
                                     (f.stored or "—")[:16] + ("…" if f.stored and len(f.stored) > 16 else ""),
                                     (f.computed or "—")[:16] + ("…" if f.computed else "")])
+            item.setData(0, FILE_ROLE, f.path)
             item.setToolTip(4, f.stored or "")
             item.setToolTip(5, f.computed or "")
             colour = {"trusted": t.string, "untrusted": t.warning, "changed": t.error}.get(f.verdict, t.punct)
@@ -403,8 +427,41 @@ class TrustPanel(QWidget):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        self.trust_button.setEnabled(bool(self.overview and self.overview.present))
+        present = self.overview.present if self.overview else []
+        self.trust_button.setEnabled(bool(present))
         self.export_button.setEnabled(bool(self.selected()))
+        comparable = [f for f in present if trusted_versus_now(f) is not None]
+        self.compare_button.setEnabled(bool(comparable))
+        if comparable:
+            tip = "The trusted version of " + " and ".join(Path(f.path).name for f in comparable) + \
+                  " beside the file now, line by line (double-click a file above to choose)"
+        elif present:
+            tip = "Nothing to compare: " + "; ".join(why_not_comparable(f) for f in present)
+        else:
+            tip = "Nothing to compare: this workspace has no .rtk/filters.json or .rtk/filters.toml"
+        self.compare_button.setToolTip(tip)
+
+    def compare_with_trusted(self, path: str | None = None) -> DiffDialog | None:
+        """The trusted version of a project filter file (``path``, or the first that has one)
+        beside the bytes under review; the reason in the notes and status bar when there is none."""
+        present = self.overview.present if self.overview else []
+        chosen = [f for f in present if path is None or f.path == path]
+        pairs = [(f, trusted_versus_now(f)) for f in chosen]
+        found = next(((f, pair) for f, pair in pairs if pair is not None), None)
+        if found is None:
+            reason = "; ".join(why_not_comparable(f) for f in chosen) if chosen else \
+                "this workspace has no .rtk/filters.json or .rtk/filters.toml"
+            self.window_.statusBar().showMessage(f"Nothing to compare: {reason}", 8000)
+            return None
+        _f, pair = found
+        tidy = pair.formatted()
+        dialog = DiffDialog(pair.trusted, pair.now, f"{pair.name}: trusted → now", self,
+                            labels=(f"Trusted ({pair.origin})", "Now (under review)"), settle=False,
+                            label_tips=(f"The version trusted last, from {pair.origin}: {pair.detail}",
+                                        f"{pair.name} as read for this review"),
+                            alternate=("Lay out both as JSON", tidy.trusted, tidy.now) if tidy else None)
+        dialog.exec()
+        return dialog
 
     # -- actions ------------------------------------------------------------------------------------------
     def _note_error(self, message: str, code: str = "RTK-trust") -> None:

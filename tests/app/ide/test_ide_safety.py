@@ -104,7 +104,8 @@ def test_compare_marks_the_changed_stretch_and_settles_the_conflict(qtbot, windo
         theirs = next(r for r in changed if "theirs" in r.right)
         start, end = theirs.right_changed
         assert theirs.right[start:end] == "theirs" and theirs.left[slice(*theirs.left_changed)] == "just"
-        assert dialog.table.item(dialog.changes[dialog.current], 1) is dialog.table.currentItem()
+        current = dialog.table.currentIndex()
+        assert (current.row(), current.column()) == (dialog.changes[dialog.current], 1)
         return QDialog.DialogCode.Rejected
 
     dialogs.answers["DiffDialog"] = look_then_close

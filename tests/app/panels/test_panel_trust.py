@@ -234,3 +234,64 @@ def test_trust_project_filters_is_a_command_that_asks_on_a_fresh_review(qtbot, w
     kind, text = dialogs.calls[-1]
     assert kind == "question" and computed in text  # (the file as changed just now, not an older read)
     assert window.panel_widgets["trust"].isVisible() and panel.overview is not older
+
+
+def test_compare_sets_the_trusted_version_beside_the_file_now(qtbot, window, demo, dialogs):
+    from app.conflict import DiffDialog
+
+    panel = _panel(qtbot, window)
+    # changed after trust, but the trusted bytes were never kept here: nothing to compare, and why
+    assert not panel.compare_button.isEnabled() and "was not found" in panel.compare_button.toolTip()
+    assert panel.compare_with_trusted() is None
+    assert "Nothing to compare" in window.statusBar().currentMessage()
+    dialogs.answers["Trust project filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.trust_clicked()
+    assert not panel.compare_button.isEnabled() and "unchanged since" in panel.compare_button.toolTip()
+
+    path = demo / ".rtk" / "filters.json"
+    changed = json.loads(path.read_text(encoding="utf-8"))
+    next(f for f in changed if f["id"] == "audit-quiet")["id"] = "audit-loud"
+    path.write_text(json.dumps(changed), encoding="utf-8")  # the change, and the file minified
+    _reload(qtbot, panel)
+    assert panel.compare_button.isEnabled() and "filters.json" in panel.compare_button.toolTip()
+    seen = {}
+
+    def look(dialog: DiffDialog):
+        model = dialog.table.model()
+        seen["labels"] = [model.headerData(c, Qt.Orientation.Horizontal) for c in (1, 3)]
+        seen["tip"] = model.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        seen["raw"] = dialog.summary.text()
+        assert not dialog.alternate_box.isHidden() and dialog.keep_button.isHidden()  # nothing to settle
+        dialog.alternate_box.setChecked(True)  # both laid out alike: only the change differs
+        changed_rows = [r for r in dialog.rows if r.tag != "equal"]
+        seen["laid out"] = [(r.left.strip(), r.right.strip()) for r in changed_rows]
+        seen["summary"] = dialog.summary.text()
+        return 0
+
+    dialogs.answers["DiffDialog"] = look
+    qtbot.mouseClick(panel.compare_button, Qt.MouseButton.LeftButton)
+    assert ("exec", "DiffDialog") in dialogs.calls
+    assert seen["labels"] == ["Trusted (snapshot)", "Now (under review)"]
+    assert seen["tip"].startswith("The version trusted last, from snapshot: ") and "trusted-filters" in seen["tip"]
+    assert len((demo / ".rtk" / "filters.json").read_text(encoding="utf-8").splitlines()) == 1  # minified
+    trusted_lines = len(panel.overview.present[0].since_trust.found.data.splitlines())
+    assert trusted_lines > 20 and seen["raw"].startswith(f"{trusted_lines} lines differ")  # as they are: all
+    assert seen["summary"].startswith("1 line differs")  # the id line, side by side
+    left, right = seen["laid out"][0]
+    assert len(seen["laid out"]) == 1 and "audit-quiet" in left and "audit-loud" in right
+
+
+def test_compare_from_the_palette_reads_the_files_afresh_first(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    dialogs.answers["Trust project filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.trust_clicked()
+    path = demo / ".rtk" / "filters.json"
+    path.write_bytes(path.read_bytes().replace(b"audit-quiet", b"audit-loud"))
+    shown = []
+    dialogs.answers["DiffDialog"] = lambda dialog: shown.append([(r.left, r.right) for r in dialog.rows
+                                                                 if r.tag != "equal"]) or 0
+    window.actions_["compare_trusted"].trigger()  # no refresh by hand: the action reads the files again
+    qtbot.waitUntil(lambda: bool(shown), timeout=30000)
+    assert any("audit-loud" in right for _left, right in shown[0])

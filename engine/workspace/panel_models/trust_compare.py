@@ -1,0 +1,88 @@
+"""The trusted version of a project filter file beside the bytes under review, for a reviewer who
+wants to read the change itself rather than its summary (the Trust panel's Compare)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.workspace.panel_models.trust_panel import TrustFileView
+
+
+@dataclass(frozen=True)
+class TrustedVersusNow:
+    """One file's trusted text (left) and the text now on disk (right), both as reviewed."""
+
+    name: str
+    trusted: str
+    now: str
+    origin: str  # where the trusted bytes were found: git | snapshot
+    detail: str  # which commit, or which snapshot file
+
+    def formatted(self) -> TrustedVersusNow | None:
+        """Both sides laid out alike (JSON, two-space indent, keys in their order, repeated keys
+        kept): a re-indented or minified file then shows only what changed. None when either
+        side is not JSON (a TOML file, or a broken one: compare it as it is)."""
+        trusted, now = formatted_json(self.trusted), formatted_json(self.now)
+        if trusted is None or now is None:
+            return None
+        return TrustedVersusNow(self.name, trusted, now, self.origin, self.detail)
+
+
+def trusted_versus_now(f: TrustFileView) -> TrustedVersusNow | None:
+    """The comparison for a file that changed after trust and whose trusted bytes were found."""
+    since, snap = f.since_trust, f.snapshot
+    if since is None or snap is None or since.found is None:
+        return None
+    found = since.found
+    return TrustedVersusNow(Path(f.path).name, _text(found.data), _text(snap.data), found.origin, found.detail)
+
+
+def why_not_comparable(f: TrustFileView) -> str:
+    """Why a present file has no trusted version to set beside it."""
+    if f.verdict == "trusted":
+        return f"{Path(f.path).name} is unchanged since it was trusted"
+    if f.verdict == "changed":
+        return (f"the trusted version of {Path(f.path).name} was not found (not in the project's git history, "
+                "no snapshot in Rulewright's data folder)")
+    return f"{Path(f.path).name} was never trusted: there is no trusted version to compare with"
+
+
+def _text(data: bytes) -> str:
+    # (the bytes the hash is of; a byte that is not UTF-8 shows as U+FFFD rather than hide the file)
+    return data.decode("utf-8", errors="replace")
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its key/value pairs, in order, repeats included (``json`` keeps only the
+    last of a repeated key: the one that runs, but the reviewer should see both)."""
+
+
+def formatted_json(text: str) -> str | None:
+    try:
+        value = json.loads(text, object_pairs_hook=_Pairs)
+    except ValueError:
+        return None
+    lines: list[str] = []
+    _emit(value, 0, "", lines, last=True)
+    return "\n".join(lines) + "\n"
+
+
+def _emit(value: Any, depth: int, head: str, lines: list[str], *, last: bool) -> None:
+    pad, comma = "  " * depth, "" if last else ","
+    if isinstance(value, _Pairs) and value:
+        lines.append(f"{pad}{head}{{")
+        for i, (key, item) in enumerate(value):
+            _emit(item, depth + 1, json.dumps(key, ensure_ascii=False) + ": ", lines, last=i == len(value) - 1)
+        lines.append(f"{pad}}}{comma}")
+    elif isinstance(value, list) and not isinstance(value, _Pairs) and value:
+        lines.append(f"{pad}{head}[")
+        for i, item in enumerate(value):
+            _emit(item, depth + 1, "", lines, last=i == len(value) - 1)
+        lines.append(f"{pad}]{comma}")
+    else:
+        empty = "{}" if isinstance(value, _Pairs) else "[]" if isinstance(value, list) else None
+        lines.append(f"{pad}{head}{empty or json.dumps(value, ensure_ascii=False)}{comma}")

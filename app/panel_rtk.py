@@ -90,6 +90,7 @@ OPT_IN_STAGES = (  # (RtkConfig key, menu text, on by default) — rtk.md §7.3�
     ("preserveDocstrings", "… but keep /** doc comments", True),
     ("enableGrouping", "Group similar lines", False),
 )
+DEFAULT_ON = frozenset(key for key, _text, on in OPT_IN_STAGES if on)  # (a sub-option, on until turned off)
 
 
 class RtkPreviewPanel(QWidget):
@@ -283,9 +284,20 @@ class RtkPreviewPanel(QWidget):
             action.setCheckable(True)
             action.setChecked(checked)
             action.toggled.connect(lambda _on: self.schedule(immediate=True))
+            action.toggled.connect(lambda _on: self._show_stages_on(button, actions))
             actions[key] = action
         button.setMenu(menu)
+        self._show_stages_on(button, actions)
         return button, actions
+
+    @staticmethod
+    def _show_stages_on(button: QToolButton, actions: dict[str, QAction]) -> None:
+        """The button says how many opt-in steps are on, and its tooltip which: a step left on
+        changes every preview, and the menu that says so is closed."""
+        on = [action.text() for key, action in actions.items() if action.isChecked() and key not in DEFAULT_ON]
+        button.setText(f"Stages ({len(on)} on)" if on else "Stages")
+        button.setToolTip("OmniRoute's opt-in engine steps: renderers, code-block stripping, grouping"
+                          + ("".join(f"\n  on: {text}" for text in on) if on else " (none on)"))
 
     def stage_config(self) -> dict[str, bool]:
         """The opt-in RtkConfig keys the menu sets (``preserveDocstrings`` defaults to on)."""

@@ -47,8 +47,17 @@ def test_grouping_shows_as_a_funnel_step_with_its_note(qtbot, rtk):
 def test_stage_menu_sets_the_config_keys(rtk):
     assert rtk.stage_config() == {"enableRenderers": False, "applyToCodeBlocks": False, "stripCodeComments": False,
                                   "preserveDocstrings": True, "enableGrouping": False}
+    assert rtk.stages_button.text() == "Stages" and "(none on)" in rtk.stages_button.toolTip()
     rtk.stage_options["enableRenderers"].setChecked(True)
     assert rtk.request().options["enableRenderers"] is True
+    # the closed menu's state, on its button: a step left on changes every preview
+    rtk.stage_options["enableGrouping"].setChecked(True)
+    rtk.stage_options["preserveDocstrings"].setChecked(False)  # (a sub-option on by default: not counted)
+    assert rtk.stages_button.text() == "Stages (2 on)"
+    assert "on: Renderers" in rtk.stages_button.toolTip() and "on: Group similar lines" in rtk.stages_button.toolTip()
+    rtk.stage_options["enableRenderers"].setChecked(False)
+    rtk.stage_options["enableGrouping"].setChecked(False)
+    assert rtk.stages_button.text() == "Stages"
 
 
 def test_renderer_and_code_strip_steps_in_the_preview_model():

@@ -444,6 +444,7 @@ class CavemanPreviewPanel(QWidget):
                 self.language.addItem(path.parent.name)
             self.language.setCurrentText(path.parent.name)
             self.language.blockSignals(False)
+            self._follow_language(path.parent.name)
         row = tab.visual.current() if tab.visual is not None else -1
         self.rule_row = row if row >= 0 else None
         self._set_rule(_rule_name(item_value(tab, row)), switch=False)
@@ -517,6 +518,17 @@ class CavemanPreviewPanel(QWidget):
         self.sample_combo.setCurrentIndex(best + 1)
         self._sample_chosen(best + 1)
         self._auto_text = self.input.plain_text()
+
+    def _follow_language(self, language: str) -> None:
+        """A sample shown in another language gives way to the first one in ``language`` (a
+        German pack run over an English sample matched nothing and said so as a 0 % saving).
+        The user's own text, or a sample whose language is unknown, stays."""
+        index = self.sample_combo.currentIndex()
+        shown = self._samples[index - 1] if 0 < index <= len(self._samples) else None
+        if shown is None or not shown.language or shown.language == language:
+            return
+        if any(s.language == language for s in self._samples):
+            self._load_best_sample()
 
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)

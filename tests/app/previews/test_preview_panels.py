@@ -273,6 +273,40 @@ def test_caveman_panel_follows_the_open_pack_and_its_selected_rule(qtbot, worksp
     window.watcher.stop()
 
 
+def test_caveman_panel_turns_to_a_sample_in_the_open_packs_language(qtbot, workspace):
+    from app.mainwindow import MainWindow
+    from engine.workspace.settings import Settings
+    from tests.support.preview_samples import write_pack
+
+    german = {"language": "de", "category": "filler",
+              "rules": [{"name": "de_bitte", "pattern": "\\bbitte\\s+", "replacement": ""}]}
+    write_pack(workspace / "rules", german)
+    (workspace / "rules" / "de" / "samples").mkdir()
+    (workspace / "rules" / "de" / "samples" / "anfrage.txt").write_text("Kannst du bitte die Tests laufen lassen?",
+                                                                      encoding="utf-8")
+    window = MainWindow(Settings())
+    qtbot.addWidget(window)
+    window.open_workspace(workspace, restore=False)
+    window.show()
+    qtbot.waitUntil(lambda: window.index is not None, timeout=10000)
+    panel: CavemanPreviewPanel = window.panel_widgets["caveman-preview"]
+    shown = panel.sample_combo.currentText
+    qtbot.waitUntil(lambda: shown().startswith("en/request"), timeout=10000)
+    window.open_file(workspace / "rules" / "de" / "filler.json")
+    qtbot.waitUntil(lambda: shown().startswith("de/anfrage"), timeout=10000)
+    assert panel.language.currentText() == "de" and "bitte" in panel.input.plain_text()
+    qtbot.waitUntil(lambda: panel.preview is not None and "bitte" not in panel.preview.output, timeout=10000)
+    window.open_file(workspace / "rules" / "en" / "filler.json")  # and back
+    qtbot.waitUntil(lambda: shown().startswith("en/request"), timeout=10000)
+    # the user's own text is never swapped
+    panel.set_text("Kannst du bitte schauen? (mine)")
+    assert panel.sample_combo.currentIndex() == 0
+    window.open_file(workspace / "rules" / "de" / "filler.json")
+    qtbot.waitUntil(lambda: panel.language.currentText() == "de", timeout=10000)
+    assert panel.input.plain_text() == "Kannst du bitte schauen? (mine)" and panel.sample_combo.currentIndex() == 0
+    window.watcher.stop()
+
+
 # ---------------------------------------------------------------- RTK panel
 
 @pytest.fixture

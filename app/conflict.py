@@ -9,7 +9,6 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -46,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import changed_stretch, mono_font, tints
+from app.timers import single_shot
 from app.widgets.screen_fit import fit_to_screen
 from engine.workspace.diffrows import DiffRow, side_by_side, summary
 
@@ -244,10 +244,7 @@ class DiffDialog(QDialog):
         table.setItemDelegateForColumn(1, delegate)
         table.setItemDelegateForColumn(3, delegate)
         self.table = table
-        self._rows_sized = QTimer(self)
-        self._rows_sized.setSingleShot(True)
-        self._rows_sized.setInterval(0)
-        self._rows_sized.timeout.connect(self._size_changed_rows)
+        self._rows_sized = single_shot(self, 0, self._size_changed_rows)
         header.sectionResized.connect(lambda *_: self._rows_sized.start())
         self.previous_button = QPushButton("Previous change")
         self.previous_button.setShortcut(QKeySequence("Shift+F7"))

@@ -15,13 +15,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal, Slot
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QTextCursor, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from app.conflict import ConflictBar, DiffDialog
 from app.fields import REMOVE
 from app.jsonview import FindBar, JsonEditor, Mark
+from app.timers import single_shot
 from app.undo import MERGE_WINDOW_S, SpliceCommand, SplicesCommand
 from app.visual import VisualEditor
 from app.workers import Dispatcher
@@ -140,16 +141,10 @@ class DocumentTab(QWidget):
         self._parser.finished.connect(self._on_parsed)
         self._validator = Dispatcher(self, debounce_ms=250, process=True)
         self._validator.finished.connect(self._on_validated)
-        self._journal_timer = QTimer(self)
-        self._journal_timer.setSingleShot(True)
-        self._journal_timer.setInterval(800)
-        self._journal_timer.timeout.connect(self.write_journal)
+        self._journal_timer = single_shot(self, 800, self.write_journal)
         # the debounce restarts on every edit; this one does not: while typing goes on, the
         # journal is still written at most JOURNAL_MAX_WAIT_MS after the first unjournaled edit
-        self._journal_deadline = QTimer(self)
-        self._journal_deadline.setSingleShot(True)
-        self._journal_deadline.setInterval(JOURNAL_MAX_WAIT_MS)
-        self._journal_deadline.timeout.connect(self.write_journal)
+        self._journal_deadline = single_shot(self, JOURNAL_MAX_WAIT_MS, self.write_journal)
         # journal writes (fsync of a possibly big buffer) run off the GUI thread, in request order
         self._journaler = Dispatcher(self)
         self._journaler.failed.connect(self._on_journal_failed)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextLayout
 from PySide6.QtWidgets import QPlainTextEdit
 
 from app.theme import Tints, tints
+from app.timers import single_shot
 from app.workers import Dispatcher
 from engine.jsregex.colouring import tokenize
 
@@ -142,10 +143,7 @@ class LazyHighlighter(QObject):
         self._requested: set[str] = set()
         self._dispatcher = Dispatcher(self)
         self._dispatcher.finished.connect(self._on_lexed)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(15)
-        self._timer.timeout.connect(self.apply_visible)
+        self._timer = single_shot(self, 15, self.apply_visible)
         editor.updateRequest.connect(lambda *_: self._timer.start())
         editor.document().contentsChange.connect(self._on_contents_change)
         self.passes = 0

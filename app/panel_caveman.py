@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from app.panels import register_panel
 from app.theme import tints
+from app.timers import single_shot
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, BarChart
@@ -381,15 +382,9 @@ class CavemanPreviewPanel(QWidget):
         # a view derived from an older text (or options, or pack) is marked stale when its
         # replacement is not in after this long (not at once: typing would make it flicker)
         self._stale = False
-        self._stale_timer = QTimer(self)
-        self._stale_timer.setSingleShot(True)
-        self._stale_timer.setInterval(STALE_AFTER_MS)
-        self._stale_timer.timeout.connect(self._mark_stale)
+        self._stale_timer = single_shot(self, STALE_AFTER_MS, self._mark_stale)
 
-        self._docs_timer = QTimer(self)
-        self._docs_timer.setSingleShot(True)
-        self._docs_timer.setInterval(0)
-        self._docs_timer.timeout.connect(lambda: self.show_result(run_caveman_preview(self.request())))
+        self._docs_timer = single_shot(self, 0, lambda: self.show_result(run_caveman_preview(self.request())))
 
         self.hook: ActiveTabHook | None = None
         if window is not None:

@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -39,6 +39,7 @@ from app.layout_report import readable
 from app.panels import register_panel
 from app.playground.common import workspace_filter_files
 from app.theme import tints
+from app.timers import single_shot
 from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, FunnelChart
 from app.widgets.elided import ElidedLabel
@@ -235,10 +236,7 @@ class RtkPreviewPanel(QWidget):
         self.dispatcher.failed.connect(lambda _job, message: self.banner.show_message(
             f"The preview failed: {message.splitlines()[0]}", "error"))
         self.dispatcher.busyChanged.connect(lambda busy: self.refresh_button.setText("Running…" if busy else "Refresh"))
-        self._docs_timer = QTimer(self)
-        self._docs_timer.setSingleShot(True)
-        self._docs_timer.setInterval(0)
-        self._docs_timer.timeout.connect(lambda: self.show_result(run_rtk_preview(self.request())))
+        self._docs_timer = single_shot(self, 0, lambda: self.show_result(run_rtk_preview(self.request())))
 
         self.hook: ActiveTabHook | None = None
         if window is not None:

@@ -41,6 +41,7 @@ from app.panels import offer_command, register_panel
 from app.playground.common import Badge, DiffView, compact, docs_focus, mono_label, scanned_entries
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
+from app.timers import single_shot
 from app.undo import SpliceCommand
 from app.widgets.elided import ElidedLabel
 from app.widgets.elided_combo import ElidedComboBox
@@ -190,10 +191,7 @@ class TestsPanel(QWidget):
         self.runner.finished.connect(self._on_finished)
         self.runner.failed.connect(self._on_failed)
         self.runner.activity.connect(self._on_activity)
-        self._autorun = QTimer(self)
-        self._autorun.setSingleShot(True)
-        self._autorun.setInterval(400)
-        self._autorun.timeout.connect(self.run_tests)
+        self._autorun = single_shot(self, 400, self.run_tests)
         self._scanned_root: Path | None = None
         self._pending_autorun = False
         self._run_failed = False  # the last run raised (its message is in Output)

@@ -38,6 +38,7 @@ from app.panels import offer_command, register_panel
 from app.playground.common import Badge, NotesList, compact, docs_focus, scanned_entries, titled
 from app.playground.jobs import panel_jobs
 from app.theme import mono_font, tints
+from app.timers import single_shot
 from app.widgets.elided import ElidedLabel
 from app.widgets.elided_combo import ElidedComboBox
 from app.widgets.empty_state import EmptyState
@@ -92,10 +93,7 @@ class TrustPanel(QWidget):
         self.loader = panel_jobs(self, window, debounce_ms=150)
         self.loader.finished.connect(self._on_loaded)
         self.loader.failed.connect(lambda _j, msg: self._note_error(msg.splitlines()[0]))
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(300)
-        self._refresh_timer.timeout.connect(self._refresh_if_visible)
+        self._refresh_timer = single_shot(self, 300, self._refresh_if_visible)
         self._stale = True  # the workspace changed while the panel was hidden
 
         # -- trust half

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
+from app.timers import single_shot
 from app.workers import Dispatcher
 from engine.workspace.scratch import ScratchStore
 
@@ -43,10 +44,7 @@ class ScratchKeeper(QObject):
         self._panels: list[ScratchPanel] = []
         self._seq = 0
         self._restoring = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(SAVE_AFTER_MS)
-        self._timer.timeout.connect(self._save_later)
+        self._timer = single_shot(self, SAVE_AFTER_MS, self._save_later)
         self._saver = Dispatcher(self)
         self._saver.failed.connect(lambda _job, message: self._failed(message))
 

@@ -19,7 +19,6 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QStringListModel,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import QHelpEvent, QKeySequence, QShortcut
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from app.fields import REMOVE, FieldSpec, FieldWidget, FlagsField, Section, make_field
 from app.icons import icon
+from app.timers import single_shot
 from app.undo import UndoKeys
 from app.widgets.adaptive import AdaptiveSplitter
 from app.widgets.buttons import text_button
@@ -337,10 +337,8 @@ class VisualEditor(QWidget):
         self.kind = FileKind.JSON
         self.values: list[Any] = []
         self._first_pick: int | None = None  # row to select once the first list has been drawn
-        self._first_pick_timer = QTimer(self)  # a timer event, so other timers get their turn first
-        self._first_pick_timer.setSingleShot(True)
-        self._first_pick_timer.setInterval(0)
-        self._first_pick_timer.timeout.connect(self._pick_first)
+        # (a timer event, so other timers get their turn first)
+        self._first_pick_timer = single_shot(self, 0, self._pick_first)
         # id(value) -> (value, label, tip) of items that have their own label: a structural edit of
         # a 2,200-item file re-lists every item, but only the edited ones need their title rebuilt
         self._labels: dict[int, tuple[Any, str, str]] = {}

@@ -13,11 +13,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
+
+from app.timers import single_shot
 
 
 class WatchBridge(QObject, FileSystemEventHandler):  # QObject first: IDE-Q6
@@ -56,10 +58,7 @@ class WorkspaceWatcher(QObject):
         self._polling = polling
         self._pending: dict[str, str] = {}
         self._tree_dirty = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(throttle_ms)
-        self._timer.timeout.connect(self._flush)
+        self._timer = single_shot(self, throttle_ms, self._flush)
 
     @property
     def root(self) -> Path | None:

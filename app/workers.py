@@ -33,8 +33,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
+from app.timers import single_shot
 from engine.workspace.worker import read_message, write_message
 
 _ids = itertools.count(1)
@@ -277,10 +278,7 @@ class Dispatcher(QObject):
         self._latest = 0
         self.last_seconds = 0.0
         self.dropped = 0  # results that arrived for a superseded request
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(debounce_ms)
-        self._timer.timeout.connect(self._start_pending)
+        self._timer = single_shot(self, debounce_ms, self._start_pending)
 
     @property
     def busy(self) -> bool:

@@ -49,6 +49,7 @@ from engine.workspace.corpus_model import (
     parse_progress,
     preview_text,
     read_report,
+    shown_path,
 )
 from engine.workspace.previews.samples import sample_folders
 
@@ -287,7 +288,8 @@ class CorpusPanel(QWidget):
         if settings is not None and hasattr(settings, "corpus_paths"):
             settings.corpus_paths = list(self.paths)  # saved with the other settings when the window closes
         if self.paths:
-            self.paths_label.setText("Corpus: " + " · ".join(self.paths))
+            workspace = self._workspace_root()
+            self.paths_label.setText("Corpus: " + " · ".join(shown_path(p, workspace) for p in self.paths))
             self.paths_label.setToolTip("\n".join(self.paths))
         else:
             self.paths_label.setText(NO_CORPUS)
@@ -464,12 +466,18 @@ class CorpusPanel(QWidget):
                                            " | ".join(r["lost"][:3])) for r in ab["newLosses"]["listed"]]))
         for title, rows in groups:
             parent = QTreeWidgetItem(self.samples, [f"{title} ({len(rows)})"])
+            workspace = self._workspace_root()
             for sample_id, *cells in rows:
-                item = QTreeWidgetItem(parent, [sample_id, *cells])
+                item = QTreeWidgetItem(parent, [shown_path(sample_id, workspace), *cells])
                 item.setData(0, ID_ROLE, sample_id)
                 item.setToolTip(0, sample_id)
                 item.setToolTip(4, cells[-1])
             parent.setExpanded(True)
+
+    def _workspace_root(self) -> Path | None:
+        """The workspace folder as the corpus paths spell it (they are resolved when added)."""
+        root = getattr(self.window_, "workspace", None)
+        return Path(root).resolve() if root is not None else None
 
     def _open_item(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         sample_id = item.data(0, ID_ROLE)

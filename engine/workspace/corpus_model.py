@@ -134,6 +134,18 @@ def open_sample(sample_id: str) -> Sample | None:
     return None
 
 
+def shown_path(path: str, workspace: Path | None) -> str:
+    """A corpus path or sample id as the panel lists it: relative to the workspace when it lies
+    inside (an absolute path elided in its middle hid the very folder that told samples apart).
+    The id itself stays the key: it is what the report and ``open_sample`` use."""
+    if workspace is None or not os.path.isabs(path):
+        return path
+    root = str(workspace)
+    if path.startswith(root.rstrip(os.sep) + os.sep):
+        return path[len(root.rstrip(os.sep)) + 1:]
+    return path
+
+
 def preview_text(sample: Sample) -> str:
     """What a preview shows for a sample: the text, or a chat body's user messages."""
     if sample.body is None:

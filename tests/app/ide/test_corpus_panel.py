@@ -202,6 +202,15 @@ def test_the_workspaces_samples_folder_is_one_click_away(qtbot, window, workspac
         assert panel.run()
     assert blocker.args[0]["corpus"]["samples"] == 2
     assert {b.label for b in panel.rules.items()} >= {"basically", "please"}  # (the pack's rules fired)
+    # inside the workspace, paths are listed from it (elided absolute paths hid the folder)
+    assert panel.paths_label.text() == "Corpus: samples · rules/en/samples"
+    worst = panel.samples.topLevelItem(0)
+    listed = {worst.child(i).text(0): worst.child(i) for i in range(worst.childCount())}
+    assert set(listed) == {"samples/ask.txt", "rules/en/samples/standup.txt"}
+    item = listed["rules/en/samples/standup.txt"]
+    assert item.toolTip(0) == str(beside.resolve() / "standup.txt")  # the whole path, and the key to open it
+    panel.samples.itemDoubleClicked.emit(item, 0)
+    assert window.panel_widgets["caveman-preview"].input.toPlainText() == PROSE
 
 
 def test_the_corpus_commands_are_in_the_run_menu_and_the_palette(qtbot, window, workspace):

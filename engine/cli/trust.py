@@ -1,4 +1,4 @@
-"""``rulewright trust [PROJECT_DIR] (--check | --diff | --write)``: a project's ``.rtk/trust.json``.
+"""``rulewright trust [PROJECT_DIR] (--check | --diff [--lines] | --write)``: a project's ``.rtk/trust.json``.
 
 ``--check`` reports each project filter file's verdict as OmniRoute would decide it (exit 1
 unless every file is trusted). ``--diff`` shows, for a file changed after trust, what changed
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from engine.jsvalues import JsonObject
     from engine.rtk.snapshot import FileSnapshot
     from engine.rtk.trust import TrustDecision
-    from engine.rtk.trust_diff import ContentComparison
+    from engine.rtk.trust_diff import ContentComparison, TrustDiff
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="strict: case-insensitive hash comparison, legacy key accepted, env override "
                              "only in CI (VT-Q2/Q4/Q11)")
     parser.add_argument("--quiet", action="store_true", help="--write: do not print the files")
+    parser.add_argument("--lines", action="store_true",
+                        help="--diff: also each changed file's line diff against its trusted version (unified; "
+                             "with --json, its 'lineDiff')")
     parser.epilog = ("Exit status: 0 every project filter file is trusted (--check), unchanged since trust "
                      "(--diff) or trust.json was written (--write); 1 otherwise (also when the answer is no); "
                      "2 usage error, or --write without a terminal and without --yes.")
@@ -55,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.yes and not args.write:
         print("rulewright trust: error: --yes applies to --write", file=sys.stderr)
+        return 2
+    if args.lines and not args.diff:
+        print("rulewright trust: error: --lines applies to --diff", file=sys.stderr)
         return 2
     project = Path(args.project)
     if not project.is_dir():
@@ -168,13 +174,29 @@ def _diff(project: Path, args: argparse.Namespace) -> int:
         return code
     diffs = [diff_since_trust(s, args.profile) for s in snapshots]
     unchanged = all(d.verdict == "trusted" for d in diffs)
+    lines = [_line_diff(d, s) if args.lines else None for d, s in zip(diffs, snapshots)]
     if args.json:
-        print(json.dumps({"project": str(project), "unchanged": unchanged, "files": [d.to_dict() for d in diffs]},
+        files = [{**d.to_dict(), **({"lineDiff": diff} if diff is not None else {})} for d, diff in zip(diffs, lines)]
+        print(json.dumps({"project": str(project), "unchanged": unchanged, "files": files},
                          indent=2, ensure_ascii=False))
     else:
-        for d in diffs:
+        for d, diff in zip(diffs, lines):
             print("\n".join(d.format()))
+            if diff:
+                print(diff)
     return 0 if unchanged else 1
+
+
+def _line_diff(d: TrustDiff, snap: FileSnapshot) -> str | None:
+    """The trusted bytes against the bytes now, as a unified diff (None: no trusted version was
+    found to set beside them; '' when the texts are equal)."""
+    from engine.rtk.verify import unified_diff
+
+    if d.found is None:
+        return None
+    name = snap.path.name
+    return unified_diff(d.found.data.decode("utf-8", errors="replace"), snap.data.decode("utf-8", errors="replace"),
+                        (f"{name} (trusted, {d.found.origin} {d.found.detail})", f"{name} (now)"))
 
 
 def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None]:

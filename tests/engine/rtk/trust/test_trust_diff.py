@@ -122,6 +122,31 @@ def test_diff_falls_back_to_the_snapshot_kept_when_trust_was_written(tmp_path):
     assert diff.comparison.unchanged == ["status"]
 
 
+def test_diff_lines_sets_the_trusted_text_beside_the_text_now(tmp_path, capsys):
+    project = tmp_path / "plain"
+    filters = project / ".rtk" / "filters.json"
+    _write(filters, [STATUS])
+    write_trust(project)
+    _write(filters, [STATUS, LINT])
+    assert main(["trust", str(project), "--diff", "--lines"]) == 1
+    out = capsys.readouterr().out
+    head, _, diff = out.partition("--- filters.json (trusted, snapshot ")
+    assert "+ added   lint" in head and diff, out
+    added = [line for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    removed = [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    assert "+++ filters.json (now)" in diff and any('"id": "lint"' in line for line in added)
+    assert removed == [] and "+  }," in added  # a filter added: lines added, none taken away
+    assert main(["trust", str(project), "--diff", "--lines", "--json"]) == 1
+    listed = json.loads(capsys.readouterr().out)["files"]
+    assert listed[0]["lineDiff"] == ("--- filters.json (trusted, snapshot " + diff).rstrip("\n")
+    # nothing trusted to compare with: no line diff, and no key
+    (project / ".rtk" / "trust.json").write_text(json.dumps({"filtersSha256": "0" * 64}))
+    assert main(["trust", str(project), "--diff", "--lines", "--json"]) == 1
+    assert "lineDiff" not in json.loads(capsys.readouterr().out)["files"][0]
+    assert main(["trust", str(project), "--check", "--lines"]) == 2
+    assert "--lines applies to --diff" in capsys.readouterr().err
+
+
 def test_diff_without_trusted_content_says_so_and_shows_the_whole_risk(tmp_path, capsys):
     project = tmp_path / "plain"
     filters = project / ".rtk" / "filters.json"

@@ -63,7 +63,7 @@ def _conflict(args: argparse.Namespace) -> str | None:
             return "--replace and --dry-run apply to -o (--install-global replaces with --overwrite)"
         return None
     if not args.output:
-        return "-o/--output is required: where to write, e.g. -o .rtk/filters.json (or use --install-global)"
+        return "-o/--output is required (where to write: a project's is .rtk/filters.json), or use --install-global"
     for option, given in (("--overwrite", args.overwrite), ("--data-dir", args.data_dir)):
         if given:
             return f"{option} only applies with --install-global"

@@ -81,7 +81,7 @@ def test_export_batch(tmp_path):
     assert written["filters"] == ["git-status"] and written["path"] == str(out)
     assert [f["id"] for f in json.loads(out.read_text(encoding="utf-8"))] == ["git-status"]
     assert (tmp_path / ".rtk" / "trust.json").is_file()
-    assert no_output == {"error": '"output" is required (or use "installGlobal")'}
+    assert no_output == {"error": '"output" is required (where to write: a project\'s is .rtk/filters.json), or use "installGlobal"'}
     assert unreadable["error"] and unreadable["diagnostics"][0]["path"] == str(tmp_path / "nope.json")
 
 

@@ -448,6 +448,7 @@ class TrustPanel(QWidget):
         found = next(((f, pair) for f, pair in pairs if pair is not None), None)
         if found is None:
             reason = "; ".join(why_not_comparable(f) for f in chosen) if chosen else \
+                f".rtk/{Path(path).name} does not exist" if path else \
                 "this workspace has no .rtk/filters.json or .rtk/filters.toml"
             self.window_.statusBar().showMessage(f"Nothing to compare: {reason}", 8000)
             return None

@@ -244,6 +244,9 @@ def test_compare_sets_the_trusted_version_beside_the_file_now(qtbot, window, dem
     assert not panel.compare_button.isEnabled() and "was not found" in panel.compare_button.toolTip()
     assert panel.compare_with_trusted() is None
     assert "Nothing to compare" in window.statusBar().currentMessage()
+    toml_row = panel.files.topLevelItem(1)  # (double-clicked: the row of a file that is not there)
+    panel.files.itemDoubleClicked.emit(toml_row, 0)
+    assert window.statusBar().currentMessage() == "Nothing to compare: .rtk/filters.toml does not exist"
     dialogs.answers["Trust project filters"] = YES
     with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert panel.trust_clicked()

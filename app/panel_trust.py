@@ -15,7 +15,7 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
-    QTextEdit,
+    QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -47,18 +47,19 @@ from app.widgets.scrollbody import scroll_body
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
 from engine.workspace.filter_files import filter_files_of
-from engine.workspace.panel_models.trust_compare import trusted_versus_now, why_not_comparable
+from engine.workspace.panel_models.trust_compare import filter_place, trusted_versus_now, why_not_comparable
 from engine.workspace.panel_models.trust_panel import (
     ExportCandidate,
     TrustOverview,
     export_candidates,
     plan_selection,
-    since_trust_lines,
+    since_trust_rows,
     trust_confirmation,
     trust_overview,
 )
 
 if TYPE_CHECKING:
+    from app.document_tab import DocumentTab
     from app.mainwindow import MainWindow
 
 VERDICT_BADGES = {"trusted": ("🔒 trusted", "ok"), "untrusted": ("🔓 untrusted", "warn"),
@@ -120,10 +121,12 @@ class TrustPanel(QWidget):
             self.files.setColumnWidth(col, width)
         self.files.setMaximumHeight(90)
         self.files.itemDoubleClicked.connect(lambda item, _col: self.compare_with_trusted(item.data(0, FILE_ROLE)))
-        self.risk = QTextEdit()
-        self.risk.setReadOnly(True)
+        self.risk = QTextBrowser()  # (a line that heads a changed filter links to it in the file)
+        self.risk.setOpenLinks(False)
+        self.risk.anchorClicked.connect(self._on_review_link)
+        self._review_links: dict[str, tuple[str, str]] = {}  # href -> (file, filter id)
         self.risk.setFont(mono_font())
-        self.risk.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
+        self.risk.setLineWrapMode(QTextBrowser.LineWrapMode.WidgetWidth)
         self.risk.setPlaceholderText(RISK_PLACEHOLDER)
         # the reviewer's main reading: at least a few lines, even in a short bottom dock (the
         # panel scrolls then, rather than squeeze the review to a sliver)
@@ -318,26 +321,37 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            self.risk.setHtml(self._review_html(present))
+            self.risk.setHtml(self._review_html(present, self._review_links))
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
         self._update_buttons()
 
     @staticmethod
-    def _review_html(present) -> str:
+    def _review_html(present, links: dict[str, tuple[str, str]]) -> str:
         """What changed since the last trust, what the filters' own tests say, then the risk
         review, as text; a finding tinted by its level (the level word stays: colour is not the
-        only signal)."""
+        only signal). A line that heads an added or changed filter links to it (``links`` is
+        filled with the targets)."""
         t = tints()
         colours = {"[high]": t.error, "[medium]": t.warning, "[!]": t.warning}
+        links.clear()
 
         def tinted(line: str) -> str:
             colour = next((c for key, c in colours.items() if key in line), None)
             text = html.escape(line)
             return f"<span style='color:{colour}'>{text}</span>" if colour else text
 
-        out = ["<b>What changed since trust</b>", *(tinted(line) for f in present for line in since_trust_lines(f)),
+        def linked(path: str, line: str, filter_id: str | None) -> str:
+            if filter_id is None:
+                return tinted(line)
+            href = f"filter-{len(links)}"
+            links[href] = (path, filter_id)
+            return f"<a href='{href}' title='Open {html.escape(filter_id)} in {Path(path).name}'>" \
+                   f"{html.escape(line)}</a>"
+
+        out = ["<b>What changed since trust</b>",
+               *(linked(f.path, line, filter_id) for f in present for line, filter_id in since_trust_rows(f)),
                "", "<b>Their inline tests</b>", *(tinted(line) for f in present for line in f.tests_lines()), ""]
         for f in present:
             out.append(f"<b>{html.escape(Path(f.path).name)}</b> <span style='color:{t.punct}'>"
@@ -345,6 +359,23 @@ class TrustPanel(QWidget):
             out += [tinted(line) for line in f.risk_text.splitlines()]
             out.append("")
         return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
+
+    @Slot(QUrl)
+    def _on_review_link(self, url: QUrl) -> DocumentTab | None:
+        """Open the file at the filter a review line heads (its place as the editor's text has it)."""
+        target = self._review_links.get(url.toString())
+        if target is None:
+            return None
+        path, filter_id = target
+        tab = self.window_.open_file(Path(path))
+        if tab is None:
+            return None
+        place = filter_place(tab.text, filter_id)
+        if place is None:
+            self.window_.statusBar().showMessage(f"{filter_id} is not in {Path(path).name} as the editor has it", 8000)
+        else:
+            tab.go_to(*place)
+        return tab
 
     def _fill_candidates(self, candidates: list[ExportCandidate]) -> None:
         checked = {(c.file, c.filter_id) for c in self.selected()}

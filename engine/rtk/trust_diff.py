@@ -104,14 +104,20 @@ class ContentComparison:
                 "currentNotes": list(self.new_notes), "sameEffect": self.same_effect}
 
     def format(self, indent: str = "  ") -> list[str]:
-        lines = []
+        return [line for line, _filter_id in self.format_rows(indent)]
+
+    def format_rows(self, indent: str = "  ") -> list[tuple[str, str | None]]:
+        """``format``'s lines, each with the id of the filter it heads when that filter is in the
+        current content (an added or changed one: the IDE links the line to it)."""
+        rows: list[tuple[str, str | None]] = []
         marks = {"added": "+ added  ", "removed": "- removed", "changed": "~ changed"}
         for c in self.changes:
             head = f"{indent}{marks[c.kind]} {c.filter_id}"
             if c.fields:
                 head += f"  ({', '.join(c.fields)})"
-            lines.append(head)
-            lines += [f"{indent}    [{d.level}] {d.message}" for d in c.deltas]
+            rows.append((head, c.filter_id if c.kind != "removed" else None))
+            rows += [(f"{indent}    [{d.level}] {d.message}", None) for d in c.deltas]
+        lines = []
         if self.unchanged:
             lines.append(f"{indent}= {len(self.unchanged)} unchanged: {', '.join(self.unchanged)}")
         if not self.changes and not self.unchanged:
@@ -125,7 +131,7 @@ class ContentComparison:
             lines.append(f"{indent}! the current content does not load: {e}")
         for note in self.new_notes:
             lines.append(f"{indent}! the current content: {note}")
-        return lines
+        return rows + [(line, None) for line in lines]
 
 
 def parse_content(path: str | Path, data: bytes, profile: str = "omniroute") -> tuple[list[RtkFilter], list[str]]:

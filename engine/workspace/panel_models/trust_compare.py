@@ -86,3 +86,20 @@ def _emit(value: Any, depth: int, head: str, lines: list[str], *, last: bool) ->
     else:
         empty = "{}" if isinstance(value, _Pairs) else "[]" if isinstance(value, list) else None
         lines.append(f"{pad}{head}{empty or json.dumps(value, ensure_ascii=False)}{comma}")
+
+
+def filter_place(text: str, filter_id: str) -> tuple[int, int] | None:
+    """1-based (line, column) of the first filter whose ``id`` is ``filter_id`` in a JSON filter
+    file's text (an array of filters, or one filter object); None when it is not there or the
+    text is not JSON (a TOML file: the panel then opens the file at its start)."""
+    from engine.jsontree import LineIndex, parse
+
+    parsed = parse(text)
+    if not parsed.ok or parsed.root is None:
+        return None
+    root = parsed.root
+    for node in root.items if root.kind == "array" else [root]:
+        id_node = node.child("id") if node.kind == "object" else None
+        if id_node is not None and id_node.value == filter_id:
+            return LineIndex(text).position(node.start)
+    return None

@@ -118,18 +118,25 @@ MAX_CONFIRM_LINES = 14
 
 def since_trust_lines(f: TrustFileView) -> list[str]:
     """What changed since the last trust of one file, in the words the CLI uses."""
+    return [line for line, _filter_id in since_trust_rows(f)]
+
+
+def since_trust_rows(f: TrustFileView) -> list[tuple[str, str | None]]:
+    """``since_trust_lines``, each with the id of the filter of the current file it heads (None
+    for the others): the Trust panel links such a line to the filter."""
     from engine.rtk.trust_diff import compare_contents, untrusted_head
 
     since = f.since_trust
     if since is None or f.snapshot is None:
         return []
+    name = Path(f.path).name
     if since.verdict == "trusted":
-        return [f"{Path(f.path).name}: unchanged since it was trusted"]
+        return [(f"{name}: unchanged since it was trusted", None)]
     if since.comparison is not None:
-        return [f"{Path(f.path).name}: {since.message}", *since.comparison.format()]
+        return [(f"{name}: {since.message}", None), *since.comparison.format_rows()]
     head = since.message if since.verdict == "changed" else untrusted_head(f.reason)
     comparison = compare_contents(f.path, None, f.snapshot.data)
-    return [f"{Path(f.path).name}: {head}", *comparison.format()]
+    return [(f"{name}: {head}", None), *comparison.format_rows()]
 
 
 def trust_confirmation(view: TrustOverview) -> tuple[str, list[FileSnapshot]]:

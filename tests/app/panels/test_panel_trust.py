@@ -298,3 +298,23 @@ def test_compare_from_the_palette_reads_the_files_afresh_first(qtbot, window, de
     window.actions_["compare_trusted"].trigger()  # no refresh by hand: the action reads the files again
     qtbot.waitUntil(lambda: bool(shown), timeout=30000)
     assert any("audit-loud" in right for _left, right in shown[0])
+
+
+def test_a_review_line_that_heads_a_filter_opens_the_file_at_it(qtbot, window, demo):
+    from PySide6.QtCore import QUrl
+
+    panel = _panel(qtbot, window)
+    # never trusted content here: every filter of the file is listed as new, and links to itself
+    targets = {filter_id: href for href, (_path, filter_id) in panel._review_links.items()}
+    assert set(targets) == {"git-log-short", "audit-quiet"}
+    assert f"href=\"{targets['audit-quiet']}\"" in panel.risk.toHtml()
+    tab = panel._on_review_link(QUrl(targets["audit-quiet"]))
+    assert tab is not None and tab.path == demo / ".rtk" / "filters.json"
+    cursor = tab.editor.textCursor()
+    line = tab.text.splitlines()[cursor.blockNumber()]
+    below = "\n".join(tab.text.splitlines()[cursor.blockNumber():cursor.blockNumber() + 3])
+    assert line.strip().startswith("{") and '"id": "audit-quiet"' in below
+    # the filter gone from the editor's text meanwhile: said, not a jump to nowhere
+    tab.editor.setPlainText(tab.text.replace('"audit-quiet"', '"audit-loud"'))
+    panel._on_review_link(QUrl(targets["audit-quiet"]))
+    assert window.statusBar().currentMessage() == "audit-quiet is not in filters.json as the editor has it"

@@ -9,10 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.rtk.trust import write_trust
-from engine.workspace.panel_models.trust_compare import formatted_json, trusted_versus_now, why_not_comparable
+from engine.workspace.panel_models.trust_compare import (
+    filter_place,
+    formatted_json,
+    trusted_versus_now,
+    why_not_comparable,
+)
 from engine.workspace.panel_models.trust_panel import trust_overview
 
-FILTER = {"id": "quiet-build", "match": {"commands": ["^make\\b"]}, "rules": {"dropPatterns": ["^warning"]}}
+FILTER = {"id": "quiet-build", "label": "make", "category": "build", "preserve": {}, "match": {"commands": ["^make\\b"]}, "rules": {"dropPatterns": ["^warning"]}}
 
 
 def _project(tmp_path: Path, filters: object) -> Path:
@@ -77,3 +82,26 @@ def test_formatted_json_says_the_same_value_however_it_was_laid_out(value):
     out = formatted_json(minified)
     assert out is not None and json.loads(out) == value
     assert out == formatted_json(json.dumps(value, indent=4))
+
+
+def test_filter_place_finds_a_filter_by_its_id():
+    text = json.dumps([FILTER, {**FILTER, "id": "second"}], indent=2)
+    line, column = filter_place(text, "second")
+    assert text.splitlines()[line - 1][column - 1:] == "{" and '"id": "second"' in text.splitlines()[line]
+    assert filter_place(json.dumps(FILTER), "quiet-build") == (1, 1)  # (one filter object)
+    assert filter_place(text, "absent") is None and filter_place("[filters]", "second") is None
+
+
+def test_review_rows_link_only_filters_of_the_current_content(tmp_path):
+    from engine.workspace.panel_models.trust_panel import since_trust_lines, since_trust_rows
+
+    project = _project(tmp_path, [FILTER, {**FILTER, "id": "dropped"}])
+    write_trust(project)
+    (project / ".rtk" / "filters.json").write_text(json.dumps([{**FILTER, "rules": {"dropPatterns": ["x"]}},
+                                                               {**FILTER, "id": "new"}]), encoding="utf-8")
+    f = _json_file(trust_overview(project))
+    rows = since_trust_rows(f)
+    assert [line for line, _ in rows] == since_trust_lines(f)
+    linked = {filter_id: line.split()[0] for line, filter_id in rows if filter_id}
+    assert linked == {"quiet-build": "~", "new": "+"}  # "- removed dropped" links nowhere
+    assert any(line.strip().startswith("- removed dropped") for line, filter_id in rows if filter_id is None)

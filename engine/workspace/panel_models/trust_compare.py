@@ -89,17 +89,29 @@ def _emit(value: Any, depth: int, head: str, lines: list[str], *, last: bool) ->
 
 
 def filter_place(text: str, filter_id: str) -> tuple[int, int] | None:
-    """1-based (line, column) of the first filter whose ``id`` is ``filter_id`` in a JSON filter
-    file's text (an array of filters, or one filter object); None when it is not there or the
-    text is not JSON (a TOML file: the panel then opens the file at its start)."""
+    """1-based (line, column) of the filter ``filter_id`` in a filter file's text: in JSON (an
+    array of filters, or one filter object) the first object with that ``id``; in RTK TOML v1 its
+    first ``[filters.ID]`` header. None when it is not there or the text reads as neither."""
     from engine.jsontree import LineIndex, parse
 
     parsed = parse(text)
-    if not parsed.ok or parsed.root is None:
+    if parsed.ok and parsed.root is not None:
+        root = parsed.root
+        for node in root.items if root.kind == "array" else [root]:
+            id_node = node.child("id") if node.kind == "object" else None
+            if id_node is not None and id_node.value == filter_id:
+                return LineIndex(text).position(node.start)
         return None
-    root = parsed.root
-    for node in root.items if root.kind == "array" else [root]:
-        id_node = node.child("id") if node.kind == "object" else None
-        if id_node is not None and id_node.value == filter_id:
-            return LineIndex(text).position(node.start)
-    return None
+    return _toml_place(text, filter_id)
+
+
+def _toml_place(text: str, filter_id: str) -> tuple[int, int] | None:
+    from engine.jsontree import LineIndex
+    from engine.rtk.toml_spans import SpanError, split
+
+    try:
+        spans = split(text).spans
+    except SpanError:
+        return None
+    header = next((s.header for s in spans if s.kind == "filter" and s.owner == filter_id), None)
+    return None if header is None else LineIndex(text).position(header)

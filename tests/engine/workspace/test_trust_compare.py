@@ -90,6 +90,10 @@ def test_filter_place_finds_a_filter_by_its_id():
     assert text.splitlines()[line - 1][column - 1:] == "{" and '"id": "second"' in text.splitlines()[line]
     assert filter_place(json.dumps(FILTER), "quiet-build") == (1, 1)  # (one filter object)
     assert filter_place(text, "absent") is None and filter_place("[filters]", "second") is None
+    toml = 'schema_version = 1\n\n[filters.first]\ndescription = "a"\n\n# the second\n[filters.second]\n' \
+           'description = "b"\n\n[[tests.second]]\nname = "t"\n'
+    assert filter_place(toml, "second") == (7, 1) and filter_place(toml, "first") == (3, 1)
+    assert filter_place(toml, "absent") is None and filter_place("not = [toml", "x") is None
 
 
 def test_review_rows_link_only_filters_of_the_current_content(tmp_path):

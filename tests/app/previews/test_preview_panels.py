@@ -241,7 +241,8 @@ def test_caveman_panel_saves_and_offers_named_samples(qtbot, workspace, monkeypa
     window.watcher.stop()
 
 
-def test_caveman_panel_follows_the_open_pack_and_its_selected_rule(qtbot, workspace):
+def _window_on(qtbot, workspace):
+    """The real main window on ``workspace``, scanned, and its Caveman preview."""
     from app.mainwindow import MainWindow
     from engine.workspace.settings import Settings
 
@@ -251,6 +252,11 @@ def test_caveman_panel_follows_the_open_pack_and_its_selected_rule(qtbot, worksp
     window.show()
     qtbot.waitUntil(lambda: window.index is not None, timeout=10000)
     panel: CavemanPreviewPanel = window.panel_widgets["caveman-preview"]
+    return window, panel
+
+
+def test_caveman_panel_follows_the_open_pack_and_its_selected_rule(qtbot, workspace):
+    window, panel = _window_on(qtbot, workspace)
     tab = window.open_file(workspace / "rules" / "en" / "filler.json")
     qtbot.waitUntil(tab.is_settled, timeout=10000)
     qtbot.waitUntil(lambda: tab.index is not None and len(tab.index) == 4, timeout=10000)
@@ -274,8 +280,6 @@ def test_caveman_panel_follows_the_open_pack_and_its_selected_rule(qtbot, worksp
 
 
 def test_caveman_panel_turns_to_a_sample_in_the_open_packs_language(qtbot, workspace):
-    from app.mainwindow import MainWindow
-    from engine.workspace.settings import Settings
     from tests.support.preview_samples import write_pack
 
     german = {"language": "de", "category": "filler",
@@ -284,12 +288,7 @@ def test_caveman_panel_turns_to_a_sample_in_the_open_packs_language(qtbot, works
     (workspace / "rules" / "de" / "samples").mkdir()
     (workspace / "rules" / "de" / "samples" / "anfrage.txt").write_text("Kannst du bitte die Tests laufen lassen?",
                                                                       encoding="utf-8")
-    window = MainWindow(Settings())
-    qtbot.addWidget(window)
-    window.open_workspace(workspace, restore=False)
-    window.show()
-    qtbot.waitUntil(lambda: window.index is not None, timeout=10000)
-    panel: CavemanPreviewPanel = window.panel_widgets["caveman-preview"]
+    window, panel = _window_on(qtbot, workspace)
     shown = panel.sample_combo.currentText
     qtbot.waitUntil(lambda: shown().startswith("en/request"), timeout=10000)
     window.open_file(workspace / "rules" / "de" / "filler.json")

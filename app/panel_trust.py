@@ -347,8 +347,9 @@ class TrustPanel(QWidget):
                 return tinted(line)
             href = f"filter-{len(links)}"
             links[href] = (path, filter_id)
-            return f"<a href='{href}' title='Open {html.escape(filter_id)} in {Path(path).name}'>" \
-                   f"{html.escape(line)}</a>"
+            text = line.lstrip()  # (the indent stays outside the link: no underlined blanks)
+            return f"{line[:len(line) - len(text)]}<a href='{href}' title='Open {html.escape(filter_id)} in " \
+                   f"{Path(path).name}'>{html.escape(text)}</a>"
 
         out = ["<b>What changed since trust</b>",
                *(linked(f.path, line, filter_id) for f in present for line, filter_id in since_trust_rows(f)),

@@ -8,12 +8,12 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFontComboBox,
     QFormLayout,
-    QLineEdit,
     QSpinBox,
     QWidget,
 )
 
 from app.widgets.elided_combo import ElidedComboBox
+from engine.paths import builtin_languages
 from engine.workspace.settings import INTENSITIES, PROFILES, THEMES, Settings
 
 
@@ -47,8 +47,13 @@ class SettingsDialog(QDialog):
         self.intensity = ElidedComboBox()
         self.intensity.addItems(INTENSITIES)
         self.intensity.setCurrentText(settings.intensity)
-        self.language = QLineEdit(settings.language)
-        self.language.setToolTip("Caveman language pack used by previews (e.g. en, de, pt-BR)")
+        # the bundled packs' languages to pick from, and any other typed in (a workspace's own)
+        self.language = ElidedComboBox()
+        self.language.setEditable(True)
+        self.language.addItems(list(dict.fromkeys([*builtin_languages(), settings.language])))
+        self.language.setCurrentText(settings.language)
+        self.language.setToolTip("Caveman language pack used by previews: a bundled one, or type another "
+                                 "(a workspace's rules/<language>/)")
         form.addRow("Theme", self.theme)
         form.addRow("Editor font", self.font_box)
         form.addRow("Font size", self.font_size)
@@ -70,6 +75,6 @@ class SettingsDialog(QDialog):
         s.regex_timeout_ms = self.timeout.value()
         s.default_profile = self.profile.currentText()
         s.intensity = self.intensity.currentText()
-        s.language = self.language.text().strip() or "en"
+        s.language = self.language.currentText().strip() or "en"
         s.normalize()
         return s

@@ -89,6 +89,14 @@ def builtin_rules_dir() -> Path:
     return project_root() / "rules"
 
 
+def builtin_languages() -> list[str]:
+    """The languages the bundled Caveman packs are written for (``rules/<language>/*.json``)."""
+    root = builtin_rules_dir()
+    if not root.is_dir():
+        return []
+    return sorted(d.name for d in root.iterdir() if d.is_dir() and any(d.glob("*.json")))
+
+
 def builtin_filters_dir() -> Path:
     return project_root() / "filters"
 

@@ -38,7 +38,10 @@ def test_a_new_default_language_moves_the_caveman_preview(qtbot, window, dialogs
     assert caveman.language.currentText() == "en"
 
     def fill(dialog):
-        dialog.language.setText("de")
+        # the bundled packs' languages to pick from; any other may be typed
+        listed = [dialog.language.itemText(i) for i in range(dialog.language.count())]
+        assert {"en", "de", "pt-BR", "zh"} <= set(listed) and dialog.language.isEditable()
+        dialog.language.setCurrentText("de")
         return QDialog.DialogCode.Accepted
 
     dialogs.answers["SettingsDialog"] = fill

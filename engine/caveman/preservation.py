@@ -182,7 +182,7 @@ STRICT_OVERRIDES: dict[tuple[str, str], Kind] = {
 _LATEX_NAMES = re.compile(r"\\begin\{([A-Za-z*]+)\}[\s\S]*\\end\{([A-Za-z*]+)\}\Z")
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A protected region: its placeholder, content and UTF-16 span in the original part."""
 
@@ -257,11 +257,13 @@ class _Extractor:
     def __init__(self, original: str, seed: str) -> None:
         self.ex = Extraction(original, original, seed=seed)
         self.pool: list[str] = []  # the pooled units still in the text, in order (``StandIns``)
+        self._lead = placeholder_text(seed, "")[:-1]  # (thousands of blocks per MB: the seed's part once)
 
     def add(self, kind: str, content: str) -> str:
-        n = len(self.ex.blocks)
-        placeholder = placeholder_text(self.ex.seed, str(n))
-        self.ex.blocks.append(Block(n, kind, content, placeholder))
+        blocks = self.ex.blocks
+        n = len(blocks)
+        placeholder = f"{self._lead}{n}\x00"
+        blocks.append(Block(n, kind, content, placeholder))
         return placeholder
 
     def frontmatter(self, *, strict: bool) -> None:

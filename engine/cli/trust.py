@@ -1,4 +1,4 @@
-"""``rulewright trust [PROJECT_DIR] (--check | --diff [--lines] | --write)``: a project's ``.rtk/trust.json``.
+"""``rulewright trust [PROJECT_DIR] (--check | --diff | --write) [--lines]``: a project's ``.rtk/trust.json``.
 
 ``--check`` reports each project filter file's verdict as OmniRoute would decide it (exit 1
 unless every file is trusted). ``--diff`` shows, for a file changed after trust, what changed
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from engine.jsvalues import JsonObject
     from engine.rtk.snapshot import FileSnapshot
     from engine.rtk.trust import TrustDecision
-    from engine.rtk.trust_diff import ContentComparison, TrustDiff
+    from engine.rtk.trust_diff import ContentComparison
+    from engine.rtk.trust_history import TrustedContent
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,8 +47,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "only in CI (VT-Q2/Q4/Q11)")
     parser.add_argument("--quiet", action="store_true", help="--write: do not print the files")
     parser.add_argument("--lines", action="store_true",
-                        help="--diff: also each changed file's line diff against its trusted version (unified; "
-                             "with --json, its 'lineDiff')")
+                        help="--diff, --write: also each changed file's line diff against its trusted version "
+                             "(unified; with --json, its 'lineDiff')")
     parser.epilog = ("Exit status: 0 every project filter file is trusted (--check), unchanged since trust "
                      "(--diff) or trust.json was written (--write); 1 otherwise (also when the answer is no); "
                      "2 usage error, or --write without a terminal and without --yes.")
@@ -59,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
     if args.yes and not args.write:
         print("rulewright trust: error: --yes applies to --write", file=sys.stderr)
         return 2
-    if args.lines and not args.diff:
-        print("rulewright trust: error: --lines applies to --diff", file=sys.stderr)
+    if args.lines and not (args.diff or args.write):
+        print("rulewright trust: error: --lines applies to --diff and --write", file=sys.stderr)
         return 2
     project = Path(args.project)
     if not project.is_dir():
@@ -174,7 +175,7 @@ def _diff(project: Path, args: argparse.Namespace) -> int:
         return code
     diffs = [diff_since_trust(s, args.profile) for s in snapshots]
     unchanged = all(d.verdict == "trusted" for d in diffs)
-    lines = [_line_diff(d, s) if args.lines else None for d, s in zip(diffs, snapshots)]
+    lines = [_line_diff(d.found, s) if args.lines else None for d, s in zip(diffs, snapshots)]
     if args.json:
         files = [{**d.to_dict(), **({"lineDiff": diff} if diff is not None else {})} for d, diff in zip(diffs, lines)]
         print(json.dumps({"project": str(project), "unchanged": unchanged, "files": files},
@@ -187,35 +188,36 @@ def _diff(project: Path, args: argparse.Namespace) -> int:
     return 0 if unchanged else 1
 
 
-def _line_diff(d: TrustDiff, snap: FileSnapshot) -> str | None:
+def _line_diff(found: TrustedContent | None, snap: FileSnapshot) -> str | None:
     """The trusted bytes against the bytes now, as a unified diff (None: no trusted version was
     found to set beside them; '' when the texts are equal)."""
     from engine.rtk.verify import unified_diff
 
-    if d.found is None:
+    if found is None:
         return None
     name = snap.path.name
-    return unified_diff(d.found.data.decode("utf-8", errors="replace"), snap.data.decode("utf-8", errors="replace"),
-                        (f"{name} (trusted, {d.found.origin} {d.found.detail})", f"{name} (now)"))
+    return unified_diff(found.data.decode("utf-8", errors="replace"), snap.data.decode("utf-8", errors="replace"),
+                        (f"{name} (trusted, {found.origin} {found.detail})", f"{name} (now)"))
 
 
-def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None]:
-    """(what the last trust covered, in words; the comparison with it or None)."""
+def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None, TrustedContent | None]:
+    """(what the last trust covered, in words; the comparison with it or None; the trusted
+    content found, or None)."""
     from engine.rtk.trust import decide_trust
     from engine.rtk.trust_diff import compare_contents, untrusted_head
     from engine.rtk.trust_history import find_trusted_content
 
     decision = decide_trust(snap.path, data=snap.data, profile=profile, environ={})
     if decision.verdict == "trusted":
-        return "unchanged since the last trust", None
+        return "unchanged since the last trust", None, None
     if decision.verdict == "changed" and decision.stored:
         found = find_trusted_content(snap.path, decision.stored)
         if found is not None:
             return (f"changed since the last trust (trusted content from {found.origin}: {found.detail})",
-                    compare_contents(snap.path, found.data, snap.data, profile))
+                    compare_contents(snap.path, found.data, snap.data, profile), found)
         return ("changed since the last trust; the trusted content was not found (git history, snapshots), so "
-                "every filter is compared with nothing", compare_contents(snap.path, None, snap.data, profile))
-    return untrusted_head(decision.reason), compare_contents(snap.path, None, snap.data, profile)
+                "every filter is compared with nothing", compare_contents(snap.path, None, snap.data, profile), None)
+    return untrusted_head(decision.reason), compare_contents(snap.path, None, snap.data, profile), None
 
 
 def _ask(question: str) -> bool | None:
@@ -244,9 +246,10 @@ def _write(project: Path, args: argparse.Namespace) -> int:
     for snap in snapshots:
         read = read_filter_file(snap.path, profile=args.profile, data=snap.data)
         summary = risk_summary(read.text, read.filters, is_toml=read.format == "rtk-toml-v1")
-        previous, comparison = _previous(snap, args.profile)
+        previous, comparison, found = _previous(snap, args.profile)
         tested, problems = sum(1 for f in read.filters if f.tests), test_problems(read.filters)
-        reviews.append((snap, read, summary, previous, comparison, tested, problems))
+        line_diff = _line_diff(found, snap) if args.lines else None
+        reviews.append((snap, read, summary, previous, comparison, tested, problems, line_diff))
         if args.json:
             continue
         rel = f".rtk/{snap.path.name}"
@@ -260,6 +263,8 @@ def _write(project: Path, args: argparse.Namespace) -> int:
         print(f"Compared with the last trust: {previous}")
         if comparison is not None:
             print("\n".join(comparison.format()))
+        if line_diff:
+            print(line_diff)
         print("Inline tests: " + "\n".join(tests_lines(f".rtk/{snap.path.name}", tested, problems)))
         print()
     names = ", ".join(f".rtk/{s.path.name} (sha256:{s.sha256[:16]})" for s in snapshots)
@@ -292,8 +297,10 @@ def _write(project: Path, args: argparse.Namespace) -> int:
                                        "previous": previous,
                                        "comparison": comparison.to_dict() if comparison is not None else None,
                                        "errors": [d.to_dict() for d in r.diagnostics if d.level == "error"],
-                                       "tests": {"tested": tested, "problems": problems}}
-                                      for s, r, summary, previous, comparison, tested, problems in reviews]},
+                                       "tests": {"tested": tested, "problems": problems},
+                                       **({"lineDiff": line_diff} if line_diff is not None else {})}
+                                      for s, r, summary, previous, comparison, tested, problems, line_diff
+                                      in reviews]},
                          indent=2, ensure_ascii=False))
         return 0
     for d in result.diagnostics:

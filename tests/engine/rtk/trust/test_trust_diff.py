@@ -144,7 +144,27 @@ def test_diff_lines_sets_the_trusted_text_beside_the_text_now(tmp_path, capsys):
     assert main(["trust", str(project), "--diff", "--lines", "--json"]) == 1
     assert "lineDiff" not in json.loads(capsys.readouterr().out)["files"][0]
     assert main(["trust", str(project), "--check", "--lines"]) == 2
-    assert "--lines applies to --diff" in capsys.readouterr().err
+    assert "--lines applies to --diff and --write" in capsys.readouterr().err
+
+
+def test_write_lines_shows_the_line_diff_before_trusting(tmp_path, capsys):
+    project = tmp_path / "plain"
+    filters = project / ".rtk" / "filters.json"
+    _write(filters, [STATUS])
+    write_trust(project)
+    _write(filters, [STATUS, LINT])
+    assert main(["trust", str(project), "--write", "--yes", "--quiet", "--lines"]) == 0
+    out = capsys.readouterr().out
+    compared, _, rest = out.partition("--- filters.json (trusted, snapshot ")
+    assert "Compared with the last trust: changed since the last trust" in compared
+    assert "+++ filters.json (now)" in rest and rest.index("+++") < rest.index("Trusted .rtk/filters.json")
+    _write(filters, [STATUS])  # lint taken out again
+    assert main(["trust", str(project), "--write", "--yes", "--lines", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)["reviews"][0]
+    assert review["lineDiff"].startswith("--- filters.json (trusted, snapshot ")
+    assert '-    "id": "lint",' in review["lineDiff"].splitlines()
+    assert main(["trust", str(project), "--write", "--yes", "--lines", "--json"]) == 0  # unchanged: no diff
+    assert "lineDiff" not in json.loads(capsys.readouterr().out)["reviews"][0]
 
 
 def test_diff_without_trusted_content_says_so_and_shows_the_whole_risk(tmp_path, capsys):

@@ -56,6 +56,16 @@ def _risky_edit() -> list[dict]:
     return [build, status, deploy]                                   # lint removed
 
 
+def _trusted_then_lint_added(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose filters.json was trusted (a snapshot kept) and then gained the lint filter."""
+    project = tmp_path / "plain"
+    filters = project / ".rtk" / "filters.json"
+    _write(filters, [STATUS])
+    write_trust(project)
+    _write(filters, [STATUS, LINT])
+    return project, filters
+
+
 @needs_git
 def test_diff_finds_the_trusted_revision_in_git_and_names_each_risk(tmp_path, capsys):
     project = tmp_path / "repo"
@@ -123,11 +133,7 @@ def test_diff_falls_back_to_the_snapshot_kept_when_trust_was_written(tmp_path):
 
 
 def test_diff_lines_sets_the_trusted_text_beside_the_text_now(tmp_path, capsys):
-    project = tmp_path / "plain"
-    filters = project / ".rtk" / "filters.json"
-    _write(filters, [STATUS])
-    write_trust(project)
-    _write(filters, [STATUS, LINT])
+    project, _filters = _trusted_then_lint_added(tmp_path)
     assert main(["trust", str(project), "--diff", "--lines"]) == 1
     out = capsys.readouterr().out
     head, _, diff = out.partition("--- filters.json (trusted, snapshot ")
@@ -148,11 +154,7 @@ def test_diff_lines_sets_the_trusted_text_beside_the_text_now(tmp_path, capsys):
 
 
 def test_write_lines_shows_the_line_diff_before_trusting(tmp_path, capsys):
-    project = tmp_path / "plain"
-    filters = project / ".rtk" / "filters.json"
-    _write(filters, [STATUS])
-    write_trust(project)
-    _write(filters, [STATUS, LINT])
+    project, filters = _trusted_then_lint_added(tmp_path)
     assert main(["trust", str(project), "--write", "--yes", "--quiet", "--lines"]) == 0
     out = capsys.readouterr().out
     compared, _, rest = out.partition("--- filters.json (trusted, snapshot ")

@@ -47,7 +47,7 @@ from app.widgets.scrollbody import scroll_body
 from app.widgets.trees import child_items, top_items
 from engine.diagnostics import Diagnostic
 from engine.workspace.filter_files import filter_files_of
-from engine.workspace.panel_models.trust_compare import filter_place, trusted_versus_now, why_not_comparable
+from engine.workspace.panel_models.trust_compare import compare_refusal, filter_place, trusted_versus_now
 from engine.workspace.panel_models.trust_panel import (
     ExportCandidate,
     TrustOverview,
@@ -460,31 +460,25 @@ class TrustPanel(QWidget):
         present = self.overview.present if self.overview else []
         self.trust_button.setEnabled(bool(present))
         self.export_button.setEnabled(bool(self.selected()))
-        comparable = [f for f in present if trusted_versus_now(f) is not None]
-        self.compare_button.setEnabled(bool(comparable))
-        if comparable:
-            tip = "The trusted version of " + " and ".join(Path(f.path).name for f in comparable) + \
-                  " beside the file now, line by line (double-click a file above to choose)"
-        elif present:
-            tip = "Nothing to compare: " + "; ".join(why_not_comparable(f) for f in present)
+        refusal = compare_refusal(present)
+        self.compare_button.setEnabled(refusal is None)
+        if refusal is None:
+            names = " and ".join(Path(f.path).name for f in present if trusted_versus_now(f) is not None)
+            self.compare_button.setToolTip(f"The trusted version of {names} beside the file now, line by line "
+                                           "(double-click a file above to choose)")
         else:
-            tip = "Nothing to compare: this workspace has no .rtk/filters.json or .rtk/filters.toml"
-        self.compare_button.setToolTip(tip)
+            self.compare_button.setToolTip(f"Nothing to compare: {refusal}")
 
     def compare_with_trusted(self, path: str | None = None) -> DiffDialog | None:
         """The trusted version of a project filter file (``path``, or the first that has one)
-        beside the bytes under review; the reason in the notes and status bar when there is none."""
+        beside the bytes under review; the reason in the status bar when there is none."""
         present = self.overview.present if self.overview else []
-        chosen = [f for f in present if path is None or f.path == path]
-        pairs = [(f, trusted_versus_now(f)) for f in chosen]
-        found = next(((f, pair) for f, pair in pairs if pair is not None), None)
-        if found is None:
-            reason = "; ".join(why_not_comparable(f) for f in chosen) if chosen else \
-                f".rtk/{Path(path).name} does not exist" if path else \
-                "this workspace has no .rtk/filters.json or .rtk/filters.toml"
-            self.window_.statusBar().showMessage(f"Nothing to compare: {reason}", 8000)
+        refusal = compare_refusal(present, path)
+        pair = next((p for f in present if (path is None or f.path == path)
+                     and (p := trusted_versus_now(f)) is not None), None)
+        if refusal is not None or pair is None:
+            self.window_.statusBar().showMessage(f"Nothing to compare: {refusal}", 8000)
             return None
-        _f, pair = found
         tidy = pair.formatted()
         dialog = DiffDialog(pair.trusted, pair.now, f"{pair.name}: trusted → now", self,
                             labels=(f"Trusted ({pair.origin})", "Now (under review)"), settle=False,

@@ -196,8 +196,7 @@ def _line_diff(found: TrustedContent | None, snap: FileSnapshot) -> str | None:
     if found is None:
         return None
     name = snap.path.name
-    return unified_diff(found.data.decode("utf-8", errors="replace"), snap.data.decode("utf-8", errors="replace"),
-                        (f"{name} (trusted, {found.origin} {found.detail})", f"{name} (now)"))
+    return unified_diff(found.text, snap.text, (f"{name} (trusted, {found.origin} {found.detail})", f"{name} (now)"))
 
 
 def _previous(snap: FileSnapshot, profile: str) -> tuple[str, ContentComparison | None, TrustedContent | None]:

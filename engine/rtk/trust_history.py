@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.diagnostics import Diagnostic
 from engine.jsvalues import JsonObject
+from engine.rtk.hashing import decode_like_node
 from engine.rtk.snapshot import FileSnapshot, format_of
 
 MAX_REVISIONS = 200
@@ -35,6 +36,11 @@ class TrustedContent:
     data: bytes
     origin: str  # git | snapshot
     detail: str  # "commit 1a2b3c4 (2026-01-02, subject)" | "index" | the snapshot path
+
+    @property
+    def text(self) -> str:
+        """The trusted bytes as text, decoded as ``FileSnapshot.text`` decodes the bytes now."""
+        return decode_like_node(self.data)
 
     def to_dict(self) -> JsonObject:
         return {"origin": self.origin, "detail": self.detail, "sha256": hashlib.sha256(self.data).hexdigest()}

@@ -5,31 +5,55 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from engine.rtk.snapshot import FileSnapshot
+    from engine.rtk.trust_history import TrustedContent
     from engine.workspace.panel_models.trust_panel import TrustFileView
+
+
+class LaidOut(NamedTuple):
+    trusted: str
+    now: str
 
 
 @dataclass(frozen=True)
 class TrustedVersusNow:
-    """One file's trusted text (left) and the text now on disk (right), both as reviewed."""
+    """One file's trusted bytes (left) and the bytes now on disk (right), both as reviewed. Made
+    from what the review read (nothing decoded until asked: the panel asks whether there is one
+    on every change of its buttons)."""
 
     name: str
-    trusted: str
-    now: str
-    origin: str  # where the trusted bytes were found: git | snapshot
-    detail: str  # which commit, or which snapshot file
+    found: TrustedContent
+    snapshot: FileSnapshot
 
-    def formatted(self) -> TrustedVersusNow | None:
+    @cached_property
+    def trusted(self) -> str:
+        return self.found.text
+
+    @cached_property
+    def now(self) -> str:
+        return self.snapshot.text
+
+    @property
+    def origin(self) -> str:  # where the trusted bytes were found: git | snapshot
+        return self.found.origin
+
+    @property
+    def detail(self) -> str:  # which commit, or which snapshot file
+        return self.found.detail
+
+    def formatted(self) -> LaidOut | None:
         """Both sides laid out alike (JSON, two-space indent, keys in their order, repeated keys
         kept): a re-indented or minified file then shows only what changed. None when either
         side is not JSON (a TOML file, or a broken one: compare it as it is)."""
         trusted, now = formatted_json(self.trusted), formatted_json(self.now)
         if trusted is None or now is None:
             return None
-        return TrustedVersusNow(self.name, trusted, now, self.origin, self.detail)
+        return LaidOut(trusted, now)
 
 
 def trusted_versus_now(f: TrustFileView) -> TrustedVersusNow | None:
@@ -37,8 +61,20 @@ def trusted_versus_now(f: TrustFileView) -> TrustedVersusNow | None:
     since, snap = f.since_trust, f.snapshot
     if since is None or snap is None or since.found is None:
         return None
-    found = since.found
-    return TrustedVersusNow(Path(f.path).name, _text(found.data), _text(snap.data), found.origin, found.detail)
+    return TrustedVersusNow(Path(f.path).name, since.found, snap)
+
+
+def compare_refusal(present: list[TrustFileView], path: str | None = None) -> str | None:
+    """Why there is nothing to compare among the project filter files read (``path``: only that
+    one), or None when one of them has a trusted version to set beside it."""
+    chosen = [f for f in present if path is None or f.path == path]
+    if any(trusted_versus_now(f) is not None for f in chosen):
+        return None
+    if chosen:
+        return "; ".join(why_not_comparable(f) for f in chosen)
+    if path is not None:
+        return f".rtk/{Path(path).name} does not exist"
+    return "this workspace has no .rtk/filters.json or .rtk/filters.toml"
 
 
 def why_not_comparable(f: TrustFileView) -> str:
@@ -49,11 +85,6 @@ def why_not_comparable(f: TrustFileView) -> str:
         return (f"the trusted version of {Path(f.path).name} was not found (not in the project's git history, "
                 "no snapshot in Rulewright's data folder)")
     return f"{Path(f.path).name} was never trusted: there is no trusted version to compare with"
-
-
-def _text(data: bytes) -> str:
-    # (the bytes the hash is of; a byte that is not UTF-8 shows as U+FFFD rather than hide the file)
-    return data.decode("utf-8", errors="replace")
 
 
 class _Pairs(list[tuple[str, Any]]):

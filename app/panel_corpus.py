@@ -464,9 +464,9 @@ class CorpusPanel(QWidget):
                                                 f"{r['delta']:+g}") for r in ab["topRegressions"]]))
             groups.append(("New losses", [(r["id"], r["kind"], "", f"{r['baselineLostCount']} → {r['lostCount']}",
                                            " | ".join(r["lost"][:3])) for r in ab["newLosses"]["listed"]]))
+        workspace = self._workspace_root()
         for title, rows in groups:
             parent = QTreeWidgetItem(self.samples, [f"{title} ({len(rows)})"])
-            workspace = self._workspace_root()
             for sample_id, *cells in rows:
                 item = QTreeWidgetItem(parent, [shown_path(sample_id, workspace), *cells])
                 item.setData(0, ID_ROLE, sample_id)

@@ -15,7 +15,7 @@ import os
 import shutil
 import sys
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from engine.corpus.samples import CorpusProblem, Sample, iter_corpus
@@ -138,12 +138,12 @@ def shown_path(path: str, workspace: Path | None) -> str:
     """A corpus path or sample id as the panel lists it: relative to the workspace when it lies
     inside (an absolute path elided in its middle hid the very folder that told samples apart).
     The id itself stays the key: it is what the report and ``open_sample`` use."""
-    if workspace is None or not os.path.isabs(path):
+    if workspace is None:
         return path
-    root = str(workspace)
-    if path.startswith(root.rstrip(os.sep) + os.sep):
-        return path[len(root.rstrip(os.sep)) + 1:]
-    return path
+    try:
+        return str(PurePath(path).relative_to(workspace))
+    except ValueError:  # (outside the workspace, or a relative path)
+        return path
 
 
 def preview_text(sample: Sample) -> str:

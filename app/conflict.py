@@ -226,7 +226,6 @@ class DiffDialog(QDialog):
         self.rows: list[DiffRow] = []
         self.changes: list[int] = []
         font: QFont = mono_font()
-        self._font = font
         table = QTableView()
         self.model = _RowsModel(labels, label_tips, font, table)
         table.setModel(self.model)

@@ -306,6 +306,7 @@ class TrustPanel(QWidget):
             self.headline.setText("This workspace has no .rtk/filters.json or .rtk/filters.toml. Export filters "
                                   "there (right) to ship them with the project.")
             self.risk.setPlainText("")
+            self._review_links = {}
         else:
             worst = max(present, key=lambda f: {"trusted": 0, "untrusted": 1, "changed": 2}.get(f.verdict, 0))
             text, level = VERDICT_BADGES[worst.verdict]
@@ -321,21 +322,22 @@ class TrustPanel(QWidget):
                 line += " (OMNIROUTE_RTK_TRUST_PROJECT_FILTERS=1 is set in this environment: OmniRoute would run "
                 line += "them anyway, VT-Q11.)"
             self.headline.setText(line)
-            self.risk.setHtml(self._review_html(present, self._review_links))
+            review, self._review_links = self._review_html(present)
+            self.risk.setHtml(review)
             notes: list[Diagnostic] = [d for f in present for d in f.diagnostics]
             if notes:
                 self.notes.set_notes(notes)
         self._update_buttons()
 
     @staticmethod
-    def _review_html(present, links: dict[str, tuple[str, str]]) -> str:
+    def _review_html(present) -> tuple[str, dict[str, tuple[str, str]]]:
         """What changed since the last trust, what the filters' own tests say, then the risk
         review, as text; a finding tinted by its level (the level word stays: colour is not the
-        only signal). A line that heads an added or changed filter links to it (``links`` is
-        filled with the targets)."""
+        only signal). A line that heads an added or changed filter links to it; the links'
+        targets come back beside the text (href -> file, filter id)."""
         t = tints()
         colours = {"[high]": t.error, "[medium]": t.warning, "[!]": t.warning}
-        links.clear()
+        links: dict[str, tuple[str, str]] = {}
 
         def tinted(line: str) -> str:
             colour = next((c for key, c in colours.items() if key in line), None)
@@ -359,7 +361,7 @@ class TrustPanel(QWidget):
                        f"({html.escape(f.computed or 'no hash')})</span>")
             out += [tinted(line) for line in f.risk_text.splitlines()]
             out.append("")
-        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>"
+        return "<div style='white-space: pre-wrap'>" + "<br>".join(out) + "</div>", links
 
     @Slot(QUrl)
     def _on_review_link(self, url: QUrl) -> DocumentTab | None:

@@ -117,21 +117,18 @@ class ContentComparison:
                 head += f"  ({', '.join(c.fields)})"
             rows.append((head, c.filter_id if c.kind != "removed" else None))
             rows += [(f"{indent}    [{d.level}] {d.message}", None) for d in c.deltas]
-        lines = []
+        notes = []
         if self.unchanged:
-            lines.append(f"{indent}= {len(self.unchanged)} unchanged: {', '.join(self.unchanged)}")
+            notes.append(f"{indent}= {len(self.unchanged)} unchanged: {', '.join(self.unchanged)}")
         if not self.changes and not self.unchanged:
-            lines.append(f"{indent}(no filters on either side)")
+            notes.append(f"{indent}(no filters on either side)")
         if self.same_effect:
-            lines.append(f"{indent}(the bytes differ from the trusted ones, but no filter's effect does: formatting, "
+            notes.append(f"{indent}(the bytes differ from the trusted ones, but no filter's effect does: formatting, "
                          "key order, or an entry OmniRoute drops)")
-        for e in self.old_errors:
-            lines.append(f"{indent}! the trusted content does not load: {e}")
-        for e in self.new_errors:
-            lines.append(f"{indent}! the current content does not load: {e}")
-        for note in self.new_notes:
-            lines.append(f"{indent}! the current content: {note}")
-        return rows + [(line, None) for line in lines]
+        notes += [f"{indent}! the trusted content does not load: {e}" for e in self.old_errors]
+        notes += [f"{indent}! the current content does not load: {e}" for e in self.new_errors]
+        notes += [f"{indent}! the current content: {note}" for note in self.new_notes]
+        return rows + [(note, None) for note in notes]
 
 
 def parse_content(path: str | Path, data: bytes, profile: str = "omniroute") -> tuple[list[RtkFilter], list[str]]:

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.widgets.empty_state import EmptyState
+
 SHORTCUT_ROLE = Qt.ItemDataRole.UserRole + 1
 Entry = tuple[str, str, str, object]  # a quick pick's row: label, detail, tooltip, what picking it gives
 
@@ -79,6 +81,10 @@ class QuickPick(QDialog):
     detail shown right-aligned in a muted colour (a shortcut, a folder), the text the query is
     matched against, a tooltip, and what picking it gives (``chosen``)."""
 
+    #: what an empty list says, ``{query}`` filled in (ux.md: empty states say what to do)
+    nothing = "Nothing matches “{query}”."
+    none_at_all = "Nothing to pick."
+
     def __init__(self, placeholder: str, entries: Callable[[str], list[Entry]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.entries = entries  # ``(label, detail, tooltip, payload)`` of what a query matches, best first
@@ -91,6 +97,7 @@ class QuickPick(QDialog):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.query)
         lay.addWidget(self.list, 1)
+        self.empty = EmptyState.over(self.list)
         self.query.textChanged.connect(self.refresh)
         self.query.returnPressed.connect(self.run_current)
         self.list.itemActivated.connect(lambda _item: self.run_current())
@@ -107,6 +114,9 @@ class QuickPick(QDialog):
             self.list.addItem(item)
         if self.list.count():
             self.list.setCurrentRow(0)
+            self.empty.clear()
+        else:
+            self.empty.show_message(self.nothing.format(query=query.strip()) if query.strip() else self.none_at_all)
 
     def eventFilter(self, obj, event) -> bool:
         if obj is self.query and event.type() == event.Type.KeyPress and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
@@ -130,6 +140,9 @@ class QuickPick(QDialog):
 
 class CommandPalette(QuickPick):
     """Every enabled action of the window, matched on its label and tooltip."""
+
+    nothing = "No command matches “{query}”. Commands that cannot run now (no open file, no workspace) are not listed."
+    none_at_all = "No command can run now."
 
     def __init__(self, actions: list[QAction], parent: QWidget | None = None) -> None:
         super().__init__("Type a command…", self._commands, parent)
@@ -160,6 +173,8 @@ class CommandPalette(QuickPick):
 class FilePicker(QuickPick):
     """Go to File (Ctrl+P): the workspace's files by name, matched on their path as you type
     (it was a combo box that opened a file only when its whole relative path was typed)."""
+
+    nothing = "No file of the workspace matches “{query}”."
 
     def __init__(self, paths: list[str], parent: QWidget | None = None) -> None:
         super().__init__("Type part of a file name or path…", self._files, parent)

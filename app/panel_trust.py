@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Slot
-from PySide6.QtGui import QAction, QColor
+from PySide6.QtGui import QAction, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -194,6 +194,14 @@ class TrustPanel(QWidget):
         self.compare_action.setToolTip("The trusted version of .rtk/filters.json|toml beside the file now, line by "
                                        "line")
         self.compare_action.triggered.connect(lambda _checked=False: self.compare_from_action())
+        # File ▸ Export Filters…: the product's last step had no menu item or palette entry, only
+        # this panel's button
+        self._export_when_loaded = False
+        self.export_action = QAction("&Export Filters…", window)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.setToolTip("Export the workspace's RTK filters into .rtk/filters.json or .toml "
+                                      "(the ticked ones in the Trust panel; asks first, with the exact effect)")
+        self.export_action.triggered.connect(lambda _checked=False: self.export_from_action())
         QTimer.singleShot(0, self._register_action)
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
@@ -208,6 +216,23 @@ class TrustPanel(QWidget):
     def _register_action(self) -> None:
         offer_command(self.window_, "trust_project", self.trust_action, "Run")
         offer_command(self.window_, "compare_trusted", self.compare_action, "Run")
+        offer_command(self.window_, "export_filters", self.export_action, "File", before="close_tab")
+
+    def export_from_action(self) -> None:
+        """The panel shown and read afresh, then the export of the ticked filters, or, with none
+        ticked, the list to tick them in (never an export of an older reading)."""
+        self.window_.show_panel("trust")
+        self._export_when_loaded = True
+        self.refresh()
+
+    def _export_or_point(self) -> None:
+        if self.selected():
+            self.export_clicked()
+            return
+        self.export_tree.setFocus()
+        self.window_.statusBar().showMessage(
+            "Tick the filters to export in the Trust panel's list, then Export…" if self.candidates
+            else "No RTK filters to export yet: create a filter file first (File ▸ New Filter…)", 8000)
 
     def compare_from_action(self) -> None:
         """The panel shown and read afresh, then the comparison (never of an older reading)."""
@@ -263,6 +288,9 @@ class TrustPanel(QWidget):
         if self._compare_when_loaded and not self.loader.busy:
             self._compare_when_loaded = False
             QTimer.singleShot(0, self.compare_with_trusted)
+        if self._export_when_loaded and not self.loader.busy:
+            self._export_when_loaded = False
+            QTimer.singleShot(0, self._export_or_point)
 
     def _update_empty(self) -> None:
         """Empty halves say what to do: open a workspace; get filters to export (ux.md)."""

@@ -66,13 +66,20 @@ def offer_action(window: MainWindow, key: str, action: QAction) -> None:
         actions[key] = action
 
 
-def offer_command(window: MainWindow, key: str, action: QAction, menu_title: str) -> None:
-    """A panel's window command: in the palette's table as ``key`` and in the menu ``menu_title``
+def offer_command(window: MainWindow, key: str, action: QAction, menu_title: str, *, before: str | None = None) -> None:
+    """A panel's window command: in the palette's table as ``key`` and in the menu ``menu_title``,
+    at its end or, with ``before``, in a group of its own above the window action of that key
     (call it once the window has built them: panels are created before its actions and menus)."""
     offer_action(window, key, action)
     menu = window_menu(window, menu_title)
-    if menu is not None:
+    anchor = getattr(window, "actions_", {}).get(before) if before is not None else None
+    if menu is None:
+        return
+    if anchor is None or anchor not in menu.actions():
         menu.addAction(action)
+        return
+    menu.insertAction(anchor, action)
+    menu.insertSeparator(anchor)
 
 
 def window_menu(window: MainWindow, title: str) -> QMenu | None:

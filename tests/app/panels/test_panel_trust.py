@@ -318,3 +318,51 @@ def test_a_review_line_that_heads_a_filter_opens_the_file_at_it(qtbot, window, d
     tab.editor.setPlainText(tab.text.replace('"audit-quiet"', '"audit-loud"'))
     panel._on_review_link(QUrl(targets["audit-quiet"]))
     assert window.statusBar().currentMessage() == "audit-quiet is not in filters.json as the editor has it"
+
+
+def test_export_filters_is_a_file_menu_command_that_exports_what_is_ticked(qtbot, window, demo, dialogs):
+    """The product's last step was only a button at the bottom of the Trust panel: it is in the
+    File menu (above Close Tab), in the palette, on Ctrl+E; it reads the files afresh first."""
+    from app.palette import CommandPalette
+    from app.panels import window_menu
+
+    action = window.actions_["export_filters"]
+    file_menu = window_menu(window, "File")
+    assert file_menu is not None
+    labels = [a.text().replace("&", "") for a in file_menu.actions()]
+    assert labels.index("Export Filters…") < labels.index("Close Tab")
+    assert action.shortcut().toString() == "Ctrl+E"
+    palette = CommandPalette(list(window.actions_.values()), window)
+    palette.query.setText("export")
+    assert palette.list.item(0).text() == "Export Filters…" and palette.empty.isHidden()
+    panel = _panel(qtbot, window)
+    assert {c.filter_id for c in panel.selected()} == {"make-quiet"}  # pre-selected (see above)
+    dialogs.answers["save-as"] = demo / "out.json"
+    dialogs.answers["Export filters"] = YES
+    action.trigger()
+    qtbot.waitUntil(lambda: (demo / "out.json").exists(), timeout=30000)
+    assert [f["id"] for f in json.loads((demo / "out.json").read_text(encoding="utf-8"))] == ["make-quiet"]
+
+
+def test_export_filters_with_nothing_ticked_points_at_the_list(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    panel.set_selected(set())
+    calls = len(dialogs.calls)
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        window.actions_["export_filters"].trigger()
+    qtbot.waitUntil(lambda: "Tick the filters" in window.statusBar().currentMessage(), timeout=10000)
+    assert len(dialogs.calls) == calls  # no file dialog, no question
+    assert window.focusWidget() is panel.export_tree
+
+
+def test_a_palette_query_that_matches_nothing_says_so(qtbot, window):
+    from app.palette import CommandPalette
+
+    palette = CommandPalette(list(window.actions_.values()), window)
+    qtbot.addWidget(palette)
+    palette.show()
+    palette.query.setText("zzz-no-such-command")
+    assert palette.list.count() == 0 and palette.empty.isVisible()
+    assert "No command matches “zzz-no-such-command”" in palette.empty.text()
+    palette.query.setText("trust")
+    assert palette.list.count() and not palette.empty.isVisible()

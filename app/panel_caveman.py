@@ -58,6 +58,7 @@ from app.widgets.spanview import PROTECTED_FAMILIES, SpanTextView, protected_col
 from app.workers import CAVEMAN_LANE, Dispatcher, Later, run_in_process
 from engine.gcpause import gc_paused
 from engine.paths import builtin_rules_dir
+from engine.workspace.corpus_model import shown_path
 from engine.workspace.kinds import FileKind
 from engine.workspace.previews.caveman_packs import PackOverride
 from engine.workspace.previews.caveman_preview import (
@@ -643,7 +644,7 @@ class CavemanPreviewPanel(QWidget):
         be the input. Docs mode runs it in the GUI thread on the next event-loop turn so
         screenshots show a finished result."""
         scope = f"rule {self.rule_name}" if self.rule_button.isChecked() and self.rule_name else "the whole pack"
-        self.scope_label.setText(f"running {scope}" + (f" from {self.pack_root}" if self.pack_root else ""))
+        self.scope_label.setText(f"running {scope}" + (f" from {self._shown_pack_root()}" if self.pack_root else ""))
         self.scope_label.setToolTip(self.pack_root or "")
         if self.window_ is not None:
             self.timeout_ms = self.window_.settings.regex_timeout_ms
@@ -659,6 +660,18 @@ class CavemanPreviewPanel(QWidget):
             return self.dispatcher.request(run_request, self._next_request(text), immediate=immediate)
         # debounced: the request (and the input's text) is read when the run starts
         return self.dispatcher.request(run_request, Later(self._next_request))
+
+    def _shown_pack_root(self) -> str:
+        """The pack folder as the scope line says it: from the workspace (``rules/``), or "the
+        built-in packs" (an absolute path elided in its middle hid the part that told them apart)."""
+        root = self.pack_root or ""
+        if Path(root) == builtin_rules_dir():
+            return "the built-in packs"
+        workspace = self.window_.workspace if self.window_ is not None else None
+        shown = shown_path(root, workspace)
+        if shown == ".":
+            return "the workspace folder"
+        return shown if shown == root else f"{shown}/"
 
     def _next_request(self, text: str | None = None) -> CavemanRequest:
         """The request a run is about to take (the newest one)."""

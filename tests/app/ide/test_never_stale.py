@@ -44,6 +44,15 @@ def test_this_rule_only_follows_a_renamed_rule(qtbot, window, workspace):
     qtbot.waitUntil(lambda: panel.preview.only_rule == "basically", timeout=10000)
 
 
+def test_the_scope_line_names_the_pack_folder_from_the_workspace(qtbot, window, workspace):
+    """"from /roo…lewright/example-workspace/rules" hid the part that tells pack folders apart."""
+    panel = window.panel_widgets["caveman-preview"]
+    open_pack(qtbot, window, workspace)
+    qtbot.waitUntil(lambda: "from" in panel.scope_label.text(), timeout=10000)
+    assert panel.scope_label.text() == "running the whole pack from rules/"
+    assert panel.scope_label.toolTip() == str(workspace / "rules")  # the whole path stays at hand
+
+
 def test_undo_of_a_json_header_edit_refreshes_the_visual_header(qtbot, window, workspace):
     tab = open_pack(qtbot, window, workspace)
     category = tab.visual.header_fields["/category"]

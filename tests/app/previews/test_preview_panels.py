@@ -466,3 +466,16 @@ def test_protected_regions_are_shaded_by_kind(qtbot):
                                  Span(22, 28, "protected", "protected inline_code", label="inline_code")])
     colours = {sel.format.background().color().name() for sel in view.extraSelections()}
     assert len(colours) == 2
+
+
+def test_the_scope_line_says_built_in_packs_rather_than_their_path(qtbot):
+    from engine.paths import builtin_rules_dir
+
+    panel = CavemanPreviewPanel()
+    qtbot.addWidget(panel)
+    panel.pack_root = str(builtin_rules_dir())
+    panel.schedule()
+    assert panel.scope_label.text() == "running the whole pack from the built-in packs"
+    panel.pack_root = "/elsewhere/rules"  # outside any workspace: the path itself
+    panel.schedule()
+    assert panel.scope_label.text() == "running the whole pack from /elsewhere/rules"

@@ -520,8 +520,12 @@ class TestsPanel(QWidget):
                 parent.setForeground(1, QColor(t.error if fails else t.string))
                 parent.setExpanded(True)
             file_item.setExpanded(True)
-        if select is None:
-            select = self._first_failure()
+        # the row chosen before stays, unless the file in the active tab now fails and it lies elsewhere
+        preferred = self._first_failure()
+        active = self._active_path()
+        if select is None or (preferred is not None and active is not None and self._file_of(preferred) == active
+                              and self._file_of(select) != active):
+            select = preferred
         if select is not None:
             self.tree.setCurrentItem(select)
         else:
@@ -555,10 +559,30 @@ class TestsPanel(QWidget):
                                     [("Show all tests", lambda: self.failed_only.setChecked(False))])
 
     def _first_failure(self) -> QTreeWidgetItem | None:
+        """The first failing test of the file in the active tab, else the first of all: the author
+        editing a filter looks for what that edit broke, not at another file's old failure."""
+        active = self._active_path()
+        first = None
         for item in self.test_items():
-            if not item.data(0, ROW_ROLE)[1].passed:
+            if item.data(0, ROW_ROLE)[1].passed:
+                continue
+            if active is None or self._file_of(item) == active:
                 return item
-        return None
+            first = first or item
+        return first
+
+    def _active_path(self) -> str | None:
+        tab = self.window_.current_tab()
+        return str(tab.path) if tab is not None and tab.path is not None else None
+
+    @staticmethod
+    def _file_of(item: QTreeWidgetItem) -> str | None:
+        """The path of the file a test row lies under (its top-level item)."""
+        parent = item.parent()
+        while parent is not None:
+            item, parent = parent, parent.parent()
+        data = item.data(0, ROW_ROLE)
+        return data[1] if data and data[0] == "file" else None
 
     def test_items(self) -> list[QTreeWidgetItem]:
         out = []

@@ -324,3 +324,22 @@ def test_a_new_default_profile_outdates_the_run_and_runs_again(qtbot, window, di
         dialogs.answers["SettingsDialog"] = QDialog.DialogCode.Accepted  # nothing that matters changed
         window.open_settings()
     assert not panel.outdated
+
+
+def test_the_failure_selected_is_the_active_files_first(qtbot, window, demo):
+    """Breaking the test of the filter being edited showed another file's old failure, chosen
+    by the first run, instead of the one the edit made."""
+    panel = _panel(qtbot, window)
+    assert panel.tree.currentItem().text(0) == "plugins line (outdated expectation)"  # (pytest.json's)
+    make = window.open_file(demo / "filters" / "make.toml")
+    qtbot.waitUntil(make.is_settled, timeout=10000)
+    make.editor.setPlainText(make.text.replace('expected = "cc -o app main.c"', 'expected = "cc -o app"'))
+    _rerun(qtbot, panel)
+    assert panel.result.failed == 2
+    assert panel.tree.currentItem().text(0) == "drops directory lines"
+    window.open_file(demo / "filters" / "npm.json")  # a file that passes: the choice stays
+    _rerun(qtbot, panel)
+    assert panel.tree.currentItem().text(0) == "drops directory lines"
+    window.open_file(demo / "filters" / "pytest.json")
+    _rerun(qtbot, panel)
+    assert panel.tree.currentItem().text(0) == "plugins line (outdated expectation)"

@@ -585,7 +585,7 @@ class TrustPanel(QWidget):
         """One question with the whole plan (added, replaced, kept, removed); a second, explicit one
         only when an exported filter fails its tests or is not selected by its test command."""
         from engine.rtk.export import ExportError, execute_export
-        from engine.rtk.export_plan import trust_target_problem
+        from engine.rtk.export_plan import trust_lost, trust_target_problem
         from engine.rtk.trust import TrustWriteError
 
         chosen = self.selected()
@@ -607,8 +607,10 @@ class TrustPanel(QWidget):
             self.notes.set_notes([Diagnostic(str(exc), "error", "RTK-EXPORT", source="export"), *exc.diagnostics])
             return False
         lines = [line for line in plan.lines() if not line.lstrip().startswith("failing:")]
+        lost = trust_lost(plan, with_trust)
         question = "\n".join([*lines, ""] + ([f"{len(plan.failing)} test problem(s) — asked next."]
                                             if plan.failing else [])
+                             + ([f"⚠ {lost}.", ""] if lost else [])
                              + [f"Export {len(plan.exported)} filter(s)" + (" and trust the result" if with_trust
                                                                              else "") + "?"])
         if plan.mode != "create":  # a new file: choosing its name was the confirmation

@@ -248,7 +248,7 @@ def execute_export(plan: ExportPlan, *, with_trust: bool = False, allow_failing:
     """Write what ``plan`` says — refused when an exported filter fails its tests (unless
     ``allow_failing``), when ``with_trust`` names a file that is not a project's own filter file,
     or when the target changed since it was planned."""
-    from engine.rtk.export_plan import trust_target_problem, unchanged_since_plan
+    from engine.rtk.export_plan import trust_lost, trust_target_problem, unchanged_since_plan
 
     target = plan.target
     if plan.failing and not allow_failing:
@@ -259,9 +259,12 @@ def execute_export(plan: ExportPlan, *, with_trust: bool = False, allow_failing:
         raise ExportError(problem)
     if not unchanged_since_plan(plan):
         raise ExportError(f"{target} changed since the export was planned; nothing was written. Export again")
+    lost = trust_lost(plan, with_trust)
     data = plan.text.encode("utf-8", "surrogatepass")
     atomic_write_bytes(target, data)
     result = ExportResult(str(target), plan.format, list(plan.exported), list(plan.notes), plan=plan)
+    if lost is not None:
+        result.diagnostics.append(Diagnostic(lost, "warning", "RTK-EXPORT", path=str(target), source="export"))
     _check_written(result, target, profile, data)
     if with_trust:
         from engine.rtk.trust import FileSnapshot, write_trust

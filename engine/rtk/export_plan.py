@@ -381,6 +381,24 @@ def trust_target_problem(target: Path) -> str | None:
     return None
 
 
+def trust_lost(plan: ExportPlan, with_trust: bool) -> str | None:
+    """What writing ``plan`` without trusting the result does to trust, when it undoes it: the
+    target is a project's trusted filter file (by its hash in ``.rtk/trust.json``) and the plan
+    changes its bytes, so OmniRoute stops applying it until it is trusted again. None otherwise."""
+    from engine.rtk.trust import decide_trust
+
+    target = plan.target
+    if with_trust or plan.existing is None or trust_target_problem(target) is not None:
+        return None
+    if plan.text.encode("utf-8", "surrogatepass") == plan.existing:
+        return None
+    if decide_trust(target, environ={}, data=plan.existing).verdict != "trusted":
+        return None
+    return (f"{target.name} was trusted: with this export, .rtk/trust.json no longer holds its hash, and "
+            "OmniRoute does not apply the project's filters until they are trusted again (an export with trust "
+            "records the new hash in the same step)")
+
+
 def unchanged_since_plan(plan: ExportPlan) -> bool:
     try:
         now = read_target(plan.target)

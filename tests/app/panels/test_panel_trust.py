@@ -366,3 +366,25 @@ def test_a_palette_query_that_matches_nothing_says_so(qtbot, window):
     assert "No command matches “zzz-no-such-command”" in palette.empty.text()
     palette.query.setText("trust")
     assert palette.list.count() and not palette.empty.isVisible()
+
+
+def test_exporting_into_a_trusted_file_warns_that_trust_is_undone(qtbot, window, demo, dialogs):
+    panel = _panel(qtbot, window)
+    dialogs.answers["Trust project filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.trust_clicked()
+    by_id = {c.filter_id: c for c in panel.candidates}
+    panel.set_selected({(by_id["make-quiet"].file, "make-quiet")})
+    target = demo / ".rtk" / "filters.json"
+    assert not panel.export_to(target)  # (Cancel)
+    question = dialogs.calls[-1][1]
+    assert "⚠ filters.json was trusted: with this export, .rtk/trust.json no longer holds its hash" in question
+    panel.with_trust.setChecked(True)
+    assert not panel.export_to(target)
+    assert "was trusted" not in dialogs.calls[-1][1]  # trusting the result keeps it trusted
+    panel.with_trust.setChecked(False)
+    dialogs.answers["Export filters"] = YES
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert panel.export_to(target)
+    assert any("OmniRoute does not apply" in m for m in panel.notes.messages())
+    assert panel.verdict.text() != "🔒 trusted"

@@ -139,6 +139,37 @@ def test_with_trust_only_for_the_projects_own_filter_file(tmp_path):
     assert result.plan.kept == ["mine"] and decide_trust(own, environ={}).verdict == "trusted"
 
 
+def test_an_export_that_undoes_trust_says_so_before_and_after(tmp_path, capsys):
+    """Exporting into a trusted .rtk/filters.json without trusting the result turns OmniRoute's
+    verdict to "changed" (its filters stop applying): the plan's reader and the CLI are told."""
+    from engine.rtk.export_plan import trust_lost
+
+    project = tmp_path / "project"
+    own = project / ".rtk" / "filters.json"
+    write_json(own, [canonical("mine")])
+    write_trust(project, remember=False)
+    src = _source(tmp_path, canonical("other"))
+    plan = plan_export([src], own)
+    assert trust_lost(plan, with_trust=True) is None
+    lost = trust_lost(plan, with_trust=False)
+    assert lost is not None and lost.startswith("filters.json was trusted: with this export")
+    assert main(["export", str(src), "-o", str(own)]) == 0
+    err = capsys.readouterr().err
+    assert f"{own}" in err and "warning" in err and "OmniRoute does not apply the project's filters" in err
+    assert decide_trust(own, environ={}).verdict != "trusted"
+    # nothing left to lose: untrusted now, unchanged bytes, or a file outside .rtk
+    assert trust_lost(plan_export([src], own), with_trust=False) is None
+    write_trust(project, remember=False)
+    assert trust_lost(plan_export([src], own), with_trust=False) is None  # (the same filters again: same bytes)
+    elsewhere = tmp_path / "filters.json"
+    write_json(elsewhere, [canonical("mine")])
+    assert trust_lost(plan_export([src], elsewhere), with_trust=False) is None
+    assert main(["export", str(_source(tmp_path, canonical("third"), name="third.json")), "-o", str(own),
+                 "--with-trust", "--json"]) == 0
+    assert "OmniRoute does not apply" not in capsys.readouterr().out
+    assert decide_trust(own, environ={}).verdict == "trusted"
+
+
 def test_an_existing_file_that_is_not_a_filter_file_is_not_overwritten(tmp_path, capsys):
     target = tmp_path / "notes.json"
     target.write_text("not json at all\n", encoding="utf-8")

@@ -608,11 +608,13 @@ class TrustPanel(QWidget):
             return False
         lines = [line for line in plan.lines() if not line.lstrip().startswith("failing:")]
         lost = trust_lost(plan, with_trust)
-        question = "\n".join([*lines, ""] + ([f"{len(plan.failing)} test problem(s) — asked next."]
-                                            if plan.failing else [])
-                             + ([f"⚠ {lost}.", ""] if lost else [])
-                             + [f"Export {len(plan.exported)} filter(s)" + (" and trust the result" if with_trust
-                                                                             else "") + "?"])
+        parts = [*lines, ""]
+        if plan.failing:
+            parts += [f"{len(plan.failing)} test problem(s) — asked next.", ""]
+        if lost:
+            parts += [f"⚠ {lost}.", ""]
+        question = "\n".join([*parts, f"Export {len(plan.exported)} filter(s)"
+                               + (" and trust the result" if with_trust else "") + "?"])
         if plan.mode != "create":  # a new file: choosing its name was the confirmation
             answer = QMessageBox.question(self, "Export filters", question,
                                           QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,

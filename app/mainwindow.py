@@ -61,6 +61,7 @@ class MainWindow(QMainWindow):
     workspaceOpened = Signal(str)
     workspaceScanned = Signal()
     settingsApplied = Signal()  # Settings ▸ OK: views that ran under the old settings refresh or say so
+    fileRenamed = Signal(str, str)  # (old path, new path): the explorer's Rename, before the rescan
 
     def __init__(self, settings: Settings | None = None, *, docs_mode: bool = False) -> None:
         super().__init__()
@@ -622,6 +623,7 @@ class MainWindow(QMainWindow):
             self.tabs.setTabToolTip(self.tabs.indexOf(tab), str(new))
             self.explorer.set_badge(old, "dirty", "")
             self._on_dirty(tab)  # (the tab's title, its ● on the new name, the status bar)
+        self.fileRenamed.emit(str(old), str(new))
         self.rescan()
 
     def save_all(self) -> bool:

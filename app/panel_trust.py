@@ -206,6 +206,8 @@ class TrustPanel(QWidget):
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
+        self._renamed: dict[str, str] = {}  # a filter file's old path → new, until the list is filled again
+        window.fileRenamed.connect(self._renamed.__setitem__)
         self._watched_tabs: set[int] = set()
         self._edits = ActiveTabHook(window, self._watch_tab, lambda _tab: None, lambda *_a: None)
         self.no_workspace = EmptyState.over(self.risk)
@@ -409,7 +411,9 @@ class TrustPanel(QWidget):
         return tab
 
     def _fill_candidates(self, candidates: list[ExportCandidate]) -> None:
-        checked = {(c.file, c.filter_id) for c in self.selected()}
+        # the filters ticked stay ticked, in a file renamed meanwhile too
+        checked = {(self._renamed.get(c.file, c.file), c.filter_id) for c in self.selected()}
+        self._renamed.clear()
         first = not self.candidates
         self.candidates = candidates
         self.export_tree.blockSignals(True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -388,3 +389,16 @@ def test_exporting_into_a_trusted_file_warns_that_trust_is_undone(qtbot, window,
         assert panel.export_to(target)
     assert any("OmniRoute does not apply" in m for m in panel.notes.messages())
     assert panel.verdict.text() != "🔒 trusted"
+
+
+def test_a_ticked_filter_stays_ticked_when_its_file_is_renamed(qtbot, window, demo):
+    from app.explorer_menu import rename_dialog
+
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    panel.set_selected({(by_id["npm-install"].file, "npm-install"), (by_id["make-quiet"].file, "make-quiet")})
+    with qtbot.waitSignal(panel.loader.finished, timeout=30000):
+        assert rename_dialog(window, demo / "filters" / "npm.json", "npm-renamed.json") is not None
+    qtbot.waitUntil(lambda: any(c.file.endswith("npm-renamed.json") for c in panel.candidates), timeout=30000)
+    chosen = {(Path(c.file).name, c.filter_id) for c in panel.selected()}
+    assert chosen == {("npm-renamed.json", "npm-install"), ("make.toml", "make-quiet")}

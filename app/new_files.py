@@ -20,18 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.theme import mono_font, tints
-from engine.rtk.scaffold import ID_PATTERN, ScaffoldError, command_pattern, command_words
+from engine.rtk.scaffold import ID_PATTERN, ScaffoldError, command_pattern, suggested_id
 from engine.workspace import templates
-
-
-def suggested_id(command: str) -> str:
-    """``terraform plan -out x`` → ``terraform-plan`` (empty when the command has no words yet)."""
-    try:
-        program, sub = command_words(command)
-    except ScaffoldError:
-        return ""
-    ident = "-".join(w for w in (program.rsplit("/", 1)[-1], sub) if w).lower()
-    return ident if ID_PATTERN.match(ident) else ""
 
 
 class NewPackDialog(QDialog):

@@ -1,7 +1,8 @@
 """``rulewright new filter|pack``: start a filter or a rule pack from a valid, schema-referenced file.
 
-``new filter ID --command CMD`` derives the command pattern from the program and subcommand
-(``engine.rtk.scaffold``); ``--sample FILE`` adds a test from a real output. ``new pack LANG
+``new filter [ID] --command CMD`` derives the command pattern from the program and subcommand
+(``engine.rtk.scaffold``), and the id too when it is not given (``kubectl get pods`` →
+``kubectl-get``, as the IDE's New Filter suggests); ``--sample FILE`` adds a test from a real output. ``new pack LANG
 CATEGORY`` writes an empty pack. Nothing existing is ever overwritten.
 """
 
@@ -23,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                            description="A new RTK filter: the command pattern comes from the program and its "
                                        "subcommand; every rule starts empty.",
                            epilog=parser.epilog)
-    flt.add_argument("id", metavar="ID", help="filter id (letters, digits, '-', '_', '.')")
+    flt.add_argument("id", metavar="ID", nargs="?",
+                     help="filter id (letters, digits, '-', '_', '.'); default: the program and subcommand of "
+                          "--command, e.g. kubectl-get")
     flt.add_argument("--command", dest="cmd", required=True, metavar="CMD",
                      help="a command line whose output the filter is for, e.g. 'cargo clippy --all-targets'")
     flt.add_argument("--sample", metavar="FILE",
@@ -54,18 +57,22 @@ def _filter(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from engine.cli.common import read_input
-    from engine.rtk.scaffold import ScaffoldError, render_filter, scaffold_filter
+    from engine.rtk.scaffold import ScaffoldError, render_filter, scaffold_filter, suggested_id
 
+    ident = args.id if args.id is not None else suggested_id(args.cmd)
+    if not ident:
+        return _usage(f"no filter id could be made from the command {args.cmd!r}: give one (new filter ID "
+                      "--command CMD)")
     sample = None
     if args.sample is not None:
         sample, _, code = read_input(args.sample, "new")
         if sample is None or code:
             return code or 1
     try:
-        obj = scaffold_filter(args.id, args.cmd, sample)
+        obj = scaffold_filter(ident, args.cmd, sample)
     except ScaffoldError as exc:
         return _usage(str(exc))
-    target = None if args.output == "-" else Path(args.output or Path("filters") / f"{args.id}.json")
+    target = None if args.output == "-" else Path(args.output or Path("filters") / f"{ident}.json")
     return _write(target, render_filter(obj), {"kind": "filter", "filter": obj}, args.json)
 
 

@@ -50,6 +50,16 @@ def command_words(command: str) -> tuple[str, str | None]:
     return program, sub
 
 
+def suggested_id(command: str) -> str:
+    """``terraform plan -out x`` → ``terraform-plan`` (empty when the command has no words yet)."""
+    try:
+        program, sub = command_words(command)
+    except ScaffoldError:
+        return ""
+    ident = "-".join(w for w in (program.rsplit("/", 1)[-1], sub) if w).lower()
+    return ident if ID_PATTERN.match(ident) else ""
+
+
 def command_pattern(command: str) -> str:
     """``^program\\s+subcommand\\b``: what selects this filter for the command (and its variants)."""
     program, sub = command_words(command)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.cli import main
 from engine.jsregex import compile_js
-from engine.rtk.scaffold import ScaffoldError, command_pattern, js_regex_escape, scaffold_filter
+from engine.rtk.scaffold import ScaffoldError, command_pattern, js_regex_escape, scaffold_filter, suggested_id
 from engine.rtk.sources import read_filter_file
 from engine.rtk.verify import verify_filters
 from engine.validate import validate_paths
@@ -73,6 +73,28 @@ def test_new_filter_json_and_stdout(tmp_path, capsys, monkeypatch):
     assert out["written"] is False and out["filter"]["match"]["commands"] == [r"^tool\s+run\b"]
     assert not (tmp_path / "filters").exists()
     assert main(["new", "filter", "bad id", "--command", "x", "--json"]) == 2
+
+
+@pytest.mark.parametrize(("command", "ident"), [
+    ("kubectl get pods", "kubectl-get"),
+    ("terraform plan -out x", "terraform-plan"),
+    ("FOO=1 /usr/bin/make", "make"),
+    ("kubectl -n prod get pods", "kubectl"),
+    ("", ""),
+    ("c++ -O2 main.c", ""),                      # no valid id from it: the caller asks for one
+])
+def test_the_suggested_id_is_program_and_subcommand(command, ident):
+    assert suggested_id(command) == ident
+
+
+def test_new_filter_without_an_id_takes_it_from_the_command(tmp_path, capsys, monkeypatch):
+    """The IDE's New Filter suggests the id from the command; the CLI asked for both."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "filter", "--command", "kubectl get pods"]) == 0
+    assert "wrote filters/kubectl-get.json" in capsys.readouterr().out
+    assert json.loads((tmp_path / "filters" / "kubectl-get.json").read_text(encoding="utf-8"))["id"] == "kubectl-get"
+    assert main(["new", "filter", "--command", "c++ main.c"]) == 2
+    assert "no filter id could be made from the command 'c++ main.c': give one" in capsys.readouterr().err
 
 
 def test_new_pack_is_valid_and_empty(tmp_path, capsys):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 import re
 from bisect import bisect_right
 
@@ -60,10 +59,12 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     return list(spans)
 
 
-# runs of three or more fence characters, one pattern per character: ``re`` finds a literal
-# prefix quickly, while an alternation, a class or a multi-line ``^`` is tried at every position
-_FENCE_RUNS = (re.compile("```+"), re.compile("~~~+"))
-_INDENT = frozenset(" \t")
+# runs of three or more fence characters with the rest of their line, one pattern per character:
+# ``re`` finds a literal prefix quickly, while an alternation, a class or a multi-line ``^`` is
+# tried at every position; the rest of the line comes with the match, scanned in C (1 MB of agent
+# sessions, 1,654 runs: 4.2 → 2.1 ms, where a second search for the line's end and a generator
+# over its blanks ran per run)
+_FENCE_RUNS = (re.compile("(```+)([^\n]*)"), re.compile("(~~~+)([^\n]*)"))
 _CLOSER_TAIL = JS_WS.replace("\n", "")  # what may follow a closing run on its line
 
 
@@ -71,20 +72,25 @@ def _fence_lines(text: str) -> tuple[list[tuple[int, str, int]], dict[str, list[
     """The opening and closing lines of spec §3.1 kind 2, from the fence runs: a run that starts
     its line after at most three blanks or tabs opens a block (line start, char, run length);
     it closes one when only JavaScript blanks follow it on its line (line start, run length,
-    end of the line incl. its ``\n``). Only ``\n`` breaks lines (as ``split_lines``)."""
+    end of the line incl. its ``\n``). Only ``\n`` breaks lines (as ``split_lines``).
+
+    A run's match takes the rest of its line, so a second run on that line is never seen: it
+    could not start its line anyway (the first run stands before it)."""
     openers: list[tuple[int, str, int]] = []
     closers: dict[str, list[tuple[int, int, int]]] = {"`": [], "~": []}
     n = len(text)
-    for start, end in heapq.merge(*([m.span() for m in rx.finditer(text)] for rx in _FENCE_RUNS)):
-        line = text.rfind("\n", max(0, start - 4), start) + 1
-        if (line == 0 and start > 3) or any(c not in _INDENT for c in text[line:start]):
-            continue  # more than three characters, or not only blanks, before it on its line
-        char = text[start]
-        openers.append((line, char, end - start))
-        nl = text.find("\n", end)
-        rest = text[end:] if nl < 0 else text[end:nl]
-        if not rest.strip(_CLOSER_TAIL):
-            closers[char].append((line, end - start, n if nl < 0 else nl + 1))
+    for rx in _FENCE_RUNS:
+        for m in rx.finditer(text):
+            start, end = m.span(1)
+            line = text.rfind("\n", max(0, start - 4), start) + 1
+            if (line == 0 and start > 3) or text[line:start].strip(" \t"):
+                continue  # more than three characters, or not only blanks, before it on its line
+            char = text[start]
+            openers.append((line, char, end - start))
+            if not m.group(2).strip(_CLOSER_TAIL):
+                stop = m.end()
+                closers[char].append((line, end - start, stop + 1 if stop < n else n))
+    openers.sort()
     return openers, closers
 
 

@@ -57,10 +57,14 @@ def _filter(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from engine.cli.common import read_input
-    from engine.rtk.scaffold import ScaffoldError, render_filter, scaffold_filter, suggested_id
+    from engine.rtk.scaffold import ScaffoldError, command_words, render_filter, scaffold_filter, suggested_id
 
     ident = args.id if args.id is not None else suggested_id(args.cmd)
     if not ident:
+        try:
+            command_words(args.cmd)  # (an empty command is said as such)
+        except ScaffoldError as exc:
+            return _usage(str(exc))
         return _usage(f"no filter id could be made from the command {args.cmd!r}: give one (new filter ID "
                       "--command CMD)")
     sample = None

@@ -95,6 +95,8 @@ def test_new_filter_without_an_id_takes_it_from_the_command(tmp_path, capsys, mo
     assert json.loads((tmp_path / "filters" / "kubectl-get.json").read_text(encoding="utf-8"))["id"] == "kubectl-get"
     assert main(["new", "filter", "--command", "c++ main.c"]) == 2
     assert "no filter id could be made from the command 'c++ main.c': give one" in capsys.readouterr().err
+    assert main(["new", "filter", "--command", "  "]) == 2
+    assert "the command is empty" in capsys.readouterr().err
 
 
 def test_new_pack_is_valid_and_empty(tmp_path, capsys):

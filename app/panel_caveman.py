@@ -837,14 +837,13 @@ class CavemanPreviewPanel(QWidget):
             timeouts = [h for h in preview.rules if h.timeout_ms is not None]
             self.banner.show_message("; ".join(f"rule {h.name} timed out after {h.timeout_ms} ms" for h in timeouts)
                                      + (" — skipped, the rest of the pack ran" if timeouts else ""), "error")
-        fired = sum(1 for h in preview.rules if h.changed)
         if preview.partial:  # the first result, or the explanation's rules before its word diff
-            rules = f" · {fired} of {len(preview.rules)} rules changed the text" if preview.rules else ""
+            rules = f" · {preview.rules_line()}" if preview.rules else ""
             self.summary.setText(f"<b>{preview.summary()}</b>{rules} · {len(preview.protected)} protected region(s) "
                                  f"· {preview.seconds * 1000:.0f} ms · explaining…")
         else:
-            self.summary.setText(f"<b>{preview.summary()}</b> · {fired} of {len(preview.rules)} rules changed the "
-                                 f"text · {len(preview.protected)} protected region(s) · {preview.seconds * 1000:.0f} ms")
+            self.summary.setText(f"<b>{preview.summary()}</b> · {preview.rules_line()} · {len(preview.protected)} "
+                                 f"protected region(s) · {preview.seconds * 1000:.0f} ms")
         self.summary.setToolTip("Tokens are OmniRoute's estimate: ceil(UTF-16 length / 4)")
         self.output.set_text(preview.output)
         if preview.input == self.input.plain_text():

@@ -93,6 +93,15 @@ class CavemanPreview:
         return (f"tokens {self.tokens_before} → {self.tokens_after} "
                 f"({sign}{abs(self.savings_percent):.0f}%)")
 
+    def rules_line(self) -> str:
+        """How many rules changed the text; when none did and the output still differs, that
+        the cleanup did (a capital or a space changed under "0 of 3 rules" read as a bug)."""
+        fired = sum(1 for h in self.rules if h.changed)
+        line = f"{fired} of {len(self.rules)} rules changed the text"
+        if not fired and not self.sent_uncompressed and self.output != self.input:
+            line += " (the cleanup did: spacing, capitals, punctuation)"
+        return line
+
     def rule_spans(self, name: str) -> list[tuple[int, int]]:
         hit = next((r for r in self.rules if r.name == name), None)
         return list(hit.spans) if hit else []

@@ -129,6 +129,16 @@ def test_caveman_preview_intensity_role_and_only_rule(pack_root):
     assert "basically" in only.output and "in order to" not in only.output
 
 
+def test_the_rules_line_says_when_the_cleanup_alone_changed_the_text(pack_root):
+    """"0 of 1 rules changed the text" beside an output that differs (a capital) read as a bug."""
+    only = run_caveman_preview(CavemanRequest("an example that no rule touches", pack_root=str(pack_root),
+                                              only_rule="en_in_order_to"))
+    assert only.output != only.input and not any(h.changed for h in only.rules)
+    assert only.rules_line() == "0 of 1 rules changed the text (the cleanup did: spacing, capitals, punctuation)"
+    fired = run_caveman_preview(CavemanRequest(SAMPLE, pack_root=str(pack_root), only_rule="en_in_order_to"))
+    assert fired.rules_line() == "1 of 1 rules changed the text"
+
+
 def test_caveman_preview_uses_the_unsaved_buffer(pack_root):
     edited = json.loads(json.dumps(PACK))
     edited["rules"][0]["pattern"] = "\\bbasically\\s+"

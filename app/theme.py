@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette, QTextCharFormat
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPainter, QPalette, QTextCharFormat
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleFactory, QStyleOption, QWidget
 
 
 @dataclass(frozen=True)
@@ -80,33 +80,77 @@ def system_is_dark() -> bool:
 
 
 def dark_palette() -> QPalette:
+    """Every role of every colour group: Fusion draws bevels from Light/Midlight/Mid/Dark/Shadow
+    and a disabled button from the Disabled group's Button, which a default QPalette has light
+    (disabled buttons stood out as the brightest controls of the dark window)."""
     p = QPalette()
     base, window, text = QColor("#1e1f22"), QColor("#2b2d30"), QColor("#dfe1e5")
-    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
-        p.setColor(group, QPalette.ColorRole.Window, window)
-        p.setColor(group, QPalette.ColorRole.WindowText, text)
-        p.setColor(group, QPalette.ColorRole.Base, base)
-        p.setColor(group, QPalette.ColorRole.AlternateBase, QColor("#26282b"))
-        p.setColor(group, QPalette.ColorRole.Text, text)
-        p.setColor(group, QPalette.ColorRole.Button, window)
-        p.setColor(group, QPalette.ColorRole.ButtonText, text)
-        p.setColor(group, QPalette.ColorRole.ToolTipBase, QColor("#3c3f41"))
-        p.setColor(group, QPalette.ColorRole.ToolTipText, text)
-        p.setColor(group, QPalette.ColorRole.Highlight, QColor("#2f65ca"))
-        p.setColor(group, QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-        p.setColor(group, QPalette.ColorRole.PlaceholderText, QColor("#8c8f94"))
-        p.setColor(group, QPalette.ColorRole.Link, QColor("#6ea8fe"))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#6f737a"))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#6f737a"))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#6f737a"))
+    button = QColor("#35373b")  # a shade above the window, as Fusion's light palette has it
+    muted = QColor("#6f737a")
+    roles = {
+        QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: QColor("#26282b"),
+        QPalette.ColorRole.Text: text, QPalette.ColorRole.BrightText: QColor("#ffffff"),
+        QPalette.ColorRole.Button: button, QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.Light: QColor("#4a4d52"), QPalette.ColorRole.Midlight: QColor("#3e4145"),
+        QPalette.ColorRole.Mid: QColor("#26282b"), QPalette.ColorRole.Dark: QColor("#1b1c1f"),
+        QPalette.ColorRole.Shadow: QColor("#0f1011"),
+        QPalette.ColorRole.ToolTipBase: QColor("#3c3f41"), QPalette.ColorRole.ToolTipText: text,
+        QPalette.ColorRole.Highlight: QColor("#2f65ca"), QPalette.ColorRole.HighlightedText: QColor("#ffffff"),
+        QPalette.ColorRole.PlaceholderText: QColor("#8c8f94"),
+        QPalette.ColorRole.Link: QColor("#6ea8fe"), QPalette.ColorRole.LinkVisited: QColor("#b48ead"),
+    }
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        for role, color in roles.items():
+            p.setColor(group, role, color)
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText, QPalette.ColorRole.WindowText):
+        p.setColor(disabled, role, muted)
+    p.setColor(disabled, QPalette.ColorRole.Button, window)  # (flatter than an enabled one)
+    p.setColor(disabled, QPalette.ColorRole.Highlight, QColor("#3c3f41"))
+    p.setColor(disabled, QPalette.ColorRole.HighlightedText, muted)
     return p
+
+
+class DarkFusion(QProxyStyle):
+    """Fusion, with the frames of check boxes and radio buttons drawn in a colour that shows: Fusion
+    outlines them in the window colour darkened, which on a dark palette is the base colour they
+    enclose, so an unticked box (the Trust panel's export list, "and trust it") was not seen."""
+
+    FRAME, FRAME_DISABLED = QColor("#8c8f94"), QColor("#55585d")
+    _FRAMED = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+               QStyle.PrimitiveElement.PE_IndicatorRadioButton)
+
+    def __init__(self) -> None:
+        super().__init__(QStyleFactory.create("Fusion"))
+
+    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption, painter: QPainter,
+                      widget: QWidget | None = None) -> None:
+        super().drawPrimitive(element, option, painter, widget)
+        if element not in self._FRAMED:
+            return
+        enabled = bool(option.state & QStyle.StateFlag.State_Enabled)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.translate(0.5, 0.5)  # (as Fusion draws them: on pixel centres, a pixel in from the edge)
+        painter.setPen(self.FRAME if enabled else self.FRAME_DISABLED)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        rect = option.rect.adjusted(0, 0, -1, -1)
+        if element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+            painter.drawEllipse(rect)
+        else:
+            painter.drawRect(rect)
+        painter.restore()
 
 
 def apply_theme(app: QApplication, choice: str = "system") -> Tints:
     """Fusion + light/dark palette; returns the tints the editors should use."""
     global _current
-    app.setStyle("Fusion")
     dark = system_is_dark() if choice == "system" else choice == "dark"
+    if dark:
+        app.setStyle(DarkFusion())
+    else:
+        app.setStyle("Fusion")
     app.setPalette(dark_palette() if dark else app.style().standardPalette())
     _current = DARK if dark else LIGHT
     return _current

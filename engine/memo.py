@@ -76,6 +76,14 @@ def clear() -> None:
         entry.clear()
 
 
+#: The bound of the memos kept per regex pattern (its translation, compiled form, facts, plan and
+#: FastRegex): a pack's patterns stay compiled from one run to the next only while they all fit.
+#: At 1,024–4,096 a pack of 5,000 rules missed every one of them on every preview (an LRU cycled
+#: by more keys than it holds keeps none): 2 s a keystroke, against 0.13–0.19 s once they fit.
+#: A pattern's entries take ~9 KB, so a full set is ~150 MB at most; a pack's rules are what fills it.
+PATTERN_MEMO_SIZE = 16_384
+
+
 def lru(maxsize: int | None = 128) -> Callable[[Callable[..., T]], functools._lru_cache_wrapper[T]]:
     """``functools.lru_cache(maxsize)`` for a pure function, registered under its dotted name
     (``maxsize=None``: unbounded, for functions of a small fixed domain such as data tables)."""

@@ -254,7 +254,7 @@ def shared_regexp(pattern: str, flags: str) -> FastRegex:
     return FastRegex(pattern, flags) if "y" in flags else _stateless_regexp(pattern, flags)
 
 
-@memo.lru(maxsize=1024)
+@memo.lru(maxsize=memo.PATTERN_MEMO_SIZE)
 def _stateless_regexp(pattern: str, flags: str) -> FastRegex:
     return FastRegex(pattern, flags)
 

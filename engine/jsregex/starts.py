@@ -70,7 +70,7 @@ class StartFacts:
 NOTHING_KNOWN = StartFacts(None, None, None)
 
 
-@memo.lru(maxsize=2048)
+@memo.lru(maxsize=memo.PATTERN_MEMO_SIZE)
 def start_facts(source: str, flags: str) -> StartFacts:
     """Start, width and required-literal facts of ``/source/flags``; ``NOTHING_KNOWN`` for a
     pattern that does not parse or is too costly to parse (never raises)."""

@@ -21,7 +21,7 @@ from .errors import JSSyntaxError
 from .parser import ParseError, parse
 
 FLAG_ORDER = "dgimsuvy"
-CACHE_SIZE = 4096
+CACHE_SIZE = memo.PATTERN_MEMO_SIZE
 PARSE_CACHE_SIZE = 256  # parsed trees kept (a tree of hundreds of nodes each: few, unlike translations)
 MAX_EXPANSION = 400_000  # unrolled nodes `regex` may build for minimum counts (~100 MB)
 # Compile cost limits (issue 23): `regex` compiles in time that grows with these, outside any

@@ -37,7 +37,7 @@ def analyse(source: str, flags: str) -> tuple[Plan | None, int | None]:
     return pattern_facts(source, flags)[:2]
 
 
-@memo.lru(maxsize=2048)
+@memo.lru(maxsize=memo.PATTERN_MEMO_SIZE)
 def pattern_facts(source: str, flags: str) -> tuple[Plan | None, int | None, frozenset[str] | None]:
     """``analyse``, and the literals every match holds (``engine.caveman.required``), all from
     the pattern's one parse (``engine.jsregex.starts.start_facts``)."""

@@ -43,3 +43,29 @@ def test_sticky_rules_keep_their_own_state_per_rule_object():
         del rule
         gc.collect()
     assert outs == ["Xab"] * 50
+
+
+@pytest.mark.slow
+def test_a_large_packs_patterns_stay_compiled_from_one_run_to_the_next(tmp_path):
+    """The per-pattern memos were bounded at 1,024–4,096 entries: a pack with more rules than
+    that cycled them and every run (every preview keystroke) compiled every pattern again."""
+    import json
+
+    from engine.caveman import PackSource, compress_text
+    from engine.caveman.apply import _stateless_regexp
+    from engine.jsregex.translate import _translate_cached
+
+    count = 4_500  # (more than any bound before)
+    rules = [{"name": f"r{i}", "pattern": rf"\bword{i}\b", "replacement": f"w{i}"} for i in range(count)]
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "big.json").write_text(json.dumps({"language": "en", "category": "big", "rules": rules}),
+                                              encoding="utf-8")
+    packs = PackSource.from_dir(tmp_path)
+    config = {"enabled": True, "minMessageLength": 0, "intensity": "full", "compressRoles": ["user"]}
+    text = "Please say word7 and word4400 twice: word7."
+    first = compress_text(text, packs, config).body["messages"][0]["content"]
+    assert "w7" in first and "w4400" in first
+    translated, compiled = _translate_cached.cache_info().misses, _stateless_regexp.cache_info().misses
+    assert compress_text(text, packs, config).body["messages"][0]["content"] == first
+    assert _translate_cached.cache_info().misses == translated
+    assert _stateless_regexp.cache_info().misses == compiled

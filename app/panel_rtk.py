@@ -64,6 +64,7 @@ from engine.workspace.filter_files import FILTER_KINDS
 from engine.workspace.previews.rtk_preview import (
     RTK_INTENSITIES,
     FilterBuffer,
+    OwnTest,
     RtkPreview,
     RtkRequest,
     run_rtk_preview,
@@ -115,6 +116,7 @@ class RtkPreviewPanel(QWidget):
         self._filter_files: tuple[str, ...] = ()  # the workspace's own filter files, from its scan
         self._builtin: str | None = None  # the bundled filters folder ("" when missing), see _builtin_dir
         self._samples: list[Sample] = []
+        self._own_test: OwnTest | None = None  # the open filter's own test, listed as a sample (sample_to_follow)
         settings = window.settings if window is not None else None
 
         # -- controls
@@ -334,6 +336,8 @@ class RtkPreviewPanel(QWidget):
         for s in self._samples:
             self.sample_combo.addItem(s.name, s.path)
             self.sample_combo.setItemData(self.sample_combo.count() - 1, s.path, Qt.ItemDataRole.ToolTipRole)
+        if self._own_test is not None:
+            self._add_own_test_item(self._own_test)
         self.sample_combo.setCurrentIndex(max(0, self.sample_combo.findText(current)))
         self.sample_combo.blockSignals(False)
         if self.input.document().isEmpty():  # (O(1): the text of a pasted MB costs ~20 ms)
@@ -376,23 +380,42 @@ class RtkPreviewPanel(QWidget):
         for, when the preview shows none of the user's own output and the sample shown is one
         it is not chosen for (deploy-log.json over check.sh's output said only "not chosen").
         Which sample that is, a helper process works out (``sample_to_follow``)."""
-        if self.active is None or not self._samples or self._showing_own_output():
+        if self.active is None or self._showing_own_output():
             return
         shown = self.sample_combo.itemData(self.sample_combo.currentIndex())
         self._follower.request(sample_to_follow, self.active, list(self._samples), shown, self.profile.currentText())
         self._following = (self.active.path, shown)
 
-    def _followed(self, _job: int, path: object) -> None:
-        """The sample to turn to, if the same file is still in front and the preview still shows
-        the same sample (or nothing) and none of the user's own output."""
+    def _followed(self, _job: int, choice: object) -> None:
+        """The sample to turn to (a path, or the file's own test), if the same file is still in
+        front and the preview still shows the same sample (or nothing) and none of the user's
+        own output."""
         asked, self._following = self._following, None
-        if not isinstance(path, str) or asked is None or self.active is None or self._showing_own_output():
+        if not isinstance(choice, (str, OwnTest)) or asked is None or self.active is None \
+                or self._showing_own_output():
             return
         shown = self.sample_combo.itemData(self.sample_combo.currentIndex())
-        index = self.sample_combo.findData(path)
-        if asked == (self.active.path, shown) and index > 0:
+        if asked != (self.active.path, shown):
+            return
+        if isinstance(choice, OwnTest):
+            self._own_test = choice
+            self._add_own_test_item(choice)
+        index = self.sample_combo.findData(choice.key if isinstance(choice, OwnTest) else choice)
+        if index > 0:
             self.sample_combo.setCurrentIndex(index)
             self._sample_chosen(index)
+
+    def _add_own_test_item(self, test: OwnTest) -> None:
+        """The open filter's own test in the sample box, after the workspace's samples (one at a time)."""
+        for i in range(self.sample_combo.count() - 1, 0, -1):
+            data = self.sample_combo.itemData(i)
+            if isinstance(data, str) and data.startswith("test:"):
+                self.sample_combo.removeItem(i)
+        self.sample_combo.addItem(test.label, test.key)
+        self.sample_combo.setItemData(self.sample_combo.count() - 1,
+                                      f"The open filter's own inline test ({test.name}): no sample in the "
+                                      "workspace's samples/ folder is an output it is chosen for",
+                                      Qt.ItemDataRole.ToolTipRole)
 
     def _on_tab_edited(self, tab: DocumentTab) -> None:
         if tab.doc.kind in FILTER_KINDS:
@@ -407,7 +430,15 @@ class RtkPreviewPanel(QWidget):
     # -- input --------------------------------------------------------------------------------------------------
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)
-        if path:
+        test = self._own_test
+        if test is not None and path == test.key:
+            # its command, when it has one; without (an rtk TOML test), the filter alone, as the test runs it
+            self._set_command(test.command)
+            if not test.command and self.filter_button.isEnabled():
+                self.filter_button.setChecked(True)
+            self._sample_text = qt_plain_text(test.input)
+            self.set_output(test.input)
+        elif path:
             self.load_file(Path(path), keep_combo=True)
 
     def load_dialog(self) -> None:

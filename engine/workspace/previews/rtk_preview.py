@@ -139,18 +139,53 @@ def parse_filter_buffer(buf: FilterBuffer, profile: str) -> tuple[list[RtkFilter
                                for p in skipped)]
 
 
+@dataclass(frozen=True)
+class OwnTest:
+    """An open filter's own inline test, as the sample to preview it on when no workspace output
+    is one it is chosen for (a filter reopened later showed another command's output: "not
+    chosen"). ``key`` tells it apart from a sample's path in the preview's sample box."""
+
+    filter_id: str
+    name: str
+    input: str
+    command: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.filter_id} › {self.name} (its test)"
+
+    @property
+    def key(self) -> str:
+        return f"test:{self.filter_id}:{self.name}"
+
+
+def own_test(filters: Sequence[RtkFilter], selected: str | None = None) -> OwnTest | None:
+    """The first inline test with an input of the selected filter, else of the file's filters
+    in order (what the preview turns to when no workspace sample fits)."""
+    ordered = sorted(filters, key=lambda f: f.id != selected) if selected else list(filters)
+    for f in ordered:
+        for test in f.tests:
+            if test.input:
+                return OwnTest(f.id, test.name, test.input, test.command or "")
+    return None
+
+
 def sample_to_follow(buffer: FilterBuffer, samples: Sequence[Sample], shown: str | None,
-                     profile: str = "omniroute") -> str | None:
-    """The sample the RTK preview turns to when ``buffer`` (an open filter file) comes to the
-    front: None when the sample ``shown`` (a path) is one its filters are chosen for already,
-    else ``sample_for_filters``'s path. Parsing and choosing for a 2 MB, 2,200-filter file takes
-    over a second: the IDE asks a helper process."""
+                     profile: str = "omniroute") -> str | OwnTest | None:
+    """What the RTK preview turns to when ``buffer`` (an open filter file) comes to the front:
+    None when the sample ``shown`` (a path, or an ``OwnTest.key``) is one its filters are chosen
+    for already, else ``sample_for_filters``'s path, else the file's own first test
+    (``own_test``). Parsing and choosing for a 2 MB, 2,200-filter file takes over a second: the
+    IDE asks a helper process."""
     filters = parse_filter_buffer(buffer, profile)[0]
     current = [s for s in samples if s.path == shown]
     if current and sample_for_filters(current, filters, profile=profile) is not None:
         return None
     pick = sample_for_filters([s for s in samples if s.path != shown], filters, profile=profile)
-    return pick.path if pick is not None else None
+    if pick is not None:
+        return pick.path
+    test = own_test(filters, buffer.selected_id)
+    return None if test is None or test.key == shown else test
 
 
 _CRITERIA_WORDS = {

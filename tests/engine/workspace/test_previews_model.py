@@ -236,6 +236,29 @@ def test_sample_for_filters_is_the_first_output_its_filters_are_chosen_for(works
     assert sample_to_follow(FilterBuffer(str(path), "{", None), outputs, None) is None  # (a broken file: none)
 
 
+def test_with_no_sample_it_is_chosen_for_a_filter_is_previewed_on_its_own_test(workspace):
+    import json
+
+    from engine.workspace.previews.rtk_preview import OwnTest, own_test, parse_filter_buffer
+
+    path = workspace / "filters" / "mytool.json"
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    obj["tests"] = [{"name": "build", "command": "mytool build", "input": "debug: x\nok", "expected": "ok"}]
+    first = {"id": "first", "label": "first", "category": "generic", "match": {"commands": ["^first\\b"]},
+             "rules": {}, "preserve": {}, "tests": [{"name": "empty", "input": "", "expected": ""},
+                                                    {"name": "bare", "input": "x\ny", "expected": "x"}]}
+    text = json.dumps([first, obj])
+    filters, _ = parse_filter_buffer(FilterBuffer(str(path), text, None), "omniroute")
+    assert own_test(filters) == OwnTest("first", "bare", "x\ny", "")  # (the empty input skipped; no command)
+    chosen = own_test(filters, obj["id"])  # the selected filter's first
+    assert chosen is not None and chosen.filter_id == obj["id"] and chosen.command
+    assert chosen.label == f"{obj['id']} › {chosen.name} (its test)" and chosen.key.startswith("test:")
+    buffer = FilterBuffer(str(path), text, obj["id"])
+    assert sample_to_follow(buffer, [], None) == chosen  # no workspace sample at all
+    assert sample_to_follow(buffer, [], chosen.key) is None  # shown already
+    assert own_test([]) is None
+
+
 # ---------------------------------------------------------------- RTK
 
 def _buffer(tmp_path, flt=FILTER, name="mytool.json") -> FilterBuffer:

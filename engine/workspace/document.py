@@ -99,7 +99,7 @@ QUICK_PARSE_LIMIT = 512 * 1024
 def quick_kind(path: Path, text: str) -> FileKind:
     """Classify by location, else by content with the C parser (only for texts up to 512 KB:
     the structure scan of big files refines the kind off the GUI thread)."""
-    by_place = classify(path, None, False)
+    by_place = classify(path, None, False, text=text)
     if by_place in (FileKind.TRUST, FileKind.RTK_FILTERS, FileKind.RTK_TOML, FileKind.OTHER):
         return by_place
     if len(text) > QUICK_PARSE_LIMIT:
@@ -123,7 +123,7 @@ class Document:
         self.lossy = lossy  # the file was not valid UTF-8: saving would change bytes we never showed
         self.version = 0
         self._parsed: tuple[int, jsontree.ParseResult] | None = None
-        self._kind = classify(self.path or "untitled.json", None, False)
+        self._kind = classify(self.path or "untitled.json", None, False, text=text)
 
     # -- loading and saving -------------------------------------------------------------------
     @classmethod
@@ -264,7 +264,7 @@ class Document:
         if result is not None and result.ok:
             self._kind = classify(path, result.value, True)
         elif self._kind in (FileKind.JSON, FileKind.OTHER):
-            self._kind = classify(path, None, False)
+            self._kind = classify(path, None, False, text=self.text)  # (a TOML file typed into rtk's shape)
         return self._kind
 
     @property

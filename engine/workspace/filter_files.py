@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from engine.fsutil import read_input_bytes
-from engine.workspace.kinds import FileKind, classify
+from engine.workspace.kinds import FileKind, classify, looks_like_rtk_toml
 
 FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 
@@ -33,7 +33,7 @@ def own_filter_files(root: Path, entries: list[tuple[Path, FileKind]]) -> tuple[
 def _is_rtk_toml(path: Path) -> bool:
     """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
     try:
-        return "[filters." in read_input_bytes(path).decode("utf-8", "replace")
+        return looks_like_rtk_toml(read_input_bytes(path).decode("utf-8", "replace"))
     except OSError:
         return False
 

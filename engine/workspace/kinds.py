@@ -56,13 +56,21 @@ def looks_like_pack(value: Any) -> bool:
         and isinstance(value.get("rules"), list)
 
 
-def classify(path: str | PurePath, value: Any = None, parsed_ok: bool = True) -> FileKind:
-    """Kind of the file at ``path`` whose parsed JSON is ``value`` (None when not parsed)."""
+def looks_like_rtk_toml(text: str) -> bool:
+    """rtk's TOML filter file, by its ``[filters.…]`` tables (``filters/make.toml`` says it by
+    its content only)."""
+    return "[filters." in text
+
+
+def classify(path: str | PurePath, value: Any = None, parsed_ok: bool = True, *, text: str | None = None) -> FileKind:
+    """Kind of the file at ``path`` whose parsed JSON is ``value`` (None when not parsed);
+    ``text``, when known, tells an rtk TOML file that its name does not."""
     p = PurePath(path)
     name = p.name
     in_rtk = p.parent.name == ".rtk" or (p.parent.name == "rtk" and name.startswith("filters."))
     if name.endswith(".toml"):
-        return FileKind.RTK_TOML if (in_rtk or "filter" in name) else FileKind.OTHER
+        by_name = in_rtk or "filter" in name or (text is not None and looks_like_rtk_toml(text))
+        return FileKind.RTK_TOML if by_name else FileKind.OTHER
     if not name.endswith(".json"):
         return FileKind.OTHER
     if in_rtk and name == "trust.json":

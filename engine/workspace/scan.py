@@ -94,7 +94,7 @@ def describe(path: Path, text: str | None = None) -> FileEntry:
             error = str(exc)
         except RecursionError:
             error = "nesting too deep to parse"
-    kind = classify(path, value, parsed_ok)
+    kind = classify(path, value, parsed_ok, text=text)
     entry = FileEntry(path, kind, _group(path, kind), parse_error=error, size=size)
     if kind == FileKind.CAVEMAN_PACK:
         lang = value.get("language") if isinstance(value, dict) else None

@@ -45,3 +45,17 @@ def test_the_users_own_output_is_never_swapped_for_a_test(qtbot, window, demo):
     _front(qtbot, window, demo / "filters" / "pytest.json")
     qtbot.wait(500)
     assert rtk.input.plain_text() == "my own output\n" and rtk.sample_combo.currentIndex() == 0
+
+
+def test_an_rtk_toml_filter_file_is_previewed_on_its_own_test_alone(qtbot, window, demo):
+    """``filters/make.toml`` is known by its ``[filters.…]`` tables; its test has no command, so
+    the filter runs alone, as the test runs it."""
+    rtk = window.panel_widgets["rtk-preview"]
+    window.show_panel("rtk-preview")
+    tab = _front(qtbot, window, demo / "filters" / "make.toml")
+    assert tab.doc.kind.name == "RTK_TOML"
+    qtbot.waitUntil(lambda: rtk.sample_combo.currentText() == "make-quiet › drops directory lines (its test)",
+                    timeout=30000)
+    assert rtk.filter_button.isChecked() and rtk.command.text() == ""
+    qtbot.waitUntil(lambda: rtk.preview is not None and rtk.preview.text == "cc -o app main.c", timeout=30000)
+    assert rtk.preview.filter_id == "make-quiet"

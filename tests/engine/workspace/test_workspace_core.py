@@ -214,6 +214,27 @@ def test_classification():
     assert classify("a.json", [example_filter(set())]) == FileKind.RTK_FILTERS
 
 
+def test_an_rtk_toml_file_is_known_by_its_tables_when_its_name_does_not_say(tmp_path):
+    """``filters/make.toml`` was "other": its tab had no RTK preview or structure, while the
+    tests runner read its tests (it looked at the content)."""
+    from engine.workspace.document import Document
+    from engine.workspace.scan import describe
+
+    toml = '[filters.make-quiet]\nmatch_command = "^make\\\\b"\n'
+    assert classify("filters/make.toml", None, False) == FileKind.OTHER  # (the name alone)
+    assert classify("filters/make.toml", None, False, text=toml) == FileKind.RTK_TOML
+    assert classify("pyproject.toml", None, False, text="[tool.ruff]\n") == FileKind.OTHER
+    path = tmp_path / "filters" / "make.toml"
+    path.parent.mkdir()
+    path.write_text(toml, encoding="utf-8")
+    assert describe(path).kind == FileKind.RTK_TOML
+    assert Document.load(path).kind == FileKind.RTK_TOML
+    typed = Document(tmp_path / "new.toml", "")
+    assert typed.kind == FileKind.OTHER
+    typed.text = toml  # (typed into rtk's shape)
+    assert typed.refresh_kind() == FileKind.RTK_TOML
+
+
 def test_scan_groups_packs_by_language(tmp_path):
     (tmp_path / "rules" / "en").mkdir(parents=True)
     (tmp_path / "rules" / "en" / "filler.json").write_text(render(example_pack("en", "filler")))

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from app.highlight import LazyHighlighter
 from app.icons import icon
 from app.theme import tints
+from app.timers import single_shot
 from app.widgets.buttons import text_button
 
 CHUNK = 32 * 1024
@@ -337,8 +338,13 @@ class FindBar(QWidget):
         every.clicked.connect(self.replace_all)
         close.clicked.connect(self.close_bar)
         self.find_edit.returnPressed.connect(lambda: self.find_next())
-        self.find_edit.textChanged.connect(self._highlight_all)
-        self.case.toggled.connect(self._highlight_all)
+        self.find_edit.textChanged.connect(self._needle_changed)
+        self.case.toggled.connect(self._needle_changed)
+        # the matches follow the text: after a Replace All, an undo or typing, the count and the
+        # highlights were those of the text before (never stale: ux.md)
+        self._recount = single_shot(self, 250, self._highlight_all)
+        editor.document().contentsChanged.connect(self._text_changed)
+        self._replaced: tuple[int, int] | None = None  # (how many, the document's revision after)
 
     def open(self, replace: bool = False) -> None:
         self.replace_edit.setVisible(True)
@@ -432,8 +438,17 @@ class FindBar(QWidget):
             prev = b
         pieces.append(piece(prev, None))
         block.insertText("".join(pieces))
-        self.status.setText(f"{len(hits)} replaced")
+        self._replaced = (len(hits), doc.revision())
+        self._highlight_all()
         return len(hits)
+
+    def _needle_changed(self, *_args) -> None:
+        self._replaced = None  # (what was replaced was another search's)
+        self._highlight_all()
+
+    def _text_changed(self) -> None:
+        if self.isVisible() and self.find_edit.text():
+            self._recount.start()
 
     @Slot()
     def _highlight_all(self, *_args) -> None:
@@ -451,7 +466,11 @@ class FindBar(QWidget):
                 sel = QTextEdit.ExtraSelection()
                 sel.cursor, sel.format = QTextCursor(cursor), fmt
                 selections.append(sel)
-            self.status.setText(f"{len(selections)}{'+' if len(selections) == 1000 else ''} matches")
+            count = f"{len(selections)}{'+' if len(selections) == 1000 else ''} matches"
+            replaced = self._replaced
+            # "N replaced" stays until the text changes again (an undo of it included)
+            same = replaced is not None and replaced[1] == self.editor.document().revision()
+            self.status.setText(f"{replaced[0]} replaced · {count}" if same and replaced else count)
         else:
             self.status.setText("")
         self.editor.set_find_selections(selections)

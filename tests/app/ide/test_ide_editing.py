@@ -231,8 +231,14 @@ def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
     tab.find_bar.replace_edit.setText('"replacement": "-"')
     assert tab.find_bar.replace_all() == 3
     assert [r["replacement"] for r in json.loads(tab.text)["rules"]] == ["-", "-", "-"]
+    assert tab.find_bar.status.text() == "3 replaced · 0 matches"
     tab.undo_stack.undo()
     assert tab.text == original
+    # the count and the highlights follow the text (they were the text's before the undo)
+    qtbot.waitUntil(lambda: tab.find_bar.status.text() == "3 matches", timeout=5000)
+    assert [c.cursor.selectedText() for c in tab.editor._find_selections] == ['"replacement": ""'] * 3
+    tab.editor.textCursor().insertText('"replacement": "", ')  # typed: one more
+    qtbot.waitUntil(lambda: tab.find_bar.status.text() == "4 matches", timeout=5000)
 
 
 def test_go_to_file_finds_a_file_by_part_of_its_name(qtbot, window, workspace, dialogs, tmp_path):

@@ -152,7 +152,8 @@ class RtkPreviewPanel(QWidget):
                                       "bundled ones), engine dedup and the final cap")
         self.filter_button.setToolTip("Run the open filter file's selected filter alone (its stages only)")
         self.filter_button.setEnabled(False)
-        self.scope.idClicked.connect(lambda _i: self.schedule(immediate=True))
+        self.scope.idClicked.connect(lambda _i: self._scope_clicked())
+        self._alone_for_test = False  # "This filter only" pressed for an own test without a command
         self.stages_button, self.stage_options = self._opt_in_stages()
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setToolTip("Run the preview again now (Ctrl+Enter)")
@@ -428,14 +429,25 @@ class RtkPreviewPanel(QWidget):
             self.schedule(immediate=True)
 
     # -- input --------------------------------------------------------------------------------------------------
+    def _scope_clicked(self) -> None:
+        self._alone_for_test = False  # (the user's own choice from now on)
+        self.schedule(immediate=True)
+
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)
         test = self._own_test
-        if test is not None and path == test.key:
-            # its command, when it has one; without (an rtk TOML test), the filter alone, as the test runs it
+        own = test is not None and path == test.key
+        # an own test without a command (an rtk TOML test) runs the filter alone, as the test does;
+        # the next sample gets the whole engine back, unless the user chose the scope meanwhile
+        alone = own and test is not None and not test.command and self.filter_button.isEnabled()
+        if alone and not self.filter_button.isChecked():
+            self.filter_button.setChecked(True)
+            self._alone_for_test = True
+        elif not alone and self._alone_for_test:
+            self.engine_button.setChecked(True)
+            self._alone_for_test = False
+        if own and test is not None:
             self._set_command(test.command)
-            if not test.command and self.filter_button.isEnabled():
-                self.filter_button.setChecked(True)
             self._sample_text = qt_plain_text(test.input)
             self.set_output(test.input)
         elif path:

@@ -59,3 +59,16 @@ def test_an_rtk_toml_filter_file_is_previewed_on_its_own_test_alone(qtbot, windo
     assert rtk.filter_button.isChecked() and rtk.command.text() == ""
     qtbot.waitUntil(lambda: rtk.preview is not None and rtk.preview.text == "cc -o app main.c", timeout=30000)
     assert rtk.preview.filter_id == "make-quiet"
+    # the next filter's test has a command: the whole engine again (the scope was not the user's)
+    _front(qtbot, window, demo / "filters" / "pytest.json")
+    qtbot.waitUntil(lambda: rtk.sample_combo.currentText() == "pytest-quiet › drops the header (its test)",
+                    timeout=30000)
+    assert rtk.engine_button.isChecked()
+    # a scope the user chose stays theirs
+    _front(qtbot, window, demo / "filters" / "make.toml")
+    qtbot.waitUntil(lambda: rtk.filter_button.isChecked(), timeout=30000)
+    rtk.filter_button.click()  # (already on: clicked, it is the user's choice now)
+    _front(qtbot, window, demo / "filters" / "pytest.json")
+    qtbot.waitUntil(lambda: rtk.sample_combo.currentText() == "pytest-quiet › drops the header (its test)",
+                    timeout=30000)
+    assert rtk.filter_button.isChecked()

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from engine.fsutil import read_input_bytes
-from engine.workspace.kinds import FileKind, classify, looks_like_rtk_toml
+from engine.workspace.kinds import FileKind, classify
 
 FILTER_KINDS = (FileKind.RTK_FILTER, FileKind.RTK_FILTERS, FileKind.RTK_TOML)
 
@@ -20,7 +20,8 @@ def filter_files_of(root: Path, entries: list[tuple[Path, FileKind]] | None = No
         from engine.workspace.scan import scan_workspace
 
         entries = [(f.path, f.kind) for f in scan_workspace(root).files]
-    return sorted(p for p, kind in entries if kind in FILTER_KINDS or (p.suffix == ".toml" and _is_rtk_toml(p)))
+    # (a scan's kinds already know an rtk TOML file by its tables: ``kinds.classify(text=)``)
+    return sorted(p for p, kind in entries if kind in FILTER_KINDS)
 
 
 def own_filter_files(root: Path, entries: list[tuple[Path, FileKind]]) -> tuple[str, ...]:
@@ -30,19 +31,9 @@ def own_filter_files(root: Path, entries: list[tuple[Path, FileKind]]) -> tuple[
     return tuple(str(p) for p in filter_files_of(root, entries) if rtk not in p.parents)
 
 
-def _is_rtk_toml(path: Path) -> bool:
-    """A TOML file the name-based classification missed, recognised by rtk's ``[filters.`` tables."""
-    try:
-        return looks_like_rtk_toml(read_input_bytes(path).decode("utf-8", "replace"))
-    except OSError:
-        return False
-
-
 def is_filter_file(path: Path) -> bool:
     """Whether ``path`` (on disk) is an RTK filter file the tests runner would read."""
-    if path.suffix == ".toml":
-        return classify_path(path) in FILTER_KINDS or _is_rtk_toml(path)
-    return path.suffix == ".json" and classify_path(path) in FILTER_KINDS
+    return classify_path(path) in FILTER_KINDS
 
 
 def filter_pointers(value: object) -> dict[str, str]:
@@ -55,9 +46,12 @@ def filter_pointers(value: object) -> dict[str, str]:
 
 
 def classify_path(path: Path) -> FileKind:
-    """Kind of a file on disk (used to offer 'add test' only on filter files)."""
+    """Kind of a file on disk, from one read (used to offer 'add test' only on filter files)."""
     try:
-        value = json.loads(read_input_bytes(path).decode("utf-8").lstrip("\ufeff"))
-        return classify(path, value, True)
-    except (OSError, ValueError, RecursionError):
+        data = read_input_bytes(path)
+    except OSError:
         return classify(path, None, False)
+    try:
+        return classify(path, json.loads(data.decode("utf-8").lstrip("\ufeff")), True)
+    except (ValueError, RecursionError):  # (not JSON: an rtk TOML file says so by its tables)
+        return classify(path, None, False, text=data.decode("utf-8", "replace"))

@@ -469,8 +469,9 @@ class FindBar(QWidget):
             count = f"{len(selections)}{'+' if len(selections) == 1000 else ''} matches"
             replaced = self._replaced
             # "N replaced" stays until the text changes again (an undo of it included)
-            same = replaced is not None and replaced[1] == self.editor.document().revision()
-            self.status.setText(f"{replaced[0]} replaced · {count}" if same and replaced else count)
+            if replaced is not None and replaced[1] == self.editor.document().revision():
+                count = f"{replaced[0]} replaced · {count}"
+            self.status.setText(count)
         else:
             self.status.setText("")
         self.editor.set_find_selections(selections)

@@ -399,7 +399,6 @@ class RtkPreviewPanel(QWidget):
         if asked != (self.active.path, shown):
             return
         if isinstance(choice, OwnTest):
-            self._own_test = choice
             self._add_own_test_item(choice)
         index = self.sample_combo.findData(choice.key if isinstance(choice, OwnTest) else choice)
         if index > 0:
@@ -407,11 +406,11 @@ class RtkPreviewPanel(QWidget):
             self._sample_chosen(index)
 
     def _add_own_test_item(self, test: OwnTest) -> None:
-        """The open filter's own test in the sample box, after the workspace's samples (one at a time)."""
-        for i in range(self.sample_combo.count() - 1, 0, -1):
-            data = self.sample_combo.itemData(i)
-            if isinstance(data, str) and data.startswith("test:"):
-                self.sample_combo.removeItem(i)
+        """The open filter's own test in the sample box, after the workspace's samples, in place
+        of the one listed before (one at a time)."""
+        if self._own_test is not None and (listed := self.sample_combo.findData(self._own_test.key)) > 0:
+            self.sample_combo.removeItem(listed)
+        self._own_test = test
         self.sample_combo.addItem(test.label, test.key)
         self.sample_combo.setItemData(self.sample_combo.count() - 1,
                                       f"The open filter's own inline test ({test.name}): no sample in the "
@@ -435,18 +434,17 @@ class RtkPreviewPanel(QWidget):
 
     def _sample_chosen(self, index: int) -> None:
         path = self.sample_combo.itemData(index)
-        test = self._own_test
-        own = test is not None and path == test.key
+        test = self._own_test if self._own_test is not None and path == self._own_test.key else None
         # an own test without a command (an rtk TOML test) runs the filter alone, as the test does;
         # the next sample gets the whole engine back, unless the user chose the scope meanwhile
-        alone = own and test is not None and not test.command and self.filter_button.isEnabled()
+        alone = test is not None and not test.command and self.filter_button.isEnabled()
         if alone and not self.filter_button.isChecked():
             self.filter_button.setChecked(True)
             self._alone_for_test = True
         elif not alone and self._alone_for_test:
             self.engine_button.setChecked(True)
             self._alone_for_test = False
-        if own and test is not None:
+        if test is not None:
             self._set_command(test.command)
             self._sample_text = qt_plain_text(test.input)
             self.set_output(test.input)

@@ -521,8 +521,8 @@ class TestsPanel(QWidget):
                 parent.setExpanded(True)
             file_item.setExpanded(True)
         # the row chosen before stays, unless the file in the active tab now fails and it lies elsewhere
-        preferred = self._first_failure()
         active = self._active_path()
+        preferred = self._first_failure(active)
         if select is None or (preferred is not None and active is not None and self._file_of(preferred) == active
                               and self._file_of(select) != active):
             select = preferred
@@ -558,10 +558,9 @@ class TestsPanel(QWidget):
             self.empty.show_message(f"No failing tests: all {result.passed} pass.",
                                     [("Show all tests", lambda: self.failed_only.setChecked(False))])
 
-    def _first_failure(self) -> QTreeWidgetItem | None:
-        """The first failing test of the file in the active tab, else the first of all: the author
-        editing a filter looks for what that edit broke, not at another file's old failure."""
-        active = self._active_path()
+    def _first_failure(self, active: str | None) -> QTreeWidgetItem | None:
+        """The first failing test of the file ``active`` (the active tab's), else the first of all:
+        the author editing a filter looks for what that edit broke, not at another file's old failure."""
         first = None
         for item in self.test_items():
             if item.data(0, ROW_ROLE)[1].passed:

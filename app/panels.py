@@ -72,9 +72,9 @@ def offer_command(window: MainWindow, key: str, action: QAction, menu_title: str
     (call it once the window has built them: panels are created before its actions and menus)."""
     offer_action(window, key, action)
     menu = window_menu(window, menu_title)
-    anchor = getattr(window, "actions_", {}).get(before) if before is not None else None
     if menu is None:
         return
+    anchor = getattr(window, "actions_", {}).get(before) if before is not None else None
     if anchor is None or anchor not in menu.actions():
         menu.addAction(action)
         return

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from itertools import accumulate
 from operator import add, sub
+from typing import Any
 
 from engine.caveman.fast import strategy
 from engine.caveman.fast.literals import LiteralIndex, candidates
@@ -37,6 +38,7 @@ from engine.jsregex import JSMatch, JSRegExp, RegexTimeout, compile_js, get_defa
 from engine.jsregex.anchored import anchored_spans
 from engine.jsregex.backtracking import linear_attempts, linear_scan
 from engine.jsregex.budget import clip as clip_to_total
+from engine.jsregex.pcre_twin import pcre_twin, substitute_ascii
 from engine.jsregex.twin import re_twin
 from engine.jsvalues import from_utf16_units, utf16_len
 
@@ -112,6 +114,7 @@ class FastRegex:
         self._work: _Work | None = None
         self._cost = strategy.costs_for((source, flags))
         self._untimed: tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None] | None = None
+        self._pcre: Any = None  # the PCRE2 twin (False: none), built when first needed
 
     def _untimed_calls(self) -> tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None]:
         """Where no call can stall, calls run untimed, on the ``re`` twin when there is one:
@@ -180,7 +183,26 @@ class FastRegex:
         self._work = None
         self._last = None
 
-    def _positions(self, units: str) -> list[int] | None:
+    def _positions(self, units: str, substitute: object = None) -> list[int] | None:
+        """The candidate starts of a match in ``units`` for the anchored loop, ``[]`` when there
+        is none, or None for a full scan: where there is no plan, or where one is expected to be
+        cheaper than an anchored call per candidate (``substitute``: the PCRE2 twin a full scan
+        would substitute with, whose cost is measured apart from ``re``'s scans)."""
+        found = self._candidates(units)
+        if found and self.min_width:
+            slot = strategy.SUBSTITUTE if substitute is not None else strategy.FULL
+            # (a PCRE2 substitution is measured even for sparse candidates: it often costs less
+            # than their anchored calls, ~0.3 ms per MB where a rare literal leads the pattern)
+            dense = substitute is not None or len(found) * strategy.EXPLORE > len(units)
+            if self._cost[slot] == 0.0 and dense and len(units) > 2 * strategy.SAMPLE_UNITS:
+                self._measure_sample(units, substitute)  # rather than a whole full scan to learn its cost
+            guess = strategy.UNTIMED_GUESS if self._matcher is not None else strategy.ANCHORED_GUESS
+            if strategy.prefer_full_scan(self._cost, len(units), len(found), guess, slot):
+                return None  # a full scan (the same matches: the pattern cannot match empty)
+        return found
+
+    def _candidates(self, units: str) -> list[int] | None:
+        """Where a match could start in ``units`` (None: no plan), kept for the last text."""
         last = self._last
         if last is not None and last[0] is units:
             return last[1]
@@ -199,12 +221,6 @@ class FastRegex:
             found = candidates(self.plan, units)
         if found and self.extra is None and self.plan is not None and self.plan.boundary:
             found = at_boundaries(units, found)  # the plan is never made for u/v patterns
-        if found and self.min_width:
-            if self._cost[0] == 0.0 and len(found) * strategy.EXPLORE > len(units) > 2 * strategy.SAMPLE_UNITS:
-                self._measure_sample(units)  # rather than a whole full scan to learn its cost
-            guess = strategy.UNTIMED_GUESS if self._matcher is not None else strategy.ANCHORED_GUESS
-            if strategy.prefer_full_scan(self._cost, len(units), len(found), guess):
-                found = None  # a full scan (the same matches: the pattern cannot match empty)
         self._last = (units, found)
         return found
 
@@ -233,12 +249,18 @@ class FastRegex:
                 return False
         return True
 
-    def _measure_sample(self, units: str) -> None:
+    def _measure_sample(self, units: str, substitute: object = None) -> None:
         """Time a full scan of the first ``strategy.SAMPLE_UNITS`` of the text, the way a full scan would
-        run, and record its cost per unit (a pattern that overruns its budget there is recorded
-        as too costly to scan)."""
+        run (``substitute``: a PCRE2 substitution with it), and record its cost per unit (a
+        pattern that overruns its budget there is recorded as too costly to scan)."""
         work = self._work
         if work is None or work.units is not units:
+            return
+        if substitute is not None:  # (on the units themselves, even for an ``i`` pattern: see pcre_twin)
+            sample = units[:strategy.SAMPLE_UNITS]
+            started = time.perf_counter()
+            if substitute_ascii(substitute, "", sample) is not None:
+                strategy.record(self._cost, strategy.SUBSTITUTE, time.perf_counter() - started, len(sample))
             return
         sample = work.target[:strategy.SAMPLE_UNITS]
         budget = self._budget(None)
@@ -253,7 +275,19 @@ class FastRegex:
                     pass
         except TimeoutError:
             pass
-        strategy.record(self._cost, 0, time.perf_counter() - started, len(sample))
+        strategy.record(self._cost, strategy.FULL, time.perf_counter() - started, len(sample))
+
+    def _substituter(self, units: str) -> Any:
+        """The PCRE2 twin (``engine.jsregex.pcre_twin``) a global constant replacement of
+        ``units`` runs on, in C and faster than ``re``'s: for ASCII text (the rules' stand-in
+        text mostly is), where the ``re`` twin may scan untimed. None: ``re``'s ``subn``."""
+        t = self.rx.translation
+        if not self.rx.is_global or not units.isascii() or (t.ignore_case and t.unicode) \
+                or self._untimed_calls()[2] is None:
+            return None
+        if self._pcre is None:
+            self._pcre = pcre_twin(t.emitted, caseless=t.ignore_case) or False
+        return self._pcre or None
 
     def cannot_match(self, text: str) -> bool:
         """Cheap certainty that the pattern has no match in ``text`` (no candidate position)."""
@@ -292,13 +326,13 @@ class FastRegex:
                 spans = [m.span() for m in matches]
                 strategy.within(budget, started)
                 if len(target) >= self.MIN_LENGTH:
-                    strategy.record(self._cost, 0, time.perf_counter() - started, len(target))
+                    strategy.record(self._cost, strategy.FULL, time.perf_counter() - started, len(target))
                 return spans
             started = time.perf_counter()
             out = anchored_spans(self._matcher or translation.compiled, target, positions, budget, linear=self.linear,
                                  first_only=first_only)
             if not first_only and budget is not None and len(positions) >= strategy.MEASURE_MIN:
-                strategy.record(self._cost, 1, time.perf_counter() - started, len(positions))
+                strategy.record(self._cost, strategy.ANCHORED, time.perf_counter() - started, len(positions))
             return out
         except TimeoutError:
             raise self._timeout_error(timeout) from None
@@ -357,6 +391,26 @@ class FastRegex:
         self.index.rewritten(units, next_units, list(zip(landed, map(add, landed, sizes))))
         return result
 
+    def _substitute(self, work: _Work, twin: Any, repl: str, timeout: float | None, keep_units: bool) -> str | None:
+        """Every match of the (ASCII) units replaced by the constant ``repl``, by the PCRE2 twin
+        (caseless for an ``i`` pattern: the units keep their case; see ``pcre_twin``). Returns
+        ``work.units`` itself when nothing matched, None when PCRE2 stopped on one of its limits
+        (the caller then takes another path to the same result)."""
+        started = time.perf_counter()
+        done = substitute_ascii(twin, as_units(repl) if keep_units else repl, work.units)
+        if done is None:
+            return None
+        try:
+            strategy.within(self._budget(timeout), started)
+        except TimeoutError:
+            raise self._timeout_error(timeout) from None
+        if len(work.units) >= self.MIN_LENGTH:
+            strategy.record(self._cost, strategy.SUBSTITUTE, time.perf_counter() - started, len(work.units))
+        out, count = done
+        if not count:
+            return work.units
+        return out if out.isascii() or keep_units else from_utf16_units(out)
+
     def replace(self, text: str, repl: str | Callable[[JSMatch], str], timeout: float | None = None, *,
                 keep_units: bool = False) -> str:
         """``text.replace(regex, repl)``. ``keep_units``: the result is given as its UTF-16 units
@@ -364,8 +418,15 @@ class FastRegex:
         JavaScript string, which the next rule matches without converting it again; callers
         that chain rules this way turn the final text back with ``from_utf16_units``."""
         work = self._prepare(text)
-        if work is not None and isinstance(repl, str) and "$" not in repl and self.min_width \
-                and not self.rx.translation.ignore_case and self._positions(work.units) is None:
+        constant = work is not None and isinstance(repl, str) and "$" not in repl and self.min_width
+        if constant and work is not None and isinstance(repl, str):
+            substitute = self._substituter(work.units)
+            if substitute is not None and self._positions(work.units, substitute) is None:
+                done = self._substitute(work, substitute, repl, timeout, keep_units)
+                if done is not None:
+                    return text if done is work.units else done
+        if constant and work is not None and isinstance(repl, str) and not self.rx.translation.ignore_case \
+                and self._positions(work.units) is None:
             # a constant replacement on a full scan: the translated pattern substitutes in C
             # (no empty matches, so Python's iteration is JavaScript's; the subject is the units)
             started = time.perf_counter()
@@ -382,7 +443,7 @@ class FastRegex:
             except TimeoutError:
                 raise self._timeout_error(timeout) from None
             if self.rx.is_global and len(work.units) >= self.MIN_LENGTH:
-                strategy.record(self._cost, 0, time.perf_counter() - started, len(work.units))
+                strategy.record(self._cost, strategy.FULL, time.perf_counter() - started, len(work.units))
             if not count:
                 return text
             return out if out.isascii() or keep_units else from_utf16_units(out)

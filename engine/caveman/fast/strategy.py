@@ -12,8 +12,8 @@ from engine import memo
 from engine.jsregex.charset_led import charset_led_twin
 
 # Measured costs per pattern, shared by every run of the process: (source, flags) →
-# [seconds per text unit of a full scan, seconds per candidate of the anchored loop] (0.0: not
-# measured yet). Both paths give the same matches (every possible start is among the
+# [seconds per text unit of a full scan, seconds per candidate of the anchored loop, seconds per
+# text unit of a full substitution by the PCRE2 twin] (0.0: not measured yet). Both paths give the same matches (every possible start is among the
 # candidates); only the cheaper one is taken. A pattern whose first literal ``regex`` finds by
 # itself (``,\\s*and also``, ``\\bdatabase\\b``) scans 1 MB in ~1 ms, less than a few thousand
 # anchored calls (each ~1.5 µs timed, most of it ``regex`` handling the ``timeout=`` argument;
@@ -36,10 +36,13 @@ _UNITS_MET: memo.MemoDict[tuple[str, str], int] = memo.MemoDict(f"{__name__}._UN
 UNTIMED_MIN_UNITS = 65_536
 
 
+FULL, ANCHORED, SUBSTITUTE = 0, 1, 2  # the slots of a pattern's costs (see ``_COSTS``)
+
+
 def costs_for(key: tuple[str, str]) -> list[float]:
     costs = _COSTS.get(key)
     if costs is None:
-        costs = _COSTS.setdefault(key, [0.0, 0.0])
+        costs = _COSTS.setdefault(key, [0.0, 0.0, 0.0])
     return costs
 
 
@@ -52,12 +55,14 @@ def record(costs: list[float], which: int, seconds: float, count: int) -> None:
         costs[which] = rate
 
 
-def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess: float = ANCHORED_GUESS) -> bool:
-    """Whether a full scan of ``length`` units is expected to be cheaper than ``count`` anchored
-    calls (unmeasured full scans are tried once when the candidates are not sparse)."""
-    if costs[0] == 0.0:
+def prefer_full_scan(costs: list[float], length: int, count: int, anchored_guess: float = ANCHORED_GUESS,
+                     full: int = FULL) -> bool:
+    """Whether a full scan of ``length`` units (``full``: its cost's slot, ``FULL`` or
+    ``SUBSTITUTE``) is expected to be cheaper than ``count`` anchored calls (unmeasured full
+    scans are tried once when the candidates are not sparse)."""
+    if costs[full] == 0.0:
         return count * EXPLORE > length
-    return costs[0] * length < (costs[1] or anchored_guess) * count
+    return costs[full] * length < (costs[ANCHORED] or anchored_guess) * count
 
 
 # (source, flags) → the ``re`` twin whole scans of that pattern run on (see FastRegex._whole_scanner)
@@ -76,7 +81,7 @@ def meet(source: str, flags: str, units: int) -> None:
         _UNITS_MET[key] = met + units
         costs = _COSTS.get(key)
         if met + units >= UNTIMED_MIN_UNITS and costs is not None:
-            costs[0] = costs[1] = 0.0  # (in place: the pattern's FastRegex objects hold this list)
+            costs[:] = [0.0] * len(costs)  # (in place: the pattern's FastRegex objects hold this list)
 
 
 def _faster(plain: re.Pattern[str], led: re.Pattern[str], sample: str) -> re.Pattern[str]:

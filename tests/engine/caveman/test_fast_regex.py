@@ -424,6 +424,31 @@ def test_compression_is_the_same_with_and_without_the_literal_index(seed, profil
     assert "kindly" not in indexed.lower() and "kindly" not in text  # written, then found and removed
 
 
+@pytest.mark.parametrize("seed, profile, words", [(3, "omniroute", BIG_WORDS[:-2]), (4, "strict", BIG_WORDS[:-2]),
+                                                   (5, "omniroute", BIG_WORDS)])
+def test_compression_is_the_same_with_and_without_the_pcre2_twin(seed, profile, words, monkeypatch):
+    """ASCII text (and text on ASCII stand-ins: ``é``, ``ſ``): rules whose full scans substitute
+    on the PCRE2 twin give what ``re`` gives, rules applied and diagnostics included."""
+    from engine.caveman.fast import strategy as fast_strategy
+
+    monkeypatch.setattr(fast_strategy, "UNTIMED_MIN_UNITS", 0)  # (twins from the first text)
+    monkeypatch.setattr(fast_strategy, "_COSTS", {})
+    rng = random.Random(seed)
+    text = " ".join(rng.choice(words) for _ in range(12_000))
+    used: list[object] = []
+    monkeypatch.setattr(fast_regex, "substitute_ascii",
+                        lambda *args: used.append(args[0]) or pcre_twin_module.substitute_ascii(*args))
+    twinned, result = compress_run(text, BIG_PACK, profile=profile, timeout=60)
+    assert used  # (the articles rule, at least)
+    monkeypatch.setattr(fast_regex.FastRegex, "_substituter", lambda self, units: None)  # ``re`` alone
+    substituted = len(used)
+    plain, plain_result = compress_run(text, BIG_PACK, profile=profile, timeout=60)
+    assert len(used) == substituted
+    assert twinned == plain
+    assert result.rules_applied == plain_result.rules_applied
+    assert [(d.code, d.message) for d in result.diagnostics] == [(d.code, d.message) for d in plain_result.diagnostics]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from("aZé ßſıƛꟍﬀΐ\u0130K\ud83dx"), max_size=40)
        | st.text(alphabet=st.characters(max_codepoint=0xFFFF), max_size=40))
@@ -438,11 +463,13 @@ def test_canonical_case_equals_the_table(text):
 from engine.caveman.fast import regex as fast_regex  # noqa: E402
 from engine.caveman.fast import strategy  # noqa: E402
 from engine.jsregex import RegexTimeout  # noqa: E402
+from engine.jsregex import pcre_twin as pcre_twin_module  # noqa: E402
 from engine.jsregex.charset_led import charset_led_twin  # noqa: E402
 from engine.jsregex.twin import re_twin  # noqa: E402
 
-# [full-scan seconds per unit, anchored seconds per candidate]: unmeasured, full cheaper, anchored cheaper
-COST_STATES = ([0.0, 0.0], [1e-12, 1.0], [1.0, 1e-12])
+# [full-scan seconds per unit, anchored seconds per candidate, PCRE2 substitution seconds per unit]:
+# unmeasured, full scans cheaper, anchored cheaper, only the PCRE2 substitution cheaper
+COST_STATES = ([0.0, 0.0, 0.0], [1e-12, 1.0, 1e-12], [1.0, 1e-12, 1.0], [1.0, 1.0, 1e-12])
 
 
 @pytest.mark.slow
@@ -464,6 +491,51 @@ def test_either_path_choice_equals_jsregex(seed, odd, costs, untimed_min, monkey
         assert (got and (got.index, got.match)) == (expected and (expected.index, expected.match))
 
 
+@pytest.mark.parametrize("odd", [False, True])
+def test_constant_replacements_of_ascii_text_substitute_with_the_pcre2_twin(odd, monkeypatch):
+    """A global constant replacement on a full scan of ASCII text runs on the PCRE2 twin (an
+    ``i`` pattern caselessly on the text itself), with jsregex's results; other texts do not."""
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 0)
+    used = []
+    monkeypatch.setattr(fast_regex, "substitute_ascii",
+                        lambda *args: used.append(args[0]) or pcre_twin_module.substitute_ascii(*args))
+    text = big_text(60, 8000, odd=odd)
+    text = text if odd else text.encode("ascii", "ignore").decode()
+    substituted = 0
+    for source, flags in PATTERNS:
+        strategy._COSTS[(source, flags)] = [1.0, 1.0, 1e-12]  # (the substitution is the cheaper path)
+        before = len(used)
+        for repl in ("", "<x>", "a\\b$"):
+            assert FastRegex(source, flags).replace(text, repl) == compile_js(source, flags).replace(text, repl), \
+                (source, flags, repl)
+        substituted += len(used) > before
+    assert substituted > 5 if not odd else substituted == 0
+
+
+def test_a_substitution_stopped_by_pcre2_takes_another_path(monkeypatch):
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 0)
+    monkeypatch.setattr(fast_regex, "substitute_ascii", lambda *args: None)  # (its match limit, say)
+    text = big_text(61, 8000).encode("ascii", "ignore").decode()
+    for source, flags in [(r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])", "g"), (r"\b(?:very|really)\s+", "gi")]:
+        strategy._COSTS[(source, flags)] = [1.0, 1.0, 1e-12]
+        assert FastRegex(source, flags).replace(text, "") == compile_js(source, flags).replace(text, "")
+
+
+def test_a_substitution_answers_for_its_budget(monkeypatch):
+    monkeypatch.setattr(strategy, "_COSTS", {})
+    monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 0)
+    source = r"\b(?:[Aa]n|[Aa]|[Tt]he)\s+(?=[a-z])"
+    strategy._COSTS[(source, "g")] = [1.0, 1.0, 1e-12]
+    used = []
+    monkeypatch.setattr(fast_regex, "substitute_ascii",
+                        lambda *args: used.append(args[0]) or pcre_twin_module.substitute_ascii(*args))
+    with pytest.raises(RegexTimeout):
+        FastRegex(source, "g", timeout=1e-9).replace("the cat and a dog " * 1000, "")
+    assert used  # (it ran in C, then said it had overrun)
+
+
 def test_path_choice_follows_the_measured_costs():
     assert strategy.prefer_full_scan([0.0, 0.0], 1_000_000, 600)  # not sparse: measure a full scan once
     assert not strategy.prefer_full_scan([0.0, 0.0], 1_000_000, 400)
@@ -479,8 +551,8 @@ def test_costs_are_measured_on_large_texts(monkeypatch):
     source = r",\s*and also\s+"
     fast = FastRegex(source, "g")
     assert fast.replace(text, "+") == compile_js(source, "g").replace(text, "+")
-    full, anchored = strategy._COSTS[(source, "g")]
-    assert full > 0 and anchored == 0
+    full, anchored, substituted = strategy._COSTS[(source, "g")]
+    assert full > 0 and anchored == substituted == 0  # (no whole-scan twin: no PCRE2 twin either)
     strategy._COSTS[(source, "g")][0] = 1.0  # a full scan now looks dear: the anchored loop runs
     assert FastRegex(source, "g").replace(text, "-$&") == compile_js(source, "g").replace(text, "-$&")
     assert strategy._COSTS[(source, "g")][1] > 0
@@ -513,14 +585,14 @@ def test_costs_of_timed_calls_are_forgotten_when_calls_may_turn_untimed(monkeypa
     monkeypatch.setattr(strategy, "UNTIMED_MIN_UNITS", 10_000)
     source = r",\s*and also\s+"
     fast = FastRegex(source, "g")
-    fast._cost[:] = [3e-9, 2e-6]  # measured on timed calls
+    fast._cost[:] = [3e-9, 2e-6, 1e-9]  # measured on timed calls
     fast._prepare(big_text(50, 6000))
-    assert strategy._COSTS[(source, "g")] == [3e-9, 2e-6]
+    assert strategy._COSTS[(source, "g")] == [3e-9, 2e-6, 1e-9]
     fast._prepare(big_text(51, 6000))
-    assert strategy._COSTS[(source, "g")] == [0.0, 0.0] and fast._cost is strategy._COSTS[(source, "g")]
-    fast._cost[:] = [4e-9, 1e-6]  # measured after that: kept
+    assert strategy._COSTS[(source, "g")] == [0.0, 0.0, 0.0] and fast._cost is strategy._COSTS[(source, "g")]
+    fast._cost[:] = [4e-9, 1e-6, 1e-9]  # measured after that: kept
     fast._prepare(big_text(52, 6000))
-    assert strategy._COSTS[(source, "g")] == [4e-9, 1e-6]
+    assert strategy._COSTS[(source, "g")] == [4e-9, 1e-6, 1e-9]
 
 
 def test_the_charset_led_twin_is_built_only_for_a_text_large_enough_to_time_it_on(monkeypatch):
@@ -560,7 +632,7 @@ def test_planning_a_rule_parses_its_pattern_once(monkeypatch):
 def test_anchored_loop_keeps_its_timeout(monkeypatch):
     monkeypatch.setattr(strategy, "_COSTS", {})
     source = r"\bfoo(?:(a|aa)+)+c"
-    strategy._COSTS[(source, "g")] = [1.0, 1e-12]  # force the anchored loop
+    strategy._COSTS[(source, "g")] = [1.0, 1e-12, 1.0]  # force the anchored loop
     text = ("x " * 3000) + "foo" + "a" * 40 + "b"
     fast = FastRegex(source, "g", timeout=0.02)
     assert fast._positions(fast._prepare(text).units)  # planned, so the anchored loop is what runs

@@ -301,6 +301,9 @@ class JsonEditor(QPlainTextEdit):
         painter.end()
 
 
+STATUS_ROOM = "9999 replaced · 1000+ matches"  # the find bar status's longest usual text
+
+
 class FindBar(QWidget):
     """Find / replace in the JSON view (Ctrl+F, Ctrl+H); Enter = next, Shift+Enter = previous."""
 
@@ -314,6 +317,9 @@ class FindBar(QWidget):
         self.case = QCheckBox("Aa")
         self.case.setToolTip("Match case")
         self.status = QLabel()
+        # as wide as its longest usual text from the start: a count that grew or shrank moved
+        # the find and replace boxes under the pointer as the user typed
+        self.status.setMinimumWidth(self.status.fontMetrics().horizontalAdvance(STATUS_ROOM) + 8)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addWidget(self.find_edit, 2)

@@ -225,11 +225,16 @@ def test_find_and_replace_all_is_one_undo_step(qtbot, window, workspace):
     tab = open_pack(qtbot, window, workspace)
     original = tab.text
     tab.open_find(replace=True)
+    bar = tab.find_bar
+    qtbot.waitUntil(bar.isVisible)
+    boxes = bar.find_edit.geometry(), bar.replace_edit.geometry()
     tab.find_bar.find_edit.setText("replacement")
     tab.find_bar.replace_edit.setText("replacement")
     tab.find_bar.find_edit.setText('"replacement": ""')
     tab.find_bar.replace_edit.setText('"replacement": "-"')
     assert tab.find_bar.replace_all() == 3
+    qtbot.wait(10)  # (a layout pass)
+    assert (bar.find_edit.geometry(), bar.replace_edit.geometry()) == boxes  # the status's text moved nothing
     assert [r["replacement"] for r in json.loads(tab.text)["rules"]] == ["-", "-", "-"]
     assert tab.find_bar.status.text() == "3 replaced · 0 matches"
     tab.undo_stack.undo()

@@ -43,6 +43,7 @@ from app.widgets.buttons import text_button
 from app.widgets.charts import Bar, BarChart
 from app.widgets.elided import ElidedLabel
 from app.widgets.elided_combo import ElidedComboBox
+from app.widgets.empty_state import EmptyState
 from app.widgets.flow import FlowBox, labelled
 from app.widgets.previewkit import (
     ActiveTabHook,
@@ -281,6 +282,7 @@ class CavemanPreviewPanel(QWidget):
         for col in range(1, len(COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.rules.currentItemChanged.connect(lambda cur, _prev: self._rule_row_selected(cur))
+        self.rules_empty = EmptyState.over(self.rules)  # (a blank list read as "nothing ran")
         self.fired_only = QCheckBox("Only rules that fired")
         self.fired_only.setChecked(True)
         self.fired_only.setToolTip("Hide rules that matched nothing (timed-out rules are always shown)")
@@ -884,6 +886,7 @@ class CavemanPreviewPanel(QWidget):
         self.input_label.setText("<b>Input</b>")
         self.output_label.setText("<b>Output</b>")
         self.rules.clear()
+        self.rules_empty.clear()
         self.rule_chart.set_items([])
         self.category_chart.set_items([])
         self.notes.set_notes([])
@@ -915,6 +918,23 @@ class CavemanPreviewPanel(QWidget):
             if hit.name == self.rule_name:
                 self.rules.setCurrentItem(item)
         self.rules.blockSignals(False)
+        self._say_why_no_rule_is_listed(preview)
+
+    def _say_why_no_rule_is_listed(self, preview: CavemanPreview) -> None:
+        """An empty list says why (a blank one read as "the pack did not run")."""
+        if self.rules.topLevelItemCount() or preview.error:
+            self.rules_empty.clear()
+        elif preview.partial:
+            self.rules_empty.show_message("The rules are listed when the explanation is in.")
+        elif preview.rules:
+            count = len(preview.rules)
+            self.rules_empty.show_message(
+                f"None of the {count} rule{'' if count == 1 else 's'} matched this text.",
+                [("Show All Rules", lambda: self.fired_only.setChecked(False))])
+        else:
+            self.rules_empty.show_message(
+                "No rule ran on this text; the notes say why.",
+                [("Show Notes", lambda: self.details.setCurrentWidget(self.notes))])
 
     def _rule_row_selected(self, item: QTreeWidgetItem | None) -> None:
         name = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None

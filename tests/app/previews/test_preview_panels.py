@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -479,3 +480,25 @@ def test_the_scope_line_says_built_in_packs_rather_than_their_path(qtbot):
     panel.pack_root = "/elsewhere/rules"  # outside any workspace: the path itself
     panel.schedule()
     assert panel.scope_label.text() == "running the whole pack from /elsewhere/rules"
+
+
+def test_an_empty_rule_list_says_why(qtbot, caveman):
+    """No rule matched: the list says so and offers every rule; no rule ran: it points at the notes."""
+    _wait_result(qtbot, caveman, lambda: caveman.set_text("Nothing here for any rule of this pack to do " * 3))
+    _settle(qtbot, caveman)
+    assert caveman.rules.topLevelItemCount() == 0
+    count = len(caveman.preview.rules)
+    assert caveman.rules_empty.isVisible() and caveman.rules_empty.text() == f"None of the {count} rules matched this text."
+    caveman.rules_empty.buttons[0].click()  # Show All Rules
+    assert not caveman.fired_only.isChecked()
+    assert caveman.rules.topLevelItemCount() == count and not caveman.rules_empty.isVisible()
+    caveman.fired_only.setChecked(True)
+    # a text no rule ran on (gated, or a pack without rules for it): the notes say why
+    caveman.rules.clear()
+    caveman._say_why_no_rule_is_listed(dataclasses.replace(caveman.preview, rules=[]))
+    assert caveman.rules_empty.text() == "No rule ran on this text; the notes say why."
+    caveman.rules_empty.buttons[0].click()
+    assert caveman.details.currentWidget() is caveman.notes
+    _wait_result(qtbot, caveman, lambda: caveman.set_text(SAMPLE))
+    _settle(qtbot, caveman)
+    assert caveman.rules.topLevelItemCount() and not caveman.rules_empty.isVisible()

@@ -282,7 +282,7 @@ class CavemanPreviewPanel(QWidget):
         for col in range(1, len(COLUMNS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.rules.currentItemChanged.connect(lambda cur, _prev: self._rule_row_selected(cur))
-        self.rules_empty = EmptyState.over(self.rules)  # (a blank list read as "nothing ran")
+        self.rules_empty = EmptyState.over(self.rules, inline=True)  # (a blank list read as "nothing ran")
         self.fired_only = QCheckBox("Only rules that fired")
         self.fired_only.setChecked(True)
         self.fired_only.setToolTip("Hide rules that matched nothing (timed-out rules are always shown)")

@@ -41,7 +41,7 @@ def action_label(action: QAction) -> str:
 class EmptyState(QWidget):
     """A centred sentence and a row of action buttons; hidden while there is content."""
 
-    def __init__(self, parent: QWidget | None = None, *, vertical: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None, *, vertical: bool = False, inline: bool = False) -> None:
         super().__init__(parent)
         self.vertical = vertical  # narrow docks (the explorer) stack their buttons
         self.label = QLabel()
@@ -54,19 +54,29 @@ class EmptyState(QWidget):
         self._row = QVBoxLayout() if vertical else QHBoxLayout()
         self._row.setSpacing(6)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(12, 12, 12, 12)
         lay.addStretch(1)
-        lay.addWidget(self.label)
-        lay.addLayout(self._row)
+        if inline:
+            # one line, the buttons after the sentence: a short view (a list a few rows high at
+            # 1280×720) clipped the button of the stacked layout
+            lay.setContentsMargins(12, 2, 12, 2)
+            line = QHBoxLayout()
+            line.addWidget(self.label, 1)
+            line.addLayout(self._row)
+            lay.addLayout(line)
+        else:
+            lay.setContentsMargins(12, 12, 12, 12)
+            lay.addWidget(self.label)
+            lay.addLayout(self._row)
         lay.addStretch(1)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.hide()
 
     @classmethod
-    def over(cls, view: QAbstractScrollArea, *, vertical: bool = False) -> EmptyState:
-        """An empty state lying over ``view``'s viewport (it follows the viewport's size)."""
+    def over(cls, view: QAbstractScrollArea, *, vertical: bool = False, inline: bool = False) -> EmptyState:
+        """An empty state lying over ``view``'s viewport (it follows the viewport's size);
+        ``inline``: the sentence and its buttons on one line (a view that may be short)."""
         viewport = view.viewport()
-        state = cls(viewport, vertical=vertical)
+        state = cls(viewport, vertical=vertical, inline=inline)
         state.setFont(QApplication.font())  # not the view's font (a code view's is monospace)
         # a layout on the viewport keeps the overlay its size (no event filter: Python overrides
         # called on every event cost more, and bool returns hit IDE-Q13)

@@ -9,8 +9,12 @@ The twin is written from the ``re`` twin's source (``engine.jsregex.twin``: the 
 syntax) for **ASCII subjects only**, where it can be exact without a second emitter:
 
 * every class becomes its ASCII members (what else it holds can never match an ASCII
-  character; no case folding is involved: ``i`` patterns have no twin), written ``\\xhh``;
+  character), written ``\\xhh``;
 * a non-ASCII literal becomes a class no ASCII character is in;
+* a non-``u`` ``i`` pattern, written for the subject's canonical (upper-case) form, becomes a
+  caseless twin of the subject itself: its classes hold both cases of the letters whose upper
+  case they hold, its lower-case literals match nothing, and its non-ASCII atoms stay
+  case-sensitive (PCRE2 would fold ``s`` to ``ſ``); the output keeps the subject's case;
 * ``(?a:\\b)`` is ``\\b`` (PCRE2's Unicode ``\\b`` is the ASCII one on ASCII text), ``\\Z``
   is ``\\z``, ``(?m:^)``/``(?m:$)`` are spelt out as ``re`` reads them;
 * anything else the emitter does not write (bare ``.``, ``^``, ``$``, ``\\d``, ``\\s``,
@@ -19,7 +23,7 @@ syntax) for **ASCII subjects only**, where it can be exact without a second emit
 No timer runs in C: callers use it only where the ``re`` twin may run untimed (the pattern
 cannot stall, ``engine.jsregex.backtracking.linear_scan``), and count what it took against
 the budget afterwards, as they do for ``re``. PCRE2's own limits (match limit, JIT stack)
-raise; the caller then takes the ``re`` twin, which gives the same result.
+raise; the caller then takes another path (the ``re`` twin, or spans), to the same result.
 """
 
 from __future__ import annotations
@@ -148,10 +152,8 @@ def pcre_twin(emitted: str, caseless: bool = False) -> pcre2.Pattern | None:
     """The JIT-compiled PCRE2 twin of ``re.compile(emitted)`` for ASCII subjects, or None.
 
     ``caseless``: ``emitted`` is a non-``u`` ``i`` pattern, written for the subject's canonical
-    (upper-case) form; the twin matches the subject itself caselessly, at the same places. On
-    ASCII text that is exact: the emitter's classes hold each letter's canonical form whenever
-    they hold the letter, its literals are canonical, and non-ASCII members are dropped before
-    PCRE2 could fold ``ſ`` to ``s`` or the Kelvin sign to ``k``."""
+    (upper-case) form; the twin matches the subject itself caselessly, at the same places (see
+    ``ascii_source``: on ASCII text that is exact)."""
     try:
         return pcre2.compile(ascii_source(emitted, caseless), pcre2.I if caseless else 0)
     except (NoTwin, pcre2.PatternError, pcre2.LibraryError, RecursionError, ValueError):

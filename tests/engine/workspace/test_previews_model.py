@@ -363,3 +363,20 @@ def test_rtk_preview_runs_the_workspaces_other_filter_files_as_an_open_one(tmp_p
     path.unlink()  # gone since the scan: left out, no error
     gone = run_rtk_preview(RtkRequest(out, "mytool build", workspace_files=files))
     assert gone.filter_id != "saved-later" and not gone.error
+
+
+def test_the_warm_up_takes_the_pack_s_patterns_past_their_untimed_threshold(pack_root, monkeypatch):
+    """A helper's warm-up runs the first stage on its text repeated to ``WARM_UNITS``: every
+    rule's pattern has then met enough text for untimed calls, which a large paste would
+    otherwise wait for (the explanation runs on the text as given)."""
+    from engine.caveman.fast import strategy
+    from engine.workspace.previews import caveman_preview
+
+    monkeypatch.setattr(strategy, "_UNITS_MET", {})
+    seen: list[int] = []
+    explained = caveman_preview.run_caveman_preview
+    monkeypatch.setattr(caveman_preview, "run_caveman_preview", lambda req: seen.append(len(req.text)) or explained(req))
+    assert caveman_preview.warm_up(CavemanRequest(SAMPLE, pack_root=str(pack_root))) > 0
+    assert seen == [len(SAMPLE)]
+    patterns = [(rule["pattern"], rule.get("flags", "gi")) for rule in PACK["rules"]]
+    assert all(strategy.untimed_ready(source, flags) for source, flags in patterns)

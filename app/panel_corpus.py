@@ -106,6 +106,10 @@ class CorpusPanel(QWidget):
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # (an empty bar read as a text box to type in)
+        self.progress.setRange(0, 100)
+        self.progress.setValue(0)
+        self.progress.setFormat("no run yet")
         # the workspace's own samples (samples/, and the packs' rules/<lang>/samples/): one click away
         self.samples_button = QPushButton("Use Samples")
         self.samples_button.clicked.connect(self.use_workspace_samples)
@@ -406,6 +410,8 @@ class CorpusPanel(QWidget):
         if report is None:
             detail = "; ".join(self._errors[-3:]) or f"exit status {code}"
             self.summary.setText(f"The run failed: {detail}")
+            self.progress.setValue(0)
+            self.progress.setFormat("failed")
             return
         self.show_report(report)
         self.finished.emit(report)

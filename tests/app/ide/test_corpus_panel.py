@@ -34,6 +34,7 @@ def _panel(window):
 def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, corpus):
     panel = _panel(window)
     assert not panel.run_button.isEnabled()  # nothing to run yet
+    assert panel.progress.text() == "no run yet"  # (an empty bar read as a text box)
     panel.add_paths([str(corpus)])
     with qtbot.waitSignal(panel.finished, timeout=120000) as blocker:
         assert panel.run()
@@ -41,6 +42,7 @@ def test_run_shows_the_report_and_opens_samples_in_the_previews(qtbot, window, c
     report = blocker.args[0]
     assert report["corpus"]["samples"] == 3 and report["partial"] is False
     assert "3 samples" in panel.summary.text()
+    assert panel.progress.text() == "3 samples · 100%"
     assert len(panel.histogram.items()) == 21
     assert {b.label for b in panel.rules.items()} >= {"basically", "please"}
     top = panel.samples.topLevelItem(0)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.caveman.fast import digits_before_dot_digit
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.caveman.needles import all_contained_in_order, contained_in_order, contained_in_order_groups
-from engine.jsvalues import js_trim, may_hold_astral, utf16_len
+from engine.jsvalues import bmp_only, from_utf16_units, js_trim, may_hold_astral, to_utf16_units, utf16_len
 
 if TYPE_CHECKING:
     from engine.caveman.preservation import Block
@@ -311,17 +311,38 @@ FINDERS: tuple[tuple[str, Callable[[str], Iterator[tuple[int, str]]]], ...] = (
 )
 
 
-def _items_of(find: Callable[[str], Iterator[tuple[int, str]]]) -> Callable[[str], Iterator[str]]:
+# OmniRoute's scanners read a JavaScript string, one UTF-16 unit at a time, and four of them
+# count: a link's label may hold 1000 units and its target must close within 2000, inline math
+# within 160, a math or LaTeX block within 10000 (the spec's "characters"). Counted in Python
+# characters, an emoji counts once where JavaScript counts two: a link whose closing ``)`` lay
+# 1,011 characters but 2,010 units on (a target of 1,000 emoji) was an item here and none in
+# OmniRoute, so the part fell back here and was compressed there (checked on OmniRoute's
+# engine). On a text with astral characters these four read its units; the others, which count
+# nothing, read the text itself (where each item was found is then a unit offset for the four).
+COUNTING_UNITS = frozenset({"markdown link", "math block", "inline math", "LaTeX block"})
+
+
+def as_units(text: str) -> str | None:
+    """``text``'s UTF-16 units, one Python character each, when they differ from its characters
+    (an astral character in it); else None."""
+    return None if bmp_only(text) else to_utf16_units(text)
+
+
+def _items_of(label: str, find: Callable[[str], Iterator[tuple[int, str]]]) -> Callable[[str], Iterator[str]]:
     """The items alone, as the reference's scanner gives them."""
     def scan(text: str) -> Iterator[str]:
-        return (item for _at, item in find(text))
+        units = as_units(text) if label in COUNTING_UNITS else None
+        if units is None:
+            return (item for _at, item in find(text))
+        # (an item starts and ends at an ASCII character: no pair is cut)
+        return (from_utf16_units(item) for _at, item in find(units))
 
     scan.__name__ = scan.__qualname__ = find.__name__.replace("find_", "scan_", 1)
     return scan
 
 
 SCANNERS: tuple[tuple[str, Callable[[str], Iterator[str]]], ...] = tuple(
-    (label, _items_of(find)) for label, find in FINDERS)
+    (label, _items_of(label, find)) for label, find in FINDERS)
 (scan_fenced, scan_inline_code, scan_urls, scan_links, scan_frontmatter, scan_headings, scan_table_rows,
  scan_math_blocks, scan_inline_math, scan_latex, scan_versions, scan_const_case) = (scan for _label, scan in SCANNERS)
 
@@ -331,12 +352,22 @@ Scans = list[tuple[str, list[str], list[int]]]
 
 def scan_items(original: str) -> Scans:
     """What validation looks for in ``original``: (label, items, where they stand) per scanner
-    that found any (a part that falls back is validated twice against the same original)."""
+    that found any (a part that falls back is validated twice against the same original). The
+    scanners that count read its UTF-16 units, as OmniRoute's do (see ``COUNTING_UNITS``)."""
+    astral = not bmp_only(original)
+    units = ""  # (made when a counting scanner first needs them)
     found = []
     for label, find in FINDERS:  # (where each item was found guides validation's windows)
-        hits = list(find(original))
+        subject = original
+        if astral and label in COUNTING_UNITS:
+            units = units or to_utf16_units(original)
+            subject = units
+        hits = list(find(subject))
         if hits:
-            found.append((label, [item for _at, item in hits], [at for at, _item in hits]))
+            items = [item for _at, item in hits]
+            if subject is not original:
+                items = list(map(from_utf16_units, items))
+            found.append((label, items, [at for at, _item in hits]))
     return found
 
 

@@ -150,3 +150,35 @@ def test_finders_say_where_each_item_stands(pieces):
             assert text.startswith(item, at)
         ats = [at for at, _item in find(text)]
         assert ats == sorted(ats)
+
+
+# ---------------------------------------------------------------- limits in UTF-16 units
+
+EMOJI = "\U0001F600"  # one Python character, two UTF-16 units
+
+
+def test_the_scanners_limits_count_utf16_units_as_javascript_does():
+    """A link's target must close within 2000 units, its label hold at most 1000, inline math
+    close within 160: an emoji counts twice (checked on OmniRoute's engine)."""
+    from engine.caveman.validation import scan_inline_math, scan_links
+
+    assert list(scan_links(f"[x](a {EMOJI * 900})")) == [f"[x](a {EMOJI * 900})"]  # 1,808 units
+    assert list(scan_links(f"[x](a {EMOJI * 1000})")) == []  # 1,011 characters, but 2,008 units
+    assert list(scan_links(f"[{EMOJI * 400}](a b)")) == [f"[{EMOJI * 400}](a b)"]
+    assert list(scan_links(f"[{EMOJI * 600}](a b)")) == []  # a label of 1,200 units
+    assert list(scan_inline_math(f"$a {EMOJI * 70} b$")) == [f"$a {EMOJI * 70} b$"]
+    assert list(scan_inline_math(f"$a {EMOJI * 100} b$")) == []  # 205 units before the closing $
+
+
+def test_an_item_javascript_does_not_see_does_not_make_the_part_fall_back():
+    """The link's target (with a space: not protected, CAV-Q13) loses "basically"; 1,000 emoji
+    on, OmniRoute sees no link and keeps the compressed text; 900 on, the part falls back."""
+    from .helpers import pack, rule, run
+
+    filler = pack(rule("filler", r"\bbasically\s+"))
+    out, result = run(f"Check [x](basically {EMOJI * 1000}) now, basically fine.", filler)
+    assert not result.stats.get("fallbackApplied") and "basically" not in out
+    out, result = run(f"Check [x](basically {EMOJI * 900}) now, basically fine.", filler)
+    assert result.stats.get("fallbackApplied") and out.count("basically") == 2
+    out, result = run(f"Cost $a {EMOJI * 100} basically b$ is basically fine.", filler)
+    assert not result.stats.get("fallbackApplied")

@@ -593,7 +593,7 @@ class Compressor:
             errors, warnings = validate_blocks(original, restored, ex.blocks)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
-            scans = scan_items(original)
+            scans = scan_items(original, ex.ascii_original)
             errors, warnings, missing = validate_compression(original, restored, scans)
         else:
             errors, warnings, missing = [], [], []

@@ -182,3 +182,23 @@ def test_an_item_javascript_does_not_see_does_not_make_the_part_fall_back():
     assert result.stats.get("fallbackApplied") and out.count("basically") == 2
     out, result = run(f"Cost $a {EMOJI * 100} basically b$ is basically fine.", filler)
     assert not result.stats.get("fallbackApplied")
+
+
+_PIECES = ("`x é`", "[é](http://a.io/é)", "https://b.io/😀", " v1.2.3", " MAX_É", " $a 😀 b$", "$$ Ω $$",
+           "\\begin{eq} é \\end{eq}", "# head é\n", "| a | é |\n", "é", "😀", "Ω", " ", "\n", "word", ".", "_X")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_scanning_the_stand_in_view_finds_what_scanning_the_text_finds(pieces):
+    """``scan_items`` on ``Extraction.ascii_original`` (the original's units on ASCII stand-ins)
+    gives the items the scan of the text itself gives."""
+    from engine.caveman.preservation import extract
+    from engine.caveman.validation import scan_items
+
+    text = "".join(pieces)
+    view = extract(text, [], profile="omniroute").ascii_original
+    if view is None:
+        return
+    assert [(label, items) for label, items, _at in scan_items(text, view)] == \
+        [(label, items) for label, items, _at in scan_items(text)]

@@ -360,7 +360,9 @@ def scan_items(original: str, view: tuple[StandIns, str] | None = None) -> Scans
     which every scanner reads as it reads the units: each tests ASCII characters alone (blanks,
     digits, word characters, punctuation), and neither a stand-in nor a unit it stands for is
     a blank (``engine.caveman.standins``). One byte a character instead of four for a text
-    with emoji: the agent sessions' scan ~11 → ~6 ms per MB."""
+    with emoji: 1 MB of mixed prose, 9.5 → 5.6 ms. (A view made here for a part whose fenced
+    blocks came out first, where extraction makes none, cost more than it saved: agent
+    sessions, 3.3 ms to make it against 1.3 saved.)"""
     if view is not None and not view[0].pool_mark:
         stand, units = view
         found = []

@@ -86,6 +86,59 @@ def find_script() -> Path | None:
     return None
 
 
+# ``bench.mjs`` finds its packs and filters through links beside it (``open-sse/services/
+# compression/rules`` → the reference's ``rules/``; ``…/engines/rtk/filters`` → ``filters/``). Where
+# the shared folder holds those links as plain files naming their target (a copy that flattened
+# them), the bundle finds no packs and no filters: its Caveman ran OmniRoute's hard-coded English
+# fallback rules instead of the packs ours run (their rulesApplied differed on 149 of 300 random
+# texts; with the packs linked, on none), and its RTK ran without its built-in filters (a 1 MB
+# pytest log: 75 ms, against 147 ms with them). So the script runs from a mirror with real links.
+FLAT_LINK_MAX = 256  # a flattened link is a small file holding a relative path
+
+
+def _flattened_links(bench: Path) -> dict[Path, Path]:
+    """The flattened links under ``bench`` (path relative to it → the folder it names)."""
+    found: dict[Path, Path] = {}
+    for path in (bench / "open-sse").rglob("*") if (bench / "open-sse").is_dir() else []:
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > FLAT_LINK_MAX:
+            continue
+        try:
+            target = (path.parent / path.read_text(encoding="utf-8").strip()).resolve()
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if target.is_dir():
+            found[path.relative_to(bench)] = target
+    return found
+
+
+_MIRRORS: dict[Path, Path] = {}
+
+
+def runnable_script(script: Path) -> Path:
+    """``script`` itself, or a copy of it in a temporary folder beside real links to the folders
+    its flattened links name (made once per process, removed at exit). A copy, not a link:
+    node resolves a linked module to where it lies, and the bundle looks for its data there."""
+    mirror = _MIRRORS.get(script)
+    if mirror is not None:
+        return mirror
+    links = _flattened_links(script.parent)
+    if not links:
+        _MIRRORS[script] = script
+        return script
+    import atexit
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="rulewright-ref-bench-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for relative, target in links.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).symlink_to(target, target_is_directory=True)
+    mirror = folder / script.name
+    shutil.copyfile(script, mirror)
+    _MIRRORS[script] = mirror
+    return mirror
+
+
 def _node() -> tuple[str | None, str | None]:
     """(node executable, None) or (None, why it cannot be used)."""
     node = shutil.which("node")
@@ -173,6 +226,7 @@ def run(kind: str, path: Path | str, *, repeats: int = 3, command: str | None = 
     node, why = _node()
     if node is None:
         return ReferenceRun(kind, size, reason=why)
+    script = runnable_script(script)
     argv = [node, str(script), kind, str(path), str(max(1, repeats))]
     if command:
         argv.append(command)

@@ -42,3 +42,36 @@ def test_reference_measures_the_given_file(tmp_path):
     assert run.ms_per_mb == pytest.approx(run.best_ms * 1e6 / run.bytes)
     assert run.cpu_ms is not None and run.cpu_ms >= 0
     assert "ms/MB" in run.describe()
+
+
+def test_flattened_links_beside_the_script_are_made_real_in_a_mirror(tmp_path):
+    """A shared folder that holds the bundle's links as plain files naming their targets: the
+    script runs from a copy beside real links (else it finds no packs and no filters)."""
+    bench = tmp_path / "reference" / "bench"
+    (bench / "open-sse" / "services" / "compression" / "engines" / "rtk").mkdir(parents=True)
+    (tmp_path / "reference" / "rules" / "en").mkdir(parents=True)
+    (tmp_path / "reference" / "filters").mkdir()
+    (bench / "open-sse" / "services" / "compression" / "rules").write_text("../../../../rules", encoding="utf-8")
+    (bench / "open-sse" / "services" / "compression" / "engines" / "rtk" / "filters").write_text(
+        "../../../../../../filters", encoding="utf-8")
+    (bench / "open-sse" / "services" / "compression" / "notes.txt").write_text("not a link\n", encoding="utf-8")
+    script = bench / "bench.mjs"
+    script.write_text("// the bundle\n", encoding="utf-8")
+    mirror = reference.runnable_script(script)
+    assert mirror != script and mirror.read_text(encoding="utf-8") == "// the bundle\n"
+    rules = mirror.parent / "open-sse" / "services" / "compression" / "rules"
+    assert rules.is_symlink() and (rules / "en").is_dir()
+    filters = mirror.parent / "open-sse" / "services" / "compression" / "engines" / "rtk" / "filters"
+    assert filters.is_symlink() and filters.resolve() == (tmp_path / "reference" / "filters").resolve()
+    assert not (mirror.parent / "open-sse" / "services" / "compression" / "notes.txt").exists()
+    assert reference.runnable_script(script) == mirror  # (one mirror per process)
+
+
+def test_a_script_with_real_links_runs_where_it_lies(tmp_path):
+    bench = tmp_path / "bench"
+    (bench / "open-sse").mkdir(parents=True)
+    (tmp_path / "rules").mkdir()
+    (bench / "open-sse" / "rules").symlink_to(tmp_path / "rules", target_is_directory=True)
+    script = bench / "bench.mjs"
+    script.write_text("", encoding="utf-8")
+    assert reference.runnable_script(script) == script

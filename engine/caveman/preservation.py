@@ -447,14 +447,17 @@ def restore(text: str, ex: Extraction) -> str:
     return ex.placeholder_re.sub(put, text)
 
 
-def restore_with_spans(text: str, ex: Extraction) -> tuple[str, list[tuple[int, int]]]:
+def restore_with_spans(text: str, ex: Extraction, contents: list[str] | None = None
+                       ) -> tuple[str, list[tuple[int, int]]]:
     """``restore(text, ex)`` and the (start, end) Python indices of the block contents it put
     back, in order (for ``cleanup.cleanup_restored``): the ``segments`` joined. From one split
     of the text at its placeholders, the lengths summed in C: 3.4–3.6 ms per MB of mixed prose
-    and agent sessions, where building the ``segments`` and walking them took 4.6–5.0."""
+    and agent sessions, where building the ``segments`` and walking them took 4.6–5.0.
+    ``contents``: the blocks' contents to put back, when ``text`` is a view on stand-ins (theirs)."""
     if not ex.blocks:
         return text, []
-    contents = [b.content for b in ex.blocks]
+    if contents is None:
+        contents = [b.content for b in ex.blocks]
     count = len(contents)
     parts = ex.placeholder_re.split(text)  # text, number, text, number, …, text
     numbers = list(map(int, parts[1::2]))

@@ -222,6 +222,36 @@ _NON_ASCII_ALONE = re.compile("([^\x00-\x7f])")
 _MARK_FOUND = re.compile("[" + "".join(STAND_INS) + "]")
 
 
+def view_of(stand: StandIns, text: str) -> str | None:
+    """``text``'s UTF-16 units on ``stand``'s marks (as ``stand_ins_of_text`` makes them), for
+    stand-ins chosen on a text it holds (a part's original, for those of the text extraction
+    left): None when they are pooled, or ``text`` holds a unit they do not stand for, one of
+    their marks as itself, or a lone surrogate (the view would then not pair up with it). One
+    split of the text at those characters, where a scan for them first cost a second pass."""
+    if stand.pool_mark:
+        return None
+    parts = _NON_ASCII_OR_MARK_ALONE.split(text)  # text, character, text, …
+    if len(parts) == 1:
+        return text
+    mark = dict(zip(stand.units, stand.marks))
+    table: dict[str, str] = {}
+    for c in set(parts[1::2]):
+        if c <= "\x7f":
+            if c in stand.marks:
+                return None  # (a mark as itself: its view would read as a unit)
+            table[c] = c
+            continue
+        units = to_utf16_units(c)
+        if "\ud800" <= c <= "\udfff" or not all(u in mark for u in units):
+            return None
+        table[c] = "".join(map(mark.__getitem__, units))
+    parts[1::2] = map(table.__getitem__, parts[1::2])
+    return "".join(parts)
+
+
+_NON_ASCII_OR_MARK_ALONE = re.compile("([^\x00\x09-\x0d\x1c-\x7e])")
+
+
 def _pooled(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str]) -> tuple[StandIns, str] | None:
     """``stand_ins_of_text`` for a text with more distinct units than marks: the units no class
     of ``patterns`` tells from the last free mark share it (the pool, in text order); the others

@@ -365,12 +365,7 @@ def scan_items(original: str, view: tuple[StandIns, str] | None = None) -> Scans
     sessions, 3.3 ms to make it against 1.3 saved.)"""
     if view is not None and not view[0].pool_mark:
         stand, units = view
-        found = []
-        for label, find in FINDERS:
-            hits = list(find(units))
-            if hits:
-                found.append((label, [stand.real(item) for _at, item in hits], [at for at, _item in hits]))
-        return found
+        return [(label, [stand.real(item) for item in items], starts) for label, items, starts in scan_view(units)]
     astral = not bmp_only(original)
     units = ""  # (made when a counting scanner first needs them)
     found = []
@@ -388,10 +383,26 @@ def scan_items(original: str, view: tuple[StandIns, str] | None = None) -> Scans
     return found
 
 
-def validate_compression(original: object, compressed: object, scans: Scans | None = None
-                         ) -> tuple[list[str], list[str], list[str]]:
+def scan_view(units: str) -> Scans:
+    """``scan_items`` of a text given as its UTF-16 units on ASCII stand-ins, its items left on
+    them: what validation looks for in a view of the original, to find in a view of the output
+    made on the same stand-ins (``validate_compression``'s ``real`` turns back what is missing)."""
+    found = []
+    for label, find in FINDERS:
+        hits = list(find(units))
+        if hits:
+            found.append((label, [item for _at, item in hits], [at for at, _item in hits]))
+    return found
+
+
+def validate_compression(original: object, compressed: object, scans: Scans | None = None,
+                         real: Callable[[str], str] | None = None) -> tuple[list[str], list[str], list[str]]:
     """``(errors, warnings, missing_items)`` exactly as the reference words them (``scans``:
-    ``scan_items(original)`` when the caller has it already)."""
+    ``scan_items(original)`` when the caller has it already).
+
+    ``real``: ``original`` and ``compressed`` are views on stand-ins (``standins.view_of``) and
+    ``scans`` is ``scan_view`` of the first; it gives a missing item back as it stands in the
+    text, for the messages and the list (lengths and blanks read the same in a view)."""
     if not isinstance(original, str) or not isinstance(compressed, str):
         return ["validation received non-string input"], [], []
     errors: list[str] = []
@@ -404,6 +415,8 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
     for (label, items, _starts), kept_list in zip(scans, kept_lists):
         for item, kept in zip(items, kept_list):
             if not kept:
+                if real is not None:
+                    item = real(item)
                 shown = previews.get(item)
                 if shown is None:
                     shown = previews[item] = preview(item)
@@ -444,14 +457,19 @@ def _longer(text: str, than: str) -> bool:
     return utf16_len(text) > utf16_len(than)
 
 
-def validate_blocks(original: str, compressed: str, blocks: list[Block]) -> tuple[list[str], list[str]]:
-    """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block."""
+def validate_blocks(original: str, compressed: str, blocks: list[Block], contents: list[str] | None = None
+                    ) -> tuple[list[str], list[str]]:
+    """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block.
+    ``contents``: the blocks' contents as ``original`` and ``compressed`` hold them, when those
+    are views on stand-ins (the messages quote the blocks themselves)."""
     errors: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
-    ordered = sorted(blocks, key=lambda b: b.start)  # blocks come kind by kind; the text keeps their order
-    kept = contained_in_order(compressed, [b.content for b in ordered], [b.start for b in ordered])
-    lost = {b.n for b, ok in zip(ordered, kept) if not ok}
+    held = [b.content for b in blocks] if contents is None else contents
+    # blocks come kind by kind; the text keeps their order
+    order = sorted(range(len(blocks)), key=lambda k: blocks[k].start)
+    kept = contained_in_order(compressed, [held[k] for k in order], [blocks[k].start for k in order])
+    lost = {blocks[k].n for k, ok in zip(order, kept) if not ok}
     for block in blocks:
         if block.n in lost:
             errors.append(f"{block.kind} changed or missing: {preview(block.content)}")

@@ -38,6 +38,9 @@ whose few distinct non-ASCII units can stand in for ASCII control characters exa
 extracted, rewritten by the rules and cleaned on that ASCII text, and turned back once
 (``engine.caveman.standins``; mixed prose, three distinct units: 180 → 133 ms over two sessions;
 agent sessions 199 → 156). The conformance-derived text (559 distinct characters) cannot.
+Since the fifteenth session an omniroute part whose original has a view on the rules' stand-ins
+is also restored, cleaned a second time and validated on them (``Compressor._original_view``:
+agent sessions ~8 ms per MB less, their 16 MB peak 570 → 430 MB).
 """
 
 from __future__ import annotations

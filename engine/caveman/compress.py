@@ -460,7 +460,7 @@ class Compressor:
         o.tail = (work, restored, stand)
         self._tick(0.8, "validation")
         # 9. validation and fallback
-        self._validate(o, ex, _Views(view, stand, contents) if view is not None and stand is not None else None,
+        self._validate(o, ex, _Views(view, stand) if view is not None and stand is not None else None,
                        restored, joined)
         ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
@@ -616,8 +616,8 @@ class Compressor:
         """The original's UTF-16 units on the stand-ins the rules ran on, when it has such a view
         (extraction's, or one made here: a part whose fenced blocks came out first), and the
         blocks' spans say where each block stands in it. On agent sessions (an emoji: text and
-        copies 4 bytes a character) restoring, the second cleanup and validation took ~40 ms per
-        MB on the texts, ~25 on the views."""
+        copies 4 bytes a character) validation and the fallback's explanation took 45–48 ms per
+        MB on the texts, 35–37 on the views, which cost ~2.5 ms to make here."""
         if self.strict or not self.runner.keep_units or stand.pool_mark:
             return None  # (strict validates the blocks alone: a view made for it cost more than it saved)
         if any(b.start < 0 for b in ex.blocks):
@@ -629,12 +629,11 @@ class Compressor:
 
     def _validate(self, o: PartOutcome, ex: Extraction, views: _Views | None, restored: str, joined: str) -> None:
         """Validation and fallback; ``restored`` and ``joined`` are views when ``views`` is given
-        (the original's, its blocks', and the stand-ins), else the texts themselves."""
+        (with the original's view and the stand-ins), else the texts themselves."""
         original = o.original if views is None else views.original
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
-            errors, warnings = validate_blocks(original, restored, ex.blocks,
-                                               None if views is None else views.contents)
+            errors, warnings = validate_blocks(original, restored, ex.blocks)  # (never on views)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
             if views is None:
@@ -732,12 +731,11 @@ class Compressor:
 
 @dataclass(frozen=True)
 class _Views:
-    """A part's original as its UTF-16 units on the stand-ins the rules ran on, and its blocks'
-    contents cut from that view (``Compressor._original_view``)."""
+    """A part's original as its UTF-16 units on the stand-ins the rules ran on
+    (``Compressor._original_view``), and those stand-ins."""
 
     original: str
     stand: StandIns
-    contents: list[str] | None
 
 
 def _between_stages(part: str) -> None:

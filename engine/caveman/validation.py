@@ -457,19 +457,14 @@ def _longer(text: str, than: str) -> bool:
     return utf16_len(text) > utf16_len(than)
 
 
-def validate_blocks(original: str, compressed: str, blocks: list[Block], contents: list[str] | None = None
-                    ) -> tuple[list[str], list[str]]:
-    """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block.
-    ``contents``: the blocks' contents as ``original`` and ``compressed`` hold them, when those
-    are views on stand-ins (the messages quote the blocks themselves)."""
+def validate_blocks(original: str, compressed: str, blocks: list[Block]) -> tuple[list[str], list[str]]:
+    """The strict validation (fix of CAV-Q7, Q8, Q13): empty output, then every extracted block."""
     errors: list[str] = []
     if original and not js_trim(compressed):
         errors.append("compressed text is empty")
-    held = [b.content for b in blocks] if contents is None else contents
-    # blocks come kind by kind; the text keeps their order
-    order = sorted(range(len(blocks)), key=lambda k: blocks[k].start)
-    kept = contained_in_order(compressed, [held[k] for k in order], [blocks[k].start for k in order])
-    lost = {blocks[k].n for k, ok in zip(order, kept) if not ok}
+    ordered = sorted(blocks, key=lambda b: b.start)  # blocks come kind by kind; the text keeps their order
+    kept = contained_in_order(compressed, [b.content for b in ordered], [b.start for b in ordered])
+    lost = {b.n for b, ok in zip(ordered, kept) if not ok}
     for block in blocks:
         if block.n in lost:
             errors.append(f"{block.kind} changed or missing: {preview(block.content)}")

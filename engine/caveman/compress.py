@@ -460,8 +460,7 @@ class Compressor:
         o.tail = (work, restored, stand)
         self._tick(0.8, "validation")
         # 9. validation and fallback
-        self._validate(o, ex, _Views(view, stand) if view is not None and stand is not None else None,
-                       restored, joined)
+        self._validate(o, ex, view, restored, joined)
         ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
         return o
@@ -620,28 +619,27 @@ class Compressor:
         MB on the texts, 35–37 on the views, which cost ~2.5 ms to make here."""
         if self.strict or not self.runner.keep_units or stand.pool_mark:
             return None  # (strict validates the blocks alone: a view made for it cost more than it saved)
-        if any(b.start < 0 for b in ex.blocks):
-            return None
         held = ex.ascii_original
         if held is not None and held[0] is stand:
             return held[1]
         return view_of(stand, o.original)
 
-    def _validate(self, o: PartOutcome, ex: Extraction, views: _Views | None, restored: str, joined: str) -> None:
-        """Validation and fallback; ``restored`` and ``joined`` are views when ``views`` is given
-        (with the original's view and the stand-ins), else the texts themselves."""
-        original = o.original if views is None else views.original
+    def _validate(self, o: PartOutcome, ex: Extraction, view: str | None, restored: str, joined: str) -> None:
+        """Validation and fallback; with ``view`` (the original's, ``_original_view``) ``restored``
+        and ``joined`` are views on the stand-ins of ``o.tail`` too, else the texts themselves."""
+        stand = o.tail[2]
+        original = o.original if view is None else view
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:
             errors, warnings = validate_blocks(original, restored, ex.blocks)  # (never on views)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
-            if views is None:
+            if view is None or stand is None:
                 scans = scan_items(original, ex.ascii_original)
                 errors, warnings, missing = validate_compression(original, restored, scans)
             else:
                 scans = scan_view(original)
-                errors, warnings, missing = validate_compression(original, restored, scans, real=views.stand.real)
+                errors, warnings, missing = validate_compression(original, restored, scans, real=stand.real)
         else:
             errors, warnings, missing = [], [], []
             if self.diagnose and original and not js_trim(restored):
@@ -655,7 +653,7 @@ class Compressor:
             if not self.strict and self.diagnose:
                 self._explain_fallback(o, ex, original, missing, scans, joined)
             return
-        if views is not None:
+        if view is not None:
             restored = o.restored
         o.text = restored
         if not self.strict and self.diagnose and self.config.uses_default_patterns:
@@ -727,15 +725,6 @@ class Compressor:
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")
-
-
-@dataclass(frozen=True)
-class _Views:
-    """A part's original as its UTF-16 units on the stand-ins the rules ran on
-    (``Compressor._original_view``), and those stand-ins."""
-
-    original: str
-    stand: StandIns
 
 
 def _between_stages(part: str) -> None:

@@ -52,7 +52,8 @@ from engine.jsvalues import JS_WHITESPACE, from_utf16_units, to_utf16_units
 STAND_INS = tuple(map(chr, (*range(0x01, 0x09), *range(0x0E, 0x1C), 0x7F)))
 _MARKS = frozenset(STAND_INS)
 _CHUNK = 65536  # (a text in another script shows too many distinct units long before its end)
-_NON_ASCII_OR_MARK = re.compile("[^\x00\x09-\x0d\x1c-\x7e]")  # (every character not in one is in the other)
+_NON_ASCII_OR_MARK_CLASS = "[^\x00\x09-\x0d\x1c-\x7e]"
+_NON_ASCII_OR_MARK = re.compile(_NON_ASCII_OR_MARK_CLASS)  # (every character not in one is in the other)
 
 
 class PoolMismatch(AssertionError):
@@ -249,7 +250,7 @@ def view_of(stand: StandIns, text: str) -> str | None:
     return "".join(parts)
 
 
-_NON_ASCII_OR_MARK_ALONE = re.compile("([^\x00\x09-\x0d\x1c-\x7e])")
+_NON_ASCII_OR_MARK_ALONE = re.compile(f"({_NON_ASCII_OR_MARK_CLASS})")
 
 
 def _pooled(text: str, patterns: Sequence[tuple[str, str]], taken: frozenset[str]) -> tuple[StandIns, str] | None:

@@ -4,8 +4,9 @@ Two places can hold it. The project's git history: the revision of the file whos
 the stored value (the index first, then at most ``MAX_REVISIONS`` commits that touched the file;
 ``git`` runs with a timeout, without pager, prompts, optional locks or fsmonitor, so a hostile
 repository config cannot make it run a program). And a snapshot Rulewright keeps in the user's
-data folder each time it writes trust (and of the example workspace's filters when it copies the
-example, whose trust was written with the bundle), named by the content's hash.
+data folder each time it writes trust, when it copies the example workspace (whose trust was
+written with the bundle), and when it sees a file whose bytes match the stored hash (a project
+trusted elsewhere), named by the content's hash.
 """
 
 from __future__ import annotations
@@ -56,13 +57,14 @@ def _suffix(path: str | os.PathLike[str]) -> str:
     return ".toml" if format_of(path) == "rtk-toml-v1" else ".json"
 
 
-def remember_trusted(snap: FileSnapshot) -> Diagnostic | None:
-    """Keep the trusted bytes as ``<data>/trusted-filters/<sha256>.<ext>`` (private); a failure is a
-    warning, never a reason not to trust."""
+def remember_trusted(snap: FileSnapshot, digest: str | None = None) -> Diagnostic | None:
+    """Keep the trusted bytes as ``<data>/trusted-filters/<digest>.<ext>`` (private; ``digest``:
+    the stored hash they matched, by default their sha256); a failure is a warning, never a
+    reason not to trust."""
     from engine.fsutil import atomic_write_bytes
 
     folder = snapshots_dir()
-    target = folder / f"{snap.sha256}{_suffix(snap.path)}"
+    target = folder / f"{digest or snap.sha256}{_suffix(snap.path)}"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         atomic_write_bytes(target, snap.data)  # replaces a link or a damaged copy, never writes through
@@ -72,6 +74,20 @@ def remember_trusted(snap: FileSnapshot) -> Diagnostic | None:
                           "'trust --diff' will rely on git history only", "warning", "RTK-trust",
                           str(snap.path), source="trust")
     return None
+
+
+def keep_verified_copy(snap: FileSnapshot, stored: str) -> None:
+    """Keep bytes just found to match the stored trust hash, unless a copy is kept already.
+
+    A project trusted elsewhere (by rtk, by a colleague, before Rulewright saw it) has no copy
+    of ours, and outside git history nothing else remembers what was trusted: once the user
+    edits the file, the review could only show the whole risk summary. Seeing the trusted bytes
+    is enough to keep them, under the hash they matched, so the review can show what changed.
+    A failure to write is not reported here: that review then says no copy was found."""
+    digest = _normalise(stored)
+    if not hashes_to(snap.data, digest) or find_in_snapshots(snap.path, digest) is not None:
+        return
+    remember_trusted(snap, digest)
 
 
 def _normalise(stored: str) -> str:

@@ -80,13 +80,20 @@ def trust_of(path: str | os.PathLike[str], *, buffer_differs: bool = False) -> T
     p = Path(path)
     if p.parent.name != ".rtk" or p.name not in ("filters.json", "filters.toml"):
         return TrustInfo("n/a", "only project filter files (.rtk/filters.json|toml) need trust")
-    from engine.rtk.trust import decide_trust
+    from engine.rtk.trust import decide_trust, snapshot_file
+    from engine.rtk.trust_history import keep_verified_copy
 
     try:
-        decision = decide_trust(p, environ={})
+        snap = snapshot_file(p)
+    except OSError:
+        snap = None  # (decide_trust reads it again and says it is unreadable)
+    try:
+        decision = decide_trust(p, environ={}, data=None if snap is None else snap.data)
     except Exception as exc:
         return TrustInfo("untrusted", f"trust check failed: {exc}")
     verdict = decision.verdict
+    if snap is not None and verdict == "trusted" and decision.stored:  # (what an edit will be compared with)
+        keep_verified_copy(snap, decision.stored)
     detail = decision.message or "hash matches .rtk/trust.json"
     if buffer_differs and verdict == "trusted":
         return TrustInfo("changed", "unsaved edits: the saved file is trusted, your version is not yet")

@@ -75,6 +75,7 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
     from engine.rtk.sources import read_filter_file
     from engine.rtk.trust import TRUST_FILE, env_trust_requested, snapshot_file
     from engine.rtk.trust_diff import diff_since_trust
+    from engine.rtk.trust_history import keep_verified_copy
 
     rtk = project / ".rtk"
     views: list[TrustFileView] = []
@@ -92,6 +93,8 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
                                                    source="trust")]))
             continue
         since = diff_since_trust(snap, profile)
+        if since.verdict == "trusted" and since.stored:  # (what a later edit will be compared with)
+            keep_verified_copy(snap, since.stored)
         decision_notes = _decision_notes(snap, profile)
         read = read_filter_file(path, profile=profile, source="project", data=snap.data)
         computed = since.computed or trust_hash_bytes(snap.data, profile).sha256

@@ -284,3 +284,48 @@ def test_trust_snapshots_live_in_the_one_user_data_folder(tmp_path, monkeypatch)
     assert snapshots_dir() == data_dir() / "trusted-filters"
     assert recovery_dir() == data_dir() / "recovery"
     assert user_example_workspace() == data_dir() / "example-workspace"
+
+
+def _trusted_elsewhere(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose trust.json another tool wrote: no copy of ours, no git history."""
+    project = tmp_path / "plain"
+    filters = project / ".rtk" / "filters.json"
+    _write(filters, [STATUS])
+    write_trust(project, remember=False)
+    return project, filters
+
+
+@pytest.mark.parametrize("seen_by", ["editor", "trust panel"])
+def test_trusted_bytes_seen_before_an_edit_are_what_the_edit_is_compared_with(tmp_path, seen_by):
+    from engine.workspace.panel_models.trust_panel import trust_overview
+    from engine.workspace.validation import trust_of
+
+    project, filters = _trusted_elsewhere(tmp_path)
+    _write(filters, [STATUS, LINT])
+    assert diff_since_trust(snapshot_file(filters)).found is None   # (unseen before the edit: nothing to compare)
+    _write(filters, [STATUS])
+    if seen_by == "editor":
+        assert trust_of(filters).verdict == "trusted"
+    else:
+        assert trust_overview(project).files[0].verdict == "trusted"
+    _write(filters, [STATUS, LINT])
+    diff = diff_since_trust(snapshot_file(filters))
+    assert diff.found is not None and diff.found.origin == "snapshot"
+    assert [(c.filter_id, c.kind) for c in diff.comparison.changes] == [("lint", "added")]
+
+
+def test_bytes_that_do_not_match_the_stored_hash_are_never_kept(tmp_path):
+    from engine.rtk.trust_history import keep_verified_copy
+
+    _project, filters = _trusted_elsewhere(tmp_path)
+    stored = snapshot_file(filters).sha256
+    _write(filters, [STATUS, LINT])
+    keep_verified_copy(snapshot_file(filters), stored)
+    assert not snapshots_dir().exists() or not any(snapshots_dir().iterdir())
+    # and a copy kept already is left as it is (one write per trusted content)
+    _write(filters, [STATUS])
+    keep_verified_copy(snapshot_file(filters), stored.upper())
+    kept = snapshots_dir() / f"{stored}.json"
+    before = kept.stat().st_mtime_ns
+    keep_verified_copy(snapshot_file(filters), stored)
+    assert kept.stat().st_mtime_ns == before

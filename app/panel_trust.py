@@ -326,11 +326,13 @@ class TrustPanel(QWidget):
                                     (f.stored or "—")[:16] + ("…" if f.stored and len(f.stored) > 16 else ""),
                                     (f.computed or "—")[:16] + ("…" if f.computed else "")])
             item.setData(0, FILE_ROLE, f.path)
+            item.setData(2, Qt.ItemDataRole.UserRole, item.text(2))  # (the reason, before an unsaved mark)
             item.setToolTip(4, f.stored or "")
             item.setToolTip(5, f.computed or "")
             colour = {"trusted": t.string, "untrusted": t.warning, "changed": t.error}.get(f.verdict, t.punct)
             item.setForeground(1, QColor(colour))
             self.files.addTopLevelItem(item)
+        self._mark_unsaved_files()
         if not present:
             self.verdict.set("— no project filters", "muted")
             self.headline.setText("This workspace has no .rtk/filters.json or .rtk/filters.toml. Export filters "
@@ -454,6 +456,7 @@ class TrustPanel(QWidget):
 
     def _mark_unsaved(self, *_args) -> None:
         """Files with unsaved edits say so: the list (and the export) are of the files on disk."""
+        self._mark_unsaved_files()
         root = self.window_.workspace
         for parent in top_items(self.export_tree):
             children = child_items(parent)
@@ -467,6 +470,19 @@ class TrustPanel(QWidget):
             parent.setToolTip(0, f"{file} has unsaved edits: this list and the export are of the file on disk; "
                                  "save to include your edits" if dirty else file)
             parent.setForeground(0, QColor(tints().warning) if dirty else self.export_tree.palette().text())
+
+    def _mark_unsaved_files(self) -> None:
+        """A verdict row of a file open with unsaved edits says the verdict is of the saved file
+        (the status bar already calls the editor's version changed: the two must not seem to
+        disagree)."""
+        for item in top_items(self.files):
+            path = item.data(0, FILE_ROLE)
+            tab = self.window_.tab_for(Path(path)) if path else None
+            dirty = tab is not None and tab.is_dirty()
+            reason = item.data(2, Qt.ItemDataRole.UserRole) or ""
+            item.setText(2, f"unsaved edits, not in this verdict of the saved file · {reason}" if dirty else reason)
+            item.setToolTip(2, item.text(2))
+            item.setForeground(2, QColor(tints().warning) if dirty else self.files.palette().text())
 
     # -- selection ----------------------------------------------------------------------------------------
     def selected(self) -> list[ExportCandidate]:

@@ -89,6 +89,22 @@ def test_trust_warns_that_unsaved_edits_are_not_trusted(qtbot, window, demo, dia
     assert "are NOT trusted" in dialogs.calls[-1][1]
 
 
+def test_a_verdict_row_says_when_the_open_file_has_unsaved_edits(qtbot, window, demo):
+    panel = _panel(qtbot, window)
+    row = panel.files.topLevelItem(0)
+    reason = row.text(2)
+    tab = window.open_file(demo / ".rtk" / "filters.json")
+    qtbot.waitUntil(tab.is_settled, timeout=10000)
+    tab.editor.textCursor().insertText(" ")
+    qtbot.waitUntil(lambda: panel.files.topLevelItem(0).text(2).startswith("unsaved edits"), timeout=5000)
+    assert panel.files.topLevelItem(0).text(2).endswith(reason)
+    _reload(qtbot, panel)  # (a reload keeps the mark while the edits stay unsaved)
+    assert panel.files.topLevelItem(0).text(2).startswith("unsaved edits, not in this verdict")
+    tab.undo_stack.undo()
+    qtbot.waitUntil(lambda: not tab.is_dirty(), timeout=5000)
+    qtbot.waitUntil(lambda: panel.files.topLevelItem(0).text(2) == reason, timeout=5000)
+
+
 def test_export_chosen_filters_to_rtk_filters_json_and_trust_it(qtbot, window, demo, dialogs):
     panel = _panel(qtbot, window)
     by_id = {c.filter_id: c for c in panel.candidates}

@@ -5,8 +5,8 @@ the stored value (the index first, then at most ``MAX_REVISIONS`` commits that t
 ``git`` runs with a timeout, without pager, prompts, optional locks or fsmonitor, so a hostile
 repository config cannot make it run a program). And a snapshot Rulewright keeps in the user's
 data folder each time it writes trust, when it copies the example workspace (whose trust was
-written with the bundle), and when it sees a file whose bytes match the stored hash (a project
-trusted elsewhere), named by the content's hash.
+written with the bundle), and when the IDE or ``trust --diff`` sees a file whose bytes match the
+stored hash (a project trusted elsewhere), named by the content's hash.
 """
 
 from __future__ import annotations

@@ -295,7 +295,7 @@ def _trusted_elsewhere(tmp_path: Path) -> tuple[Path, Path]:
     return project, filters
 
 
-@pytest.mark.parametrize("seen_by", ["editor", "trust panel"])
+@pytest.mark.parametrize("seen_by", ["editor", "trust panel", "trust --diff"])
 def test_trusted_bytes_seen_before_an_edit_are_what_the_edit_is_compared_with(tmp_path, seen_by):
     from engine.workspace.panel_models.trust_panel import trust_overview
     from engine.workspace.validation import trust_of
@@ -306,8 +306,10 @@ def test_trusted_bytes_seen_before_an_edit_are_what_the_edit_is_compared_with(tm
     _write(filters, [STATUS])
     if seen_by == "editor":
         assert trust_of(filters).verdict == "trusted"
-    else:
+    elif seen_by == "trust panel":
         assert trust_overview(project).files[0].verdict == "trusted"
+    else:
+        assert main(["trust", str(project), "--diff"]) == 0
     _write(filters, [STATUS, LINT])
     diff = diff_since_trust(snapshot_file(filters))
     assert diff.found is not None and diff.found.origin == "snapshot"

@@ -332,7 +332,6 @@ class TrustPanel(QWidget):
             colour = {"trusted": t.string, "untrusted": t.warning, "changed": t.error}.get(f.verdict, t.punct)
             item.setForeground(1, QColor(colour))
             self.files.addTopLevelItem(item)
-        self._mark_unsaved_files()
         if not present:
             self.verdict.set("— no project filters", "muted")
             self.headline.setText("This workspace has no .rtk/filters.json or .rtk/filters.toml. Export filters "
@@ -455,7 +454,8 @@ class TrustPanel(QWidget):
             tab.destroyed.connect(lambda _o=None: self._watched_tabs.discard(key))
 
     def _mark_unsaved(self, *_args) -> None:
-        """Files with unsaved edits say so: the list (and the export) are of the files on disk."""
+        """Files with unsaved edits say so, in the verdicts and the export list (both are of the
+        files on disk; each load fills the verdicts, then this list, which marks both)."""
         self._mark_unsaved_files()
         root = self.window_.workspace
         for parent in top_items(self.export_tree):

@@ -177,8 +177,7 @@ def _diff(project: Path, args: argparse.Namespace) -> int:
     diffs = [diff_since_trust(s, args.profile) for s in snapshots]
     unchanged = all(d.verdict == "trusted" for d in diffs)
     for d, snap in zip(diffs, snapshots):
-        if d.verdict == "trusted" and d.stored:  # (what the next --diff after an edit compares with)
-            keep_verified_copy(snap, d.stored)
+        keep_verified_copy(snap, d.stored, d.verdict)  # (what the next --diff after an edit compares with)
     lines = [_line_diff(d.found, s) if args.lines else None for d, s in zip(diffs, snapshots)]
     if args.json:
         files = [{**d.to_dict(), **({"lineDiff": diff} if diff is not None else {})} for d, diff in zip(diffs, lines)]

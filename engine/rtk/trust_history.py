@@ -76,14 +76,17 @@ def remember_trusted(snap: FileSnapshot, digest: str | None = None) -> Diagnosti
     return None
 
 
-def keep_verified_copy(snap: FileSnapshot, stored: str) -> None:
-    """Keep bytes just found to match the stored trust hash, unless a copy is kept already.
+def keep_verified_copy(snap: FileSnapshot, stored: str | None, verdict: str) -> None:
+    """Keep bytes just found trusted (``verdict``) and matching the stored trust hash, unless a
+    copy is kept already.
 
     A project trusted elsewhere (by rtk, by a colleague, before Rulewright saw it) has no copy
     of ours, and outside git history nothing else remembers what was trusted: once the user
     edits the file, the review could only show the whole risk summary. Seeing the trusted bytes
     is enough to keep them, under the hash they matched, so the review can show what changed.
     A failure to write is not reported here: that review then says no copy was found."""
+    if verdict != "trusted" or not stored:
+        return
     digest = _normalise(stored)
     if not hashes_to(snap.data, digest) or find_in_snapshots(snap.path, digest) is not None:
         return

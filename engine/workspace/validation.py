@@ -92,8 +92,8 @@ def trust_of(path: str | os.PathLike[str], *, buffer_differs: bool = False) -> T
     except Exception as exc:
         return TrustInfo("untrusted", f"trust check failed: {exc}")
     verdict = decision.verdict
-    if snap is not None and verdict == "trusted" and decision.stored:  # (what an edit will be compared with)
-        keep_verified_copy(snap, decision.stored)
+    if snap is not None:
+        keep_verified_copy(snap, decision.stored, verdict)  # (what an edit will be compared with)
     detail = decision.message or "hash matches .rtk/trust.json"
     if buffer_differs and verdict == "trusted":
         return TrustInfo("changed", "unsaved edits: the saved file is trusted, your version is not yet")

@@ -93,8 +93,7 @@ def trust_overview(project: Path, *, profile: str = "omniroute", environ: dict[s
                                                    source="trust")]))
             continue
         since = diff_since_trust(snap, profile)
-        if since.verdict == "trusted" and since.stored:  # (what a later edit will be compared with)
-            keep_verified_copy(snap, since.stored)
+        keep_verified_copy(snap, since.stored, since.verdict)  # (what a later edit will be compared with)
         decision_notes = _decision_notes(snap, profile)
         read = read_filter_file(path, profile=profile, source="project", data=snap.data)
         computed = since.computed or trust_hash_bytes(snap.data, profile).sha256

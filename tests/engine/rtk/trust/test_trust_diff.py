@@ -322,12 +322,12 @@ def test_bytes_that_do_not_match_the_stored_hash_are_never_kept(tmp_path):
     _project, filters = _trusted_elsewhere(tmp_path)
     stored = snapshot_file(filters).sha256
     _write(filters, [STATUS, LINT])
-    keep_verified_copy(snapshot_file(filters), stored)
+    keep_verified_copy(snapshot_file(filters), stored, "trusted")
     assert not snapshots_dir().exists() or not any(snapshots_dir().iterdir())
     # and a copy kept already is left as it is (one write per trusted content)
     _write(filters, [STATUS])
-    keep_verified_copy(snapshot_file(filters), stored.upper())
+    keep_verified_copy(snapshot_file(filters), stored.upper(), "trusted")
     kept = snapshots_dir() / f"{stored}.json"
     before = kept.stat().st_mtime_ns
-    keep_verified_copy(snapshot_file(filters), stored)
+    keep_verified_copy(snapshot_file(filters), stored, "trusted")
     assert kept.stat().st_mtime_ns == before

@@ -175,20 +175,24 @@ class PartOutcome:
     @property
     def after_rules(self) -> str:
         """The text after the rules, before the cleanup."""
-        text, stand = self.rules_output
-        return text if stand is None else from_utf16_units(stand.back(text))
+        return _as_text(*self.rules_output)
 
     @property
     def after_cleanup(self) -> str:
         """The text after the cleanup and recapitalisation, placeholders in it."""
         text, _restored, stand = self.tail
-        return text if stand is None else from_utf16_units(stand.back(text))
+        return _as_text(text, stand)
 
     @property
     def restored(self) -> str:
         """The text with its protected regions back, after the second cleanup (omniroute)."""
         _cleaned, text, stand = self.tail
-        return text if stand is None else from_utf16_units(stand.back(text))
+        return _as_text(text, stand)
+
+
+def _as_text(text: str, stand: StandIns | None) -> str:
+    """A text of the flow as the string it is: itself, or the string its units on ``stand`` stand for."""
+    return text if stand is None else stand.string(text)
 
 
 @dataclass
@@ -446,7 +450,7 @@ class Compressor:
         if view is not None:
             contents = [view[b.start:b.end] for b in ex.blocks]  # (each block's units in the original)
         elif stand is not None:
-            work = from_utf16_units(stand.back(work))
+            work = stand.string(work)
             stand = None
         # 8. restore and second cleanup
         # The pieces put together are what strict restores (CAV-Q1 fixed: only the unprotected

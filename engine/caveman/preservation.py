@@ -219,7 +219,7 @@ class Extraction:
         besides (2.4 ms per MB of mixed prose to turn them back)."""
         if self._deferred is not None:
             stand, units = self._deferred
-            self._text, self._deferred = from_utf16_units(stand.back(units)), None
+            self._text, self._deferred = stand.string(units), None
         return self._text
 
     @text.setter

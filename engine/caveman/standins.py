@@ -113,6 +113,11 @@ class StandIns:
             text = text.replace(mark, unit)
         return text
 
+    def string(self, units: str) -> str:
+        """The string a whole text the rules made from ``to_ascii``'s stands for (``back``, its
+        astral pairs joined)."""
+        return from_utf16_units(self.back(units))
+
     def real(self, piece: str) -> str:
         """A piece of a ``to_ascii`` text as the string it stands for (astral pairs joined):
         for one of thousands of short pieces, most of which hold no stand-in (one search,

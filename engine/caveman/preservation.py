@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
+from itertools import accumulate, repeat
 
 from engine import memo
 from engine.caveman.apply import budget_for
@@ -266,6 +266,15 @@ class _Extractor:
         blocks.append(Block(n, kind, content, placeholder))
         return placeholder
 
+    def add_all(self, kind: str, contents: list[str]) -> list[str]:
+        """``[self.add(kind, c) for c in contents]`` in one go."""
+        blocks = self.ex.blocks
+        numbers = range(len(blocks), len(blocks) + len(contents))
+        lead = self._lead
+        placeholders = [f"{lead}{n}\x00" for n in numbers]
+        blocks.extend(map(Block, numbers, repeat(kind), contents, placeholders))
+        return placeholders
+
     def frontmatter(self, *, strict: bool) -> None:
         text = self.ex.text
         if text.startswith("---\n---") and not strict:
@@ -299,8 +308,15 @@ class _Extractor:
                 return s
             return self.add(kind, s if stand is None else stand.real(s))
 
+        def wrap_all(matched: list[str]) -> list[str]:
+            # (a separator MARKER does not hold cannot make one across a join)
+            if not all(matched) or MARKER in "\x01".join(matched):
+                return list(map(wrap, matched))
+            return self.add_all(kind, matched if stand is None else stand.real_all(matched))
+
         # (the text stays UTF-16 units from kind to kind: see ``extract``)
-        self.ex.text = rx.replace_matched(self.ex.text, wrap, budget_for(self.ex.text, timeout), keep_units=True)
+        self.ex.text = rx.replace_all_matched(self.ex.text, wrap_all, budget_for(self.ex.text, timeout),
+                                              keep_units=True)
 
     def _pattern_pooled(self, kind: str, rx: FastRegex, timeout: float | None, stand: StandIns) -> None:
         """``pattern`` on a text with pooled stand-ins: a wrapped region takes its share of the

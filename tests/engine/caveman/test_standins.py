@@ -33,6 +33,18 @@ def test_a_few_symbols_get_stand_ins_and_come_back():
     assert found.back(ascii_text) == text
 
 
+def test_pieces_turn_back_all_at_once_as_each_alone():
+    text = _units("the 😀 reaction: ΔT was 5 ms — done")
+    found = stand_ins(text, PLAIN)
+    assert found is not None
+    on_marks = found.to_ascii(text)
+    pieces = [on_marks[:6], on_marks[6:12], "plain", on_marks[12:], ""]
+    assert found.real_all(pieces) == [found.real(p) for p in pieces] == \
+        ["the 😀", " react", "plain", "ion: ΔT was 5 ms — done", ""]
+    unmarked = ["plain", "ascii", ""]
+    assert found.real_all(unmarked) is unmarked  # (none holds a mark: one search of their join)
+
+
 @pytest.mark.parametrize("text, rules, why", [
     ("plain ascii", PLAIN, "nothing to stand in for"),
     ("a\u00a0b é", PLAIN, "a JavaScript blank"),

@@ -439,6 +439,25 @@ def test_a_view_of_a_text_on_stand_ins_made_for_part_of_it():
     assert view_of(StandIns(("é",), (STAND_INS[0],), STAND_INS[1], ("ü",)), "é") is None  # pooled
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from((*OF_TEXT_BITS, "Ω", "ß", "→", "€", "ñ", "ø", "中")), max_size=40))
+def test_the_text_on_stand_ins_is_the_same_made_on_bytes_or_by_a_split(bits):
+    """A few distinct characters are replaced on the text's UTF-8 bytes, more by a split of the
+    string (``FEW_BY_BYTES``): either way the same text on stand-ins, and the same view."""
+    import engine.caveman.standins as standins
+
+    text = "".join(bits)
+    made = []
+    for few in (0, 100):
+        standins.FEW_BY_BYTES, saved = few, standins.FEW_BY_BYTES
+        try:
+            found = standins.stand_ins_of_text(text, [])
+            made.append((found, None if found is None else standins.view_of(found[0], text + " " + text)))
+        finally:
+            standins.FEW_BY_BYTES = saved
+    assert made[0] == made[1]
+
+
 TAIL_BITS = ("the ", "Basically ", "truly ", "please, ", "x😀😀y ", "xΔΔy ", "ok ", "é. x", "\n", "\n\n", "`code😀` ",
              "http://a.io/😀 ", "v1.2.3 ", "MAX_RETRY ", "f(é) ", "[lien](http://é.fr) ", "# Titel é\n", "$x$ ")
 # what makes a part fall back: the second cleanup takes a blank out of protected text (CAV-Q1),

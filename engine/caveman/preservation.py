@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 
 from engine import memo
 from engine.caveman.apply import budget_for
@@ -337,7 +337,22 @@ class _Extractor:
             taken.append((before, before + count))
             return self.add(kind, stand.take(s, pool[before:before + count]))
 
-        self.ex.text = rx.replace_spans(text, wrap, budget_for(text, timeout))
+        def wrap_all(offsets: list[int], matched: list[str]) -> list[str]:
+            # (as ``pattern``'s: one call for the kind's regions; ``wrap`` for each one holding
+            # a pooled mark, in order, which counts the marks before it)
+            if not all(matched) or MARKER in "\x01".join(matched):
+                return list(map(wrap, offsets, matched))
+            contents = list(stand.real_all(matched))
+            counts = list(map(str.count, matched, repeat(mark)))
+            for k in compress(range(len(matched)), counts):
+                offset, s, count = offsets[k], matched[k], counts[k]
+                before = cursor[1] + text.count(mark, cursor[0], offset)
+                cursor[0], cursor[1] = offset + len(s), before + count
+                taken.append((before, before + count))
+                contents[k] = stand.take(s, pool[before:before + count])
+            return self.add_all(kind, contents)
+
+        self.ex.text = rx.replace_all_spans(text, wrap_all, budget_for(text, timeout))
         if taken:
             kept, last = [], 0
             for start, end in taken:

@@ -481,6 +481,12 @@ class FastRegex:
         regions a MB, and a Python call per region was most of what each cost."""
         return self._replace_each(text, fn, timeout, keep_units, offsets=False, bulk=True)
 
+    def replace_all_spans(self, text: str, fn: Callable[[list[int], list[str]], list[str]],
+                          timeout: float | None = None) -> str:
+        """``replace_spans`` with one call of ``fn`` for every match at once (their JavaScript
+        offsets and matched texts, left to right, in; their values, in order, out)."""
+        return self._replace_each(text, fn, timeout, False, offsets=True, bulk=True)
+
     def replace_spans(self, text: str, fn: Callable[[int, str], str], timeout: float | None = None) -> str:
         """``replace`` with a function of each match's JavaScript offset and matched text (a
         Python string) only, called left to right: no JSMatch is built (an explanation records
@@ -490,13 +496,17 @@ class FastRegex:
     def _replace_each(self, text: str, fn: Callable[..., Any], timeout: float | None, keep_units: bool, *,
                       offsets: bool, bulk: bool = False) -> str:
         """``replace_matched`` (``fn(matched)``), ``replace_spans`` (``fn(offset, matched)``) or,
-        ``bulk``, ``replace_all_matched`` (``fn([matched, …])``)."""
+        ``bulk``, ``replace_all_matched`` (``fn([matched, …])``) and ``replace_all_spans``
+        (``fn([offset, …], [matched, …])``)."""
         work = self._prepare(text)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if work is None or spans is None:
-            call = (lambda m: fn(m.index, from_utf16_units(m.match))) if offsets \
-                else (lambda m: fn([from_utf16_units(m.match)])[0]) if bulk \
-                else (lambda m: fn(from_utf16_units(m.match)))
+            if bulk:
+                call = (lambda m: fn([m.index], [from_utf16_units(m.match)])[0]) if offsets \
+                    else (lambda m: fn([from_utf16_units(m.match)])[0])
+            else:
+                call = (lambda m: fn(m.index, from_utf16_units(m.match))) if offsets \
+                    else (lambda m: fn(from_utf16_units(m.match)))
             result = self.rx.replace(text, call, timeout)
             return as_units(result) if keep_units else result
         if not spans:
@@ -506,8 +516,10 @@ class FastRegex:
             matched = [from_utf16_units(units[s:e]) for s, e in spans]
         else:
             matched = [units[s:e] for s, e in spans]
-        values = list(map(fn, [s for s, _e in spans], matched)) if offsets \
-            else fn(matched) if bulk else list(map(fn, matched))
+        if bulk:
+            values = fn([s for s, _e in spans], matched) if offsets else fn(matched)
+        else:
+            values = list(map(fn, [s for s, _e in spans], matched)) if offsets else list(map(fn, matched))
         return self._assemble(work, spans, values, keep_units)
 
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:

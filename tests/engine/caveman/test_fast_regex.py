@@ -820,9 +820,10 @@ def test_a_pattern_tried_at_the_text_start_alone_looks_for_no_literal():
 
 @pytest.mark.parametrize("odd", [False, True])
 def test_all_matches_replaced_in_one_call_equal_one_call_each(odd):
-    """``replace_all_matched`` (extraction's wrapping: every matched text in one list) gives
-    ``replace_matched``'s text, on the planned path and on engine.jsregex's (a sticky pattern, a
-    ``u`` pattern on astral text), and calls its function once where matches are planned."""
+    """``replace_all_matched`` and ``replace_all_spans`` (extraction's wrapping: every matched
+    text, and its offset, in one list) give ``replace_matched``'s and ``replace_spans``'s text,
+    on the planned path and on engine.jsregex's (a sticky pattern, a ``u`` pattern on astral
+    text), and call their function once where matches are planned."""
     text = big_text(30, 6000, odd=odd)
     for source, flags in [*PATTERNS, (r"[a-z]+", "y"), (r"\p{L}+", "gu")]:
         calls: list[int] = []
@@ -835,6 +836,13 @@ def test_all_matches_replaced_in_one_call_equal_one_call_each(odd):
         assert FastRegex(source, flags).replace_all_matched(text, upper_all) == expected, (source, flags)
         assert FastRegex(source, flags).replace_all_matched(text, upper_all, keep_units=True) == \
             FastRegex(source, flags).replace_matched(text, str.upper, keep_units=True), (source, flags)
+
+        def tag_all(offsets: list[int], matched: list[str], calls: list[int] = calls) -> list[str]:
+            calls.append(len(matched))
+            return [f"<{k}:{m}>" for k, m in zip(offsets, matched)]
+
+        assert FastRegex(source, flags).replace_all_spans(text, tag_all) == \
+            FastRegex(source, flags).replace_spans(text, lambda k, m: f"<{k}:{m}>"), (source, flags)
         planned = "y" not in flags and "u" not in flags and FastRegex(source, flags).min_width  # (no empty match)
         if planned:  # (one call per replacement that found matches, none per match)
-            assert calls == [] or calls == [calls[0]] * 2, (source, flags)
+            assert calls == [] or calls == [calls[0]] * 3, (source, flags)

@@ -302,7 +302,14 @@ class MachineSpeed:
                 f"(fastest / median / slowest of {runs}: {times[-1] / times[0]:.2f}x spread)")
 
     def note(self, machine_ms: tuple[float, ...]) -> str:
-        """`` (host at 1.80x its fastest)`` for a measurement (or pair) taken on a slow host."""
+        """`` (host at 1.80x its fastest)`` for a measurement taken on a slow host; for a ratio
+        of two (growth), the host's speed at each when they differ (either way can mislead)."""
+        if len(machine_ms) == 2:
+            small, large = machine_ms
+            if max(machine_ms) / min(machine_ms) < self.SLOW:
+                return ""
+            return f" (host {small:.0f} ms at the smaller size, {large:.0f} ms at the larger: apart by " \
+                   f"{max(machine_ms) / min(machine_ms):.2f}x)"
         factor = max(machine_ms) / min(self.seen) if machine_ms and self.seen else 1.0
         return f" (host at {factor:.2f}x its fastest)" if factor >= self.SLOW else ""
 

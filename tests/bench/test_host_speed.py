@@ -9,7 +9,9 @@ def test_a_measurement_on_a_slow_host_is_marked_with_its_factor():
     host = MachineSpeed()
     host.seen += [60.0, 100.0, 66.0]
     assert host.note((100.0,)) == " (host at 1.67x its fastest)"
-    assert host.note((60.0, 99.0)) == " (host at 1.65x its fastest)"  # (a growth pair: its slower end)
+    assert host.note((60.0, 99.0)) == \
+        " (host 60 ms at the smaller size, 99 ms at the larger: apart by 1.65x)"  # (a growth pair)
+    assert host.note((60.0, 62.0)) == ""
 
 
 def test_a_measurement_near_the_fastest_or_without_a_reading_is_not_marked():

@@ -642,7 +642,7 @@ class Compressor:
                 scans = scan_items(original, ex.ascii_original)
                 errors, warnings, missing = validate_compression(original, restored, scans)
             else:
-                scans = scan_view(original)
+                scans = scan_view(original, _fenced_spans(ex))
                 errors, warnings, missing = validate_compression(original, restored, scans, real=stand.real)
         else:
             errors, warnings, missing = [], [], []
@@ -729,6 +729,16 @@ class Compressor:
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")
+
+
+def _fenced_spans(ex: Extraction) -> list[tuple[int, int]] | None:
+    """The fence spans of the part, in UTF-16 units, from its fenced blocks: extraction scanned
+    the part itself for them, unless a frontmatter block came out first (then None). A view of
+    the part on stand-ins has the same spans: no stand-in, nor a unit it stands for, is a blank
+    or a line break, and a part holding a non-ASCII blank has no view (``standins.view_of``)."""
+    if any(b.kind == "frontmatter" for b in ex.blocks):
+        return None
+    return [(b.start, b.end) for b in ex.blocks if b.kind == "fenced_code"]
 
 
 def _between_stages(part: str) -> None:

@@ -383,13 +383,19 @@ def scan_items(original: str, view: tuple[StandIns, str] | None = None) -> Scans
     return found
 
 
-def scan_view(units: str) -> Scans:
+def scan_view(units: str, fenced: list[tuple[int, int]] | None = None) -> Scans:
     """``scan_items`` of a text given as its UTF-16 units on ASCII stand-ins, its items left on
     them: what validation looks for in a view of the original, to find in a view of the output
-    made on the same stand-ins (``validate_compression``'s ``real`` turns back what is missing)."""
+    made on the same stand-ins (``validate_compression``'s ``real`` turns back what is missing).
+
+    ``fenced``: the text's fence spans when the caller knows them (extraction's fenced blocks,
+    in units): the fence scan, a tenth of a validation of agent sessions, is not made again."""
     found = []
     for label, find in FINDERS:
-        hits = list(find(units))
+        if fenced is not None and find is find_fenced:
+            hits = [(start, units[start:end]) for start, end in fenced]
+        else:
+            hits = list(find(units))
         if hits:
             found.append((label, [item for _at, item in hits], [at for at, _item in hits]))
     return found

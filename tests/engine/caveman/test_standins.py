@@ -458,6 +458,33 @@ def test_the_text_on_stand_ins_is_the_same_made_on_bytes_or_by_a_split(bits):
     assert made[0] == made[1]
 
 
+FENCE_BITS = ("```\n", "~~~~\n", "   ```py\n", "    ```\n", "x ```\n", "```  \n", "```\u00a0\n", "---\n", "😀", "é",
+              "Δ", "code\n", "`x` ", "\n", "\r\n", "\t```\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FENCE_BITS), max_size=30))
+def test_the_fence_spans_of_a_view_are_its_fenced_blocks(bits):
+    """Validation's scan of the original's view takes its fenced items from extraction's fenced
+    blocks (``compress._fenced_spans``): the same items as a fence scan of the view, wherever
+    the part has a view (no frontmatter block came out first)."""
+    import sys
+
+    from engine.caveman.preservation import extract
+    from engine.caveman.standins import view_of
+    from engine.caveman.validation import scan_view
+
+    fenced_spans = sys.modules["engine.caveman.compress"]._fenced_spans
+    text = "".join(bits)
+    ex = extract(text, [])
+    stand = ex.ascii_view[0] if ex.ascii_view is not None else None
+    view = view_of(stand, text) if stand is not None else None
+    spans = fenced_spans(ex)
+    if view is None or spans is None:
+        return
+    assert scan_view(view, spans) == scan_view(view)
+
+
 TAIL_BITS = ("the ", "Basically ", "truly ", "please, ", "x😀😀y ", "xΔΔy ", "ok ", "é. x", "\n", "\n\n", "`code😀` ",
              "http://a.io/😀 ", "v1.2.3 ", "MAX_RETRY ", "f(é) ", "[lien](http://é.fr) ", "# Titel é\n", "$x$ ")
 # what makes a part fall back: the second cleanup takes a blank out of protected text (CAV-Q1),

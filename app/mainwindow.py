@@ -562,8 +562,11 @@ class MainWindow(QMainWindow):
                 self.status_trust.setToolTip(tab.trust.detail)
             else:
                 self.status_trust.setText("")
-        self.status_profile.setText(f"profile {self.settings.default_profile} · timeout "
+        # (the default: a preview may run another profile, chosen in its own box)
+        self.status_profile.setText(f"default profile {self.settings.default_profile} · timeout "
                                     f"{self.settings.regex_timeout_ms} ms")
+        self.status_profile.setToolTip("Settings: the profile validation, tests, the corpus lab and trust run with, "
+                                       "and new previews start from (each preview can choose its own)")
 
     def close_tab(self, index: int) -> bool:
         widget = self.tabs.widget(index)

@@ -26,7 +26,7 @@ def test_a_new_default_moves_the_previews_that_kept_the_old_one(qtbot, window, d
     _settings(window, dialogs, profile="strict", intensity="ultra")
     assert caveman.profile.currentText() == rtk.profile.currentText() == "strict"
     assert caveman.intensity.currentText() == "ultra"
-    assert window.status_profile.text().startswith("profile strict")
+    assert window.status_profile.text().startswith("default profile strict")
 
     caveman.intensity.setCurrentText("lite")  # the user's own choice in the preview
     _settings(window, dialogs, intensity="full")

@@ -472,42 +472,36 @@ class FastRegex:
                         keep_units: bool = False) -> str:
         """``replace`` with a function of the matched text only (no JSMatch is built); ``fn``
         always gets the matched text as a Python string (surrogate pairs joined)."""
-        return self._replace_each(text, fn, timeout, keep_units, offsets=False)
+        return self._replace_each(text, lambda _at, matched: list(map(fn, matched)), timeout, keep_units)
 
     def replace_all_matched(self, text: str, fn: Callable[[list[str]], list[str]], timeout: float | None = None, *,
                             keep_units: bool = False) -> str:
         """``replace_matched`` with one call of ``fn`` for every match at once (their matched
         texts, left to right, in; their values, in order, out): extraction wraps thousands of
         regions a MB, and a Python call per region was most of what each cost."""
-        return self._replace_each(text, fn, timeout, keep_units, offsets=False, bulk=True)
+        return self._replace_each(text, lambda _at, matched: fn(matched), timeout, keep_units)
 
     def replace_all_spans(self, text: str, fn: Callable[[list[int], list[str]], list[str]],
                           timeout: float | None = None) -> str:
         """``replace_spans`` with one call of ``fn`` for every match at once (their JavaScript
         offsets and matched texts, left to right, in; their values, in order, out)."""
-        return self._replace_each(text, fn, timeout, False, offsets=True, bulk=True)
+        return self._replace_each(text, fn, timeout, False, offsets=True)
 
     def replace_spans(self, text: str, fn: Callable[[int, str], str], timeout: float | None = None) -> str:
         """``replace`` with a function of each match's JavaScript offset and matched text (a
         Python string) only, called left to right: no JSMatch is built (an explanation records
         every match of every rule; building them was a third of its cost)."""
-        return self._replace_each(text, fn, timeout, False, offsets=True)
+        return self._replace_each(text, lambda at, matched: list(map(fn, at, matched)), timeout, False, offsets=True)
 
-    def _replace_each(self, text: str, fn: Callable[..., Any], timeout: float | None, keep_units: bool, *,
-                      offsets: bool, bulk: bool = False) -> str:
-        """``replace_matched`` (``fn(matched)``), ``replace_spans`` (``fn(offset, matched)``) or,
-        ``bulk``, ``replace_all_matched`` (``fn([matched, …])``) and ``replace_all_spans``
-        (``fn([offset, …], [matched, …])``)."""
+    def _replace_each(self, text: str, values_of: Callable[[list[int], list[str]], list[str]],
+                      timeout: float | None, keep_units: bool, *, offsets: bool = False) -> str:
+        """The four ``replace_*`` with a function of the matched texts: ``values_of(offsets,
+        matched)`` gives every match's value at once (the JavaScript offsets when ``offsets``,
+        else an empty list; where engine.jsregex finds the matches, one call per match)."""
         work = self._prepare(text)
         spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
         if work is None or spans is None:
-            if bulk:
-                call = (lambda m: fn([m.index], [from_utf16_units(m.match)])[0]) if offsets \
-                    else (lambda m: fn([from_utf16_units(m.match)])[0])
-            else:
-                call = (lambda m: fn(m.index, from_utf16_units(m.match))) if offsets \
-                    else (lambda m: fn(from_utf16_units(m.match)))
-            result = self.rx.replace(text, call, timeout)
+            result = self.rx.replace(text, lambda m: values_of([m.index], [from_utf16_units(m.match)])[0], timeout)
             return as_units(result) if keep_units else result
         if not spans:
             return text
@@ -516,10 +510,7 @@ class FastRegex:
             matched = [from_utf16_units(units[s:e]) for s, e in spans]
         else:
             matched = [units[s:e] for s, e in spans]
-        if bulk:
-            values = fn([s for s, _e in spans], matched) if offsets else fn(matched)
-        else:
-            values = list(map(fn, [s for s, _e in spans], matched)) if offsets else list(map(fn, matched))
+        values = values_of([s for s, _e in spans] if offsets else [], matched)
         return self._assemble(work, spans, values, keep_units)
 
     def search(self, text: str, timeout: float | None = None) -> JSMatch | None:

@@ -309,8 +309,7 @@ class _Extractor:
             return self.add(kind, s if stand is None else stand.real(s))
 
         def wrap_all(matched: list[str]) -> list[str]:
-            # (a separator MARKER does not hold cannot make one across a join)
-            if not all(matched) or MARKER in "\x01".join(matched):
+            if not _all_wrappable(matched):
                 return list(map(wrap, matched))
             return self.add_all(kind, matched if stand is None else stand.real_all(matched))
 
@@ -340,7 +339,7 @@ class _Extractor:
         def wrap_all(offsets: list[int], matched: list[str]) -> list[str]:
             # (as ``pattern``'s: one call for the kind's regions; ``wrap`` for each one holding
             # a pooled mark, in order, which counts the marks before it)
-            if not all(matched) or MARKER in "\x01".join(matched):
+            if not _all_wrappable(matched):
                 return list(map(wrap, offsets, matched))
             contents = list(stand.real_all(matched))
             counts = list(map(str.count, matched, repeat(mark)))
@@ -360,6 +359,13 @@ class _Extractor:
                 last = end
             kept.append(pool[last:])
             self.pool = [unit for part in kept for unit in part]
+
+
+def _all_wrappable(matched: list[str]) -> bool:
+    """Whether every matched region gets a block (``wrap`` leaves an empty match, or one holding
+    a placeholder, as it is): tested on their join, which a separator that no placeholder
+    holds cannot make a placeholder across."""
+    return all(matched) and MARKER not in "\x01".join(matched)
 
 
 def _applies(kind: Kind, text: str) -> bool:

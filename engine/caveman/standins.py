@@ -253,7 +253,11 @@ def _marks_and_non_ascii(raw: bytes) -> set[str]:
     """The distinct marks and non-ASCII characters of the UTF-8 ``raw``: what is neither deleted
     from the bytes in C (a regex class test per character cost twice as much), then decoded."""
     return set(raw.translate(None, _ASCII_BUT_MARKS).decode("utf-8", "surrogatepass"))
-FEW_BY_BYTES = 1  # distinct characters up to which a bytes replace each beats a split of the text (~1.2 ms a MB each; the split ~2.5)
+
+
+# distinct characters up to which one ``bytes.replace`` each (~1.2 ms a MB) beats one split of
+# the text (~2.5 ms a MB)
+FEW_BY_BYTES = 1
 
 
 def _replaced_in_utf8(raw: bytes, table: dict[str, str]) -> str:

@@ -301,15 +301,24 @@ class MachineSpeed:
         return (f"a fixed workload took {times[0]:.0f} / {times[len(times) // 2]:.0f} / {times[-1]:.0f} ms "
                 f"(fastest / median / slowest of {runs}: {times[-1] / times[0]:.2f}x spread)")
 
+    def saw(self, machine_ms: float) -> float:
+        """Remember one best-of-3 reading (a measurement's, taken as it started); returns it."""
+        self.seen.append(machine_ms)
+        return machine_ms
+
+    def sample(self) -> float:
+        """The workload's best of 3 now, remembered."""
+        return self.saw(workload_ms(3)[0])
+
     def note(self, machine_ms: tuple[float, ...]) -> str:
         """`` (host at 1.80x its fastest)`` for a measurement taken on a slow host; for a ratio
         of two (growth), the host's speed at each when they differ (either way can mislead)."""
         if len(machine_ms) == 2:
             small, large = machine_ms
-            if max(machine_ms) / min(machine_ms) < self.SLOW:
+            apart = max(machine_ms) / min(machine_ms)
+            if apart < self.SLOW:
                 return ""
-            return f" (host {small:.0f} ms at the smaller size, {large:.0f} ms at the larger: apart by " \
-                   f"{max(machine_ms) / min(machine_ms):.2f}x)"
+            return f" (host {small:.0f} ms at the smaller size, {large:.0f} ms at the larger: apart by {apart:.2f}x)"
         factor = max(machine_ms) / min(self.seen) if machine_ms and self.seen else 1.0
         return f" (host at {factor:.2f}x its fastest)" if factor >= self.SLOW else ""
 
@@ -354,8 +363,7 @@ def main(argv: list[str]) -> int:
                 for profile in ("omniroute", "strict") if size in (1, sizes[-1]) else ("omniroute",):
                     m = measure(path, profile, REPEATS_AT_1MB if size == 1 else REPEATS_ABOVE, args.rules)
                     cpu_at[(profile, size)] = m["cpu_ms"]
-                    at = host_at[(profile, size)] = m["machine_ms"]
-                    host.seen.append(at)
+                    at = host_at[(profile, size)] = host.saw(m["machine_ms"])
                     peak = "n/a" if m["peak_mb"] is None else f"{m['peak_mb']:.0f} MB ({m['peak_mb'] / mb:.1f} MB/MB)"
                     print(f"  {size:>2} MB {profile:9}: cpu {m['cpu_ms']:8.1f} ms ({m['cpu_ms'] / mb:6.1f} ms/MB, "
                           f"of it system {m['sys_ms']:.0f} ms, {m['faults'] / 1000:.0f} K page faults)  wall {m['wall_ms']:8.1f} ms  peak above baseline {peak}  output "
@@ -389,8 +397,7 @@ def main(argv: list[str]) -> int:
             path.write_text(text, encoding="utf-8")
             # best of CLI_RUNS new processes, as the in-process figures are a best of several (one
             # run on this 2-core machine read 0.93–1.27 s across four runs in a row); every run shown
-            cli_host = workload_ms(3)[0]
-            host.seen.append(cli_host)
+            cli_host = host.sample()
             runs = [cli_run(path, args.rules, Path(tmp) / "pycache") for _ in range(CLI_RUNS)]
             wall, cpu, _rss = min(runs)
             rss = max(run[2] for run in runs)

@@ -17,6 +17,7 @@ tried at every position. Edits are made on the bytes at the found offsets.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from engine.jsvalues import js_trim_end
 
@@ -209,8 +210,14 @@ def cleanup_restored(text: str, spans: list[tuple[int, int]]) -> str:
     ones, and no step looks at letters), so a step can only act where one of its triggers
     overlaps a span (a restored block), or at the ends of the text. Only the stretches around
     such triggers are cleaned (see ``_clean_stretches``); the rest is kept as it is."""
+    return clean_restored(text, spans)[0]
+
+
+def clean_restored(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]] | None]:
+    """``cleanup_restored``, and the stretches of ``text`` it cleaned (sorted, disjoint: all
+    else was kept as it is), or None when it cleaned the whole text."""
     if not spans or text[:1] == "\n" or text.endswith(("\n", " ", "\t")):
-        return cleanup(text)
+        return cleanup(text), None
     reach = TRIGGER_REACH
     search = _CLEANUP_TRIGGER.search
     touched: list[tuple[int, int]] = []
@@ -223,7 +230,7 @@ def cleanup_restored(text: str, spans: list[tuple[int, int]]) -> str:
             touched.append((max(start, 0), min(end, len(text))))
         start, end = a - reach, b + reach
     if not touched:
-        return text
+        return text, []
     return _clean_stretches(text, touched)
 
 
@@ -232,11 +239,12 @@ def cleanup_restored(text: str, spans: list[tuple[int, int]]) -> str:
 _CLEANUP_CHARS = frozenset(" \t\n.!?,;:")
 
 
-def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
+def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int]] | None]:
     """``cleanup(text)`` when every place a step acts on lies inside ``touched`` (sorted):
     each stretch is widened to cuts between two characters no step looks at, cleaned with the
     in-line steps (1–4 and 6; the end steps only matter at the ends of the text, where the
-    whole text is cleaned instead), and put back between the untouched parts."""
+    whole text is cleaned instead), and put back between the untouched parts. Returns the text
+    and the widened stretches (None: the whole text was cleaned)."""
     n, marks = len(text), _CLEANUP_CHARS
     widened: list[tuple[int, int]] = []
     for a, b in touched:
@@ -248,7 +256,7 @@ def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
         while b < n and (text[b - 1] in marks or text[b] in marks):
             b += 1
         if a <= 0 or b >= n:
-            return cleanup(text)
+            return cleanup(text), None
         if widened and a <= done:  # reached the stretch before: one stretch
             widened[-1] = (widened[-1][0], b)
         else:
@@ -260,7 +268,24 @@ def _clean_stretches(text: str, touched: list[tuple[int, int]]) -> str:
         pieces += [text[last:a], stretch]
         last = b
     pieces.append(text[last:])
-    return "".join(pieces)
+    return "".join(pieces), widened
+
+
+def untouched(spans: list[tuple[int, int]], stretches: list[tuple[int, int]] | None) -> list[bool]:
+    """Per span (sorted, disjoint), whether it lies outside every stretch ``clean_restored``
+    cleaned (None: it cleaned the whole text, nothing is known to be left alone): the spans of
+    the text it left as they were."""
+    if stretches is None:
+        return [False] * len(spans)
+    alone = [True] * len(spans)
+    if stretches:
+        starts = [a for a, _b in spans]
+        ends = [b for _a, b in spans]
+        for a, b in stretches:  # (a few hundred stretches, thousands of spans per MB)
+            first, stop = bisect_right(ends, a), bisect_left(starts, b)
+            if first < stop:
+                alone[first:stop] = [False] * (stop - first)
+    return alone
 
 
 def _inline_steps(text: str, *, crlf: bool = False) -> str:

@@ -50,10 +50,11 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter, le
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, timeout_diagnostic
-from engine.caveman.cleanup import cleanup, cleanup_both, cleanup_restored, recapitalize
+from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapitalize, untouched
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.language import Detection, choose_language, detect_language
@@ -72,6 +73,7 @@ from engine.caveman.preservation import (
 from engine.caveman.quirks import check_profile
 from engine.caveman.standins import StandIns, fits, fits_patterns, stand_ins, view_of
 from engine.caveman.validation import (
+    ItemsInside,
     Scans,
     scan_items,
     scan_view,
@@ -84,7 +86,15 @@ from engine.gcpause import gc_paused
 from engine.heapreuse import heap_reused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
-from engine.jsvalues import from_utf16_units, js_trim, length_kept, math_round, to_utf16_units, utf16_len
+from engine.jsvalues import (
+    bmp_only,
+    from_utf16_units,
+    js_trim,
+    length_kept,
+    math_round,
+    to_utf16_units,
+    utf16_len,
+)
 from engine.o200k import estimate_body_tokens
 
 TEXT_PART_TYPES = (None, "text", "input_text")
@@ -457,14 +467,15 @@ class Compressor:
         # pieces cleaned, which leaves them as they are: cut at placeholders from a cleaned text,
         # they are the cleanup's fixed points; a test checks ``cleanup_segments`` is their join)
         # and what a fallen-back part's explanation checks.
-        joined, spans = restore_with_spans(work, ex, contents)
+        joined, spans, numbers = restore_with_spans(work, ex, contents)
         restored = joined
+        changed: list[tuple[int, int]] | None = []  # (the stretches the second cleanup cleaned)
         if not self.strict and ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
-            restored = cleanup_restored(joined, spans)
+            restored, changed = clean_restored(joined, spans)
         o.tail = (work, restored, stand)
         self._tick(0.8, "validation")
         # 9. validation and fallback
-        self._validate(o, ex, view, restored, joined)
+        self._validate(o, ex, view, restored, joined, _PutBack(numbers, spans, changed))
         ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
         return o
@@ -628,22 +639,30 @@ class Compressor:
             return held[1]
         return view_of(stand, o.original)
 
-    def _validate(self, o: PartOutcome, ex: Extraction, view: str | None, restored: str, joined: str) -> None:
+    def _validate(self, o: PartOutcome, ex: Extraction, view: str | None, restored: str, joined: str,
+                  put_back: _PutBack) -> None:
         """Validation and fallback; with ``view`` (the original's, ``_original_view``) ``restored``
         and ``joined`` are views on the stand-ins of ``o.tail`` too, else the texts themselves."""
         stand = o.tail[2]
         original = o.original if view is None else view
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
-        if self.strict:
-            errors, warnings = validate_blocks(original, restored, ex.blocks)  # (never on views)
+        inside: ItemsInside | None = None  # (where the scans' items lie in the blocks put back)
+        if self.strict:  # (no second cleanup: every block put back is there as it was)
+            present = {ex.blocks[n].content for n in put_back.numbers}
+            errors, warnings = validate_blocks(original, restored, ex.blocks, present)  # (never on views)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
             if view is None or stand is None:
                 scans = scan_items(original, ex.ascii_original)
-                errors, warnings, missing = validate_compression(original, restored, scans)
+                real = None
             else:
                 scans = scan_view(original, _fenced_spans(ex))
-                errors, warnings, missing = validate_compression(original, restored, scans, real=stand.real)
+                real = stand.real
+            # (the blocks' spans are UTF-16 offsets: as a view's, or a text's without astral characters)
+            starts, ends, alone = put_back.in_original(ex)
+            inside = ItemsInside(scans, starts, ends) if starts and (view is not None or bmp_only(original)) else None
+            errors, warnings, missing = validate_compression(original, restored, scans, real=real,
+                                                             present=inside.present(alone) if inside else ())
         else:
             errors, warnings, missing = [], [], []
             if self.diagnose and original and not js_trim(restored):
@@ -655,7 +674,7 @@ class Compressor:
             o.fallback = True
             o.text = o.original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, ex, original, missing, scans, joined)
+                self._explain_fallback(o, ex, original, missing, scans, joined, inside)
             return
         if view is not None:
             restored = o.restored
@@ -709,7 +728,7 @@ class Compressor:
                        "warning")
 
     def _explain_fallback(self, o: PartOutcome, ex: Extraction, original: str, missing: list[str],
-                          scans: Scans | None, joined: str) -> None:
+                          scans: Scans | None, joined: str, inside: ItemsInside | None) -> None:
         """CAV-Q2, Q1 and Q13 for a part that fell back. ``joined``: the cleaned text with its
         blocks put back, before the second cleanup; it, ``original`` and ``scans`` are views on
         stand-ins where validation read those (``missing`` holds the items themselves)."""
@@ -721,14 +740,46 @@ class Compressor:
             # unprotected pieces are cut from a cleaned text at placeholders (characters no
             # cleanup step acts on or next to), and the cleanup leaves its own output unchanged
             # (a test checks the identity; cleaning the pieces again cost ~8 ms per MB)
-            if not validation_fails(original, joined, scans):
+            # (every block put back is in ``joined`` as it was, and what lies inside one with it)
+            if not validation_fails(original, joined, scans, inside.present() if inside else ()):
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
-        inside = occurring_in_any([b.content for b in ex.blocks], missing)
-        stray = [m for m in missing if m not in inside]
+        in_blocks = occurring_in_any([b.content for b in ex.blocks], missing)
+        stray = [m for m in missing if m not in in_blocks]
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")
+
+
+@dataclass
+class _PutBack:
+    """Where the restored texts hold protected blocks as they were: validation need not search
+    for what lies inside them (``validation.ItemsInside``)."""
+
+    numbers: list[int]  # the blocks put back into the joined text, in order
+    spans: list[tuple[int, int]]  # where each stands there
+    cleaned: list[tuple[int, int]] | None  # the stretches the second cleanup changed (None: all of it)
+
+    def in_original(self, ex: Extraction) -> tuple[list[int], list[int], list[bool]]:
+        """The UTF-16 spans of these blocks in the original part (sorted, each once: their starts
+        and ends), and whether the second cleanup left each alone (its text after it holds the
+        block as it was)."""
+        alone = untouched(self.spans, self.cleaned)
+        blocks = list(map(ex.blocks.__getitem__, self.numbers))
+        starts = list(map(_START, blocks))
+        ends = list(map(_END, blocks))
+        if all(map(le, ends[:-1], starts[1:])) and (not starts or starts[0] >= 0):
+            return starts, ends, alone
+        # (a rule moved or repeated a placeholder: a block left alone once is there as it was)
+        merged: dict[tuple[int, int], bool] = {}
+        for span, kept in zip(zip(starts, ends), alone):
+            if span[0] >= 0:
+                merged[span] = merged.get(span, False) or kept
+        ordered = sorted(merged)
+        return [a for a, _b in ordered], [b for _a, b in ordered], [merged[span] for span in ordered]
+
+
+_START, _END = attrgetter("start"), attrgetter("end")
 
 
 def _fenced_spans(ex: Extraction) -> list[tuple[int, int]] | None:

@@ -269,25 +269,27 @@ def _view_for_items(text: str, items: Iterable[str]) -> tuple[bytes, int, str]:
 FEW_ITEMS = 4  # up to this many, one search each is cheaper than building an automaton
 
 
-def contained_in_order(text: str, items: Sequence[str], starts: Sequence[int]) -> list[bool]:
+def contained_in_order(text: str, items: Sequence[str], starts: Sequence[int], present: Iterable[str] = ()
+                       ) -> list[bool]:
     """``[item in text for item in items]`` where ``items`` stand in a source text at ``starts``
     (ascending, non-overlapping) and ``text`` was derived from it keeping their order (an edit of
     the text between them). Each item is first looked for in a window after the previous item
     found, as wide as twice the source distance (plus slack); what is not found there (moved,
     duplicated elsewhere, missing) is looked for in one ``occurring`` pass. The window searches
     add up to a bounded multiple of the text (past it, every remaining item goes to the pass), so
-    the whole check is linear in the text and the items."""
-    return contained_in_order_groups(text, [(items, starts)])[0]
+    the whole check is linear in the text and the items. ``present``: items the caller knows
+    occur in ``text`` (not searched for)."""
+    return contained_in_order_groups(text, [(items, starts)], present)[0]
 
 
-def contained_in_order_groups(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]]
-                              ) -> list[list[bool]]:
+def contained_in_order_groups(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]],
+                              present: Iterable[str] = ()) -> list[list[bool]]:
     """``contained_in_order`` for several lists of items at once (validation's scanners): the
     windows per list, then one ``occurring`` pass over ``text`` for what every list left (a pass
     per list scanned a multi-MB text up to a dozen times per validation)."""
     outs: list[list[bool]] = []
     later: dict[str, list[tuple[int, int]]] = {}
-    found: set[str] = set()  # (an item found once is in the text: its repeats need no search)
+    found = set(present)  # (an item found once is in the text: its repeats need no search)
     for g, (items, starts) in enumerate(groups):
         out = [True] * len(items)
         for k in _window_misses(text, items, starts, found):
@@ -336,14 +338,15 @@ def _window_misses(text: str, items: Sequence[str], starts: Sequence[int], found
 
 
 def all_contained_in_order(text: str, groups: Sequence[tuple[Sequence[str], Sequence[int]]],
-                           checks: int = 2) -> bool:
+                           checks: int = 2, present: Iterable[str] = ()) -> bool:
     """``all(all(kept) for kept in contained_in_order_groups(text, groups))``, stopping at the
     first item shown missing: the same windows, and an item not in its window is looked for at
     once in the whole text (the first ``checks`` of them) or with the rest in one ``occurring``
     pass at the end. A fallen-back part's second validation only asks whether anything is
-    missing (the conformance-derived text's first miss is in its fourth list of eleven)."""
+    missing (the conformance-derived text's first miss is in its fourth list of eleven).
+    ``present``: items known to occur in ``text`` (not searched for)."""
     later: list[str] = []
-    found: set[str] = set()
+    found = set(present)
     for items, starts in groups:
         for k in _window_misses(text, items, starts, found):
             item = items[k]

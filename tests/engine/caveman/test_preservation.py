@@ -200,7 +200,12 @@ def test_segments_restore_and_block_spans_from_a_split_equal_the_match_loop(item
     assert segments(ex.text, ex) == _plain_segments(ex.text, ex)
     assert segments(ex.text + "tail", ex) == _plain_segments(ex.text + "tail", ex)
     for restored_from in (ex.text, ex.text + "tail", "head" + ex.text):
-        assert restore_with_spans(restored_from, ex) == _joined_with_spans(_plain_segments(restored_from, ex))
+        joined, spans, numbers = restore_with_spans(restored_from, ex)
+        assert (joined, spans) == _joined_with_spans(_plain_segments(restored_from, ex))
+        # the block each span holds, in order: the placeholders of this extraction, as they stand
+        put_back = [int(m.group(1)) for m in ex.placeholder_re.finditer(restored_from)]
+        assert numbers == [n for n in put_back if n < len(ex.blocks)]
+        assert [joined[a:b] for a, b in spans] == [ex.blocks[n].content for n in numbers]
     expected = _plain_spans(ex)
     _locate(ex)
     assert {b.n: (b.start, b.end) for b in ex.blocks if b.n in expected} == expected

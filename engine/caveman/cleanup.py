@@ -172,13 +172,27 @@ def cleanup(text: str, *, crlf: bool = False) -> str:
 
 def cleanup_both(text: str) -> tuple[str, str]:
     """``(cleanup(text), cleanup(text, crlf=True))``: the in-line steps, which ignore line
-    breaks, made once for both (CAV-Q14's check compares the two)."""
+    breaks, made once for both (CAV-Q14's check compares the two); and the steps after them
+    too, as far as the two agree. They differ only at a blank before a ``\r\n`` (step 4), and
+    at a run of three or more line breaks holding a ``\r`` (step 6), which holds ``\r\n\n``
+    or ``\n\r\n``: where the text has neither, both are one result (the same string)."""
     collapsed, view = _collapse(text)
-    return _line_steps(collapsed, view, crlf=False), _line_steps(collapsed, view, crlf=True)
+    if _BLANK_BEFORE_CRLF_VIEW.search(view):
+        return _line_steps(collapsed, view, crlf=False), _line_steps(collapsed, view, crlf=True)
+    trimmed = _trailing_steps(collapsed, view, crlf=False)  # (= crlf=True's: no blank before a \r\n)
+    plain = _blank_line_steps(trimmed, crlf=False)
+    if "\r\n\n" not in trimmed and "\n\r\n" not in trimmed:
+        return plain, plain
+    return plain, _blank_line_steps(trimmed, crlf=True)
 
 
 def _line_steps(text: str, view: bytes, *, crlf: bool) -> str:
     """Steps 4–8 of ``cleanup`` on the result of steps 1–3 and its in-line view."""
+    return _blank_line_steps(_trailing_steps(text, view, crlf=crlf), crlf=crlf)
+
+
+def _trailing_steps(text: str, view: bytes, *, crlf: bool) -> str:
+    """Steps 4–5: blanks before line breaks and at the end."""
     if crlf:
         if _BLANK_BEFORE_LF_VIEW.search(view) or _BLANK_BEFORE_CRLF_VIEW.search(view):
             text = _trailing_blanks(text, crlf=True, at_end=True)
@@ -186,6 +200,11 @@ def _line_steps(text: str, view: bytes, *, crlf: bool) -> str:
         text = _trailing_blanks(text, crlf=False, at_end=True)
     if text.endswith((" ", "\t")):
         text = js_trim_end(text)
+    return text
+
+
+def _blank_line_steps(text: str, *, crlf: bool) -> str:
+    """Steps 6–8: runs of blank lines, then line breaks at both ends."""
     if crlf:
         text = _blank_lines_crlf(text)
     elif _THREE_LF.search(text):

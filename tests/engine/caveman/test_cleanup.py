@@ -244,6 +244,18 @@ def test_cleanup_both_ways_equals_two_cleanups(text):
     assert cleanup_both(text) == (cleanup(text), cleanup(text, crlf=True))
 
 
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(("\r\n", "\n", "\r", " ", "\t", "a", ".", "\r\n\r\n\r\n", "\n\n\n", " \r\n")),
+                max_size=30))
+def test_cleanup_both_ways_agrees_where_line_breaks_mix(bits):
+    # (both results from one pass where no blank stands before a \r\n and no run of three
+    # line breaks holds a \r; each way on its own where one does)
+    from engine.caveman.cleanup import cleanup_both
+
+    text = "".join(bits)
+    assert cleanup_both(text) == (cleanup(text), cleanup(text, crlf=True))
+
+
 # ------------------------------------- the pieces of a cleaned text need no cleaning of their own
 
 from engine.caveman.preservation import Block, Extraction, placeholder_text, segments  # noqa: E402

@@ -427,9 +427,21 @@ class Compressor:
             span = [block.start, block.end] if block else None
             self._diag(o, quirk, message, "info", **({"span": span} if span else {}))
         # 4–5. language and rules
-        o.language, o.detection = choose_language(text, _config_view(self.config), profile=self.profile)
+        try:
+            o.language, o.detection = choose_language(text, _config_view(self.config), profile=self.profile,
+                                                      timeout=self.timeout)
+        except RegexTimeout as exc:
+            o.gated = "timeout"
+            why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"
+            o.diagnostics.append(Diagnostic(
+                f"language detection (/{exc.source}/{exc.flags}) {why} on {_where(o)}; the part was left unchanged",
+                "error", "CAV-timeout", source="caveman", data={"messageIndex": mi, "pattern": exc.source}))
+            return o
         if o.detection is not None and not self.strict and self.diagnose:
-            unicode_pick = detect_language(text, profile="strict")
+            try:
+                unicode_pick = detect_language(text, profile="strict", timeout=self.timeout)
+            except RegexTimeout:
+                unicode_pick = o.detection  # (CAV-Q6 is a note: none where its check ran out of time)
             if unicode_pick.language != o.detection.language:
                 self._diag(o, "CAV-Q6", f"language detected as {o.detection.language}; with Unicode word "
                            f"edges for hint words it would be {unicode_pick.language}", "warning")

@@ -38,7 +38,8 @@ def plain_detection(text: str, profile: str) -> Detection:
 # folding read differently: non-ASCII letters, the long s and Kelvin sign, digits, an emoji
 BITS = ("você ", "voce ", "VOCÊ", "código", "codigo ", "ich ", "Ich", "ICH", "which ", "bitte", "Danke.", "saya ",
         "SAYA", "yang", "dari", "terima", "kasih", " ", "  ", "\n", "é", "ſ", "\u212a", "_", "1", "x", "😀",
-        "\u00a0", "archivo", "gracias,", "fichier", "merci!", "untuk", "ſaya", "kannſt", "\u3042")
+        "\u00a0", "archivo", "gracias,", "fichier", "merci!", "untuk", "ſaya", "kannſt", "\u3042", "\U00010400",
+        "\U00010428", "\ud800")
 
 
 @settings(max_examples=400, deadline=None)
@@ -63,7 +64,7 @@ def test_detection_of_a_large_part_does_not_run_out_of_time():
 
 
 def test_a_detection_that_runs_out_of_time_leaves_the_part_and_says_so(monkeypatch):
-    def stalled(rx, text, words, timeout):
+    def stalled(rx, *_args):
         raise RegexTimeout(rx.source, rx.flags, 0.25)
 
     monkeypatch.setattr(lang_module, "_count_matches", stalled)

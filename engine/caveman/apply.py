@@ -237,12 +237,18 @@ class RuleRunner:
                                    self.budget(text), keep_units=self.keep_units)
         return run
 
-    def would_change(self, rule: Rule, text: str) -> bool:
-        """Dry run on a fresh regex (no shared lastIndex touched): would this rule change ``text``?"""
-        rx = self.fresh(rule)
-        if rx.search(text, self.budget(text)) is None and not rx.sticky:
+    def would_change(self, rule: Rule, text: str, rx: FastRegex | None = None) -> bool:
+        """Dry run: would this rule change ``text``? On ``rx``, the rule's own regex, where it keeps
+        no state between calls (not sticky: its memos of this text serve the run), else on fresh
+        ones (no shared lastIndex touched)."""
+        if rx is None or rx.sticky:
+            rx = self.fresh(rule)
+            if rx.search(text, self.budget(text)) is None and not rx.sticky:
+                return False
+            return self.apply(rule, text, rx=self.fresh(rule)).changed
+        if rx.search(text, self.budget(text)) is None:
             return False
-        return self.apply(rule, text, rx=self.fresh(rule)).changed
+        return self.apply(rule, text, rx=rx).changed
 
 
 def shared_regexp(pattern: str, flags: str) -> FastRegex:

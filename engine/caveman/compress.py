@@ -593,7 +593,7 @@ class Compressor:
                 o.runs.append(RuleRun(rule, text, text, attempted=False, skipped="prefilter"))
             if self.diagnose:
                 try:
-                    if self.runner.would_change(rule, text):
+                    if self.runner.would_change(rule, text, rx):
                         q4.append(rule.name)
                 except RegexTimeout:
                     pass

@@ -221,3 +221,83 @@ def test_all_contained_in_order_is_every_item_kept(text, placed, checks):
 def test_preview_of_a_long_item_from_its_head_equals_the_whole(item):
     flat = re.sub(r"[ \t\n\r\f\v]+", " ", item)
     assert preview(item) == flat.encode("utf-16-le", "surrogatepass")[:160].decode("utf-16-le", "surrogatepass")
+
+
+def plain_math_blocks(text: str):
+    """The reference's scan: from each ``$$``, the next ``$$`` closes an item within 10000."""
+    i = 0
+    while True:
+        a = text.find("$$", i)
+        if a < 0:
+            return
+        b = text.find("$$", a + 2)
+        if b < 0:
+            return
+        if b - (a + 2) > 10000:
+            i = a + 2
+            continue
+        yield a, text[a:b + 2]
+        i = b + 2
+
+
+def plain_inline_math(text: str):
+    """The reference's scan, a character at a time."""
+    n, i = len(text), 0
+    while True:
+        i = text.find("$", i)
+        if i < 0:
+            return
+        nxt = text[i + 1:i + 2]
+        if (i > 0 and text[i - 1] == "$") or not nxt or nxt in " \t\n\r\f\v" or nxt == "$" \
+                or (nxt.isascii() and nxt.isdigit()):
+            i += 1
+            continue
+        j, limit, end = i + 1, min(n, i + 1 + 160), -1
+        while j < limit:
+            c = text[j]
+            if c == "\n":
+                break
+            if c == "\\":
+                j += 2
+                continue
+            if c == "$" and text[j - 1] not in " \t\n\r\f\v" and text[j + 1:j + 2] != "$":
+                end = j + 1
+                break
+            j += 1
+        if end < 0:
+            i += 1
+            continue
+        yield i, text[i:end]
+        i = end
+
+
+MATH_BITS = ("$", "$$", "$$$", "\\", "\\$", " ", "\t", "\n", "x", "ab", "1", "٣", "😀", "\u00a0", "x" * 70, " " * 40)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(MATH_BITS), max_size=40))
+def test_math_scans_equal_the_reference_walks(bits):
+    from engine.caveman.validation import find_inline_math, find_math_blocks
+
+    text = "".join(bits)
+    assert list(find_math_blocks(text)) == list(plain_math_blocks(text))
+    assert list(find_inline_math(text)) == list(plain_inline_math(text))
+
+
+@pytest.mark.parametrize("gap", [9_998, 9_999, 10_000, 10_001])
+def test_math_blocks_close_within_ten_thousand(gap):
+    from engine.caveman.validation import find_math_blocks
+
+    for text in ("$$" + "x" * gap + "$$ and $$y$$", "a $$$" + "x" * gap + "$$$ $$", "$$" + "x" * gap + "$$" * 3):
+        assert list(find_math_blocks(text)) == list(plain_math_blocks(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="$$`~ab\\[]{}:/ é😀", max_size=60), st.text(alphabet="$`~ab\\[]{}:/é", min_size=1, max_size=4),
+       st.integers(0, 2))
+def test_contains_answers_plain_containment(text, needle, where):
+    from engine.caveman.fences import HEAD, contains
+
+    # (a needle past the head that is searched first, in it, or nowhere)
+    text = ("x" * HEAD + text) if where == 1 else (text + "x" * HEAD if where == 2 else text)
+    assert contains(text, needle) == (needle in text)

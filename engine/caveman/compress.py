@@ -57,6 +57,7 @@ from engine.caveman.apply import RuleRun, RuleRunner, Selection, select_rules, t
 from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapitalize, untouched
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
+from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import occurring, occurring_in_any
 from engine.caveman.packs import PackSource, Rule
@@ -658,7 +659,6 @@ class Compressor:
         stand = o.tail[2]
         original = o.original if view is None else view
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
-        inside: ItemsInside | None = None  # (where the scans' items lie in the blocks put back)
         if self.strict:  # (no second cleanup: every block put back is there as it was)
             present = {ex.blocks[n].content for n in put_back.numbers}
             errors, warnings = validate_blocks(original, restored, ex.blocks, present)  # (never on views)
@@ -672,7 +672,9 @@ class Compressor:
                 real = stand.real
             # (the blocks' spans are UTF-16 offsets: as a view's, or a text's without astral characters)
             starts, ends, alone = put_back.in_original(ex)
-            inside = ItemsInside(scans, starts, ends) if starts and (view is not None or bmp_only(original)) else None
+            if starts and (view is not None or bmp_only(original)):
+                put_back.inside = ItemsInside(scans, starts, ends)
+            inside = put_back.inside
             errors, warnings, missing = validate_compression(original, restored, scans, real=real,
                                                              present=inside.present(alone) if inside else ())
         else:
@@ -686,7 +688,7 @@ class Compressor:
             o.fallback = True
             o.text = o.original
             if not self.strict and self.diagnose:
-                self._explain_fallback(o, ex, original, missing, scans, joined, inside)
+                self._explain_fallback(o, ex, original, missing, scans, joined, put_back)
             return
         if view is not None:
             restored = o.restored
@@ -740,7 +742,7 @@ class Compressor:
                        "warning")
 
     def _explain_fallback(self, o: PartOutcome, ex: Extraction, original: str, missing: list[str],
-                          scans: Scans | None, joined: str, inside: ItemsInside | None) -> None:
+                          scans: Scans | None, joined: str, put_back: _PutBack) -> None:
         """CAV-Q2, Q1 and Q13 for a part that fell back. ``joined``: the cleaned text with its
         blocks put back, before the second cleanup; it, ``original`` and ``scans`` are views on
         stand-ins where validation read those (``missing`` holds the items themselves)."""
@@ -752,8 +754,12 @@ class Compressor:
             # unprotected pieces are cut from a cleaned text at placeholders (characters no
             # cleanup step acts on or next to), and the cleanup leaves its own output unchanged
             # (a test checks the identity; cleaning the pieces again cost ~8 ms per MB)
-            # (every block put back is in ``joined`` as it was, and what lies inside one with it)
-            if not validation_fails(original, joined, scans, inside.present() if inside else ()):
+            # (every block put back is in ``joined`` as it was, and what lies inside one with it;
+            # its fenced blocks may be all its fences)
+            inside = put_back.inside
+            fences = fence_count_of_blocks(joined, [span for span, n in zip(put_back.spans, put_back.numbers)
+                                                    if ex.blocks[n].kind == "fenced_code"])
+            if not validation_fails(original, joined, scans, inside.present() if inside else (), fences):
                 self._diag(o, "CAV-Q1", "the second cleanup altered protected text (indentation, spaces before "
                            "punctuation, '...', trailing blanks…), so the whole part fell back", "warning")
         in_blocks = occurring_in_any([b.content for b in ex.blocks], missing)
@@ -771,6 +777,7 @@ class _PutBack:
     numbers: list[int]  # the blocks put back into the joined text, in order
     spans: list[tuple[int, int]]  # where each stands there
     cleaned: list[tuple[int, int]] | None  # the stretches the second cleanup changed (None: all of it)
+    inside: ItemsInside | None = None  # where validation's items lie in these blocks (in the original)
 
     def in_original(self, ex: Extraction) -> tuple[list[int], list[int], list[bool]]:
         """The UTF-16 spans of these blocks in the original part (sorted, each once: their starts

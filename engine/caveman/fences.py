@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import repeat
+from operator import add, le
 
 from engine import memo
 from engine.caveman.needles import find_all
@@ -127,6 +129,32 @@ def _fence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((start, end))
         resume = end
     return spans
+
+
+def fence_count_of_blocks(text: str, spans: list[tuple[int, int]]) -> int | None:
+    """``len(fence_spans(text))`` without the scan, where ``spans`` (sorted) are fenced blocks,
+    each a fence span where it was found, put into ``text`` whole: when each starts a line and
+    ends one (or the text), and every fence run of the text lies inside one of them, the scan
+    finds exactly these spans (each block's lines are the ones that made it a span; between
+    them no line can open one). None when that is not shown: then scan. A fallen-back part's
+    CAV-Q1 check counts the fences of its text with the blocks put back: ~2.6 ms a MB of agent
+    sessions scanned, ~0.5 shown."""
+    n = len(text)
+    starts = [a for a, _b in spans]
+    ends = [b for _a, b in spans]
+    if any(a and text[a - 1] != "\n" for a in starts) or any(b != n and text[b - 1] != "\n" for b in ends):
+        return None
+    ticks, tildes = find_all(text, "```"), find_all(text, "~~~")  # (on the bytes; overlapping ones too)
+    if ticks is None or tildes is None:
+        return None
+    runs = sorted(ticks + tildes)
+    if runs:
+        # (the span each run starts in or after: the run must end within it)
+        limits = [-1, *ends]
+        within = map(le, map(add, runs, repeat(3)), map(limits.__getitem__, map(bisect_right, repeat(starts), runs)))
+        if not all(within):
+            return None
+    return len(spans)
 
 
 class _Closers:

@@ -445,9 +445,11 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
 
 
 def validation_fails(original: object, compressed: object, scans: Scans | None = None,
-                     present: Iterable[str] = ()) -> bool:
+                     present: Iterable[str] = (), fences: int | None = None) -> bool:
     """``bool(validate_compression(original, compressed, scans)[0])``, stopping at the first
-    error found (no messages, no list of what is missing)."""
+    error found (no messages, no list of what is missing). ``present``: items known to occur in
+    ``compressed``; ``fences``: its fence spans' count where the caller knows it
+    (``fences.fence_count_of_blocks``)."""
     if not isinstance(original, str) or not isinstance(compressed, str):
         return True
     if original and not js_trim(compressed):
@@ -457,7 +459,7 @@ def validation_fails(original: object, compressed: object, scans: Scans | None =
         return True
     fenced = [items for label, items, _starts in scans if label == SCANNERS[0][0]]
     before = len(fenced[0]) if fenced else 0
-    return bool(before) and before > len(fence_spans(compressed))
+    return bool(before) and before > (len(fence_spans(compressed)) if fences is None else fences)
 
 
 class ItemsInside:

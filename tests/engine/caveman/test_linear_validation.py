@@ -301,3 +301,39 @@ def test_contains_answers_plain_containment(text, needle, where):
     # (a needle past the head that is searched first, in it, or nowhere)
     text = ("x" * HEAD + text) if where == 1 else (text + "x" * HEAD if where == 2 else text)
     assert contains(text, needle) == (needle in text)
+
+
+FENCE_BLOCKS = ("```\ncode\n```\n", "~~~~\nx ```\n~~~~\n", "````js\n```\n````\n", "   ```\n  a\n   ```\n",
+                "```\n~~~\n```", "~~~\n```\n~~~ \n")
+GAPS = ("text\n", "a ``b`` c\n", "x", "\n", "`", "``", "~~", "see ```inline``` here\n", "  ```\n", "é😀\n", "")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(GAPS), st.one_of(st.none(), st.sampled_from(FENCE_BLOCKS))), max_size=12))
+def test_fence_count_of_blocks_is_the_scans_count_where_it_answers(pieces):
+    from engine.caveman.fences import fence_count_of_blocks
+
+    text, spans = "", []
+    for gap, block in pieces:
+        text += gap
+        if block is not None:
+            spans.append((len(text), len(text) + len(block)))
+            text += block
+    # (each block is a fence span where it came from: the scan of it alone finds it whole)
+    assert all(fence_spans(text[a:b]) == [(0, b - a)] for a, b in spans)
+    counted = fence_count_of_blocks(text, spans)
+    if counted is not None:
+        assert counted == len(fence_spans(text))
+
+
+def test_fence_count_of_blocks_answers_for_blocks_on_their_own_lines():
+    from engine.caveman.fences import fence_count_of_blocks
+
+    text = "intro\n" + FENCE_BLOCKS[0] + "middle\n" + FENCE_BLOCKS[1] + "end"
+    a = text.index("```")
+    b = a + len(FENCE_BLOCKS[0])
+    c = text.index("~~~~")
+    spans = [(a, b), (c, c + len(FENCE_BLOCKS[1]))]
+    assert fence_count_of_blocks(text, spans) == 2 == len(fence_spans(text))
+    assert fence_count_of_blocks(text + "\n```\n", spans) is None  # (a run outside the blocks)
+    assert fence_count_of_blocks("x" + text[a:], [(1, 1 + b - a)]) is None  # (not at a line start)

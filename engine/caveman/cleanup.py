@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from engine.caveman.needles import find_all
+from engine.caveman.fast import occurrences
 from engine.jsvalues import js_trim_end
 
 # (``\n{3,}`` has no literal lead for ``re`` to skip along with: it was tried at every character,
@@ -193,19 +193,11 @@ def _cr_in_break_run(text: str) -> bool:
     Those pairs are found on the bytes (a text with CRLF code blocks has hundreds, a ``re``
     scan for the three tried each of its ~30,000 line breaks a MB: 3.7 ms)."""
     for pair in ("\n\r\n", "\r\n\n"):
-        found = find_all(text, pair)
-        for at in (found if found is not None else _str_occurrences(text, pair)):
+        for at in occurrences(text, pair):
             if text[at - 1:at] == "\n" or text[at + 3:at + 4] == "\n" or text[at + 3:at + 5] == "\r\n":
                 return True
     return False
 
-
-def _str_occurrences(text: str, needle: str) -> list[int]:
-    out, at = [], text.find(needle)
-    while at >= 0:
-        out.append(at)
-        at = text.find(needle, at + 1)
-    return out
 
 
 def _line_steps(text: str, view: bytes, *, crlf: bool) -> str:

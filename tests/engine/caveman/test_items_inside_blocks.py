@@ -19,6 +19,7 @@ from engine.caveman.cleanup import clean_restored, cleanup, recapitalize, untouc
 from engine.caveman.validation import ItemsInside, scan_items
 from engine.paths import builtin_rules_dir
 
+from .test_cleanup import _insert_blocks
 from .test_linear_validation import PIECES
 
 compress_module = importlib.import_module("engine.caveman.compress")  # (the package exports a function by that name)
@@ -57,15 +58,7 @@ BLOCK_BITS = (" ", "\t", ".", ",", "!", "\n", "\n\n", "a", "`x`", " ./p", "  y  
                 max_size=8))
 def test_the_second_cleanup_leaves_the_blocks_it_says_alone_as_they_were(words, blocks):
     clean = "Start" + recapitalize(cleanup("".join(words))) + "end"
-    pieces, spans, last, at = [], [], 0, 0
-    for cut, content in sorted((min(cut, len(clean) - 1), "".join(bits)) for cut, bits in blocks):
-        pieces += [clean[last:cut], content]
-        at += cut - last
-        spans.append((at, at + len(content)))
-        at += len(content)
-        last = cut
-    pieces.append(clean[last:])
-    restored = "".join(pieces)
+    restored, spans = _insert_blocks(clean, sorted((min(cut, len(clean) - 1), "".join(bits)) for cut, bits in blocks))
     out, stretches = clean_restored(restored, spans)
     assert out == cleanup(restored)
     if stretches is not None:  # the text outside the stretches is kept, in order

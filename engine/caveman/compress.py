@@ -59,7 +59,7 @@ from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.language import Detection, choose_language, detect_language
-from engine.caveman.needles import occurring, occurring_in_any
+from engine.caveman.needles import occurring, occurring_in_any, present
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import ASCII_KEYWORDS, Prefilter
 from engine.caveman.preservation import (
@@ -633,7 +633,9 @@ class Compressor:
         if before == after:
             return
         tokens = _dotted_tokens(before)
-        kept = occurring(after, tokens)
+        # (which occur, not where: most do, and early — ``present`` stops looking for those)
+        found = present(after, frozenset(tokens)) if tokens else set()
+        kept = occurring(after, tokens) if found is None else found
         hit = [t for t in tokens if t not in kept]
         if hit:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "

@@ -662,8 +662,8 @@ class Compressor:
         original = o.original if view is None else view
         scans: Scans | None = None  # (what validation looked for: the fallback's explanation looks again)
         if self.strict:  # (no second cleanup: every block put back is there as it was)
-            present = {ex.blocks[n].content for n in put_back.numbers}
-            errors, warnings = validate_blocks(original, restored, ex.blocks, present)  # (never on views)
+            kept = {ex.blocks[n].content for n in put_back.numbers}
+            errors, warnings = validate_blocks(original, restored, ex.blocks, kept)  # (never on views)
             missing: list[str] = []
         elif o.should_preserve or ex.blocks:
             if view is None or stand is None:

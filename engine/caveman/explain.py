@@ -8,10 +8,11 @@ runs one rule alone through the same flow.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from itertools import repeat
+from itertools import accumulate, repeat
+from operator import add, le, sub
 from typing import Any
 
 from engine.caveman.apply import RuleRun
@@ -85,7 +86,8 @@ def _edits(run: RuleRun) -> list[tuple[int, int, int]]:
     """(old start, old end, new length) per replaced match, UTF-16, in order."""
     from engine.jsvalues import utf16_len
 
-    return [(m.start, m.end, utf16_len(m.replacement)) for m in run.matches]
+    return [(m.start, m.end, len(m.replacement) if m.replacement.isascii() else utf16_len(m.replacement))
+            for m in run.matches]
 
 
 class EditMap:
@@ -100,26 +102,26 @@ class EditMap:
     __slots__ = ("_deltas", "_new_ends", "_new_starts", "_old")
 
     def __init__(self, edits: list[tuple[int, int, int]]) -> None:
-        self._new_starts: list[int] = []
-        self._new_ends: list[int] = []
-        self._deltas: list[int] = []
-        self._old = [(old_start, old_end) for old_start, old_end, _ in edits]
-        delta = 0
-        for old_start, old_end, new_len in edits:
-            new_start = old_start + delta
-            self._new_starts.append(new_start)
-            self._new_ends.append(new_start + new_len)
-            delta += new_len - (old_end - old_start)
-            self._deltas.append(delta)
+        # (in C-level walks: a MB of prose makes ~50,000 edits, mapped once per explanation)
+        old_starts, old_ends, new_lens = (list(column) for column in zip(*edits)) if edits else ([], [], [])
+        self._old = list(zip(old_starts, old_ends))
+        # what the edits up to each one changed in length, and where each replacement now stands
+        self._deltas = list(accumulate(map(sub, new_lens, map(sub, old_ends, old_starts))))
+        self._new_starts = list(map(add, old_starts, [0, *self._deltas[:-1]]))
+        self._new_ends = list(map(add, self._new_starts, new_lens))
 
     def back(self, pos: int, *, is_end: bool) -> int:
         return self.back_all([pos], is_end=is_end)[0]
 
     def back_all(self, positions: list[int], *, is_end: bool) -> list[int]:
         """``[back(p) for p in positions]`` in one loop (a whole pack's explanation maps
-        thousands of positions through a dozen maps: a call per position was most of it)."""
+        thousands of positions through a dozen maps: a call per position was most of it).
+        Many ascending positions through fewer edits (a rule's matches, through an earlier
+        rule's map) go edit by edit instead: the positions between two edits shift alike."""
         if not self._new_starts:
             return positions
+        if len(positions) > GROUPED_RATIO * len(self._new_starts) and all(map(le, positions, positions[1:])):
+            return self._back_ascending(positions, is_end=is_end)
         ends, deltas, side = self._new_ends, self._deltas, 1 if is_end else 0
         old = self._old
         out: list[int] = []
@@ -133,6 +135,31 @@ class EditMap:
             else:
                 append(pos - deltas[i])
         return out
+
+
+    def _back_ascending(self, positions: list[int], *, is_end: bool) -> list[int]:
+        """``back_all`` of ascending ``positions``, a loop over the edits: those up to an edit's
+        start shift by what the edits before it changed, those inside its replacement map to
+        what it replaced. (A MB of prose: the articles rule's 34,500 matches, mapped through the
+        maps of the ten rules before it, were most of the ~0.35 s that mapping every rule's
+        matches took a position at a time.)"""
+        out: list[int] = []
+        extend = out.extend
+        side = 1 if is_end else 0
+        at, delta = 0, 0
+        for start, end, old, after in zip(self._new_starts, self._new_ends, self._old, self._deltas):
+            upto = bisect_right(positions, start, at)
+            if upto > at:
+                extend(map(sub, positions[at:upto], repeat(delta)) if delta else positions[at:upto])
+            inside = bisect_left(positions, end, upto)
+            if inside > upto:
+                extend(repeat(old[side], inside - upto))
+            at, delta = inside, after
+        extend(map(sub, positions[at:], repeat(delta)) if delta else positions[at:])
+        return out
+
+
+GROUPED_RATIO = 3  # back_all goes edit by edit past this many positions an edit
 
 
 def _placeholder_map(ex: Extraction | None) -> EditMap:

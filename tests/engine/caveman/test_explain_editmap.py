@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.caveman.explain import EditMap
@@ -43,3 +43,18 @@ def test_edit_map_equals_the_plain_walk(edits, pos, is_end) -> None:
 def test_back_all_maps_every_position_as_the_plain_walk(edits, positions, is_end) -> None:
     expected = [_map_back_one(p, edits, is_end=is_end) for p in positions]
     assert EditMap(edits).back_all(positions, is_end=is_end) == expected
+
+
+@settings(max_examples=500)
+@given(edit_lists(), st.lists(st.integers(0, 120), min_size=1, max_size=80), st.booleans())
+def test_back_all_of_many_ascending_positions_goes_edit_by_edit_as_the_plain_walk(edits, positions, is_end) -> None:
+    # (more positions than GROUPED_RATIO an edit, ascending: the walk over the edits)
+    from engine.caveman.explain import GROUPED_RATIO
+
+    positions.sort()
+    edit_map = EditMap(edits)
+    expected = [_map_back_one(p, edits, is_end=is_end) for p in positions]
+    assert edit_map.back_all(positions, is_end=is_end) == expected
+    assert edit_map._back_ascending(positions, is_end=is_end) == expected
+    if edits and len(positions) > GROUPED_RATIO * len(edits):
+        assert edit_map.back_all(positions, is_end=is_end) == edit_map._back_ascending(positions, is_end=is_end)

@@ -93,7 +93,10 @@ def _edits(run: RuleRun) -> list[tuple[int, int, int]]:
 class EditMap:
     """Maps positions in an edited text back to the text before the edits (``edits``: sorted
     (old start, old end, new length)); a position inside a replacement maps to the start (or,
-    for an end, the end) of what it replaced. Prefix sums and a bisection per position.
+    for an end, the end) of what it replaced. A start where text was deleted maps past it (the
+    character there followed the deleted text), an end there before it: a later rule's match
+    right after an earlier rule's deletion is not drawn over what was deleted. Prefix sums and
+    a bisection per position.
 
     Explaining a whole pack maps every match of every rule back through every earlier rule's
     edits; the linear walk made that quadratic on long samples.
@@ -126,8 +129,10 @@ class EditMap:
         old = self._old
         out: list[int] = []
         append = out.append
-        for pos, i in zip(positions, map(bisect_left, repeat(self._new_starts), positions)):
-            i -= 1  # the last edit starting before pos
+        # the last edit starting before an end, or at or before a start (past a deletion there)
+        last = bisect_left if is_end else bisect_right
+        for pos, i in zip(positions, map(last, repeat(self._new_starts), positions)):
+            i -= 1
             if i < 0:
                 append(pos)
             elif pos < ends[i]:
@@ -136,19 +141,20 @@ class EditMap:
                 append(pos - deltas[i])
         return out
 
-
     def _back_ascending(self, positions: list[int], *, is_end: bool) -> list[int]:
         """``back_all`` of ascending ``positions``, a loop over the edits: those up to an edit's
         start shift by what the edits before it changed, those inside its replacement map to
-        what it replaced. (A MB of prose: the articles rule's 34,500 matches, mapped through the
-        maps of the ten rules before it, were most of the ~0.35 s that mapping every rule's
-        matches took a position at a time.)"""
+        what it replaced (a start at a deletion goes with the positions after it). (A MB of
+        prose: the articles rule's 34,500 matches, mapped through the maps of the ten rules
+        before it, were most of the ~0.35 s that mapping every rule's matches took a position
+        at a time.)"""
         out: list[int] = []
         extend = out.extend
         side = 1 if is_end else 0
+        before_edit = bisect_right if is_end else bisect_left  # (the positions that go before it)
         at, delta = 0, 0
         for start, end, old, after in zip(self._new_starts, self._new_ends, self._old, self._deltas):
-            upto = bisect_right(positions, start, at)
+            upto = before_edit(positions, start, at)
             if upto > at:
                 extend(map(sub, positions[at:upto], repeat(delta)) if delta else positions[at:upto])
             inside = bisect_left(positions, end, upto)

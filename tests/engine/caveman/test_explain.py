@@ -19,6 +19,19 @@ def u16(text: str, start: int, end: int) -> str:
     return text.encode("utf-16-le", "surrogatepass")[start * 2:end * 2].decode("utf-16-le", "surrogatepass")
 
 
+def test_a_match_right_after_an_earlier_deletion_spans_only_its_own_text():
+    # (the team workspace's third rule, seen in the IDE: its highlight covered the words the
+    # second rule had deleted before it)
+    drop = rule("drop_recap", r"\bas we discussed yesterday, ")
+    short = rule("short_names", r"\bthe ledger tool\b", "ledger CLI")
+    text = "Work: as we discussed yesterday, the ledger tool now reads rates."
+    e = explain(text, PackSource.from_packs([pack(drop, short)]), {"language": "xx"})
+    [match] = e.rules[1].matches
+    assert u16(text, match.input_start, match.input_end) == "the ledger tool"
+    [deleted] = e.rules[0].matches
+    assert u16(text, deleted.input_start, deleted.input_end) == "as we discussed yesterday, "
+
+
 def test_rules_matches_and_input_spans():
     text = "😀 please use `x` with the database please now"
     e = explain(text, PackSource.from_packs([PACK]), {"language": "xx"})

@@ -10,11 +10,14 @@ from engine.caveman.explain import EditMap
 
 def _map_back_one(pos: int, edits: list[tuple[int, int, int]], *, is_end: bool) -> int:
     """The plain definition, one walk over the edits: a position inside a replacement maps to
-    the start (or, for an end, the end) of what it replaced."""
+    the start (or, for an end, the end) of what it replaced; a start where text was deleted
+    maps past it, an end there before it."""
     delta = 0
     for old_start, old_end, new_len in edits:
         new_start = old_start + delta
-        if pos <= new_start:
+        if pos < new_start or (pos == new_start and (is_end or new_len > 0)):
+            if pos == new_start and new_len > 0 and not is_end:
+                return old_start  # (the replacement's first character)
             break
         if pos < new_start + new_len:
             return old_end if is_end else old_start

@@ -15,8 +15,6 @@ from engine.caveman.apply import budget_for
 from engine.caveman.fast import occurrences
 from engine.jsregex import JSRegExp, RegexTimeout, compile_js
 from engine.jsregex.anchored import anchored_spans
-from engine.jsregex.subject import canonicalize
-from engine.jsvalues import bmp_only, to_utf16_units
 
 SUPPORTED = ("en", "zh", "pt-BR", "es", "de", "fr", "ja", "id")
 
@@ -51,15 +49,12 @@ def detect_language(text: str, *, profile: str = "omniroute", timeout: float | N
     if _HAN.search(text) and not _KANA.search(text):
         return Detection("zh", {})
     scores: dict[str, int] = {}
-    target: str | None = None  # (the patterns of one profile share their flags: one subject for all)
     for lang, words in _HINT_WORDS:
         if lang == "ja":
             scores[lang] = len(_KANA.findall(text))
             continue
         source, flags = _hint_source(words, unicode_edges=profile == "strict")
-        rx = compile_js(source, flags)
-        target = target if target is not None else _subject(rx, text)
-        scores[lang] = _count_matches(rx, text, target, words, timeout)
+        scores[lang] = _count_matches(compile_js(source, flags), text, words, timeout)
     best, best_score = "en", 0
     for lang, score in scores.items():
         if score > best_score:
@@ -67,27 +62,16 @@ def detect_language(text: str, *, profile: str = "omniroute", timeout: float | N
     return Detection(best, scores)
 
 
-def _subject(rx: JSRegExp, text: str) -> str:
-    """What ``rx`` reads for ``text`` (``JSRegExp.prepare``'s string): its UTF-16 units, case-folded
-    in C where they are, rather than through a table a character at a time (~60 ms per MB of
-    text with accents or emoji)."""
-    t = rx.translation
-    if bmp_only(text):
-        return canonicalize(text, t.unicode) if t.ignore_case else text
-    if t.ignore_case and t.unicode:  # (astral letters fold as code points, before the split into units)
-        return to_utf16_units(canonicalize(text, True))
-    units = to_utf16_units(text)
-    return canonicalize(units, False) if t.ignore_case else units
-
-
-def _count_matches(rx: JSRegExp, text: str, target: str, words: tuple[str, ...], timeout: float | None) -> int:
+def _count_matches(rx: JSRegExp, text: str, words: tuple[str, ...], timeout: float | None) -> int:
     """``len(rx.match_all(text))`` for a hint pattern, whose every match starts with the head of one
     of its ``words`` (the word, or what stands before its first escape): the pattern is tried
     only where a head occurs in the text as the pattern reads it (case-folded), left to right,
     as JavaScript's loop finds matches. A scan of every position cost 70 ms per MB for each
     language, and 600 ms with the strict profile's Unicode word edges (a 4 MB part ran out of
-    time). ``target``: what the pattern reads for ``text`` (``_subject``)."""
-    heads = {_subject(rx, word.split("\\", 1)[0]) for word in words}
+    time). The languages' patterns of one profile share the text's prepared subject (the
+    regex layer keeps it for a large text)."""
+    heads = {rx.prepare(word.split("\\", 1)[0]) for word in words}
+    target = rx.prepare(text)  # (after the heads: the pattern's own memo holds its last subject)
     positions = sorted({at for head in heads for at in occurrences(target, head)})
     budget = budget_for(text, timeout)
     try:

@@ -22,9 +22,9 @@ from ..jsvalues import from_utf16_units, to_utf16_units
 from .budget import ReplacementTooLarge, check_total, output_cap
 from .budget import clip as budget_clip
 from .errors import JSUnsupportedError, RegexTimeout
+from .subject import canonicalize
 from .template import BEFORE, MATCH, pieces, regex_template
 from .translate import Translation
-from .unicode_data import canon_table
 
 _DEFAULT_TIMEOUT: float | None = 0.25
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -97,9 +97,9 @@ class _Subject:
             self.target = self.units
         elif t.unicode and self.expanded:
             # fold code points (astral letters fold too, within their plane), then split again
-            self.target = to_utf16_units(from_utf16_units(self.units).translate(canon_table(True)))
+            self.target = to_utf16_units(canonicalize(from_utf16_units(self.units), True))
         else:
-            self.target = self.units.translate(canon_table(t.unicode))
+            self.target = canonicalize(self.units, t.unicode)
 
     def text(self, a: int, b: int) -> str:
         piece = self.units[a:b]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import repeat
-from operator import add, le
 
 from engine import memo
 from engine.caveman.needles import find_all
+from engine.caveman.spans import holding_spans
 from engine.jsvalues import JS_WHITESPACE as JS_WS
 
 _OPEN = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
@@ -147,13 +147,8 @@ def fence_count_of_blocks(text: str, spans: list[tuple[int, int]]) -> int | None
     ticks, tildes = find_all(text, "```"), find_all(text, "~~~")  # (on the bytes; overlapping ones too)
     if ticks is None or tildes is None:
         return None
-    runs = sorted(ticks + tildes)
-    if runs:
-        # (the span each run starts in or after: the run must end within it)
-        limits = [-1, *ends]
-        within = map(le, map(add, runs, repeat(3)), map(limits.__getitem__, map(bisect_right, repeat(starts), runs)))
-        if not all(within):
-            return None
+    if not all(holding_spans(starts, ends, sorted(ticks + tildes), repeat(3))):
+        return None
     return len(spans)
 
 

@@ -9,15 +9,15 @@ including where each one resumes after a failed candidate.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
-from itertools import compress, repeat
-from operator import add, le, mul
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit, occurrences
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
 from engine.caveman.needles import all_contained_in_order, contained_in_order, contained_in_order_groups
+from engine.caveman.spans import holding_spans
 from engine.jsvalues import bmp_only, from_utf16_units, js_trim, may_hold_astral, to_utf16_units, utf16_len
 
 if TYPE_CHECKING:
@@ -464,21 +464,16 @@ def validation_fails(original: object, compressed: object, scans: Scans | None =
 
 class ItemsInside:
     """Which item of ``scans`` lies inside which span of the scanned text (given as their
-    ``starts`` and ``ends``, sorted and disjoint, in the offsets where items stand: ``scan_view``'s,
-    or ``scan_items``' on a text without astral characters). The spans are protected blocks an output holds as
-    they were: an item inside one is in that output without a search. Nearly every item
-    validation looks for is a protected region itself, or lies inside one (a URL in a fenced
-    block); their window searches were a third of a validation of agent sessions."""
+    ``starts`` and ``ends``, sorted and disjoint, in the offsets where items stand:
+    ``scan_view``'s, or ``scan_items``' on a text without astral characters). The spans are
+    protected blocks an output holds as they were: an item inside one is in that output without
+    a search. Nearly every item validation looks for is a protected region itself, or lies
+    inside one (a URL in a fenced block); their window searches were a third of a validation of
+    agent sessions."""
 
     def __init__(self, scans: Scans, starts: list[int], ends: list[int]) -> None:
-        ends = [-1, *ends]  # (the end of the span that starts at or before an item; -1: none)
-        # per scanner: its items, and per item 1 + the index of the span it lies inside (0: none),
-        # in C-level walks (thousands of items per MB)
-        self._held: list[tuple[list[str], list[int]]] = []
-        for _label, items, at in scans:
-            last = list(map(bisect_right, repeat(starts), at))
-            within = map(le, map(add, at, map(len, items)), map(ends.__getitem__, last))
-            self._held.append((items, list(map(mul, last, within))))
+        # per scanner: its items, and per item 1 + the index of the span it lies inside (0: none)
+        self._held = [(items, holding_spans(starts, ends, at, map(len, items))) for _label, items, at in scans]
 
     def present(self, kept: list[bool] | None = None) -> set[str]:
         """The items inside a span (``kept``: inside one of the spans flagged True only)."""

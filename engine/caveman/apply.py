@@ -241,14 +241,10 @@ class RuleRunner:
         """Dry run: would this rule change ``text``? On ``rx``, the rule's own regex, where it keeps
         no state between calls (not sticky: its memos of this text serve the run), else on fresh
         ones (no shared lastIndex touched)."""
-        if rx is None or rx.sticky:
-            rx = self.fresh(rule)
-            if rx.search(text, self.budget(text)) is None and not rx.sticky:
-                return False
-            return self.apply(rule, text, rx=self.fresh(rule)).changed
-        if rx.search(text, self.budget(text)) is None:
+        probe = rx if rx is not None and not rx.sticky else self.fresh(rule)
+        if probe.search(text, self.budget(text)) is None and not probe.sticky:
             return False
-        return self.apply(rule, text, rx=rx).changed
+        return self.apply(rule, text, rx=probe if probe is rx else self.fresh(rule)).changed
 
 
 def shared_regexp(pattern: str, flags: str) -> FastRegex:

@@ -199,7 +199,6 @@ def _cr_in_break_run(text: str) -> bool:
     return False
 
 
-
 def _line_steps(text: str, view: bytes, *, crlf: bool) -> str:
     """Steps 4–8 of ``cleanup`` on the result of steps 1–3 and its in-line view."""
     return _blank_line_steps(_trailing_steps(text, view, crlf=crlf), crlf=crlf)

@@ -413,13 +413,7 @@ class Compressor:
                 o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout,
                                        use_stand_ins=self.use_stand_ins)
             except RegexTimeout as exc:
-                o.gated = "timeout"
-                why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"
-                o.diagnostics.append(Diagnostic(
-                    f"protected-region pattern /{exc.source}/{exc.flags} {why} on {_where(o)}; the part "
-                    "was left unchanged", "error", "CAV-timeout", source="caveman",
-                    data={"messageIndex": mi, "pattern": exc.source}))
-                return o
+                return _left_unchanged(o, "protected-region pattern", exc)
         else:
             o.extraction = Extraction(text, text, [], choose_seed(text))
         ex = o.extraction
@@ -432,12 +426,7 @@ class Compressor:
             o.language, o.detection = choose_language(text, _config_view(self.config), profile=self.profile,
                                                       timeout=self.timeout)
         except RegexTimeout as exc:
-            o.gated = "timeout"
-            why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"
-            o.diagnostics.append(Diagnostic(
-                f"language detection (/{exc.source}/{exc.flags}) {why} on {_where(o)}; the part was left unchanged",
-                "error", "CAV-timeout", source="caveman", data={"messageIndex": mi, "pattern": exc.source}))
-            return o
+            return _left_unchanged(o, "language detection pattern", exc)
         if o.detection is not None and not self.strict and self.diagnose:
             try:
                 unicode_pick = detect_language(text, profile="strict", timeout=self.timeout)
@@ -820,6 +809,17 @@ def _between_stages(part: str) -> None:
     stays for the next stage (``engine.heapreuse`` says why)."""
     if len(part) >= RELEASE_MIN:
         release_texts()
+
+
+def _left_unchanged(o: PartOutcome, what: str, exc: RegexTimeout) -> PartOutcome:
+    """A part one of whose patterns ran out of time (``what`` says which kind) is left as it
+    was, with a CAV-timeout error naming the pattern."""
+    o.gated = "timeout"
+    why = f"was stopped ({exc.total})" if getattr(exc, "total", None) else "timed out"
+    o.diagnostics.append(Diagnostic(
+        f"{what} /{exc.source}/{exc.flags} {why} on {_where(o)}; the part was left unchanged", "error",
+        "CAV-timeout", source="caveman", data={"messageIndex": o.message_index, "pattern": exc.source}))
+    return o
 
 
 def _where(o: PartOutcome) -> str:

@@ -110,25 +110,36 @@ def find_urls(text: str) -> Iterator[tuple[int, str]]:
 
 
 def find_links(text: str) -> Iterator[tuple[int, str]]:
+    """From each ``[``, the first ``]`` after it closes a label of at most 1000 characters
+    without a line break, which ``(`` must follow; the target ends at the first ``)`` within
+    2000 characters, before any line break. The first ``]`` and the first line break after a
+    ``[`` are kept from one ``[`` to the next while they still lie ahead (a search per ``[``
+    for a far ``]`` was quadratic: 1 MB of ``[`` and one ``]``)."""
     i = 0
+    close = newline = -1  # the first ``]`` / ``\n`` at or after the last search's start
     while True:
         a = text.find("[", i)
         if a < 0:
             return
-        b = text.find("]", a + 1)
-        if b < 0:
-            return
-        label = text[a + 1:b]
-        if len(label) > 1000 or "\n" in label or text[b + 1:b + 2] != "(":
+        if close <= a:
+            close = text.find("]", a + 1)
+            if close < 0:
+                return
+        b = close
+        if newline <= a and newline != -2:
+            newline = text.find("\n", a + 1)
+            if newline < 0:
+                newline = -2  # (none left)
+        if b - a - 1 > 1000 or 0 <= newline < b or text[b + 1:b + 2] != "(":
             i = a + 1
             continue
         window = text[b + 2:b + 2 + 2000]
-        close = window.find(")")
-        newline = window.find("\n")
-        if close < 0 or (0 <= newline < close):
+        target_end = window.find(")")
+        line_end = window.find("\n")
+        if target_end < 0 or (0 <= line_end < target_end):
             i = a + 1
             continue
-        end = b + 2 + close + 1
+        end = b + 2 + target_end + 1
         yield a, text[a:end]
         i = end
 
@@ -226,8 +237,12 @@ _ENV_NAME = re.compile(r"[A-Za-z*]{1,50}\}")
 
 
 def find_latex(text: str) -> Iterator[tuple[int, str]]:
+    """From each ``\\begin{env}``, the first ``\\end{env}`` within 10000 characters closes an
+    item. The closers' places come from one scan, by name (a search per opener, each up to
+    10000 characters on, read 10000 characters per ``\\begin{a}`` of a text of them)."""
     if not contains(text, "\\begin{"):
         return
+    closers: dict[str, list[int]] | None = None
     i = 0
     while True:
         a = text.find("\\begin{", i)
@@ -240,13 +255,28 @@ def find_latex(text: str) -> Iterator[tuple[int, str]]:
             continue
         name = m.group(0)[:-1]
         after = m.end()
-        close = text.find("\\end{" + name + "}", after)
-        if close < 0 or close - after > 10000:
+        if closers is None:
+            closers = _latex_closers(text)
+        at = closers.get(name, ())
+        k = bisect_left(at, after)
+        if k == len(at) or at[k] - after > 10000:
             i = after
             continue
-        end = close + len("\\end{") + len(name) + 1
+        end = at[k] + len("\\end{") + len(name) + 1
         yield a, text[a:end]
         i = end
+
+
+_END_ENV = re.compile(r"\\end\{([A-Za-z*]{1,50})\}")
+
+
+def _latex_closers(text: str) -> dict[str, list[int]]:
+    """Where each ``\\end{env}`` an opener can ask for stands, by name, in order (a name holds no
+    backslash, so these never overlap, and the longest name before ``}`` is the only one)."""
+    out: dict[str, list[int]] = {}
+    for m in _END_ENV.finditer(text):
+        out.setdefault(m.group(1), []).append(m.start())
+    return out
 
 
 _VERSION = re.compile(r"[0-9]+((?:\.[0-9]+){0,3})(?:[-+][A-Za-z0-9.-]+)?")  # (JavaScript's \d: ASCII digits)
@@ -273,6 +303,7 @@ _CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
 
 
 _CONST_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_CONST_RUN_RE = re.compile("[A-Z0-9_]*")
 
 
 # an item's underscores are each followed by [A-Z0-9], so an item holds one such underscore
@@ -288,15 +319,17 @@ def find_const_case(text: str) -> Iterator[tuple[int, str]]:
     for u in _CONST_UNDERSCORE.finditer(text):
         start = u.start()
         if start < done:
-            continue  # (inside the last item: its run start was tried)
+            continue  # (inside the last run: its start was tried)
         while start > 0 and text[start - 1] in _CONST_RUN:
             start -= 1
-        if start > done:
-            done = start
-            m = _CONST.match(text, start)
-            if m and "_" in m.group(0) and not _is_word(text, m.end()):
-                yield start, m.group(0)
-                done = m.end()
+        # every later position of the run follows a word character: no item starts there, so
+        # the run's other underscores are passed over (each walked back to this start again
+        # was quadratic: 1 MB of ``A_``)
+        run = _CONST_RUN_RE.match(text, start)
+        done = run.end() if run else start  # (a starred class: it always matches)
+        m = _CONST.match(text, start)
+        if m and "_" in m.group(0) and not _is_word(text, m.end()):
+            yield start, m.group(0)
 
 
 # each finder yields (where it found an item, the item): validation's windows start from there

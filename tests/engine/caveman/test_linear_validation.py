@@ -337,3 +337,132 @@ def test_fence_count_of_blocks_answers_for_blocks_on_their_own_lines():
     assert fence_count_of_blocks(text, spans) == 2 == len(fence_spans(text))
     assert fence_count_of_blocks(text + "\n```\n", spans) is None  # (a run outside the blocks)
     assert fence_count_of_blocks("x" + text[a:], [(1, 1 + b - a)]) is None  # (not at a line start)
+
+
+def plain_links(text: str):
+    """The reference's scan (spec §10's table), a ``[`` at a time."""
+    i = 0
+    while True:
+        a = text.find("[", i)
+        if a < 0:
+            return
+        b = text.find("]", a + 1)
+        if b < 0:
+            return
+        label = text[a + 1:b]
+        if len(label) > 1000 or "\n" in label or text[b + 1:b + 2] != "(":
+            i = a + 1
+            continue
+        window = text[b + 2:b + 2 + 2000]
+        close, newline = window.find(")"), window.find("\n")
+        if close < 0 or 0 <= newline < close:
+            i = a + 1
+            continue
+        yield a, text[a:b + 2 + close + 1]
+        i = b + 2 + close + 1
+
+
+def plain_latex(text: str):
+    """The reference's scan: ``\\begin{env}`` to the first ``\\end{env}`` within 10000."""
+    i = 0
+    while True:
+        a = text.find("\\begin{", i)
+        if a < 0:
+            return
+        m = re.compile(r"[A-Za-z*]{1,50}\}").match(text, a + 7)
+        if m is None:
+            i = a + 7
+            continue
+        name, after = m.group(0)[:-1], m.end()
+        close = text.find("\\end{" + name + "}", after)
+        if close < 0 or close - after > 10000:
+            i = after
+            continue
+        end = close + len("\\end{") + len(name) + 1
+        yield a, text[a:end]
+        i = end
+
+
+def plain_const_case(text: str):
+    """The reference's scan, a character at a time: an uppercase letter after no word
+    character, then uppercase letters, digits and underscores each followed by one of those."""
+    upper, word = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", re.compile(r"[A-Za-z0-9_]")
+    run = upper + "0123456789"
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] not in upper or (i > 0 and word.match(text[i - 1])):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and (text[j] in run or (text[j] == "_" and j + 1 < n and text[j + 1] in run)):
+            j += 1
+        if "_" in text[i:j] and not (j < n and word.match(text[j])):
+            yield i, text[i:j]
+            i = j
+        else:
+            i += 1
+
+
+SCAN_BITS = ("[", "]", "(", ")", "[a](b)", "](", "\n", "x" * 40, " ", "A", "B_", "_", "A_B", "1", "a", "é",
+             "😀", "\\begin{", "\\begin{a}", "\\end{a}", "\\end{b}", "a}", "*}", "x" * 600)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(SCAN_BITS), max_size=60))
+def test_link_latex_and_const_case_scans_equal_the_reference_walks(bits):
+    from engine.caveman.validation import find_const_case, find_latex, find_links
+
+    text = "".join(bits)
+    assert list(find_links(text)) == list(plain_links(text))
+    assert list(find_latex(text)) == list(plain_latex(text))
+    assert list(find_const_case(text)) == list(plain_const_case(text))
+
+
+@pytest.mark.parametrize("label, gap", [(999, 1_999), (1_000, 1_998), (1_001, 10), (5, 2_000)])
+def test_links_at_their_limits(label, gap):
+    from engine.caveman.validation import find_links
+
+    for text in (f"[{'x' * label}]({'y' * gap})", f"[[{'x' * label}]({'y' * gap}) [a](b)", f"[a\n[{'x' * label}](c)"):
+        assert list(find_links(text)) == list(plain_links(text))
+
+
+@pytest.mark.parametrize("gap", [9_998, 9_999, 10_000, 10_001])
+def test_latex_blocks_close_within_ten_thousand(gap):
+    from engine.caveman.validation import find_latex
+
+    for text in (f"\\begin{{a}}{'x' * gap}\\end{{a}}", f"\\begin{{a}}\\begin{{a}}{'x' * gap}\\end{{a}} \\end{{a}}"):
+        assert list(find_latex(text)) == list(plain_latex(text))
+
+
+@pytest.mark.parametrize("unit", ["[", "A_", "\\begin{a}", "[a]"])
+def test_scans_of_a_repeated_unclosed_opener_touch_each_character_a_bounded_number_of_times(unit):
+    """Hostile input (1 MB of one opener and one closer at the end): the reference's walks search
+    from every opener to the far closer. Counted, not timed: the characters the ``str`` searches
+    and slices of the scans read (a ``str`` subclass cannot count ``re``'s reads, which are
+    linear scans)."""
+    from engine.caveman.validation import find_const_case, find_latex, find_links
+
+    text = unit * (200_000 // len(unit)) + "]\\end{a}"
+    for scan in (find_links, find_latex, find_const_case):
+        read = _count_reads(scan, text)
+        assert read <= 40 * len(text), (scan.__name__, read)
+
+
+def _count_reads(scan, text: str) -> int:
+    """How many characters ``scan``'s ``find``/``startswith`` calls and slices of ``text`` cover."""
+    read = [0]
+
+    class Counted(str):
+        def find(self, sub, start=0, end=None):  # type: ignore[override]
+            found = str.find(self, sub, start, len(self) if end is None else end)
+            stop = (len(self) if end is None else min(end, len(self))) if found < 0 else found + len(sub)
+            read[0] += max(0, stop - start)
+            return found
+
+        def __getitem__(self, key):  # type: ignore[override]
+            out = str.__getitem__(self, key)
+            read[0] += len(out)
+            return out
+
+    list(scan(Counted(text)))
+    return read[0]

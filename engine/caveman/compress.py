@@ -59,7 +59,7 @@ from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.language import Detection, choose_language, detect_language
-from engine.caveman.needles import occurring, occurring_in_any, present
+from engine.caveman.needles import counts, occurring, occurring_in_any, present
 from engine.caveman.packs import PackSource, Rule
 from engine.caveman.prefilter import ASCII_KEYWORDS, Prefilter
 from engine.caveman.preservation import (
@@ -724,7 +724,9 @@ class Compressor:
             later = [stand.real(m) for m in later]
         if not later:
             return
-        lost = sorted({m for m in later if restored.count(m) < o.original.count(m)})
+        # (each distinct line once, all of them in one pass per text: a count per line was quadratic)
+        after, before = counts(restored, later), counts(o.original, later)
+        lost = sorted(m for m in after if after[m] < before[m])
         if lost:
             shown = ", ".join(repr(m.strip() or m) for m in lost[:3])
             self._diag(o, "CAV-Q17", f"error or stack-trace lines after the first line ({shown}) were not "

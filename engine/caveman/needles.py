@@ -227,6 +227,33 @@ def occurring(text: str, items: Iterable[str]) -> set[str]:
     return found
 
 
+def counts(text: str, items: Iterable[str]) -> dict[str, int]:
+    """``{s: text.count(s) for s in set(items)}`` (non-overlapping occurrences, as ``str.count``
+    and JavaScript's split count them), in one Aho-Corasick pass over the text for all of them
+    instead of a count of the whole text per item (CAV-Q17 compares the counts of every error
+    line it saw: a MB of error lines, one count per line, was quadratic). Each item's hits come
+    in order and an item's hits all have its length: a hit counts when it starts past the end
+    of the last one counted."""
+    wanted = set(items)
+    if len(wanted) <= FEW_ITEMS or "" in wanted:
+        return {item: text.count(item) for item in wanted}
+    raw, width, encoding = _view_for_items(text, wanted)
+    listed = [item for item in wanted if width != 1 or item.isascii()]
+    out = dict.fromkeys(wanted, 0)  # (in an ASCII view, an item with another character cannot occur)
+    if not listed:
+        return out
+    encoded = [item.encode(encoding, "surrogatepass") for item in listed]
+    automaton = ahocorasick_rs.BytesAhoCorasick(encoded, implementation=_kind_for(encoded, len(raw)))
+    tally = [0] * len(listed)
+    free = [0] * len(listed)  # where the next counted hit of each item may start
+    for i, start, end in automaton.find_matches_as_indexes(raw, overlapping=True):
+        if start >= free[i] and not (width == 2 and start & 1):
+            tally[i] += 1
+            free[i] = end
+    out.update(zip(listed, tally))
+    return out
+
+
 KEY_UNITS = 128  # the longest needle an automaton holds (longer items: their first KEY_UNITS)
 
 # For up to 100 needles the crate builds a DFA, at ~0.9 µs a byte of needle (65 keys of 128 bytes:

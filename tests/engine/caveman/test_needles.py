@@ -155,3 +155,23 @@ def test_a_view_exactly_when_nothing_lies_beyond_the_bmp(text):
     assert (byte_view(text) is None) == any(ord(c) > 0xFFFF for c in text)
     assert find_all(text, "a") == plain_find_all(text, "a")  # (beyond the BMP: through the ASCII view)
     assert find_all(text, "é") == (None if any(ord(c) > 0xFFFF for c in text) else plain_find_all(text, "é"))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab a\n😀é\ud83d", max_size=80),
+       st.lists(st.text(alphabet="ab a\né😀", min_size=1, max_size=4), min_size=0, max_size=12))
+def test_counts_are_str_count_of_each_distinct_item(text, items):
+    """Non-overlapping counts, as ``str.count`` (``aa`` in ``aaaa`` twice, ``aba`` in ``ababa``
+    once), on ASCII, UTF-8 and UTF-16 views alike."""
+    from engine.caveman.needles import counts
+
+    for hay in (text, text.replace("😀", "x").replace("\ud83d", "y"), text.encode("ascii", "replace").decode()):
+        assert counts(hay, items) == {item: hay.count(item) for item in set(items)}
+
+
+def test_counts_of_self_overlapping_items_through_the_automaton():
+    from engine.caveman.needles import FEW_ITEMS, counts
+
+    items = ["aa", "aba", "a", " at ", "x", "ab"][:max(FEW_ITEMS + 1, 6)]
+    for hay in ("aaaa ababa  at at ", "é aaaa ababa at at  at ", "😀aaaaa ababab at at"):
+        assert counts(hay, items) == {item: hay.count(item) for item in items}

@@ -135,3 +135,20 @@ def test_default_stack_line_pattern_quirk_is_reported():  # CAV-Q17
     # at the very start, ^ holds without m: protected in both profiles, nothing to report
     out, first = run("  at foo bar", DROP_AT)
     assert "at" in out and "CAV-Q17" not in codes(first)
+
+
+def test_default_line_start_quirk_names_the_lines_lost_among_many():  # CAV-Q17
+    """Many distinct error and stack-line heads (counted in one pass per text, not one count per
+    line): those whose count fell are named, as counting each with ``str.count`` names them."""
+    import re
+
+    errors = "".join(f"\n{' ' * k}Error: step {k} failed" for k in range(6))
+    stack = "".join(f"\n{' ' * k}at frame{k}" for k in range(1, 7))
+    text = "Crash" + errors + stack + errors + stack
+    out, result = run(text, DROP_AT)
+    heads = [m.group(0) for source in (r"^\s*(Error|TypeError|RangeError|SyntaxError|ReferenceError):", r"^\s+at\s")
+             for m in re.finditer(source, text, re.M) if m.start() > 0]
+    lost = sorted(h for h in set(heads) if out.count(h) < text.count(h))
+    assert len(set(heads)) > 8 and len(lost) > 3
+    q17 = [d.message for d in result.diagnostics if d.code == "CAV-Q17"]
+    assert len(q17) == 1 and f"({', '.join(repr(h.strip()) for h in lost[:3])})" in q17[0]

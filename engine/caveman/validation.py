@@ -299,7 +299,7 @@ def find_versions(text: str) -> Iterator[tuple[int, str]]:
         pos = m.end()
 
 
-_CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*")
+_CONST = re.compile(r"(?<![A-Za-z0-9_])[A-Z](?:[A-Z0-9]|_(?=[A-Z0-9]))*+")  # (nothing follows: possessive)
 
 
 _CONST_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -315,21 +315,21 @@ def find_const_case(text: str) -> Iterator[tuple[int, str]]:
     character, so only those run starts are candidates, found from the underscores an item can
     hold: one followed by ``[A-Z0-9]`` (snake_case code has several times as many others: 5,751
     underscores per MB of agent sessions, 1,178 of them such)."""
-    done = -1
-    for u in _CONST_UNDERSCORE.finditer(text):
+    search = _CONST_UNDERSCORE.search
+    u = search(text)
+    while u is not None:
         start = u.start()
-        if start < done:
-            continue  # (inside the last run: its start was tried)
         while start > 0 and text[start - 1] in _CONST_RUN:
             start -= 1
         # every later position of the run follows a word character: no item starts there, so
-        # the run's other underscores are passed over (each walked back to this start again
-        # was quadratic: 1 MB of ``A_``)
+        # the search goes on past the run (each of its underscores walked back to this start
+        # again was quadratic: 1 MB of ``A_``)
         run = _CONST_RUN_RE.match(text, start)
         done = run.end() if run else start  # (a starred class: it always matches)
         m = _CONST.match(text, start)
         if m and "_" in m.group(0) and not _is_word(text, m.end()):
             yield start, m.group(0)
+        u = search(text, max(done, u.end()))
 
 
 # each finder yields (where it found an item, the item): validation's windows start from there

@@ -570,6 +570,8 @@ class Compressor:
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
                   q4: list[str]) -> str:
         """One rule of ``_run_rules`` on ``text``; returns the text after it."""
+        if not self.record and rx.misses(text):
+            return text  # (a short text it has no match in: nothing to change, report or attempt)
         if rx.cannot_match(text):
             # no position where it could match: the outcome is the same whether or not the
             # reference's prefilter would have attempted it, so skip the (costly) keyword test

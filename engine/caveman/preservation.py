@@ -412,6 +412,8 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
             continue
         before = len(x.ex.blocks)
         rx = kind.compile(x.ex.seed)
+        if rx.misses(x.ex.text):
+            continue  # (a short text it has no match in)
         x.pattern(kind.name, rx, timeout, stand)
         rx.forget()  # (its memos are of a text no later kind sees: each kind holding one was 20 copies)
         if kind.name == "latex_block" and not strict:
@@ -421,6 +423,8 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
                     x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
                                        f"\\end{{{names.group(2)}}} and protected as one region", block))
     for rx in custom:
+        if rx.misses(x.ex.text):
+            continue
         x.pattern("custom", rx, timeout, stand)
         rx.forget()
     if stand is not None and stand.pool_mark:

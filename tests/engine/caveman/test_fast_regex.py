@@ -846,3 +846,45 @@ def test_all_matches_replaced_in_one_call_equal_one_call_each(odd):
         planned = "y" not in flags and "u" not in flags and FastRegex(source, flags).min_width  # (no empty match)
         if planned:  # (one call per replacement that found matches, none per match)
             assert calls == [] or calls == [calls[0]] * 3, (source, flags)
+
+
+SHORT_WORDS = (*(w for w in WORDS + BIG_WORDS if w.isascii()), "Error: x", "\n  at f", "```\nx\n```", "[a](b)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(SHORT_WORDS), max_size=30), st.sampled_from([0, 10**9]))
+def test_a_short_text_a_pattern_misses_has_no_jsregex_match(words, untimed_min):
+    """``misses`` (one scan, on the ``re`` twin or, timed, the translation) claims no match only
+    where engine.jsregex finds none; on a short ASCII text it answers for every pattern that
+    has no match there (a pattern that can match empty always has one)."""
+    text = " ".join(words)
+    original = strategy.UNTIMED_MIN_UNITS
+    strategy.UNTIMED_MIN_UNITS = untimed_min  # twins from the start, or never
+    try:
+        for source, flags in PATTERNS + [(r["pattern"], r.get("flags", "gi")) for r in BIG_PACK["rules"]]:
+            fast, found = FastRegex(source, flags), compile_js(source, flags).search(text)
+            assert fast.misses(text) == (found is None), (source, flags)
+    finally:
+        strategy.UNTIMED_MIN_UNITS = original
+
+
+def test_misses_answers_only_for_short_ascii_text():
+    fast = FastRegex(r"\bzebra\b", "gi")
+    assert fast.misses("a horse") and not fast.misses("a ZEBRA")
+    assert not fast.misses("a horse é")  # (not ASCII: the usual path)
+    assert not fast.misses("a horse " * 1000)  # (long: the usual path, with its candidates)
+
+
+@pytest.mark.parametrize("profile", ["omniroute", "strict"])
+def test_compression_of_many_short_messages_is_the_same_without_misses(profile, monkeypatch):
+    rng = random.Random(9)
+    texts = [" ".join(rng.choice(SHORT_WORDS) for _ in range(rng.randrange(1, 40))) for _ in range(60)]
+    runs = []
+    for shortcut in (True, False):
+        if not shortcut:
+            monkeypatch.setattr(FastRegex, "misses", lambda self, text: False)
+        runs.append([compress_run(t, BIG_PACK, profile=profile, timeout=60) for t in texts])
+    for (out, result), (plain, plain_result) in zip(*runs):
+        assert out == plain and result.rules_applied == plain_result.rules_applied
+        assert [(d.code, d.message) for d in result.diagnostics] == \
+            [(d.code, d.message) for d in plain_result.diagnostics]

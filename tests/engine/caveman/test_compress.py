@@ -257,3 +257,22 @@ def test_the_length_gate_counts_utf16_units():
     for least, gated in ((5, ""), (6, ""), (7, "short"), (3, "")):
         part = Compressor(source, {**cfg, "minMessageLength": least}).compress_part("😀😀😀", "user")
         assert part.gated == gated, least
+
+
+def test_a_compressor_reused_for_many_bodies_gives_each_the_result_of_a_fresh_one():
+    """Per-body state starts afresh: the preserve patterns were compiled again for every body
+    (extraction then ran every copy: the 300th body took 30 times the first), an invalid one was
+    warned about once more each time, and a rule that ran out of time on one body was skipped
+    without a word on every later one."""
+    source = PackSource.from_packs([pack(rule("slow", r"(a|aa)+$", "X"), rule("fine", r"\bb\b", "B"))])
+    config = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx",
+              "intensity": "full", "preservePatterns": ["(", r"`[^`]+`"]}
+    reused = Compressor(source, config)
+    bodies = [{"messages": [{"role": "user", "content": "a" * 40 + " b `c`"}]},
+              {"messages": [{"role": "user", "content": "b b `c` and b"}]}] * 3
+    with default_timeout(0.05):
+        for body in bodies:
+            again, fresh = reused.compress_body(body), Compressor(source, config).compress_body(body)
+            assert again.body == fresh.body and again.stats["validationWarnings"] == fresh.stats["validationWarnings"]
+            assert codes(again) == codes(fresh)
+    assert len(reused.custom) == 1  # (the valid pattern, once)

@@ -170,5 +170,19 @@ def sessions(size: int, seed: int = 18) -> str:
     return "\n\n".join(out)
 
 
+def session_messages(size: int, seed: int = 18) -> list[dict[str, str]]:
+    """The messages ``sessions`` joins, as a chat body's ``messages`` (each a user turn, so the
+    whole text is compressed, as the one-part text is; the speaker's prefix left off): at least
+    ``size`` characters of content. Real traffic arrives so, a body of many short messages, and
+    a run's cost per message is what this measures."""
+    rng = random.Random(seed)
+    out, total = [], 0
+    while total < size:
+        content = message(rng).split(": ", 1)[1]
+        out.append({"role": "user", "content": content})
+        total += len(content)
+    return out
+
+
 if __name__ == "__main__":
     sys.stdout.write(sessions(int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 18))

@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import reference  # noqa: E402
-from bench.agent_corpus import sessions  # noqa: E402
+from bench.agent_corpus import session_messages, sessions  # noqa: E402
 
 
 def _shared(relative: str) -> Path:
@@ -194,17 +194,22 @@ def child(path: str, profile: str, repeats: int, rules: str) -> None:
     packs = PackSource.from_dir(Path(rules))
     config = {"enabled": True, "minMessageLength": 0, "intensity": "full", "compressRoles": ["user"]}
 
-    def once(text: str):
-        return Compressor(packs, config, profile=profile).compress_body({"messages": [{"role": "user",
-                                                                                       "content": text}]})
+    def once(body: dict):
+        return Compressor(packs, config, profile=profile).compress_body(body)
+
+    def one_message(text: str) -> dict:
+        return {"messages": [{"role": "user", "content": text}]}
 
     # packs loaded, regexes translated, and the one-off set-up a pattern gets once it has met
     # enough text (fast.strategy.UNTIMED_MIN_UNITS: untimed twins, measured costs) done: the baseline
     # is a process that has compressed before, so the peak above it is what the input costs
-    once(prose(100_000) + mixed_prose(100_000) + sessions(100_000))
+    once(one_message(prose(100_000) + mixed_prose(100_000) + sessions(100_000)))
     base = _status_kb("VmRSS")
     resettable = _reset_peak()
     text = Path(path).read_text(encoding="utf-8")
+    # (a .json file is a whole chat body, parsed before the timed runs)
+    body = json.loads(text) if path.endswith(".json") else one_message(text)
+    contents = [m["content"] for m in body["messages"]]
     machine_ms = workload_ms(3)[0]  # (the host's speed as this measurement starts)
     best_cpu = best_wall = float("inf")
     sys_ms = faults = 0.0
@@ -213,20 +218,20 @@ def child(path: str, profile: str, repeats: int, rules: str) -> None:
     for _ in range(repeats):
         before = resource.getrusage(resource.RUSAGE_SELF)
         started, started_cpu = time.perf_counter(), time.process_time()
-        result = once(text)
+        result = once(body)
         best_wall = min(best_wall, time.perf_counter() - started)
         cpu = time.process_time() - started_cpu
         if cpu < best_cpu:  # (the kernel's share of the best run: page faults of fresh memory)
             after = resource.getrusage(resource.RUSAGE_SELF)
             best_cpu, sys_ms = cpu, (after.ru_stime - before.ru_stime) * 1000
             faults = after.ru_minflt - before.ru_minflt
-        out = result.body["messages"][0]["content"]
+        out = "".join(m["content"] for m in result.body["messages"])
         fallback = bool(result.stats.get("fallbackApplied"))
     peak = _status_kb("VmHWM")
     peak_mb = None if base is None or peak is None or not resettable else (peak - base) / 1000
     print(json.dumps({"cpu_ms": best_cpu * 1000, "wall_ms": best_wall * 1000, "peak_mb": peak_mb,
                       "sys_ms": sys_ms, "faults": faults, "machine_ms": machine_ms,
-                      "out_ratio": len(out) / max(1, len(text)), "fallback": fallback}))
+                      "out_ratio": len(out) / max(1, sum(map(len, contents))), "fallback": fallback}))
 
 
 def measure(path: Path, profile: str, repeats: int, rules: Path) -> dict:
@@ -323,6 +328,35 @@ class MachineSpeed:
         return f" (host at {factor:.2f}x its fastest)" if factor >= self.SLOW else ""
 
 
+def body_of_messages(tmp: Path, args: argparse.Namespace, host: MachineSpeed) -> list[tuple[str, tuple[float, ...]]]:
+    """1 MB of agent sessions as a chat body, one message per turn (what real traffic is, where
+    the one-part figures above put a whole MB in one message): ours and OmniRoute's time on the
+    same body, in the same run. What a run costs per message, not per MB, decides this one."""
+    messages = session_messages(MB)
+    path = tmp / "agent-body-1mb.json"
+    path.write_text(json.dumps({"messages": messages}), encoding="utf-8")
+    mb = sum(len(m["content"].encode("utf-8")) for m in messages) / MB
+    print(f"\n[agent sessions as a chat body: {len(messages):,} messages, {mb:.2f} MB of content]")
+    missed: list[tuple[str, tuple[float, ...]]] = []
+    for profile in ("omniroute", "strict"):
+        m = measure(path, profile, REPEATS_AT_1MB, args.rules)
+        at = host.saw(m["machine_ms"])
+        print(f"  {profile:9}: cpu {m['cpu_ms']:8.1f} ms ({m['cpu_ms'] / mb:6.1f} ms/MB, "
+              f"{m['cpu_ms'] * 1000 / len(messages):.0f} us a message)  wall {m['wall_ms']:8.1f} ms  host {at:.0f} ms")
+        if m["cpu_ms"] / mb > TARGET_MS_PER_MB:
+            missed.append((f"agent body {profile}: {m['cpu_ms'] / mb:.1f} ms/MB > {TARGET_MS_PER_MB:.0f}", (at,)))
+        if profile == "omniroute" and not args.no_reference:
+            ref = reference.run("caveman-body", path, repeats=REFERENCE_REPEATS)
+            print(f"        {ref.describe()}")
+            if ref.ran:
+                ratio = ref.best_ms / m["wall_ms"]
+                print(f"        side by side: {ratio:.2f}x faster (its wall / our wall), "
+                      f"{ref.best_ms / m['cpu_ms']:.2f}x (its wall / our CPU)")
+                if ratio < TARGET_RATIO:
+                    missed.append((f"agent body: {ratio:.2f}x faster than OmniRoute < {TARGET_RATIO:.0f}x", ()))
+    return missed
+
+
 def _load() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -388,6 +422,8 @@ def main(argv: list[str]) -> int:
                 if growth > growth_target:
                     pair = (host_at[(profile, 1)], host_at[(profile, sizes[-1])])
                     missed.append((f"{name} growth {profile}: {growth:.2f} > {growth_target:.2f}", pair))
+        if "agent" in (args.corpus or list(CORPORA)):
+            missed += body_of_messages(Path(tmp), args, host)
         text = conformance_text(4 * MB)
         print("\n[conformance-derived text, `rulewright compress --intensity full --min-length 0`, 4 MB]")
         if text is None:

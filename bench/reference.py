@@ -24,7 +24,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("caveman", "rtk")
+KINDS = ("caveman", "caveman-body", "rtk")  # caveman-body: the file is a chat body (JSON), not one message
 MB = 1_000_000
 NODE_MIN_MAJOR = 20
 RELATIVE = Path("shared") / "reference" / "omniroute" / "bench" / "bench.mjs"
@@ -139,6 +139,41 @@ def runnable_script(script: Path) -> Path:
     return mirror
 
 
+_BODY_SCRIPTS: dict[Path, Path] = {}
+
+
+def body_script(script: Path) -> Path:
+    """A copy of ``script`` (in a temporary folder beside links to its data, as
+    ``runnable_script``'s) whose ``caveman-body`` kind reads its file as a whole chat body (JSON,
+    parsed once before the timed calls) instead of one message: agent traffic is bodies of many
+    messages, and the bundle's entry point only times one. Its timed call is the same
+    ``cavemanCompress(body, options)``."""
+    made = _BODY_SCRIPTS.get(script)
+    if made is not None:
+        return made
+    import atexit
+    import re
+    import tempfile
+
+    source = runnable_script(script)
+    text = source.read_text(encoding="utf-8")
+    read = re.compile(r'(var text = [\w$]+\.readFileSync\([\w$]+, "utf8"\);)')
+    call = 'cavemanCompress({ messages: [{ role: "user", content: text }] }'
+    branch = 'if (kind === "caveman")'
+    if len(read.findall(text)) != 1 or text.count(call) != 1 or text.count(branch) != 1:
+        raise ValueError("bench.mjs's entry point is not the one expected (no body mode)")
+    text = read.sub(r'\1 var parsedBody = kind === "caveman-body" ? JSON.parse(text) : null;', text)
+    text = text.replace(call, 'cavemanCompress(parsedBody ?? { messages: [{ role: "user", content: text }] }')
+    text = text.replace(branch, 'if (kind === "caveman" || kind === "caveman-body")')
+    folder = Path(tempfile.mkdtemp(prefix="rulewright-ref-body-"))
+    atexit.register(shutil.rmtree, folder, True)
+    (folder / "open-sse").symlink_to(source.parent / "open-sse", target_is_directory=True)
+    made = folder / script.name
+    made.write_text(text, encoding="utf-8")
+    _BODY_SCRIPTS[script] = made
+    return made
+
+
 def _node() -> tuple[str | None, str | None]:
     """(node executable, None) or (None, why it cannot be used)."""
     node = shutil.which("node")
@@ -203,7 +238,7 @@ def _startup_cpu(node: str, script: Path, kind: str, timeout: float) -> float:
 
     with tempfile.TemporaryDirectory(prefix="rulewright-ref-") as folder:
         empty = Path(folder) / "empty.txt"
-        empty.write_text("", encoding="utf-8")
+        empty.write_text("{}" if kind == "caveman-body" else "", encoding="utf-8")
         return _node_run([node, str(script), kind, str(empty), "1"], timeout)[1]
 
 
@@ -226,7 +261,10 @@ def run(kind: str, path: Path | str, *, repeats: int = 3, command: str | None = 
     node, why = _node()
     if node is None:
         return ReferenceRun(kind, size, reason=why)
-    script = runnable_script(script)
+    try:
+        script = body_script(script) if kind == "caveman-body" else runnable_script(script)
+    except (OSError, ValueError) as exc:
+        return ReferenceRun(kind, size, reason=f"no body mode: {exc}")
     argv = [node, str(script), kind, str(path), str(max(1, repeats))]
     if command:
         argv.append(command)

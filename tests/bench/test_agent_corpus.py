@@ -20,3 +20,13 @@ def test_sessions_mix_what_agents_send():
         assert marker in text, marker
     # every fence is closed: the cut falls between messages
     assert text.count("```") == 2 * len(fence_spans(text))
+
+
+def test_session_messages_are_the_sessions_turns_as_a_chat_body():
+    from bench.agent_corpus import session_messages
+
+    messages = session_messages(100_000)
+    assert sum(len(m["content"]) for m in messages) >= 100_000 and {m["role"] for m in messages} == {"user"}
+    text = sessions(100_000)  # (the same turns, drawn from the same seed)
+    assert all(f"User: {m['content']}" in text or f"Assistant: {m['content']}" in text for m in messages)
+    assert session_messages(50_000) == session_messages(100_000)[:len(session_messages(50_000))]

@@ -75,3 +75,38 @@ def test_a_script_with_real_links_runs_where_it_lies(tmp_path):
     script = bench / "bench.mjs"
     script.write_text("", encoding="utf-8")
     assert reference.runnable_script(script) == script
+
+
+def test_a_body_mode_copy_times_the_same_call_on_a_parsed_body(tmp_path):
+    """``caveman-body``: the bundle's entry point, copied, reads its file as a chat body (parsed
+    once, before the timed calls); a bundle whose entry point is not the expected one is refused
+    with a reason rather than timed some other way."""
+    bench = tmp_path / "bench"
+    (bench / "open-sse").mkdir(parents=True)
+    entry = ('var [kind, file2, reps] = process.argv.slice(2);\n'
+             'var text = fs4.readFileSync(file2, "utf8");\n'
+             'if (kind === "caveman") {\n'
+             '  cavemanCompress({ messages: [{ role: "user", content: text }] }, {});\n}\n')
+    (bench / "bench.mjs").write_text(entry, encoding="utf-8")
+    made = reference.body_script(bench / "bench.mjs").read_text(encoding="utf-8")
+    assert 'var parsedBody = kind === "caveman-body" ? JSON.parse(text) : null;' in made
+    assert 'cavemanCompress(parsedBody ?? { messages: [{ role: "user", content: text }] }, {})' in made
+    assert 'if (kind === "caveman" || kind === "caveman-body")' in made
+    other = tmp_path / "other"
+    (other / "open-sse").mkdir(parents=True)
+    (other / "bench.mjs").write_text("console.log('something else')\n", encoding="utf-8")
+    with pytest.raises(ValueError):
+        reference.body_script(other / "bench.mjs")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(reference.unavailable() is not None, reason=f"{reference.unavailable()}")
+def test_reference_times_a_chat_body(tmp_path):
+    import json
+
+    body = {"messages": [{"role": "user", "content": "Please just look at this basically broken test."}] * 50}
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body), encoding="utf-8")
+    run = reference.run("caveman-body", path, repeats=2, cpu=True)
+    assert run.ran, run.reason
+    assert run.bytes == path.stat().st_size and 0 < run.best_ms <= run.median_ms

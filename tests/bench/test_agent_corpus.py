@@ -27,6 +27,6 @@ def test_session_messages_are_the_sessions_turns_as_a_chat_body():
 
     messages = session_messages(100_000)
     assert sum(len(m["content"]) for m in messages) >= 100_000 and {m["role"] for m in messages} == {"user"}
-    text = sessions(100_000)  # (the same turns, drawn from the same seed)
+    text = sessions(200_000)  # (the same turns, drawn from the same seed; its prefixes make it longer)
     assert all(f"User: {m['content']}" in text or f"Assistant: {m['content']}" in text for m in messages)
     assert session_messages(50_000) == session_messages(100_000)[:len(session_messages(50_000))]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
@@ -106,6 +107,34 @@ def _align(a_seg: list[str], b_seg: list[str]) -> list[tuple[int | None, int | N
     return out
 
 
+MATCH_WORK = 20  # per segment: past this many pairings of equal segments, align instead of difflib
+
+
+def _segment_opcodes(a_seg: list[str], b_seg: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """``difflib``'s opcodes for the two segment lists, or, where segments repeat so much that
+    its search for the longest match would pair each with every equal one (a MB of stack
+    lines: three distinct segments, 65,000 times each, ran for minutes), opcodes from the
+    linear ``_align`` walk: one pair, gap or equal run per segment."""
+    counts = Counter(b_seg)
+    out: list[tuple[str, int, int, int, int]] = []
+    if sum(map(counts.__getitem__, a_seg)) <= MATCH_WORK * (len(a_seg) + len(b_seg)):
+        out.extend(difflib.SequenceMatcher(None, a_seg, b_seg, autojunk=False).get_opcodes())
+        return out
+    next_i = next_j = 0  # (where a gap on one side sits on the other)
+    for i, j in _align(a_seg, b_seg):
+        if i is None:
+            assert j is not None  # (_align never pairs a gap with a gap)
+            out.append(("insert", next_i, next_i, j, j + 1))
+            next_j = j + 1
+        elif j is None:
+            out.append(("delete", i, i + 1, next_j, next_j))
+            next_i = i + 1
+        else:
+            out.append(("equal" if a_seg[i] == b_seg[j] else "replace", i, i + 1, j, j + 1))
+            next_i, next_j = i + 1, j + 1
+    return out
+
+
 def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = None) -> list[DiffOp]:
     """A readable word-level diff of ``a`` → ``b``.
 
@@ -121,8 +150,7 @@ def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = No
     b_seg, b_off = _segments(b)
     raw: list[tuple[str, int, int, int, int]] = []
     prev_i = prev_j = -1  # last aligned segment of the block (for where gaps sit)
-    matcher = difflib.SequenceMatcher(None, a_seg, b_seg, autojunk=False)
-    opcodes = matcher.get_opcodes()
+    opcodes = _segment_opcodes(a_seg, b_seg)
     step = max(1, len(opcodes) // 50)
     for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if progress is not None and k % step == 0:

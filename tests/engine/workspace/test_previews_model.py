@@ -380,3 +380,47 @@ def test_the_warm_up_takes_the_pack_s_patterns_past_their_untimed_threshold(pack
     assert seen == [len(SAMPLE)]
     patterns = [(rule["pattern"], rule.get("flags", "gi")) for rule in PACK["rules"]]
     assert all(strategy.untimed_ready(source, flags) for source, flags in patterns)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["Error: x\n", "    at y\n", "  at z\n", "Basically, ", "the end. ", "\n"]),
+                min_size=1, max_size=400),
+       st.sampled_from([("    at ", " At "), ("Basically, ", ""), ("x", "x"), ("\n\n", "\n")]))
+def test_word_diff_of_repetitive_text_aligns_in_one_walk(pieces, change):
+    """A text of few distinct segments, repeated (a log, stack lines): ``difflib`` would pair every
+    segment with every equal one (a MB of stack lines ran for minutes in the IDE's explanation);
+    the linear alignment takes over, and the diff still rebuilds both texts."""
+    import difflib
+
+    from engine.workspace.previews import word_diff as module
+
+    a = "".join(pieces * 20)
+    b = a.replace(*change)
+    longest = [0]
+    real = difflib.SequenceMatcher
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, isjunk, x, y, **kw):
+            longest[0] = max(longest[0], len(x), len(y))
+            super().__init__(isjunk, x, y, **kw)
+
+    module.difflib.SequenceMatcher = Counted
+    try:
+        assert _rebuild(a, b) == (a, b)
+    finally:
+        module.difflib.SequenceMatcher = real
+    a_seg, b_seg = module._segments(a)[0], module._segments(b)[0]
+    pairings = sum(b_seg.count(x) for x in set(a_seg) for _ in range(a_seg.count(x)))
+    # a matcher over the whole lists only where equal segments pair up a bounded number of times
+    assert longest[0] < len(a_seg) or pairings <= module.MATCH_WORK * (len(a_seg) + len(b_seg))
+
+
+def test_word_diff_of_a_long_stack_trace_takes_the_linear_alignment():
+    from engine.workspace.previews import word_diff as module
+
+    a = "Error: x\n    at y\n" * 5_000
+    b = a.replace("    at ", " At ")
+    a_seg = module._segments(a)[0]
+    assert module._segment_opcodes(a_seg, module._segments(b)[0])[:2] == [
+        ("equal", 0, 1, 0, 1), ("equal", 1, 2, 1, 2)]  # (one op per segment: the walk, not difflib)
+    assert _rebuild(a, b) == (a, b)

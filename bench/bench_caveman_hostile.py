@@ -6,7 +6,8 @@ items packed edge to edge (``$``, ``A_``, ``1.``), of stack lines, of one endles
 noise. Each case is compressed (both profiles) and explained at 256 KB and 1 MB, in a process
 of its own, and prints CPU ms per MB and the growth from 256 KB to 1 MB (4 is linear; a scan
 that walks back over the text per item shows 10 and more). It misses its target when a growth
-passes ``GROWTH_LIMIT`` or a case does not finish within ``CASE_SECONDS``.
+passes ``GROWTH_LIMIT`` (confirmed from 1 to 4 MB: a quarter MB that fits the caches can flatter
+the smaller time) or a case does not finish within ``CASE_SECONDS``.
 
 A case may cost far more per MB than prose (every character an item is work per item) and may
 end in a ``CAV-timeout`` (the reference's own ``markdown_link`` pattern is quadratic on
@@ -86,8 +87,8 @@ CASES: dict[str, Callable[[int], str]] = {
 }
 
 
-def child(name: str) -> None:
-    """Measure one case: print ``{mode: [ms at each size]}`` as JSON."""
+def child(name: str, sizes: tuple[int, ...] = SIZES, only: str | None = None) -> None:
+    """Measure one case: print ``{mode: [ms at each size]}`` as JSON (``only``: that mode)."""
     from bench.bench_caveman import DEFAULT_RULES
     from engine.caveman import Compressor, PackSource
     from engine.caveman.explain import explain
@@ -104,7 +105,9 @@ def child(name: str) -> None:
         "explain": lambda text: explain(text, packs, config)}
     out: dict[str, list[float]] = {}
     for mode, run in modes.items():
-        for size in SIZES:
+        if only is not None and mode != only:
+            continue
+        for size in sizes:
             text = CASES[name](size)
             best = float("inf")
             for _ in range(REPEATS):
@@ -115,29 +118,42 @@ def child(name: str) -> None:
     print(json.dumps(out))
 
 
+def _run_child(name: str, *extra: str) -> dict[str, list[float]] | str:
+    """The child's times, or why there are none."""
+    try:
+        done = subprocess.run([sys.executable, __file__, "--child", name, *extra], capture_output=True, text=True,
+                              timeout=CASE_SECONDS, cwd=HERE.parent)
+    except subprocess.TimeoutExpired:
+        return f"did not finish within {CASE_SECONDS} s"
+    if done.returncode:
+        return f"failed: {done.stderr.strip().splitlines()[-1:]}"
+    times: dict[str, list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return times
+
+
 def main(names: list[str]) -> int:
     missed = []
     print(f"CPU ms per MB at {SIZES[-1] >> 20} MB (best of {REPEATS}) and growth {SIZES[-1] >> 10} KB / "
           f"{SIZES[0] >> 10} KB (target <= {GROWTH_LIMIT}; 4 is linear)")
     for name in names or list(CASES):
-        try:
-            done = subprocess.run([sys.executable, __file__, "--child", name], capture_output=True, text=True,
-                                  timeout=CASE_SECONDS, cwd=HERE.parent)
-        except subprocess.TimeoutExpired:
-            print(f"  {name:24} did not finish within {CASE_SECONDS} s", flush=True)
-            missed.append(f"{name}: over {CASE_SECONDS} s")
+        times = _run_child(name)
+        if isinstance(times, str):
+            print(f"  {name:24} {times}", flush=True)
+            missed.append(f"{name}: {times}")
             continue
-        if done.returncode:
-            print(f"  {name:24} failed: {done.stderr.strip().splitlines()[-1:]}", flush=True)
-            missed.append(f"{name}: failed")
-            continue
-        times = json.loads(done.stdout.strip().splitlines()[-1])
         cells = []
         for mode, (small, large) in times.items():
             growth = large / max(small, 0.5)
             cells.append(f"{mode} {large / (SIZES[-1] / (1 << 20)):7.0f} ms/MB x{growth:4.1f}")
             if growth > GROWTH_LIMIT and large > NOISE_MS:
-                missed.append(f"{name} {mode}: growth {growth:.1f}")
+                # a small size that fits the caches can flatter the ratio: measured again, 1 → 4 MB
+                again = _run_child(name, str(SIZES[-1]), str(4 * SIZES[-1]), mode)
+                if isinstance(again, str) or again[mode][1] / max(again[mode][0], 0.5) > GROWTH_LIMIT:
+                    missed.append(f"{name} {mode}: growth {growth:.1f}"
+                                  + (f", 4 MB / 1 MB {again[mode][1] / max(again[mode][0], 0.5):.1f}"
+                                     if not isinstance(again, str) else f" ({again})"))
+                else:
+                    cells[-1] += f" (4 MB / 1 MB x{again[mode][1] / max(again[mode][0], 0.5):.1f})"
         print(f"  {name:24} " + " | ".join(cells), flush=True)
     if missed:
         print("targets NOT met:\n  " + "\n  ".join(missed))
@@ -148,6 +164,9 @@ def main(names: list[str]) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
-        child(sys.argv[2])
+        if len(sys.argv) > 3:
+            child(sys.argv[2], (int(sys.argv[3]), int(sys.argv[4])), sys.argv[5])
+        else:
+            child(sys.argv[2])
     else:
         sys.exit(main(sys.argv[1:]))

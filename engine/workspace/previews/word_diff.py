@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,11 +45,53 @@ def _word_ops(a: str, b: str, a_base: int, b_base: int, out: list[tuple[str, int
     ta, sa = _tokens(a, a_base)
     tb, sb = _tokens(b, b_base)
     if len(ta) * len(tb) > PAIR_BUDGET:
-        out.append(("replace", a_base, a_base + len(a), b_base, b_base + len(b)))
+        _long_word_ops(a, b, sa, a_base, b_base, out)
         return
     matcher = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         out.append((tag, sa[i1], sa[i2], sb[j1], sb[j2]))
+
+
+def _long_word_ops(a: str, b: str, sa: list[int], a_base: int, b_base: int,
+                   out: list[tuple[str, int, int, int, int]]) -> None:
+    """Ops of two texts too long to diff word by word (a line of a MB without a sentence end):
+    the words they share at the start and at the end are equal runs, the middle between them
+    replaced, rather than the whole marked replaced for one changed word. A token boundary
+    depends only on the two characters around it, so one that lies with both of those inside
+    the shared start (or end) is a boundary of both texts: the runs are cut there. ``sa``: the
+    token starts of ``a`` (and its end), offset by ``a_base``."""
+    head = _shared(lambda k: a[:k] == b[:k], min(len(a), len(b)))
+    tail = _shared(lambda k: a[len(a) - k:] == b[len(b) - k:], min(len(a), len(b)) - head)
+    cut = sa[bisect_right(sa, a_base + head - 1) - 1] - a_base if head else 0
+    if head == len(a) == len(b):
+        cut = head
+    end = len(a)  # (a's boundary from where the shared end runs: none inside it reaches the start)
+    if tail:
+        k = bisect_left(sa, a_base + len(a) - tail + 1)
+        end = sa[k] - a_base if k < len(sa) else len(a)
+    end = max(end, cut)
+    b_end = len(b) - (len(a) - end)
+    if b_end < cut:  # (the two runs would overlap in b)
+        end, b_end = len(a), len(b)
+    if cut:
+        out.append(("equal", a_base, a_base + cut, b_base, b_base + cut))
+    if end - cut or b_end - cut:
+        out.append(("replace", a_base + cut, a_base + end, b_base + cut, b_base + b_end))
+    if end < len(a):
+        out.append(("equal", a_base + end, a_base + len(a), b_base + b_end, b_base + len(b)))
+
+
+def _shared(same: Callable[[int], bool], limit: int) -> int:
+    """The largest ``k`` up to ``limit`` with ``same(k)``, which holds for every smaller ``k``:
+    by bisection on slice comparisons (C-level), not a walk per character."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if same(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 _SEGMENT_END = re.compile(r"[.!?;:]+[ \t]+|\n+")

@@ -424,3 +424,28 @@ def test_word_diff_of_a_long_stack_trace_takes_the_linear_alignment():
     assert module._segment_opcodes(a_seg, module._segments(b)[0])[:2] == [
         ("equal", 0, 1, 0, 1), ("equal", 1, 2, 1, 2)]  # (one op per segment: the walk, not difflib)
     assert _rebuild(a, b) == (a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab `.,:\n😀é", max_size=60), st.text(alphabet="ab `.,:\n😀é", max_size=60),
+       st.text(alphabet="ab `.", max_size=8))
+def test_a_segment_too_long_for_the_word_diff_keeps_its_shared_ends(head, tail, middle):
+    """Past the pair budget, the words two segments share at their start and end are equal runs
+    and only the middle is replaced; the ops still rebuild both texts, equal runs equal."""
+    from engine.workspace.previews import word_diff as module
+
+    original = module.PAIR_BUDGET
+    module.PAIR_BUDGET = 0  # (every segment over budget)
+    try:
+        a, b = head + "x" + tail, head + middle + tail
+        assert _rebuild(a, b) == (a, b)
+    finally:
+        module.PAIR_BUDGET = original
+
+
+def test_a_long_line_changed_at_its_end_is_not_marked_changed_whole():
+    a = "`a` " * 200_000  # one segment of 800,000 characters, no sentence end
+    b = a.rstrip()
+    ops = word_diff(a, b)
+    changed = [op for op in ops if op.kind != "equal"]
+    assert sum(op.a_end - op.a_start for op in changed) <= 8 and _rebuild(a, b) == (a, b)

@@ -14,14 +14,27 @@ import operator
 import re
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QHelpEvent,
+    QPainter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 from PySide6.QtWidgets import QPlainTextDocumentLayout, QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from app.theme import mono_font, tints
 from engine.workspace.previews.marks import Span
 
 SPAN_WINDOW = 8000  # characters before and after the visible text whose spans are drawn
+# a line longer than this gets no shading: Qt lays out every wrapped row of a line for each
+# selection in it (1 MB of ``$`` on one line, a math block every 4 characters: 37 s with the GUI
+# thread blocked), and the view says so instead
+LONG_LINE = 20_000
+LONG_LINE_NOTICE = "shading is off in lines over 20,000 characters"
 ANNOUNCE_PASTE_MIN = 1000  # a paste at least this long is announced before the document takes it
 LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, "inserted": 2, "changed": 2,
           "match": 3}
@@ -189,9 +202,10 @@ class SpanTextView(QPlainTextEdit):
         self._layers: dict[str, list[Span]] = {}
         # per layer: (spans sorted by start, their starts, the longest span's length)
         self._sorted: dict[str, tuple[list[Span], list[int], int]] = {}
-        # per layer: (window it was built for, its selections there)
-        self._selections: dict[str, tuple[tuple[int, int], list[QTextEdit.ExtraSelection]]] = {}
+        # per layer: (window it was built for, its selections there, the spans left out there)
+        self._selections: dict[str, tuple[tuple[int, int], list[QTextEdit.ExtraSelection], int]] = {}
         self._window = (0, -1)  # the text range whose spans are drawn now
+        self._undrawn = 0  # spans near the visible text not drawn (they lie in a too long line)
         self.verticalScrollBar().valueChanged.connect(lambda _v: self._draw())
         self.setMouseTracking(True)
 
@@ -326,13 +340,23 @@ class SpanTextView(QPlainTextEdit):
         """Every layer's spans, by start."""
         return sorted((s for layer in self._layers.values() for s in layer), key=_START)
 
-    def _build(self, spans: list[Span]) -> list[QTextEdit.ExtraSelection]:
+    def _build(self, spans: list[Span]) -> tuple[list[QTextEdit.ExtraSelection], int]:
+        """The selections of ``spans``, and how many were left out for lying in a line over
+        ``LONG_LINE``."""
         length = self.document().characterCount() - 1
         out = []
+        left_out = 0
         formats: dict[tuple[str, str], QTextCharFormat] = {}
-        cursor = QTextCursor(self.document())
+        document = self.document()
+        cursor = QTextCursor(document)
         for s in spans:
             if s.end <= s.start or s.start >= length:
+                continue
+            # (asked of the blocks: a cursor placed in a long line costs what the line does)
+            block = document.findBlock(s.start)
+            if block.length() > LONG_LINE or (s.end > block.position() + block.length()
+                                              and document.findBlock(min(s.end, length)).length() > LONG_LINE):
+                left_out += 1
                 continue
             cursor.setPosition(s.start)
             cursor.setPosition(min(s.end, length), QTextCursor.MoveMode.KeepAnchor)
@@ -344,7 +368,7 @@ class SpanTextView(QPlainTextEdit):
                 fmt = formats[key] = span_format(s.kind, s.label)
             sel.format = fmt
             out.append(sel)
-        return out
+        return out, left_out
 
     def _apply(self) -> None:
         self._draw(force=True)
@@ -372,15 +396,41 @@ class SpanTextView(QPlainTextEdit):
             return LAYERS.get(spans[0].kind, 1) if spans else 0
 
         selections = []
+        undrawn = 0
         for name in sorted(self._layers, key=rank):
             built = self._selections.get(name)
             if built is None or built[0] != window:
                 ordered, starts, longest = self._sorted.get(name, ([], [], 0))
                 first = bisect.bisect_left(starts, window[0] - longest)
                 near = [s for s in ordered[first:bisect.bisect_left(starts, window[1])] if s.end > window[0]]
-                built = self._selections[name] = (window, self._build(near))
+                built = self._selections[name] = (window, *self._build(near))
             selections.extend(built[1])
+            undrawn += built[2]
         self.setExtraSelections(selections)
+        if undrawn != self._undrawn:
+            self._undrawn = undrawn
+            self.viewport().update()
+
+    @property
+    def undrawn(self) -> int:
+        """Spans near the visible text left unshaded because their line is over ``LONG_LINE``."""
+        return self._undrawn
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if not self._undrawn:
+            return
+        # the notice, in the top right corner: the shading is missing, not the spans
+        painter = QPainter(self.viewport())
+        metrics = painter.fontMetrics()
+        width = metrics.horizontalAdvance(LONG_LINE_NOTICE) + 12
+        box = QRect(max(0, self.viewport().width() - width - 4), 4, min(width, self.viewport().width()),
+                    metrics.height() + 6)
+        painter.fillRect(box, self.palette().toolTipBase())
+        painter.setPen(self.palette().toolTipText().color())
+        painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), metrics.elidedText(
+            LONG_LINE_NOTICE, Qt.TextElideMode.ElideRight, box.width() - 8))
+        painter.end()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -152,3 +152,27 @@ def test_a_prepared_text_is_shown_as_set_text_would_show_it(qtbot):
         assert view.toPlainText() == again and view.plain_text() == again
     view.set_text("plain again")
     assert view.toPlainText() == "plain again"
+
+
+def test_a_line_too_long_to_shade_is_left_plain_and_the_view_says_so(qtbot):
+    """Qt places a cursor, and draws a selection, in a line at the cost of laying out the line:
+    1 MB of ``$`` on one line with a math block every four characters blocked the GUI thread
+    for 37 s on its first result. Spans in a line over ``LONG_LINE`` are not drawn; the view
+    counts them and paints its notice; the spans of ordinary lines still are drawn."""
+    view = SpanTextView()
+    qtbot.addWidget(view)
+    view.resize(420, 200)
+    view.show()
+    long_line = "$" * (spanview.LONG_LINE + 4)
+    view.set_text("short line\n" + long_line + "\nend")
+    start = len("short line\n")
+    spans = [Span(0, 5, "protected", "p", label="url")]
+    spans += [Span(start + i, start + i + 4, "protected", "m", label="math") for i in range(0, 4000, 4)]
+    view.set_layer("protected", spans)
+    drawn = view.extraSelections()
+    assert len(drawn) == 1 and drawn[0].cursor.selectionStart() == 0
+    assert view.undrawn == 1000
+    assert view.grab().width() == 420  # (the notice paints without error)
+    view.set_text("short line\nanother\n")
+    view.set_layer("protected", [Span(0, 5, "protected", "p", label="url")])
+    assert view.undrawn == 0 and len(view.extraSelections()) == 1

@@ -159,10 +159,17 @@ def _segment_opcodes(a_seg: list[str], b_seg: list[str]) -> list[tuple[str, int,
     lines: three distinct segments, 65,000 times each, ran for minutes), opcodes from the
     linear ``_align`` walk: one pair, gap or equal run per segment."""
     counts = Counter(b_seg)
-    out: list[tuple[str, int, int, int, int]] = []
     if sum(map(counts.__getitem__, a_seg)) <= MATCH_WORK * (len(a_seg) + len(b_seg)):
+        out: list[tuple[str, int, int, int, int]] = []
         out.extend(difflib.SequenceMatcher(None, a_seg, b_seg, autojunk=False).get_opcodes())
         return out
+    return _aligned_opcodes(a_seg, b_seg)
+
+
+def _aligned_opcodes(a_seg: list[str], b_seg: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """Opcodes of the ``_align`` walk: per pair ``equal`` or a one-to-one ``replace``, per gap an
+    ``insert`` or ``delete`` placed after the last segment paired on the other side."""
+    out: list[tuple[str, int, int, int, int]] = []
     next_i = next_j = 0  # (where a gap on one side sits on the other)
     for i, j in _align(a_seg, b_seg):
         if i is None:
@@ -192,7 +199,6 @@ def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = No
     a_seg, a_off = _segments(a)
     b_seg, b_off = _segments(b)
     raw: list[tuple[str, int, int, int, int]] = []
-    prev_i = prev_j = -1  # last aligned segment of the block (for where gaps sit)
     opcodes = _segment_opcodes(a_seg, b_seg)
     step = max(1, len(opcodes) // 50)
     for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
@@ -203,21 +209,12 @@ def word_diff(a: str, b: str, progress: Callable[[float, str], None] | None = No
         elif i2 - i1 == j2 - j1:
             for k in range(i2 - i1):
                 _word_ops(a_seg[i1 + k], b_seg[j1 + k], a_off[i1 + k], b_off[j1 + k], raw)
-        else:
-            for i, j in _align(a_seg[i1:i2], b_seg[j1:j2]):
-                if i is None:
-                    assert j is not None  # (_align never pairs a gap with a gap)
-                    raw.append(("insert", a_off[i1 + prev_i + 1], a_off[i1 + prev_i + 1],
-                                b_off[j1 + j], b_off[j1 + j + 1]))
-                    prev_j = j
-                elif j is None:
-                    raw.append(("delete", a_off[i1 + i], a_off[i1 + i + 1], b_off[j1 + prev_j + 1],
-                                b_off[j1 + prev_j + 1]))
-                    prev_i = i
+        else:  # (a block of unequal lengths: its segments paired by the walk)
+            for tag2, p1, p2, q1, q2 in _aligned_opcodes(a_seg[i1:i2], b_seg[j1:j2]):
+                if tag2 == "replace":
+                    _word_ops(a_seg[i1 + p1], b_seg[j1 + q1], a_off[i1 + p1], b_off[j1 + q1], raw)
                 else:
-                    _word_ops(a_seg[i1 + i], b_seg[j1 + j], a_off[i1 + i], b_off[j1 + j], raw)
-                    prev_i, prev_j = i, j
-            prev_i = prev_j = -1
+                    raw.append((tag2, a_off[i1 + p1], a_off[i1 + p2], b_off[j1 + q1], b_off[j1 + q2]))
     ua, ub = Utf16Offsets(a), Utf16Offsets(b)
     ops: list[DiffOp] = []
     for kind, a1, a2, b1, b2 in raw:

@@ -194,12 +194,9 @@ def occurring(text: str, items: Iterable[str]) -> set[str]:
         return set()
     if len(wanted) <= FEW_ITEMS:
         return {item for item in wanted if item in text}
-    raw, width, encoding = _view_for_items(text, wanted)
-    # (in an ASCII view, an item with another character cannot occur)
-    listed = [item for item in wanted if width != 1 or item.isascii()]
+    raw, width, listed, encoded = _items_in_view(text, wanted)
     if not listed:
         return set()
-    encoded = [item.encode(encoding, "surrogatepass") for item in listed]
     reach = KEY_UNITS * (width or 1)
     groups: dict[bytes, list[int]] = {}  # key → the items (indices into listed) it leads
     for k, full in enumerate(encoded):
@@ -237,12 +234,10 @@ def counts(text: str, items: Iterable[str]) -> dict[str, int]:
     wanted = set(items)
     if len(wanted) <= FEW_ITEMS or "" in wanted:
         return {item: text.count(item) for item in wanted}
-    raw, width, encoding = _view_for_items(text, wanted)
-    listed = [item for item in wanted if width != 1 or item.isascii()]
-    out = dict.fromkeys(wanted, 0)  # (in an ASCII view, an item with another character cannot occur)
+    raw, width, listed, encoded = _items_in_view(text, wanted)
+    out = dict.fromkeys(wanted, 0)
     if not listed:
         return out
-    encoded = [item.encode(encoding, "surrogatepass") for item in listed]
     automaton = ahocorasick_rs.BytesAhoCorasick(encoded, implementation=_kind_for(encoded, len(raw)))
     tally = [0] * len(listed)
     free = [0] * len(listed)  # where the next counted hit of each item may start
@@ -270,6 +265,14 @@ def _kind_for(keys: list[bytes], hay: int) -> ahocorasick_rs.Implementation | No
     if hay >= DFA_HAY_RATIO * sum(map(len, keys)):
         return None
     return ahocorasick_rs.Implementation.ContiguousNFA
+
+
+def _items_in_view(text: str, wanted: set[str]) -> tuple[bytes, int, list[str], list[bytes]]:
+    """``text``'s bytes to search for ``wanted`` in (``_view_for_items``), its width, the items
+    that can occur there (in an ASCII view, one with another character cannot) and their bytes."""
+    raw, width, encoding = _view_for_items(text, wanted)
+    listed = [item for item in wanted if width != 1 or item.isascii()]
+    return raw, width, listed, [item.encode(encoding, "surrogatepass") for item in listed]
 
 
 def _view_for_items(text: str, items: Iterable[str]) -> tuple[bytes, int, str]:

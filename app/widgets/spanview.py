@@ -34,7 +34,7 @@ SPAN_WINDOW = 8000  # characters before and after the visible text whose spans a
 # selection in it (1 MB of ``$`` on one line, a math block every 4 characters: 37 s with the GUI
 # thread blocked), and the view says so instead
 LONG_LINE = 20_000
-LONG_LINE_NOTICE = "shading is off in lines over 20,000 characters"
+LONG_LINE_NOTICE = f"shading is off in lines over {LONG_LINE:,} characters"
 ANNOUNCE_PASTE_MIN = 1000  # a paste at least this long is announced before the document takes it
 LAYERS = {"protected": 0, "dropped": 0, "summary": 1, "error": 1, "removed": 2, "inserted": 2, "changed": 2,
           "match": 3}
@@ -343,11 +343,11 @@ class SpanTextView(QPlainTextEdit):
     def _build(self, spans: list[Span]) -> tuple[list[QTextEdit.ExtraSelection], int]:
         """The selections of ``spans``, and how many were left out for lying in a line over
         ``LONG_LINE``."""
-        length = self.document().characterCount() - 1
+        document = self.document()
+        length = document.characterCount() - 1
         out = []
         left_out = 0
         formats: dict[tuple[str, str], QTextCharFormat] = {}
-        document = self.document()
         cursor = QTextCursor(document)
         for s in spans:
             if s.end <= s.start or s.start >= length:

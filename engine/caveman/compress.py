@@ -56,6 +56,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from operator import attrgetter, le
 from typing import Any
 
@@ -64,6 +65,7 @@ from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapi
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
+from engine.caveman.joined import Step, join, joinable, replace_joined
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import counts, occurring, occurring_in_any, present
 from engine.caveman.packs import PackSource, Rule
@@ -114,6 +116,10 @@ MAX_DOTTED = 200
 # the heap already, and the mappings' own release keeps the peak RSS lower (mixed prose, 1 MB:
 # 61-64 MB above the baseline as it is, 64-70 MB with the heap reused)
 HEAP_REUSE_MIN = 8_000_000
+# parts shorter than this go through the rules together (``Compressor._compress_joined``), up
+# to this many characters at once; a longer part has the large-text path to itself
+JOINED_PART_MAX = RELEASE_MIN
+JOINED_TOTAL_MAX = 4_000_000
 
 
 _DOT_IDENT = re.compile(r"\.[A-Za-z_$]")  # a dot before an identifier start (led by the dot: quick to find)
@@ -229,6 +235,7 @@ class Compressor:
     """One ``cavemanCompress`` run: packs, config and profile fixed; rules compiled once."""
 
     use_stand_ins = True  # the plain path's rules on ASCII stand-ins where exact (tests compare both)
+    use_joined = True  # short parts' rules over their texts joined where exact (tests compare both)
 
     def __init__(self, packs: PackSource, config: CavemanConfig | dict[str, Any] | None = None, *,
                  profile: str = "omniroute", fallback_rules: list[Rule] | None = None,
@@ -288,13 +295,15 @@ class Compressor:
         self.compile_patterns()
         self.notes = []
         self.timed_out = {}  # (a rule that ran out of time on an earlier body gets its chance again)
-        original_tokens = compressed_tokens = 0
-        outcomes: list[PartOutcome] = []
-        new_messages = []
+        original_tokens = 0
+        # the parts to compress, in order, first: short ones go through the rules together
+        # (``_compress_parts``); then the messages are put back together from their outcomes
+        jobs: list[tuple[str, str, int, int | None]] = []
+        kept: list[tuple[Any, int, list[int]]] = []  # (message, its tokens, its parts' jobs; -1: as it is)
         for mi, msg in enumerate(messages):
             content = msg.get("content") if isinstance(msg, dict) else None
             if not isinstance(content, str | list):
-                new_messages.append(msg)
+                kept.append((msg, -1, []))
                 continue
             measured = content_string(content)
             tokens = estimate_tokens(measured)
@@ -302,24 +311,40 @@ class Compressor:
             role = msg.get("role")
             if not measured or utf16_len(measured) < self.config.min_message_length \
                     or role not in self.config.compress_roles:
-                compressed_tokens += tokens
-                new_messages.append(msg)
+                kept.append((msg, tokens, []))
                 continue
             if isinstance(content, str):
-                outcome = self.compress_part(content, role, mi, None)
-                outcomes.append(outcome)
-                new_msg = {**msg, "content": outcome.text}
+                kept.append((msg, tokens, [len(jobs)]))
+                jobs.append((content, role, mi, None))
+                continue
+            numbers = []
+            for pi, part in enumerate(content):
+                if isinstance(part, dict) and isinstance(part.get("text"), str) \
+                        and (part.get("type") in TEXT_PART_TYPES or self._output_text(part, role, mi, pi)):
+                    numbers.append(len(jobs))
+                    jobs.append((part["text"], role, mi, pi))
+                else:
+                    numbers.append(-1)
+            kept.append((msg, tokens, numbers))
+        outcomes = self._compress_parts(jobs)
+        compressed_tokens = 0
+        new_messages = []
+        for msg, tokens, numbers in kept:
+            if tokens < 0:
+                new_messages.append(msg)
+                continue
+            content = msg["content"]
+            if not numbers:
+                new_msg = msg
+            elif isinstance(content, str):
+                new_msg = {**msg, "content": outcomes[numbers[0]].text}
             else:
                 parts = []
                 changed = False
-                for pi, part in enumerate(content):
-                    if isinstance(part, dict) and isinstance(part.get("text"), str) \
-                            and (part.get("type") in TEXT_PART_TYPES or self._output_text(part, role, mi, pi)):
-                        outcome = self.compress_part(part["text"], role, mi, pi)
-                        outcomes.append(outcome)
-                        if outcome.text != part["text"]:
-                            part = {**part, "text": outcome.text}
-                            changed = True
+                for part, number in zip(content, numbers):
+                    if number >= 0 and outcomes[number].text != part["text"]:
+                        part = {**part, "text": outcomes[number].text}
+                        changed = True
                     parts.append(part)
                 new_msg = {**msg, "content": parts} if changed else msg
             # (content left as it was, a part that fell back: its tokens are counted already, where
@@ -331,6 +356,115 @@ class Compressor:
         diags = [*self.notes, *diags]
         return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
                               stats, diags, outcomes)
+
+    def _compress_parts(self, jobs: list[tuple[str, str, int, int | None]]) -> list[PartOutcome]:
+        """Each ``(text, role, message index, part index)`` compressed, in order. Runs of short
+        parts go through the rules together (``_compress_joined``); a long part goes alone."""
+        if not self.use_joined or self.record or self.progress is not None or not self.runner.keep_units \
+                or len(jobs) < 2:
+            return [self.compress_part(*job) for job in jobs]
+        outcomes: list[PartOutcome] = []
+        batch: list[tuple[str, str, int, int | None]] = []
+        size = 0
+        for job in jobs:
+            if len(job[0]) >= JOINED_PART_MAX:
+                outcomes += self._compress_joined(batch)
+                batch, size = [], 0
+                outcomes.append(self.compress_part(*job))
+                continue
+            batch.append(job)
+            size += len(job[0])
+            if size >= JOINED_TOTAL_MAX:  # (what a batch holds at once stays bounded)
+                outcomes += self._compress_joined(batch)
+                batch, size = [], 0
+        return outcomes + self._compress_joined(batch)
+
+    def _compress_joined(self, jobs: list[tuple[str, str, int, int | None]]) -> list[PartOutcome]:
+        """Short parts, each through ``_compress_part``'s steps, but the rules stage-wise over all
+        of them: each rule once over their texts joined (``_rules_joined``). A chat body of
+        ~1,250 messages spent ~540 µs a message in its rules, one scan per rule and message."""
+        if len(jobs) < 2:
+            return [self.compress_part(*job) for job in jobs]
+        outcomes = [PartOutcome(mi, pi, role, text, text) for text, role, mi, pi in jobs]
+        large = sum(len(job[0]) for job in jobs) >= RELEASE_MIN
+        with gc_paused(large):
+            try:
+                ready = [o for o in outcomes if self._before_rules(o)]
+                groups: dict[tuple[int, ...], list[PartOutcome]] = {}
+                for o in ready:
+                    assert o.selection is not None
+                    groups.setdefault(tuple(map(id, o.selection.rules)), []).append(o)
+                for members in groups.values():
+                    assert members[0].selection is not None
+                    self._rules_joined(members, members[0].selection.rules)
+                for o in ready:
+                    self._after_rules(o)
+            finally:
+                if large:
+                    release_texts()
+        return outcomes
+
+    def _rules_joined(self, members: list[PartOutcome], rules: list[Rule]) -> None:
+        """The rules of parts that share them, rule by rule: a ``joinable`` rule once over the
+        parts' texts joined, any other on each part alone. Each part gets ``rules_output`` and
+        reports what ``_run_rules`` would have (a part on pooled stand-ins runs alone)."""
+        runs: list[_RulesRun] = []
+        for o in members:
+            assert o.extraction is not None
+            run = self._rules_start(o, o.extraction, rules, True)
+            if run.pooled:  # (a rule may send it back to its real text: see ``_run_rules``)
+                o.rules_output = self._run_rules(o, o.extraction, rules)
+            else:
+                runs.append(run)
+        texts = [run.text for run in runs]
+        joined, starts = join(texts)
+        for rule in rules:
+            if self.timed_out.get(id(rule)) is rule:
+                continue
+            rx = self.runner.regexp(rule)
+            step: Step | None = None
+            try:
+                if len(runs) > 1 and joinable(rule):
+                    try:
+                        step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
+                                              self.runner.budget(joined))
+                    except (RegexTimeout, JSUnsupportedError):
+                        step = None  # (each part alone, below, says so where it happens)
+                if step is None or step.crossed:
+                    # each part alone, in order, as ``_run_rules`` does (a rule that stops on one
+                    # is skipped on the parts after it); with a step, only the parts a match
+                    # crossed into or out of
+                    for k in range(len(runs)) if step is None else sorted(step.crossed):
+                        run = runs[k]
+                        if self.timed_out.get(id(rule)) is not rule:
+                            run.text = texts[k] = self._run_rule(run.o, rule, rx, run.text, run.prefilter, run.q4)
+                kept = step is not None and self._take_step(runs, texts, rule, step)
+            finally:
+                rx.forget()
+            if kept and step is not None:
+                joined = step.joined
+                starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+            elif step is None or step.pieces or step.crossed:
+                joined, starts = join(texts)
+        for run in runs:
+            run.o.rules_output = self._rules_end(run)
+
+    def _take_step(self, runs: list[_RulesRun], texts: list[str], rule: Rule, step: Step) -> bool:
+        """Each part's text after ``rule`` from the joined run (``step``), reported as
+        ``_run_rule`` reports it. Returns whether the joined result is the parts' texts joined."""
+        whole = not step.crossed
+        for k, piece in step.pieces.items():
+            run = runs[k]
+            if piece == run.text:
+                continue
+            if run.prefilter is not None and not run.prefilter.attempt(rule.name):
+                if self.diagnose:
+                    run.q4.append(rule.name)
+                whole = False  # (the joined result holds the change the prefilter kept out)
+                continue
+            run.o.applied.append(rule.name)
+            run.text = texts[k] = piece
+        return whole
 
     def _output_text(self, part: dict[str, Any], role: str, mi: int, pi: int) -> bool:
         """CAV-Q24: a Responses assistant's ``output_text`` part is never compressed (``strict`` does)."""
@@ -416,10 +550,20 @@ class Compressor:
 
     def _compress_part(self, text: str, role: str, mi: int, pi: int | None) -> PartOutcome:
         o = PartOutcome(mi, pi, role, text, text)
+        if self._before_rules(o):
+            assert o.extraction is not None and o.selection is not None
+            o.rules_output = self._run_rules(o, o.extraction, o.selection.rules)
+            self._after_rules(o)
+        return o
+
+    def _before_rules(self, o: PartOutcome) -> bool:
+        """Steps 1–5 of a part: its protected regions, language and rules. False: the part is
+        done (empty, short, or a pattern ran out of time)."""
+        text = o.original
         least = self.config.min_message_length  # (a text has at least as many UTF-16 units as characters)
         if not text or (len(text) < least and utf16_len(text) < least):
             o.gated = "empty" if not text else "short"
-            return o
+            return False
         # 2–3. protected regions
         o.should_preserve = bool(self.custom) or has_structure(text)
         if o.should_preserve:
@@ -427,7 +571,8 @@ class Compressor:
                 o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout,
                                        use_stand_ins=self.use_stand_ins)
             except RegexTimeout as exc:
-                return _left_unchanged(o, "protected-region pattern", exc)
+                _left_unchanged(o, "protected-region pattern", exc)
+                return False
         else:
             o.extraction = Extraction(text, text, [], choose_seed(text))
         ex = o.extraction
@@ -440,7 +585,8 @@ class Compressor:
             o.language, o.detection = choose_language(text, _config_view(self.config), profile=self.profile,
                                                       timeout=self.timeout)
         except RegexTimeout as exc:
-            return _left_unchanged(o, "language detection pattern", exc)
+            _left_unchanged(o, "language detection pattern", exc)
+            return False
         if o.detection is not None and not self.strict and self.diagnose:
             try:
                 unicode_pick = detect_language(text, profile="strict", timeout=self.timeout)
@@ -449,10 +595,14 @@ class Compressor:
             if unicode_pick.language != o.detection.language:
                 self._diag(o, "CAV-Q6", f"language detected as {o.detection.language}; with Unicode word "
                            f"edges for hint words it would be {unicode_pick.language}", "warning")
-        o.selection = self._select(o, role)
-        # 6. rules
+        o.selection = self._select(o, o.role)
         _between_stages(text)  # (what extraction made and no longer needs, before the rules' copies)
-        o.rules_output = self._run_rules(o, ex, o.selection.rules)
+        return True
+
+    def _after_rules(self, o: PartOutcome) -> None:
+        """Steps 7–9 of a part, after its rules (``o.rules_output``): cleanup, restore, validation."""
+        text, ex = o.original, o.extraction
+        assert ex is not None
         ex.ascii_view = None  # (a copy of the part the later stages do not read)
         work, stand = o.rules_output
         _between_stages(text)
@@ -494,7 +644,6 @@ class Compressor:
         self._validate(o, ex, view, restored, joined, _PutBack(numbers, spans, changed))
         ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
-        return o
 
     def _tick(self, fraction: float, stage: str) -> None:
         if self.progress is not None:
@@ -525,35 +674,7 @@ class Compressor:
         those hold for the rules: ``ex.text`` is then not made unless the rules change nothing).
         Returns the text after them, or, when they ran on stand-ins and changed it, its UTF-16
         units on those stand-ins and the stand-ins (``PartOutcome.rules_output``)."""
-        stand: StandIns | None = None
-        view = ex.ascii_view
-        if self.runner.keep_units and self.use_stand_ins and view is not None and (pool or not view[0].pool_mark) \
-                and fits(view[0], rules):
-            stand, text = view  # (extraction's stand-ins hold for the rules too)
-            start = text
-        else:
-            # rules see (and, with keep_units, return) the UTF-16 units of the text: one
-            # conversion for a text with astral characters, and one back at the end
-            text = start = to_utf16_units(ex.text) if self.runner.keep_units else ex.text
-            # and, where that is exact, on pure ASCII: a few distinct non-ASCII units stood in
-            # for (engine.caveman.standins; an explanation records the real text)
-            stand = stand_ins(text, rules) if self.runner.keep_units and self.use_stand_ins else None
-            if stand is not None:
-                text = start = stand.to_ascii(text)
-        q4: list[str] = []
-        index = self.runner.share_index(rules)
-        prefilter = None
-        if not self.strict:  # (the index's pass over the text also rules out absent keywords)
-            absent = index.absent_keys(text) if index is not None and text.isascii() else frozenset()
-            # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
-            prefilter = Prefilter(start if stand is not None and ASCII_KEYWORDS else ex.text, absent,
-                                  LiteralIndex.KEY)
-        # pooled stand-ins hold while no rule changes how many pooled marks there are (a rule's
-        # replacement copies none: ``standins.fits``); one that does sends the rules back to the
-        # real text, from the start, with what they had reported let go of
-        pooled = stand.pool_mark if stand is not None and stand.pool_mark else ""
-        marks = text.count(pooled) if pooled else 0
-        reported = (len(o.applied), len(o.diagnostics), len(o.runs), dict(self.timed_out))
+        run = self._rules_start(o, ex, rules, pool)
         count = len(rules)
         for done, rule in enumerate(rules):
             if self.progress is not None:
@@ -562,23 +683,59 @@ class Compressor:
                 continue
             rx = self.runner.regexp(rule)
             try:
-                after = self._run_rule(o, rule, rx, text, prefilter, q4)
+                after = self._run_rule(o, rule, rx, run.text, run.prefilter, run.q4)
             finally:
                 rx.forget()  # (the memos of a text the next rules do not run on: a copy per rule)
-            if pooled and after is not text and after.count(pooled) != marks:
-                del o.applied[reported[0]:], o.diagnostics[reported[1]:], o.runs[reported[2]:]
-                self.timed_out = reported[3]
+            if run.pooled and after is not run.text and after.count(run.pooled) != run.marks:
+                applied, diagnostics, runs, self.timed_out = run.reported
+                del o.applied[applied:], o.diagnostics[diagnostics:], o.runs[runs:]
                 return self._run_rules(o, ex, rules, pool=False)
-            text = after
-        if q4:
+            run.text = after
+        return self._rules_end(run)
+
+    def _rules_start(self, o: PartOutcome, ex: Extraction, rules: list[Rule], pool: bool) -> _RulesRun:
+        """What the rules of one part start from: the text (its units, or on stand-ins) and the
+        reference's keyword prefilter (``_run_rules``)."""
+        stand: StandIns | None = None
+        view = ex.ascii_view
+        if self.runner.keep_units and self.use_stand_ins and view is not None and (pool or not view[0].pool_mark) \
+                and fits(view[0], rules):
+            stand, text = view  # (extraction's stand-ins hold for the rules too)
+        else:
+            # rules see (and, with keep_units, return) the UTF-16 units of the text: one
+            # conversion for a text with astral characters, and one back at the end
+            text = to_utf16_units(ex.text) if self.runner.keep_units else ex.text
+            # and, where that is exact, on pure ASCII: a few distinct non-ASCII units stood in
+            # for (engine.caveman.standins; an explanation records the real text)
+            stand = stand_ins(text, rules) if self.runner.keep_units and self.use_stand_ins else None
+            if stand is not None:
+                text = stand.to_ascii(text)
+        index = self.runner.share_index(rules)
+        prefilter = None
+        if not self.strict:  # (the index's pass over the text also rules out absent keywords)
+            absent = index.absent_keys(text) if index is not None and text.isascii() else frozenset()
+            # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
+            prefilter = Prefilter(text if stand is not None and ASCII_KEYWORDS else ex.text, absent,
+                                  LiteralIndex.KEY)
+        # pooled stand-ins hold while no rule changes how many pooled marks there are (a rule's
+        # replacement copies none: ``standins.fits``); one that does sends the rules back to the
+        # real text, from the start, with what they had reported let go of
+        pooled = stand.pool_mark if stand is not None and stand.pool_mark else ""
+        return _RulesRun(o, ex, stand, text, text, prefilter, pooled, text.count(pooled) if pooled else 0,
+                         (len(o.applied), len(o.diagnostics), len(o.runs), dict(self.timed_out)))
+
+    def _rules_end(self, run: _RulesRun) -> tuple[str, StandIns | None]:
+        """``_run_rules``' result from where the rules left ``run``: CAV-Q4 and CAV-Q12 said."""
+        o, ex, text, stand = run.o, run.ex, run.text, run.stand
+        if run.q4:
             self._diag(o, "CAV-Q4", "skipped by OmniRoute's keyword prefilter although they would change the "
-                       f"text: {', '.join(q4)}", "warning", rules=q4)
-        if text is start:
+                       f"text: {', '.join(run.q4)}", "warning", rules=run.q4)
+        if text is run.start:
             return ex.text, None
         if stand is None:
             text = from_utf16_units(text)
         if self.diagnose and not self.strict:  # (its tokens are ASCII: they read the stand-ins alike)
-            self._check_dotted(o, ex.text if stand is None else start, text)
+            self._check_dotted(o, ex.text if stand is None else run.start, text)
         return text, stand
 
     def _run_rule(self, o: PartOutcome, rule: Rule, rx: FastRegex, text: str, prefilter: Prefilter | None,
@@ -808,6 +965,22 @@ class _PutBack:
 
 
 _START, _END = attrgetter("start"), attrgetter("end")
+
+
+@dataclass
+class _RulesRun:
+    """One part's rules under way: the text they have come to, and what they report."""
+
+    o: PartOutcome
+    ex: Extraction
+    stand: StandIns | None  # the stand-ins ``text`` is on (None: the text's own units, or itself)
+    start: str  # the text the rules started from
+    text: str  # the text after the rules so far
+    prefilter: Prefilter | None
+    pooled: str  # the pooled stand-ins' mark ("": none)
+    marks: int  # how many of it ``start`` holds
+    reported: tuple[int, int, int, dict[int, Rule]]  # what had been reported before the rules
+    q4: list[str] = field(default_factory=list)  # rules the prefilter skipped that would change the text
 
 
 def _fenced_spans(ex: Extraction) -> list[tuple[int, int]] | None:

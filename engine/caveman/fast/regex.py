@@ -506,10 +506,10 @@ class FastRegex:
         return self._replace_each(text, lambda _at, matched: fn(matched), timeout, keep_units)
 
     def replace_all_spans(self, text: str, fn: Callable[[list[int], list[str]], list[str]],
-                          timeout: float | None = None) -> str:
+                          timeout: float | None = None, *, keep_units: bool = False) -> str:
         """``replace_spans`` with one call of ``fn`` for every match at once (their JavaScript
         offsets and matched texts, left to right, in; their values, in order, out)."""
-        return self._replace_each(text, fn, timeout, False, offsets=True)
+        return self._replace_each(text, fn, timeout, keep_units, offsets=True)
 
     def replace_spans(self, text: str, fn: Callable[[int, str], str], timeout: float | None = None) -> str:
         """``replace`` with a function of each match's JavaScript offset and matched text (a

@@ -1,0 +1,144 @@
+"""Rules over many parts joined (``engine.caveman.joined``): which rules may run that way, the
+parts a match crossed into, and that a body gives exactly what it gives part by part."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.caveman import Compressor, PackSource
+from engine.caveman.apply import RuleRunner, shared_regexp
+from engine.caveman.joined import join, joinable, replace_joined
+from engine.caveman.packs import Rule
+from engine.jsvalues import to_utf16_units
+from tests.engine.caveman.helpers import pack, rule
+
+
+@pytest.mark.parametrize("pattern, flags, replacement, expected, why", [
+    (r"\b(?:basically|really)\b\s*", "gi", "", True, "a line break read by \\s is seen in the match"),
+    (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", True, "the lookahead's body holds no line break"),
+    (r"(?<![a-z])\bsimply\b", "gi", "", True, "nor the lookbehind's"),
+    (r"(?<!make\s)\bsure\b", "gi", "", False, "a lookbehind that can read the separator"),
+    (r"^(?:Hi|Hello)\s*", "gi", "", False, "^ without m holds at the joined text's start alone"),
+    (r"done\.?$", "g", "", False, "$ without m"),
+    (r"^- ", "gm", "", True, "^ with m: a line break is a line's edge"),
+    (r"(\w+) \1", "g", "", True, "a back-reference consumes what it repeats"),
+    (r"\bfoo\b", "g", "$&!", False, "a template ($` and $' read the subject)"),
+    (r"\bfoo\b", "gi", "bar", True, "a constant"),
+    (r"\bfoo\b", "i", "bar", False, "not global: one match per part"),
+    (r"\bfoo\b", "gy", "bar", False, "sticky: lastIndex is state"),
+    (r"\bfoo\b", "gu", "bar", False, "u: code points"),
+    (r"x*", "g", "-", True, "empty matches (one at each part's end)"),
+])
+def test_which_rules_join(pattern, flags, replacement, expected, why):
+    assert joinable(Rule("r", pattern, flags=flags, replacement=replacement)) is expected, why
+
+
+def test_a_map_rule_joins_unless_a_miss_expands_a_template():
+    assert joinable(Rule("m", r"\b(?:a|b)\b", flags="g", replacement_map={"a": "x"}))
+    assert not joinable(Rule("m", r"\b(?:a|b)\b", flags="g", replacement="$&", replacement_map={"a": "x"}))
+
+
+def _joined_step(pattern: str, flags: str, replacement: str, texts: list[str]):
+    rule_ = Rule("r", pattern, flags=flags, replacement=replacement)
+    joined, starts = join(texts)
+    return replace_joined(shared_regexp(pattern, flags), joined, starts, RuleRunner.values_of(rule_), None)
+
+
+def test_parts_take_their_slice_of_the_joined_result():
+    step = _joined_step(r"\breally\b\s*", "gi", "", ["it is really good", "plain", "Really  fine"])
+    assert step.pieces == {0: "it is good", 2: "fine"}
+    assert not step.crossed
+    assert step.joined == "it is good\nplain\nfine"
+
+
+def test_a_match_that_holds_a_separator_marks_every_part_it_touches():
+    step = _joined_step(r"\bthanks\b\s*", "gi", "", ["say thanks", "  next", "", "thanks", "thanks  x"])
+    assert step.crossed == {0, 1, 3, 4}  # ("thanks\n" into an empty part: the part after it too)
+    assert step.pieces == {}
+
+
+def test_empty_matches_at_part_edges_are_each_parts_own():
+    texts = ["ab", "", "b"]
+    step = _joined_step("b*", "g", "-", texts)
+    alone = [shared_regexp("b*", "g").replace(t, "-") for t in texts]
+    assert not step.crossed
+    assert [step.pieces.get(k, texts[k]) for k in range(3)] == alone == ["-a--", "-", "--"]  # (as JavaScript gives)
+
+
+def test_astral_characters_are_counted_in_units():
+    texts = [to_utf16_units("😀 really 😀"), to_utf16_units("é really ok")]
+    step = _joined_step(r"\breally\s", "g", "très ", texts)
+    assert step.pieces == {0: to_utf16_units("😀 très 😀"), 1: to_utf16_units("é très ok")}
+
+
+# ------------------------------------------------------------ whole bodies, joined or part by part
+
+RULES = pack(
+    rule("filler_adverbs", r"(?<![a-z])\b(?:basically|simply)\b\s*"),  # prefilter-gated (keywords)
+    rule("articles", r"\bzz\b\s*", flags="g"),  # gated by the article prefilter: CAV-Q4 where none
+    rule("pleasantries", r"(?<!make\s)(?<!be\s)\b(?:thanks|sure)\b[,.!]?\s*"),  # not joinable
+    rule("opener", r"^(?:hi|hello)\b[,!]?\s*"),  # ^ without m: not joinable
+    rule("bullets", r"^- +", flags="gm", replacement="* "),
+    rule("twice", r"\b(\w+) \1\b", flags="g", replacement="$1"),  # a template: not joinable
+    rule("doubled", r"\b(\w+) \1\b", flags="g", replacement="2x"),
+    rule("emptyish", r"q*", flags="g", replacement=""),
+    rule("mapped", r"\b(?:colour|flavour)\b", flags="gi", replacement_map={"colour": "color", "flavour": "flavor"}),
+    rule("swap", r"\bab\b", flags="g", replacement="ba ab"),  # a rewrite later rules see
+    rule("ends", r"\s+$", flags="gm", replacement=""),
+)
+
+BITS = ["basically ", "simply", "thanks", "sure", "make ", "be ", "make", "be", "hi ", "hello, ", "- ", "-  item", "\n", "\n\n",
+        "  ", " ", "the ", "zz ", "zz", "word word", "colour ", "Flavour", "ab ", "q", "qq", ".", ",", "!",
+        "😀", "é", "\r\n", "`code`", "```\nx = 1\n```\n", "http://a.b/c ", "Error: boom\n", "and ", "x"]
+
+
+def _outcome(body: dict, profile: str, joined: bool, monkeypatch) -> tuple:
+    monkeypatch.setattr(Compressor, "use_joined", joined)
+    cfg = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx", "intensity": "full"}
+    result = Compressor(PackSource.from_packs([RULES]), cfg, profile=profile).compress_body(body)
+    stats = {k: v for k, v in result.stats.items() if k not in ("timestamp", "durationMs")}
+    return (json.dumps(result.body), stats, [(d.code, d.message, d.data) for d in result.diagnostics],
+            [(o.after_rules, o.applied, o.fallback) for o in result.parts])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(BITS), max_size=14).map("".join), min_size=2, max_size=10),
+       st.sampled_from(["omniroute", "strict"]), st.integers(0, 3))
+def test_a_body_gives_what_its_parts_give_one_by_one(texts, profile, shape):
+    messages: list[dict] = [{"role": "user", "content": t} for t in texts]
+    if shape == 1:  # (a message of text parts, and one not compressed)
+        messages[0] = {"role": "user", "content": [{"type": "text", "text": t} for t in texts[:3]]}
+        messages[-1] = {"role": "assistant", "content": texts[-1]}
+    elif shape == 2:  # (one long part goes alone, between runs of short ones)
+        messages.insert(1, {"role": "user", "content": "thanks, basically colour\n- zz " * 2_500})
+    body = {"messages": messages}
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _outcome(body, profile, True, monkeypatch) == _outcome(body, profile, False, monkeypatch)
+
+
+def test_a_match_across_parts_is_taken_from_the_parts_alone(monkeypatch):
+    body = {"messages": [{"role": "user", "content": t} for t in ["ok colour", "\n colour", "ab", "zz"]]}
+    joined = _outcome(body, "omniroute", True, monkeypatch)
+    assert joined == _outcome(body, "omniroute", False, monkeypatch)
+    assert "CAV-Q4" in [code for code, _m, _d in joined[2]]  # (the gated rule, reported per part)
+
+
+def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
+    """Not a scan per rule and part: a joinable rule meets the joined text (spied)."""
+    seen: list[int] = []
+    original = replace_joined
+
+    def spy(rx, joined, starts, values_of, budget):
+        seen.append(len(starts))
+        return original(rx, joined, starts, values_of, budget)
+
+    monkeypatch.setattr(sys.modules["engine.caveman.compress"], "replace_joined", spy)
+    body = {"messages": [{"role": "user", "content": f"basically colour {k}"} for k in range(50)]}
+    _outcome(body, "omniroute", True, monkeypatch)
+    joinable_count = sum(joinable(r) for r in PackSource.from_packs([RULES]).rules_for("xx"))
+    assert seen == [50] * joinable_count

@@ -202,14 +202,15 @@ class RuleRunner:
         return pack
 
     @classmethod
-    def values_of(cls, rule: Rule) -> Callable[[list[str]], list[str]]:
-        """The replacement of a rule without ``$``-templates as a function of its matched texts,
-        all at once (``engine.caveman.joined`` replaces every match of many parts in one call)."""
+    def values_of(cls, rule: Rule) -> Callable[[list[int], list[str]], list[str]]:
+        """The replacement of a rule without ``$``-templates as a function of its matches (their
+        offsets, unread, and texts), all at once (``engine.caveman.joined`` replaces every match
+        of many parts in one call)."""
         if rule.replacement_map is None:
             constant = rule.replacement or ""
-            return lambda matched: [constant] * len(matched)
+            return lambda _at, matched: [constant] * len(matched)
         mapped = cls._mapped_text(rule)
-        return lambda matched: list(map(mapped, matched))
+        return lambda _at, matched: list(map(mapped, matched))
 
     def _recorder(self, rule: Rule, run: RuleRun) -> Callable[[int, str], str]:
         """The replacement of a rule without $-templates as a function of a match's offset and

@@ -56,7 +56,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
 from operator import attrgetter, le
 from typing import Any
 
@@ -65,7 +64,8 @@ from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapi
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
-from engine.caveman.joined import Step, join, joinable, replace_joined
+from engine.caveman.joined import Step, join, joinable, replace_joined, starts_of
+from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import counts, occurring, occurring_in_any, present
 from engine.caveman.packs import PackSource, Rule
@@ -389,7 +389,17 @@ class Compressor:
         large = sum(len(job[0]) for job in jobs) >= RELEASE_MIN
         with gc_paused(large):
             try:
-                ready = [o for o in outcomes if self._before_rules(o)]
+                live = [o for o in outcomes if self._gated(o)]
+                found = iter(extract_joined([o.original for o in live if o.should_preserve], self.custom,
+                                            profile=self.profile, timeout=self.timeout,
+                                            use_stand_ins=self.use_stand_ins))
+                ready = []
+                for o in live:
+                    ex = next(found) if o.should_preserve else self._nothing_protected(o)
+                    if isinstance(ex, RegexTimeout):
+                        _left_unchanged(o, "protected-region pattern", ex)
+                    elif self._extracted(o, ex):
+                        ready.append(o)
                 groups: dict[tuple[int, ...], list[PartOutcome]] = {}
                 for o in ready:
                     assert o.selection is not None
@@ -443,7 +453,7 @@ class Compressor:
                 rx.forget()
             if kept and step is not None:
                 joined = step.joined
-                starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+                starts = starts_of(texts)
             elif step is None or step.pieces or step.crossed:
                 joined, starts = join(texts)
         for run in runs:
@@ -559,23 +569,36 @@ class Compressor:
     def _before_rules(self, o: PartOutcome) -> bool:
         """Steps 1–5 of a part: its protected regions, language and rules. False: the part is
         done (empty, short, or a pattern ran out of time)."""
+        if not self._gated(o):
+            return False
+        if not o.should_preserve:
+            return self._extracted(o, self._nothing_protected(o))
+        try:
+            ex = extract(o.original, self.custom, profile=self.profile, timeout=self.timeout,
+                         use_stand_ins=self.use_stand_ins)
+        except RegexTimeout as exc:
+            _left_unchanged(o, "protected-region pattern", exc)
+            return False
+        return self._extracted(o, ex)
+
+    def _gated(self, o: PartOutcome) -> bool:
+        """Step 1–2: whether the part is compressed at all, and whether it has regions to protect."""
         text = o.original
         least = self.config.min_message_length  # (a text has at least as many UTF-16 units as characters)
         if not text or (len(text) < least and utf16_len(text) < least):
             o.gated = "empty" if not text else "short"
             return False
-        # 2–3. protected regions
         o.should_preserve = bool(self.custom) or has_structure(text)
-        if o.should_preserve:
-            try:
-                o.extraction = extract(text, self.custom, profile=self.profile, timeout=self.timeout,
-                                       use_stand_ins=self.use_stand_ins)
-            except RegexTimeout as exc:
-                _left_unchanged(o, "protected-region pattern", exc)
-                return False
-        else:
-            o.extraction = Extraction(text, text, [], choose_seed(text))
-        ex = o.extraction
+        return True
+
+    @staticmethod
+    def _nothing_protected(o: PartOutcome) -> Extraction:
+        return Extraction(o.original, o.original, [], choose_seed(o.original))
+
+    def _extracted(self, o: PartOutcome, ex: Extraction) -> bool:
+        """Steps 3–5 from the part's protected regions (``ex``): its notes, language and rules."""
+        o.extraction = ex
+        text = o.original
         self._tick(0.2, "protected regions")
         for quirk, message, block in ex.notes:
             span = [block.start, block.end] if block else None

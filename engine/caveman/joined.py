@@ -1,4 +1,5 @@
-"""One rule over many short parts at once: their texts joined by a line break, one scan.
+"""One rule (or protected-region pattern) over many short parts at once: their texts joined
+by a line break, one scan.
 
 A chat body of ~1,250 messages of ~800 characters took ~540 µs a message in the rules alone:
 each of a pack's ~40 rules scanned each message by itself. On the same messages joined, the
@@ -37,6 +38,7 @@ from engine import memo
 from engine.caveman.fast import FastRegex
 from engine.caveman.packs import Rule
 from engine.jsregex import ast as A
+from engine.jsregex.charset import contains
 from engine.jsregex.facts import pattern_facts
 from engine.jsregex.translate import parsed_root
 from engine.jsvalues import utf16_len
@@ -50,12 +52,18 @@ def joinable(rule: Rule) -> bool:
     return _joinable(rule.pattern, rule.flags, rule.replacement, rule.replacement_map is not None)
 
 
-@memo.lru(maxsize=4096)
 def _joinable(pattern: str, flags: str, replacement: str | None, mapped: bool) -> bool:
-    if "g" not in flags or any(f in flags for f in "yuv"):
-        return False
     if replacement is not None and "$" in replacement:
         return False  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
+    return joinable_pattern(pattern, flags)
+
+
+@memo.lru(maxsize=4096)
+def joinable_pattern(pattern: str, flags: str) -> bool:
+    """Whether ``/pattern/flags`` finds in a joined text, inside each part, the matches it finds
+    in the part alone (or a match holding a separator: ``Step.crossed``)."""
+    if "g" not in flags or any(f in flags for f in "yuv"):
+        return False
     try:
         facts = pattern_facts(pattern, flags)
         root = parsed_root(pattern, flags)
@@ -63,14 +71,29 @@ def _joinable(pattern: str, flags: str, replacement: str | None, mapped: bool) -
         return False
     if facts.has_lookaround and not facts.lookarounds_line_local:
         return False
-    return "m" in flags or not _has_line_anchor(root)
+    covered = None if facts.has_backreference else _covered_start(root)  # (a group's "" against "\n")
+    return "m" in flags or not _has_line_anchor(root, covered)
 
 
-def _has_line_anchor(root: A.Node) -> bool:
+def _covered_start(root: A.Node) -> A.Anchor | None:
+    """The ``^`` of a pattern that starts ``(?:^|\\s)``: where it holds at a part's start alone,
+    the class takes the separator before it in the joined text (a match holding the separator:
+    the part runs alone), so that ``^`` without ``m`` misses nothing."""
+    first = root.items[0] if isinstance(root, A.Seq) and root.items else root
+    if isinstance(first, A.Group):  # ((?:…) parses to its body)
+        first = first.body
+    if not isinstance(first, A.Alt):
+        return None
+    anchor = next((a for a in first.alternatives if isinstance(a, A.Anchor) and a.kind == "^"), None)
+    takes_separator = any(isinstance(a, A.CharSet) and contains(a.ranges, ord(SEPARATOR)) for a in first.alternatives)
+    return anchor if takes_separator else None
+
+
+def _has_line_anchor(root: A.Node, covered: A.Anchor | None = None) -> bool:
     stack: list[A.Node] = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, A.Anchor) and node.kind in "^$":
+        if isinstance(node, A.Anchor) and node.kind in "^$" and node is not covered:
             return True
         if isinstance(node, A.Seq):
             stack.extend(node.items)
@@ -94,22 +117,27 @@ class Step:
 
 def join(texts: list[str]) -> tuple[str, list[int]]:
     """The texts joined by ``SEPARATOR``, and where each starts."""
-    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-    return SEPARATOR.join(texts), starts
+    return SEPARATOR.join(texts), starts_of(texts)
 
 
-def replace_joined(rx: FastRegex, joined: str, starts: list[int], values_of: Callable[[list[str]], list[str]],
-                   budget: float | None) -> Step:
-    """``rx`` (a joinable rule's regex) over ``joined`` (UTF-16 units, parts starting at
-    ``starts``), each match replaced by its value (``values_of``: the matched texts in, their
-    values out). Raises what the regex raises (``RegexTimeout``…)."""
+def starts_of(texts: list[str]) -> list[int]:
+    """Where each of the texts starts in their join."""
+    return list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+
+def replace_joined(rx: FastRegex, joined: str, starts: list[int],
+                   values_of: Callable[[list[int], list[str]], list[str]], budget: float | None) -> Step:
+    """``rx`` (a joinable pattern's regex) over ``joined`` (UTF-16 units, parts starting at
+    ``starts``), each match replaced by its value (``values_of``: the matches' offsets in
+    ``joined`` and matched texts in, their values out). Raises what the regex raises
+    (``RegexTimeout``…)."""
     offsets: list[int] = []
     matched: list[str] = []
     values: list[str] = []
 
     def record(at: list[int], texts: list[str]) -> list[str]:
         # (one call for every match, or one per match where engine.jsregex finds them)
-        out = values_of(texts)
+        out = values_of(at, texts)
         offsets.extend(at)
         matched.extend(texts)
         values.extend(out)

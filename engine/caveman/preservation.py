@@ -238,16 +238,22 @@ class Extraction:
 
 def choose_seed(text: str) -> str:
     """16 lowercase hex digits with at least one letter (CAV-Q9), absent from ``text``."""
-    import hashlib  # (here: ~2.5 ms of every CLI start, for one digest a part)
-
     counter = 0
     while True:
-        seed = hashlib.sha256(f"rulewright-caveman-{counter}".encode()).hexdigest()[:16]
-        if not any(c in "abcdef" for c in seed):
-            seed = "a" + seed[1:]
+        seed = _seed(counter)
         if seed not in text:
             return seed
         counter += 1
+
+
+@memo.lru(maxsize=64)
+def _seed(counter: int) -> str:
+    """The ``counter``-th candidate seed (the same for every part: a digest each was ~4 µs of
+    every short message)."""
+    import hashlib  # (here: ~2.5 ms of every CLI start, for one digest a part)
+
+    seed = hashlib.sha256(f"rulewright-caveman-{counter}".encode()).hexdigest()[:16]
+    return seed if any(c in "abcdef" for c in seed) else "a" + seed[1:]
 
 
 def placeholder_pattern(seed: str) -> re.Pattern[str]:
@@ -384,62 +390,145 @@ def extract(text: str, custom: list[FastRegex], *, profile: str = "omniroute", s
     """Replace every protected region of ``text`` by a placeholder, in the spec's kind order.
 
     Raises ``RegexTimeout`` if a region pattern exceeds its budget (the caller keeps the part)."""
-    strict = profile == "strict"
-    x = _Extractor(text, seed or choose_seed(text))
-    x.frontmatter(strict=strict)
-    x.fenced_code()
-    # the pattern kinds see (and give back) the UTF-16 units of the text, the subject their
-    # regexes match anyway: one conversion each way for a text with astral characters, and
-    # none for any other, where every kind that wrapped a region turned its result back into a
-    # string (an encode and a decode of the whole text: ~10% of a CLI run on 4 MB)
-    as_string = x.ex.text
-    kinds = [STRICT_OVERRIDES.get((kind.name, kind.source), kind) if strict else kind for kind in PATTERN_KINDS]
-    # and, where that is exact, on ASCII stand-ins for its few distinct non-ASCII units, as the
-    # rules do (engine.caveman.standins): each wrapped region gets its own units back
-    found = stand_ins_of_text(as_string, [(k.source, k.flags) for k in kinds]
-                              + [(rx.rx.source, rx.rx.flags) for rx in custom], pool=True) if use_stand_ins else None
-    stand: StandIns | None = None
-    if found is not None:
-        stand, start = found
-        x.pool = list(stand.pool)
-        if as_string is text and not stand.pool_mark:  # (a pooled original: no piece of it turns back alone)
-            x.ex.ascii_original = found
-    else:
-        start = to_utf16_units(as_string)
-    x.ex.text = start
-    for kind in kinds:
-        if not _applies(kind, x.ex.text):
-            continue
-        before = len(x.ex.blocks)
-        rx = kind.compile(x.ex.seed)
-        if rx.misses(x.ex.text):
-            continue  # (a short text it has no match in)
-        x.pattern(kind.name, rx, timeout, stand)
+    job = Extracting(text, ExtractionPlan.of(profile, custom), seed=seed, use_stand_ins=use_stand_ins)
+    for step in job.steps:
+        job.run_alone(step, timeout)
+    return job.finish()
+
+
+class PatternStep(NamedTuple):
+    """One pattern of extraction after its line scans: a kind, or a ``preservePatterns`` entry."""
+
+    name: str
+    kind: Kind | None  # (None: ``custom``)
+    custom: FastRegex | None
+
+
+@dataclass(frozen=True)
+class ExtractionPlan:
+    """What every part's extraction of one run runs: the kinds of the profile, then the
+    ``preservePatterns`` (made once for many parts: a list per part was ~8 µs of each)."""
+
+    strict: bool
+    steps: tuple[PatternStep, ...]
+    patterns: tuple[tuple[str, str], ...]  # (source, flags) of each step, for the stand-ins
+
+    @staticmethod
+    def of(profile: str, custom: list[FastRegex]) -> ExtractionPlan:
+        strict = profile == "strict"
+        kinds = [STRICT_OVERRIDES.get((kind.name, kind.source), kind) if strict else kind for kind in PATTERN_KINDS]
+        steps = [PatternStep(kind.name, kind, None) for kind in kinds] + [PatternStep("custom", None, rx)
+                                                                         for rx in custom]
+        patterns = [(k.source, k.flags) for k in kinds] + [(rx.rx.source, rx.rx.flags) for rx in custom]
+        return ExtractionPlan(strict, tuple(steps), tuple(patterns))
+
+
+class Extracting:
+    """One part's extraction under way: the line scans done at construction, then each of
+    ``steps`` (``run_alone``, or ``take`` with what a run over many parts found), then
+    ``finish``. ``engine.caveman.joined_extraction`` runs the steps of many parts at once."""
+
+    def __init__(self, text: str, plan: ExtractionPlan, *, seed: str | None = None, use_stand_ins: bool = True) -> None:
+        self.strict = plan.strict
+        self.steps = plan.steps
+        x = self._x = _Extractor(text, seed or choose_seed(text))
+        x.frontmatter(strict=plan.strict)
+        x.fenced_code()
+        # the pattern kinds see (and give back) the UTF-16 units of the text, the subject their
+        # regexes match anyway: one conversion each way for a text with astral characters, and
+        # none for any other, where every kind that wrapped a region turned its result back into a
+        # string (an encode and a decode of the whole text: ~10% of a CLI run on 4 MB)
+        self._as_string = as_string = x.ex.text
+        # and, where that is exact, on ASCII stand-ins for its few distinct non-ASCII units, as the
+        # rules do (engine.caveman.standins): each wrapped region gets its own units back
+        found = stand_ins_of_text(as_string, plan.patterns, pool=True) if use_stand_ins else None
+        self.stand: StandIns | None = None
+        if found is not None:
+            self.stand, start = found
+            x.pool = list(self.stand.pool)
+            if as_string is text and not self.stand.pool_mark:  # (a pooled original: no piece of it turns back alone)
+                x.ex.ascii_original = found
+        else:
+            start = to_utf16_units(as_string)
+        self._start = x.ex.text = start
+
+    @property
+    def text(self) -> str:
+        """The part's UTF-16 units (on its stand-ins, if any) with the placeholders so far."""
+        return self._x.ex.text
+
+    @property
+    def seed(self) -> str:
+        return self._x.ex.seed
+
+    @property
+    def block_count(self) -> int:
+        return len(self._x.ex.blocks)
+
+    @property
+    def pooled(self) -> bool:
+        """Whether a wrapped region takes a share of pooled stand-ins (then only ``run_alone``)."""
+        return self.stand is not None and bool(self.stand.pool_mark)
+
+    def regex(self, step: PatternStep) -> FastRegex:
+        return step.kind.compile(self.seed) if step.kind is not None else step.custom  # type: ignore[return-value]
+
+    def skips(self, step: PatternStep, text: str | None = None) -> bool:
+        """Whether ``step`` does not run on the part (a kind whose literals it lacks), or on ``text``."""
+        return step.kind is not None and not _applies(step.kind, self.text if text is None else text)
+
+    def run_alone(self, step: PatternStep, timeout: float | None) -> None:
+        """``step`` on this part alone."""
+        if self.skips(step):
+            return
+        rx = self.regex(step)
+        if rx.misses(self.text):
+            return  # (a short text it has no match in)
+        before = len(self._x.ex.blocks)
+        self._x.pattern(step.name, rx, timeout, self.stand)
         rx.forget()  # (its memos are of a text no later kind sees: each kind holding one was 20 copies)
-        if kind.name == "latex_block" and not strict:
-            for block in x.ex.blocks[before:]:
+        self._noted(step, before)
+
+    @staticmethod
+    def wraps(matched: str) -> bool:
+        """Whether a match becomes a block (one holding a placeholder, or empty, stays text)."""
+        return bool(matched) and MARKER not in matched
+
+    def placeholder(self, n: int) -> str:
+        return f"{self._x._lead}{n}\x00"
+
+    def take(self, step: PatternStep, text: str, wrapped: list[str]) -> None:
+        """``step``'s result found elsewhere: the part's text after it, and the matches it
+        wrapped, in order (their placeholders are ``placeholder(n)`` from the block count on)."""
+        before = len(self._x.ex.blocks)
+        self._x.add_all(step.name, wrapped if self.stand is None else self.stand.real_all(wrapped))
+        self._x.ex.text = text
+        self._noted(step, before)
+
+    def _noted(self, step: PatternStep, before: int) -> None:
+        if step.name == "latex_block" and not self.strict:
+            for block in self._x.ex.blocks[before:]:
                 names = _LATEX_NAMES.match(block.content)
                 if names and names.group(1) != names.group(2):
-                    x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
-                                       f"\\end{{{names.group(2)}}} and protected as one region", block))
-    for rx in custom:
-        if rx.misses(x.ex.text):
-            continue
-        x.pattern("custom", rx, timeout, stand)
-        rx.forget()
-    if stand is not None and stand.pool_mark:
-        stand = replace(stand, pool=tuple(x.pool))  # (what the wrapped regions left)
-    units = x.ex.text
-    if units is start:  # (nothing wrapped: the text as it was, pairs of lone surrogates unjoined)
-        x.ex.text = as_string
-    elif stand is None:
-        x.ex.text = from_utf16_units(units)
-    else:
-        x.ex.defer_text(stand, units)
-    if stand is not None:
-        x.ex.ascii_view = (stand, units)
-    _locate(x.ex, units)
-    return x.ex
+                    self._x.ex.notes.append(("CAV-Q10", f"\\begin{{{names.group(1)}}} was closed by "
+                                             f"\\end{{{names.group(2)}}} and protected as one region", block))
+
+    def finish(self) -> Extraction:
+        """The extraction, every step done."""
+        x, stand = self._x, self.stand
+        if stand is not None and stand.pool_mark:
+            stand = replace(stand, pool=tuple(x.pool))  # (what the wrapped regions left)
+        units = x.ex.text
+        if units is self._start:  # (nothing wrapped: the text as it was, pairs of lone surrogates unjoined)
+            x.ex.text = self._as_string
+        elif stand is None:
+            x.ex.text = from_utf16_units(units)
+        else:
+            x.ex.defer_text(stand, units)
+        if stand is not None:
+            x.ex.ascii_view = (stand, units)
+        _locate(x.ex, units)
+        return x.ex
 
 
 def _locate(ex: Extraction, units: str | None = None) -> None:

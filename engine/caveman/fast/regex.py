@@ -309,11 +309,15 @@ class FastRegex:
         # (on ASCII text both case foldings, JavaScript's Canonicalize and u's simple case
         # folding as engine.jsregex applies it, are the upper case: see ``_prepare``)
         target = canonical(text) if t.ignore_case else text
+        # (a match only at the text's start, ``^`` without ``m``: one attempt there, not a scan)
+        at_start = self.plan is not None and self.plan.start == "text"
         scanner = self._untimed_calls()[2]  # (a pattern that cannot stall, once it has met enough text)
         if scanner is not None:
-            return scanner.search(target) is None
+            return (scanner.match(target) if at_start else scanner.search(target)) is None
         strategy.meet(self.rx.source, self.rx.flags, len(text))  # (as ``_prepare`` counts what it meets)
         try:
+            if at_start:
+                return t.compiled.match(target, timeout=self._budget(None)) is None
             return t.compiled.search(target, timeout=self._budget(None)) is None
         except TimeoutError:
             return False

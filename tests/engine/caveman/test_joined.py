@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from engine.caveman import Compressor, PackSource
 from engine.caveman.apply import RuleRunner, shared_regexp
 from engine.caveman.joined import join, joinable, replace_joined
+from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.packs import Rule
+from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, extract, preserve_regex
 from engine.jsvalues import to_utf16_units
 from tests.engine.caveman.helpers import pack, rule
 
@@ -142,3 +144,38 @@ def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
     _outcome(body, "omniroute", True, monkeypatch)
     joinable_count = sum(joinable(r) for r in PackSource.from_packs([RULES]).rules_for("xx"))
     assert seen == [50] * joinable_count
+
+
+# ------------------------------------------------------------ protected regions, joined or part by part
+
+REGION_BITS = ["$x$", "$$", "$$a$$", "$ 5$", "\\[x\\]", "|a|b|", "|---|---|", "# head", "#set x", "`code`", "``",
+               "[l](http://x.y)", "http://a.b/c", "https://x", "CONST_CASE", "A_B", "process.env.X_1", "$HOME",
+               "v1.2.3", "1.2", "foo.bar()", "a.b(", "call(x)", "./path/x", "/etc/x", "C:\\dir\\f", "Error: x",
+               "TypeError: y", "   at f (a.js:1)", "\\begin{a}x\\end{b}", "```\nx\n```", "~~~\ny\n~~~", "---\n",
+               "\n", "\n\n", " ", "  ", "\t", "x", "word", "é", "😀", "\r\n", "\x00", ":", "@me", "> q", "TODO x"]
+CUSTOM_SETS = [list(DEFAULT_PRESERVE_PATTERNS), [r"(?:^|x)@", r"(^|\s)@\w+", r"^>.*$"], [r"\bTODO\b[^\n]*"]]
+
+
+def _blocks(ex) -> tuple:
+    if isinstance(ex, Exception):
+        return ("stopped", type(ex).__name__)
+    return (ex.text, ex.seed, [b.to_dict() for b in ex.blocks], ex.notes and [(q, m) for q, m, _b in ex.notes],
+            ex.ascii_view is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(REGION_BITS), max_size=12).map("".join), min_size=2, max_size=10),
+       st.sampled_from(["omniroute", "strict"]), st.integers(0, len(CUSTOM_SETS) - 1))
+def test_regions_of_joined_parts_are_each_parts_own(texts, profile, which):
+    custom = [preserve_regex(source, "gm" if which == 1 and source.startswith("^>") else "g")
+              for source in CUSTOM_SETS[which]]
+    joined = extract_joined(texts, custom, profile=profile)
+    assert [_blocks(ex) for ex in joined] == [_blocks(extract(t, custom, profile=profile)) for t in texts]
+
+
+def test_a_path_at_a_parts_start_is_found_through_the_class_that_takes_the_separator():
+    custom = [preserve_regex(DEFAULT_PRESERVE_PATTERNS[3], "g")]
+    texts = ["see ./a/b", "./c/d then", "/e/f"]
+    joined = extract_joined(texts, custom)
+    assert [[b.content for b in ex.blocks] for ex in joined] == [[" ./a/b"], ["./c/d"], ["/e/f"]]
+    assert [_blocks(ex) for ex in joined] == [_blocks(extract(t, custom)) for t in texts]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import is_
 
 from engine import memo
 from engine.caveman.fast import FastRegex, LiteralIndex, index_literals
@@ -102,6 +103,7 @@ class RuleRunner:
         # keyed by the pattern alone: a sticky rule's lastIndex belongs to its rule object.
         self._compiled: dict[int, tuple[Rule, FastRegex]] = {}
         self._index: LiteralIndex | None = None
+        self._shared: tuple[list[Rule], list[FastRegex], LiteralIndex] | None = None  # (share_index's last)
 
     MAX_COMPILED = 4096  # a long-lived runner fed rules made on the fly starts over past this
 
@@ -119,6 +121,11 @@ class RuleRunner:
         """Let these rules' regexes share one ``LiteralIndex`` (which anchor literals the current
         text lacks), so a rule whose literals are all absent is skipped without scanning.
         Returns the index."""
+        shared = self._shared
+        if shared is not None and len(shared[0]) == len(rules) and all(map(is_, shared[0], rules)):
+            for rx in shared[1]:  # (a runner of other rules may have pointed a shared regex elsewhere)
+                rx.index = shared[2]
+            return shared[2]
         regexps = []
         for rule in rules:
             try:
@@ -131,6 +138,8 @@ class RuleRunner:
             self._index = _literal_index(literals)
         for rx in regexps:
             rx.index = self._index
+        # (the same list again — every part of a body — costs the check above, not ~80 µs)
+        self._shared = (list(rules), regexps, self._index)
         return self._index
 
     def fresh(self, rule: Rule) -> FastRegex:

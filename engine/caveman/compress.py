@@ -64,7 +64,7 @@ from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapi
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
-from engine.caveman.joined import Step, join, joinable, replace_joined, starts_of
+from engine.caveman.joined import SEPARATORS, Step, join, joinable, replace_joined, starts_of
 from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import counts, occurring, occurring_in_any, present
@@ -427,14 +427,19 @@ class Compressor:
             else:
                 runs.append(run)
         texts = [run.text for run in runs]
-        joined, starts = join(texts)
+        separator = SEPARATORS[0]
+        joined, starts = join(texts, separator)
         for rule in rules:
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
             step: Step | None = None
+            wanted = joinable(rule) if len(runs) > 1 else None
+            if wanted is not None and wanted != separator:
+                separator = wanted
+                joined, starts = join(texts, separator)
             try:
-                if len(runs) > 1 and joinable(rule):
+                if wanted is not None:
                     try:
                         step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
                                               self.runner.budget(joined))
@@ -455,7 +460,7 @@ class Compressor:
                 joined = step.joined
                 starts = starts_of(texts)
             elif step is None or step.pieces or step.crossed:
-                joined, starts = join(texts)
+                joined, starts = join(texts, separator)
         for run in runs:
             run.o.rules_output = self._rules_end(run)
 

@@ -1,30 +1,32 @@
 """One rule (or protected-region pattern) over many short parts at once: their texts joined
-by a line break, one scan.
+by a separator, one scan.
 
 A chat body of ~1,250 messages of ~800 characters took ~540 µs a message in the rules alone:
 each of a pack's ~40 rules scanned each message by itself. On the same messages joined, the
 large-text path (``engine.caveman.fast``: one literal index, anchored attempts at candidates)
 runs all the rules in ~50 ms, not ~700.
 
-Joining is exact for a rule ``joinable`` says yes to, because the separator, one ``\\n``, is
-seen by the pattern as a text edge is:
+Joining is exact for a pattern ``separator_for`` gives a separator, because the pattern sees
+that one character as it sees a text's edge:
 
-- ``\\b``/``\\B`` treat it as the edge (it is no word character);
-- ``^``/``$`` are allowed only with ``m``, where a line break is a line's edge as the text's
-  edge is; without ``m`` they hold at the joined text's ends alone, so such a rule is not
-  joinable;
-- no lookaround body can match a line break, so a lookaround reading into the separator fails
-  there as it fails at the text's edge (``engine.jsregex.facts``' ``lookarounds_line_local``);
+- ``\\b``/``\\B`` treat it as the edge (neither separator is a word character);
+- ``^``/``$`` are allowed with ``m`` and a line break between the parts, a line's edge as the
+  text's edge is; without ``m`` they hold at the joined text's ends alone, so such a pattern is
+  not joined — except a leading ``(?:^|\\s)``, whose class takes the separator where the ``^``
+  would have held;
+- no lookaround body can match the separator, so a lookaround reading into it fails there as
+  it fails at the text's edge (a line break suits most patterns; NUL one like
+  ``(?<!make\\s)``, whose body takes a blank);
 - a path that consumes the separator is the one thing left. It fails where the part alone would
   have ended (the same backtracking after it), or it succeeds: then its match holds a separator,
   and ``replace_joined`` says which parts such a match touched (``Step.crossed``). Their result
-  is not taken from the joined run: the caller runs the rule on each of them alone.
+  is not taken from the joined run: the caller runs the pattern on each of them alone.
 
 Every other match lies inside one part and is the match that part alone has there, in the same
-order, so each part's text after the rule is its slice of the joined result. The replacement
-must not see past the match (no ``$``-template: `````$` ````` and ``$'`` read the whole
-subject), and ``g`` without ``y``, ``u`` or ``v``: a global scan, no state, units one a
-character.
+order, so each part's text after the pattern is its slice of the joined result. A rule's
+replacement must not see past the match (no ``$``-template: `````$` ````` and ``$'`` read the
+whole subject); the pattern needs ``g`` without ``y``, ``u`` or ``v``: a global scan, no state,
+units one a character.
 """
 
 from __future__ import annotations
@@ -43,39 +45,73 @@ from engine.jsregex.facts import pattern_facts
 from engine.jsregex.translate import parsed_root
 from engine.jsvalues import utf16_len
 
-SEPARATOR = "\n"
+# the separators tried, in order: a line break is a line's edge for ``^``/``$`` under ``m``; NUL is
+# what a lookaround whose body takes a blank (``(?<!make\s)``) cannot read
+SEPARATORS = ("\n", "\x00")
 
 
-def joinable(rule: Rule) -> bool:
-    """Whether ``rule`` gives each part, in a joined text, what it gives the part alone (the
-    module docstring says why these conditions are enough)."""
-    return _joinable(rule.pattern, rule.flags, rule.replacement, rule.replacement_map is not None)
-
-
-def _joinable(pattern: str, flags: str, replacement: str | None, mapped: bool) -> bool:
-    if replacement is not None and "$" in replacement:
-        return False  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
-    return joinable_pattern(pattern, flags)
+def joinable(rule: Rule) -> str | None:
+    """The separator that lets ``rule`` give each part, in a joined text, what it gives the part
+    alone (None: none does; the module docstring says why these conditions are enough)."""
+    if rule.replacement is not None and "$" in rule.replacement:
+        return None  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
+    return separator_for(rule.pattern, rule.flags)
 
 
 @memo.lru(maxsize=4096)
-def joinable_pattern(pattern: str, flags: str) -> bool:
-    """Whether ``/pattern/flags`` finds in a joined text, inside each part, the matches it finds
-    in the part alone (or a match holding a separator: ``Step.crossed``)."""
+def separator_for(pattern: str, flags: str) -> str | None:
+    """The separator (of ``SEPARATORS``) with which ``/pattern/flags`` finds in a joined text,
+    inside each part, the matches it finds in the part alone (or a match holding a separator:
+    ``Step.crossed``), or None."""
     if "g" not in flags or any(f in flags for f in "yuv"):
-        return False
+        return None
     try:
         facts = pattern_facts(pattern, flags)
         root = parsed_root(pattern, flags)
     except Exception:  # (an invalid or refused pattern: the rule is reported where it runs alone)
-        return False
-    if facts.has_lookaround and not facts.lookarounds_line_local:
-        return False
-    covered = None if facts.has_backreference else _covered_start(root)  # (a group's "" against "\n")
-    return "m" in flags or not _has_line_anchor(root, covered)
+        return None
+    looks = [node.body for node in _walk(root) if isinstance(node, A.Look)]
+    for separator in SEPARATORS:
+        if any(_may_take(body, separator, "s" in flags) for body in looks):
+            continue  # (a lookaround would read the separator where the part alone has its edge)
+        covered = None if facts.has_backreference else _covered_start(root, separator)  # (a group's "" against it)
+        if _has_line_anchor(root, covered) and not ("m" in flags and separator == "\n"):
+            continue
+        return separator
+    return None
 
 
-def _covered_start(root: A.Node) -> A.Anchor | None:
+def _walk(root: A.Node) -> list[A.Node]:
+    out: list[A.Node] = []
+    stack: list[A.Node] = [root]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, A.Seq):
+            stack.extend(node.items)
+        elif isinstance(node, A.Alt):
+            stack.extend(node.alternatives)
+        elif isinstance(node, A.Group | A.Look | A.Quant):
+            stack.append(node.body)
+    return out
+
+
+def _may_take(node: A.Node, separator: str, dot_all: bool) -> bool:
+    """Whether some match of ``node`` can hold ``separator`` (a back-reference, or a node this
+    module does not know, may)."""
+    for n in _walk(node):
+        if isinstance(n, A.CharSet):
+            if contains(n.ranges, ord(separator)) or any(separator in s for s in n.strings):
+                return True
+        elif isinstance(n, A.Dot):
+            if dot_all or separator not in "\n\r\u2028\u2029":
+                return True
+        elif not isinstance(n, A.Seq | A.Alt | A.Group | A.Look | A.Quant | A.Anchor | A.Empty):
+            return True
+    return False
+
+
+def _covered_start(root: A.Node, separator: str) -> A.Anchor | None:
     """The ``^`` of a pattern that starts ``(?:^|\\s)``: where it holds at a part's start alone,
     the class takes the separator before it in the joined text (a match holding the separator:
     the part runs alone), so that ``^`` without ``m`` misses nothing."""
@@ -85,23 +121,16 @@ def _covered_start(root: A.Node) -> A.Anchor | None:
     if not isinstance(first, A.Alt):
         return None
     anchor = next((a for a in first.alternatives if isinstance(a, A.Anchor) and a.kind == "^"), None)
-    takes_separator = any(isinstance(a, A.CharSet) and contains(a.ranges, ord(SEPARATOR)) for a in first.alternatives)
+    takes_separator = any(isinstance(a, A.CharSet) and contains(a.ranges, ord(separator)) for a in first.alternatives)
     return anchor if takes_separator else None
 
 
 def _has_line_anchor(root: A.Node, covered: A.Anchor | None = None) -> bool:
-    stack: list[A.Node] = [root]
-    while stack:
-        node = stack.pop()
+    for node in _walk(root):
         if isinstance(node, A.Anchor) and node.kind in "^$" and node is not covered:
             return True
-        if isinstance(node, A.Seq):
-            stack.extend(node.items)
-        elif isinstance(node, A.Alt):
-            stack.extend(node.alternatives)
-        elif isinstance(node, A.Group | A.Look | A.Quant):
-            stack.append(node.body)
-        elif not isinstance(node, A.CharSet | A.Dot | A.Empty | A.Backref | A.Anchor):
+        if not isinstance(node, A.Seq | A.Alt | A.Group | A.Look | A.Quant | A.CharSet | A.Dot | A.Empty
+                          | A.Backref | A.Anchor):
             return True  # (a node this module does not know: no claim)
     return False
 
@@ -115,9 +144,9 @@ class Step:
     crossed: set[int] = field(default_factory=set)  # parts a match ran into or out of (run them alone)
 
 
-def join(texts: list[str]) -> tuple[str, list[int]]:
-    """The texts joined by ``SEPARATOR``, and where each starts."""
-    return SEPARATOR.join(texts), starts_of(texts)
+def join(texts: list[str], separator: str = SEPARATORS[0]) -> tuple[str, list[int]]:
+    """The texts joined by ``separator``, and where each starts."""
+    return separator.join(texts), starts_of(texts)
 
 
 def starts_of(texts: list[str]) -> list[int]:

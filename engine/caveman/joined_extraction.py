@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
-from engine.caveman.joined import join, joinable_pattern, replace_joined, starts_of
+from engine.caveman.joined import SEPARATORS, join, replace_joined, separator_for, starts_of
 from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep
 from engine.jsregex import RegexTimeout
 
@@ -54,7 +54,8 @@ class _Joined:
         self.live = members  # (a part a pattern stopped on leaves)
         self.timeout = timeout
         self.failed = failed
-        self.joined, self.starts = join([jobs[i].text for i in members])
+        self.separator = SEPARATORS[0]
+        self.joined, self.starts = join([jobs[i].text for i in members], self.separator)
 
     def run(self) -> None:
         steps = self.jobs[self.live[0]].steps  # (the same for every part: profile and custom patterns)
@@ -62,11 +63,17 @@ class _Joined:
             if not self.live:
                 return
             lead = self.jobs[self.live[0]]
-            if len(self.live) < 2 or not joinable_pattern(lead.regex(step).source, lead.regex(step).flags):
+            rx = lead.regex(step)
+            separator = separator_for(rx.source, rx.flags) if len(self.live) > 1 else None
+            if separator is None:
                 self._each_alone(number, range(len(self.live)))
                 self._rejoin()
-            elif not lead.skips(step, self.joined):  # (literals no part holds: nothing to run)
-                self._step(number, step, lead.regex(step))
+                continue
+            if separator != self.separator:
+                self.separator = separator
+                self._rejoin()
+            if not lead.skips(step, self.joined):  # (literals no part holds: nothing to run)
+                self._step(number, step, rx)
 
     def _each_alone(self, number: int, which: range | list[int]) -> None:
         stopped = []
@@ -81,7 +88,7 @@ class _Joined:
             self.live = [i for i in self.live if i not in stopped]
 
     def _rejoin(self) -> None:
-        self.joined, self.starts = join([self.jobs[i].text for i in self.live])
+        self.joined, self.starts = join([self.jobs[i].text for i in self.live], self.separator)
 
     def _step(self, number: int, step: PatternStep, rx: FastRegex) -> None:
         jobs, live, starts = self.jobs, self.live, self.starts

@@ -308,9 +308,12 @@ class FastRegex:
             return False
         # (on ASCII text both case foldings, JavaScript's Canonicalize and u's simple case
         # folding as engine.jsregex applies it, are the upper case: see ``_prepare``)
-        target = canonical(text) if t.ignore_case else text
-        # (a match only at the text's start, ``^`` without ``m``: one attempt there, not a scan)
+        # (a match only at the text's start, ``^`` without ``m``: one attempt there, not a scan,
+        # and none where the text does not start with one of the plan's literals)
         at_start = self.plan is not None and self.plan.start == "text"
+        if at_start and self.plan is not None and self.plan.anchors and not candidates(self.plan, text):
+            return True
+        target = canonical(text) if t.ignore_case else text
         scanner = self._untimed_calls()[2]  # (a pattern that cannot stall, once it has met enough text)
         if scanner is not None:
             return (scanner.match(target) if at_start else scanner.search(target)) is None

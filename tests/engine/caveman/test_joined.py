@@ -7,7 +7,7 @@ import json
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine.caveman import Compressor, PackSource
@@ -19,25 +19,34 @@ from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, extract, pres
 from engine.jsvalues import to_utf16_units
 from tests.engine.caveman.helpers import pack, rule
 
+NL, NUL = "\n", "\x00"
+
 
 @pytest.mark.parametrize("pattern, flags, replacement, expected, why", [
-    (r"\b(?:basically|really)\b\s*", "gi", "", True, "a line break read by \\s is seen in the match"),
-    (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", True, "the lookahead's body holds no line break"),
-    (r"(?<![a-z])\bsimply\b", "gi", "", True, "nor the lookbehind's"),
-    (r"(?<!make\s)\bsure\b", "gi", "", False, "a lookbehind that can read the separator"),
-    (r"^(?:Hi|Hello)\s*", "gi", "", False, "^ without m holds at the joined text's start alone"),
-    (r"done\.?$", "g", "", False, "$ without m"),
-    (r"^- ", "gm", "", True, "^ with m: a line break is a line's edge"),
-    (r"(\w+) \1", "g", "", True, "a back-reference consumes what it repeats"),
-    (r"\bfoo\b", "g", "$&!", False, "a template ($` and $' read the subject)"),
-    (r"\bfoo\b", "gi", "bar", True, "a constant"),
-    (r"\bfoo\b", "i", "bar", False, "not global: one match per part"),
-    (r"\bfoo\b", "gy", "bar", False, "sticky: lastIndex is state"),
-    (r"\bfoo\b", "gu", "bar", False, "u: code points"),
-    (r"x*", "g", "-", True, "empty matches (one at each part's end)"),
+    (r"\b(?:basically|really)\b\s*", "gi", "", NL, "a line break read by \\s is seen in the match"),
+    (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", NL, "the lookahead's body holds no line break"),
+    (r"(?<![a-z])\bsimply\b", "gi", "", NL, "nor the lookbehind's"),
+    (r"(?<!make\s)\bsure\b", "gi", "", NUL, "a lookbehind that reads a line break, not NUL"),
+    (r"(?<![^a-z])sure", "gi", "", None, "a lookbehind that reads either"),
+    (r"(?<=.)x", "g", "", NL, "a dot reads no line break"),
+    (r"(?<=.)x", "gs", "", None, "a dot under s reads both"),
+    (r"^- ", "gm", "", NL, "^ with m: a line break is a line's edge"),
+    (r"^-(?!\s)", "gm", "", None, "^ with m needs the line break a lookahead would read"),
+    (r"^(?:Hi|Hello)\s*", "gi", "", None, "^ without m holds at the joined text's start alone"),
+    (r"done\.?$", "g", "", None, "$ without m"),
+    (r"(?:^|\s)(\.{0,2}/[\w./\-]+)", "g", "", NL, "^ without m, where \\s takes the separator instead"),
+    (r"(^|\s)/x\1", "g", "", None, "… but not when a back-reference repeats that group"),
+    (r"(?:^|x)/", "g", "", None, "… nor when no alternative can take it"),
+    (r"(\w+) \1", "g", "", NL, "a back-reference consumes what it repeats"),
+    (r"\bfoo\b", "g", "$&!", None, "a template ($` and $' read the subject)"),
+    (r"\bfoo\b", "gi", "bar", NL, "a constant"),
+    (r"\bfoo\b", "i", "bar", None, "not global: one match per part"),
+    (r"\bfoo\b", "gy", "bar", None, "sticky: lastIndex is state"),
+    (r"\bfoo\b", "gu", "bar", None, "u: code points"),
+    (r"x*", "g", "-", NL, "empty matches (one at each part's end)"),
 ])
-def test_which_rules_join(pattern, flags, replacement, expected, why):
-    assert joinable(Rule("r", pattern, flags=flags, replacement=replacement)) is expected, why
+def test_which_rules_join_and_on_what(pattern, flags, replacement, expected, why):
+    assert joinable(Rule("r", pattern, flags=flags, replacement=replacement)) == expected, why
 
 
 def test_a_map_rule_joins_unless_a_miss_expands_a_template():
@@ -111,6 +120,8 @@ def _outcome(body: dict, profile: str, joined: bool, monkeypatch) -> tuple:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(BITS), max_size=14).map("".join), min_size=2, max_size=10),
        st.sampled_from(["omniroute", "strict"]), st.integers(0, 3))
+@example(["I make", "thanks a lot"], "omniroute", 0)  # (a lookbehind that would read "make\n")
+@example(["so be", "sure, thanks"], "strict", 0)
 def test_a_body_gives_what_its_parts_give_one_by_one(texts, profile, shape):
     messages: list[dict] = [{"role": "user", "content": t} for t in texts]
     if shape == 1:  # (a message of text parts, and one not compressed)
@@ -142,7 +153,7 @@ def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
     monkeypatch.setattr(sys.modules["engine.caveman.compress"], "replace_joined", spy)
     body = {"messages": [{"role": "user", "content": f"basically colour {k}"} for k in range(50)]}
     _outcome(body, "omniroute", True, monkeypatch)
-    joinable_count = sum(joinable(r) for r in PackSource.from_packs([RULES]).rules_for("xx"))
+    joinable_count = sum(joinable(r) is not None for r in PackSource.from_packs([RULES]).rules_for("xx"))
     assert seen == [50] * joinable_count
 
 

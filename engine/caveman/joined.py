@@ -180,20 +180,50 @@ def replace_joined(rx: FastRegex, joined: str, starts: list[int],
     sizes = [len(v) if v.isascii() else utf16_len(v) for v in values]
     # before[i]: how much longer the text before span i became
     before = list(accumulate((size - (e - s) for s, e, size in zip(offsets, ends, sizes)), initial=0))
+    groups, step.crossed = _by_part(offsets, ends, starts, len(joined))
+    for k, first, past, edge in groups:
+        if k not in step.crossed:
+            step.pieces[k] = after[starts[k] + before[first]:edge + before[past]]
+    return step
+
+
+def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float | None
+                   ) -> tuple[dict[int, list[tuple[int, str]]], set[int]]:
+    """Every match of ``rx`` (a joinable pattern's regex) in ``joined``, by part: each part's
+    matches (offset in the part, matched text), and the parts a match holding a separator
+    touched (their matches are not given: find them alone). Raises what the regex raises."""
+    offsets: list[int] = []
+    matched: list[str] = []
+
+    def record(at: list[int], texts: list[str]) -> list[str]:
+        offsets.extend(at)
+        matched.extend(texts)
+        return texts
+
+    rx.replace_all_spans(joined, record, budget, keep_units=True)
+    ends = [s + (len(m) if m.isascii() else utf16_len(m)) for s, m in zip(offsets, matched)]
+    groups, crossed = _by_part(offsets, ends, starts, len(joined))
+    found = {k: [(offsets[j] - starts[k], matched[j]) for j in range(first, past)]
+             for k, first, past, _edge in groups if k not in crossed}
+    return found, crossed
+
+
+def _by_part(offsets: list[int], ends: list[int], starts: list[int], length: int
+             ) -> tuple[list[tuple[int, int, int, int]], set[int]]:
+    """The matches (their offsets and ends, in order) by part: ``(part, its first match, past
+    its last, where the part ends)`` for each part with one, and the parts a match holding a
+    separator touched."""
+    groups: list[tuple[int, int, int, int]] = []
+    crossed: set[int] = set()
     count = len(starts)
     i, n = 0, len(offsets)
     while i < n:
         k = bisect_right(starts, offsets[i]) - 1
-        edge = starts[k + 1] - 1 if k + 1 < count else len(joined)  # the separator after part k
+        edge = starts[k + 1] - 1 if k + 1 < count else length  # the separator after part k
         first = i
         while i < n and offsets[i] <= edge:
             if ends[i] > edge:  # (the match holds the separator)
-                last = bisect_right(starts, ends[i]) - 1
-                step.crossed.update(range(k, last + 1))
+                crossed.update(range(k, bisect_right(starts, ends[i])))
             i += 1
-        if k in step.crossed:
-            continue
-        step.pieces[k] = after[starts[k] + before[first]:edge + before[i]]
-    for k in step.crossed:
-        step.pieces.pop(k, None)
-    return step
+        groups.append((k, first, i, edge))
+    return groups, crossed

@@ -105,7 +105,8 @@ RULES = pack(
 
 BITS = ["basically ", "simply", "thanks", "sure", "make ", "be ", "make", "be", "hi ", "hello, ", "- ", "-  item", "\n", "\n\n",
         "  ", " ", "the ", "zz ", "zz", "word word", "colour ", "Flavour", "ab ", "q", "qq", ".", ",", "!",
-        "😀", "é", "\r\n", "`code`", "```\nx = 1\n```\n", "http://a.b/c ", "Error: boom\n", "and ", "x"]
+        "😀", "é", "\r\n", "`code`", "```\nx = 1\n```\n", "http://a.b/c ", "Error: boom\n", "and ", "x",
+        "\n  at f (a.js:2)", "\nTypeError: thanks", "\n \n"]
 
 
 def _outcome(body: dict, profile: str, joined: bool, monkeypatch) -> tuple:
@@ -190,3 +191,14 @@ def test_a_path_at_a_parts_start_is_found_through_the_class_that_takes_the_separ
     joined = extract_joined(texts, custom)
     assert [[b.content for b in ex.blocks] for ex in joined] == [[" ./a/b"], ["./c/d"], ["/e/f"]]
     assert [_blocks(ex) for ex in joined] == [_blocks(extract(t, custom)) for t in texts]
+
+
+def test_error_lines_past_a_parts_start_are_each_parts_own(monkeypatch):
+    """CAV-Q17's search of the originals runs joined: a line start that runs into the next part
+    (a blank last line, then an error line) is left to the parts alone."""
+    texts = ["thanks for this\n    Error: boom\n  ", "Error: at start\n   at thanks for this", "plain"]
+    body = {"messages": [{"role": "user", "content": t} for t in texts]}
+    joined = _outcome(body, "omniroute", True, monkeypatch)
+    assert joined == _outcome(body, "omniroute", False, monkeypatch)
+    # (the first part's indented error line, found alone: its last line runs into the second)
+    assert [(code, data["messageIndex"]) for code, _m, data in joined[2]] == [("CAV-Q17", 0), ("CAV-Q17", 1)]

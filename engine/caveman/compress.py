@@ -67,11 +67,12 @@ from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.joined import (
     SEPARATORS,
     Step,
+    choose,
     join,
     joinable,
     matches_joined,
     replace_joined,
-    separator_for,
+    separators_for,
     starts_of,
 )
 from engine.caveman.joined_extraction import extract_joined
@@ -447,7 +448,7 @@ class Compressor:
                 continue
             rx = self.runner.regexp(rule)
             step: Step | None = None
-            wanted = joinable(rule) if len(runs) > 1 else None
+            wanted = choose(joinable(rule), separator) if len(runs) > 1 else None
             if wanted is not None and wanted != separator:
                 separator = wanted
                 joined, starts = join(texts, separator)
@@ -951,7 +952,7 @@ class Compressor:
         found: list[list[tuple[int, int, str]]] = [[] for _ in parts]  # (pattern, offset, line) per part
         left: set[int] = set()
         for number, rx in enumerate(self._line_start_patterns()):
-            separator = separator_for(rx.rx.source, rx.rx.flags)
+            separator = choose(separators_for(rx.rx.source, rx.rx.flags), SEPARATORS[0])
             if separator is None:
                 return
             joined, starts = join(units, separator)

@@ -6,7 +6,7 @@ each of a pack's ~40 rules scanned each message by itself. On the same messages 
 large-text path (``engine.caveman.fast``: one literal index, anchored attempts at candidates)
 runs all the rules in ~50 ms, not ~700.
 
-Joining is exact for a pattern ``separator_for`` gives a separator, because the pattern sees
+Joining is exact on a separator ``separators_for`` gives for a pattern, because the pattern sees
 that one character as it sees a text's edge:
 
 - ``\\b``/``\\B`` treat it as the edge (neither separator is a word character);
@@ -35,6 +35,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
+from operator import add, sub
 
 from engine import memo
 from engine.caveman.fast import FastRegex
@@ -50,35 +51,46 @@ from engine.jsvalues import utf16_len
 SEPARATORS = ("\n", "\x00")
 
 
-def joinable(rule: Rule) -> str | None:
-    """The separator that lets ``rule`` give each part, in a joined text, what it gives the part
-    alone (None: none does; the module docstring says why these conditions are enough)."""
+def joinable(rule: Rule) -> tuple[str, ...]:
+    """The separators that let ``rule`` give each part, in a joined text, what it gives the part
+    alone, in ``SEPARATORS``' order (none: not joinable; the module docstring says why these
+    conditions are enough)."""
     if rule.replacement is not None and "$" in rule.replacement:
-        return None  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
-    return separator_for(rule.pattern, rule.flags)
+        return ()  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
+    return separators_for(rule.pattern, rule.flags)
+
+
+def choose(accepted: tuple[str, ...], current: str) -> str | None:
+    """The separator to join on for a pattern that ``accepted`` these: the current one where it
+    may (a text joined anew loses what the rules carry from one to the next: its canonical form,
+    the literal index's view), else its first; None: the pattern runs on each part alone."""
+    if current in accepted:
+        return current
+    return accepted[0] if accepted else None
 
 
 @memo.lru(maxsize=4096)
-def separator_for(pattern: str, flags: str) -> str | None:
-    """The separator (of ``SEPARATORS``) with which ``/pattern/flags`` finds in a joined text,
+def separators_for(pattern: str, flags: str) -> tuple[str, ...]:
+    """The separators (of ``SEPARATORS``) with which ``/pattern/flags`` finds in a joined text,
     inside each part, the matches it finds in the part alone (or a match holding a separator:
-    ``Step.crossed``), or None."""
+    ``Step.crossed``)."""
     if "g" not in flags or any(f in flags for f in "yuv"):
-        return None
+        return ()
     try:
         facts = pattern_facts(pattern, flags)
         root = parsed_root(pattern, flags)
     except Exception:  # (an invalid or refused pattern: the rule is reported where it runs alone)
-        return None
+        return ()
     looks = [node.body for node in _walk(root) if isinstance(node, A.Look)]
+    accepted = []
     for separator in SEPARATORS:
         if any(_may_take(body, separator, "s" in flags) for body in looks):
             continue  # (a lookaround would read the separator where the part alone has its edge)
         covered = None if facts.has_backreference else _covered_start(root, separator)  # (a group's "" against it)
         if _has_line_anchor(root, covered) and not ("m" in flags and separator == "\n"):
             continue
-        return separator
-    return None
+        accepted.append(separator)
+    return tuple(accepted)
 
 
 def _walk(root: A.Node) -> list[A.Node]:
@@ -176,10 +188,10 @@ def replace_joined(rx: FastRegex, joined: str, starts: list[int],
     step = Step(after)
     if not offsets:
         return step
-    ends = [s + (len(m) if m.isascii() else utf16_len(m)) for s, m in zip(offsets, matched)]
-    sizes = [len(v) if v.isascii() else utf16_len(v) for v in values]
-    # before[i]: how much longer the text before span i became
-    before = list(accumulate((size - (e - s) for s, e, size in zip(offsets, ends, sizes)), initial=0))
+    lengths = _units_lengths(matched)
+    ends = list(map(add, offsets, lengths))
+    # before[i]: how much longer the text before span i became (in C: ~30,000 matches a MB)
+    before = list(accumulate(map(sub, _units_lengths(values), lengths), initial=0))
     groups, step.crossed = _by_part(offsets, ends, starts, len(joined))
     for k, first, past, edge in groups:
         if k not in step.crossed:
@@ -201,7 +213,7 @@ def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float 
         return texts
 
     rx.replace_all_spans(joined, record, budget, keep_units=True)
-    ends = [s + (len(m) if m.isascii() else utf16_len(m)) for s, m in zip(offsets, matched)]
+    ends = list(map(add, offsets, _units_lengths(matched)))
     groups, crossed = _by_part(offsets, ends, starts, len(joined))
     found = {k: [(offsets[j] - starts[k], matched[j]) for j in range(first, past)]
              for k, first, past, _edge in groups if k not in crossed}
@@ -217,13 +229,21 @@ def _by_part(offsets: list[int], ends: list[int], starts: list[int], length: int
     crossed: set[int] = set()
     count = len(starts)
     i, n = 0, len(offsets)
-    while i < n:
+    while i < n:  # (a turn per part with a match, not per match)
         k = bisect_right(starts, offsets[i]) - 1
         edge = starts[k + 1] - 1 if k + 1 < count else length  # the separator after part k
-        first = i
-        while i < n and offsets[i] <= edge:
-            if ends[i] > edge:  # (the match holds the separator)
-                crossed.update(range(k, bisect_right(starts, ends[i])))
-            i += 1
-        groups.append((k, first, i, edge))
+        past = bisect_right(offsets, edge, i)
+        # (matches do not overlap: only a part's last one can reach past its separator)
+        if ends[past - 1] > edge:
+            crossed.update(range(k, bisect_right(starts, ends[past - 1])))
+        groups.append((k, i, past, edge))
+        i = past
     return groups, crossed
+
+
+def _units_lengths(texts: list[str]) -> list[int]:
+    """The UTF-16 lengths of ``texts`` (their lengths, in C, when none holds an astral character)."""
+    lengths = list(map(len, texts))
+    if all(map(str.isascii, texts)):
+        return lengths
+    return [utf16_len(t) for t in texts]

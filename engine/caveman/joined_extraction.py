@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
-from engine.caveman.joined import SEPARATORS, join, replace_joined, separator_for, starts_of
+from engine.caveman.joined import SEPARATORS, choose, join, replace_joined, separators_for, starts_of
 from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep
 from engine.jsregex import RegexTimeout
 
@@ -64,7 +64,7 @@ class _Joined:
                 return
             lead = self.jobs[self.live[0]]
             rx = lead.regex(step)
-            separator = separator_for(rx.source, rx.flags) if len(self.live) > 1 else None
+            separator = choose(separators_for(rx.source, rx.flags), self.separator) if len(self.live) > 1 else None
             if separator is None:
                 self._each_alone(number, range(len(self.live)))
                 self._rejoin()

@@ -20,30 +20,31 @@ from engine.jsvalues import to_utf16_units
 from tests.engine.caveman.helpers import pack, rule
 
 NL, NUL = "\n", "\x00"
+BOTH = (NL, NUL)
 
 
 @pytest.mark.parametrize("pattern, flags, replacement, expected, why", [
-    (r"\b(?:basically|really)\b\s*", "gi", "", NL, "a line break read by \\s is seen in the match"),
-    (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", NL, "the lookahead's body holds no line break"),
-    (r"(?<![a-z])\bsimply\b", "gi", "", NL, "nor the lookbehind's"),
-    (r"(?<!make\s)\bsure\b", "gi", "", NUL, "a lookbehind that reads a line break, not NUL"),
-    (r"(?<![^a-z])sure", "gi", "", None, "a lookbehind that reads either"),
-    (r"(?<=.)x", "g", "", NL, "a dot reads no line break"),
-    (r"(?<=.)x", "gs", "", None, "a dot under s reads both"),
-    (r"^- ", "gm", "", NL, "^ with m: a line break is a line's edge"),
-    (r"^-(?!\s)", "gm", "", None, "^ with m needs the line break a lookahead would read"),
-    (r"^(?:Hi|Hello)\s*", "gi", "", None, "^ without m holds at the joined text's start alone"),
-    (r"done\.?$", "g", "", None, "$ without m"),
-    (r"(?:^|\s)(\.{0,2}/[\w./\-]+)", "g", "", NL, "^ without m, where \\s takes the separator instead"),
-    (r"(^|\s)/x\1", "g", "", None, "… but not when a back-reference repeats that group"),
-    (r"(?:^|x)/", "g", "", None, "… nor when no alternative can take it"),
-    (r"(\w+) \1", "g", "", NL, "a back-reference consumes what it repeats"),
-    (r"\bfoo\b", "g", "$&!", None, "a template ($` and $' read the subject)"),
-    (r"\bfoo\b", "gi", "bar", NL, "a constant"),
-    (r"\bfoo\b", "i", "bar", None, "not global: one match per part"),
-    (r"\bfoo\b", "gy", "bar", None, "sticky: lastIndex is state"),
-    (r"\bfoo\b", "gu", "bar", None, "u: code points"),
-    (r"x*", "g", "-", NL, "empty matches (one at each part's end)"),
+    (r"\b(?:basically|really)\b\s*", "gi", "", BOTH, "a line break read by \\s is seen in the match"),
+    (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", BOTH, "the lookahead's body holds no line break"),
+    (r"(?<![a-z])\bsimply\b", "gi", "", BOTH, "nor the lookbehind's"),
+    (r"(?<!make\s)\bsure\b", "gi", "", (NUL,), "a lookbehind that reads a line break, not NUL"),
+    (r"(?<![^a-z])sure", "gi", "", (), "a lookbehind that reads either"),
+    (r"(?<=.)x", "g", "", (NL,), "a dot reads no line break (but NUL)"),
+    (r"(?<=.)x", "gs", "", (), "a dot under s reads both"),
+    (r"^- ", "gm", "", (NL,), "^ with m: a line break is a line's edge"),
+    (r"^-(?!\s)", "gm", "", (), "^ with m needs the line break a lookahead would read"),
+    (r"^(?:Hi|Hello)\s*", "gi", "", (), "^ without m holds at the joined text's start alone"),
+    (r"done\.?$", "g", "", (), "$ without m"),
+    (r"(?:^|\s)(\.{0,2}/[\w./\-]+)", "g", "", (NL,), "^ without m, where \\s takes the separator instead"),
+    (r"(^|\s)/x\1", "g", "", (), "… but not when a back-reference repeats that group"),
+    (r"(?:^|x)/", "g", "", (), "… nor when no alternative can take it"),
+    (r"(\w+) \1", "g", "", BOTH, "a back-reference consumes what it repeats"),
+    (r"\bfoo\b", "g", "$&!", (), "a template ($` and $' read the subject)"),
+    (r"\bfoo\b", "gi", "bar", BOTH, "a constant"),
+    (r"\bfoo\b", "i", "bar", (), "not global: one match per part"),
+    (r"\bfoo\b", "gy", "bar", (), "sticky: lastIndex is state"),
+    (r"\bfoo\b", "gu", "bar", (), "u: code points"),
+    (r"x*", "g", "-", BOTH, "empty matches (one at each part's end)"),
 ])
 def test_which_rules_join_and_on_what(pattern, flags, replacement, expected, why):
     assert joinable(Rule("r", pattern, flags=flags, replacement=replacement)) == expected, why
@@ -154,7 +155,7 @@ def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
     monkeypatch.setattr(sys.modules["engine.caveman.compress"], "replace_joined", spy)
     body = {"messages": [{"role": "user", "content": f"basically colour {k}"} for k in range(50)]}
     _outcome(body, "omniroute", True, monkeypatch)
-    joinable_count = sum(joinable(r) is not None for r in PackSource.from_packs([RULES]).rules_for("xx"))
+    joinable_count = sum(bool(joinable(r)) for r in PackSource.from_packs([RULES]).rules_for("xx"))
     assert seen == [50] * joinable_count
 
 

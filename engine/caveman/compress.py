@@ -56,6 +56,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter, le
 from typing import Any
 
@@ -66,12 +67,14 @@ from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_te
 from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.joined import (
     SEPARATORS,
+    SPLIT,
     Step,
     choose,
     join,
     joinable,
     matches_joined,
     replace_joined,
+    replace_split,
     separators_for,
     starts_of,
 )
@@ -441,22 +444,28 @@ class Compressor:
             else:
                 runs.append(run)
         texts = [run.text for run in runs]
-        separator = SEPARATORS[0]
+        split = not any(SPLIT in text for text in texts)  # (``replace_split`` may cut the result)
+        separator = SPLIT if split else SEPARATORS[0]
         joined, starts = join(texts, separator)
         for rule in rules:
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
             step: Step | None = None
-            wanted = choose(joinable(rule), separator) if len(runs) > 1 else None
+            accepted = joinable(rule) if len(runs) > 1 else ()
+            # (``replace_split`` where it may: it pays for joining the texts anew)
+            wanted = SPLIT if split and SPLIT in accepted and _constant(rule) else choose(accepted, separator)
             if wanted is not None and wanted != separator:
                 separator = wanted
                 joined, starts = join(texts, separator)
             try:
                 if wanted is not None:
                     try:
-                        step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
-                                              self.runner.budget(joined))
+                        if wanted == SPLIT and split and _constant(rule):
+                            step = replace_split(partial(self._after_rule, rule, rx), joined, len(runs))
+                        if step is None:
+                            step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
+                                                  self.runner.budget(joined))
                     except (RegexTimeout, JSUnsupportedError):
                         step = None  # (each part alone, below, says so where it happens)
                 if step is None or step.crossed:
@@ -477,6 +486,10 @@ class Compressor:
                 joined, starts = join(texts, separator)
         for run in runs:
             run.o.rules_output = self._rules_end(run)
+
+    def _after_rule(self, rule: Rule, rx: FastRegex, text: str) -> str:
+        """``text`` after ``rule`` (run on its regex ``rx``), nothing recorded."""
+        return self.runner.apply(rule, text, rx=rx).after
 
     def _take_step(self, runs: list[_RulesRun], texts: list[str], rule: Rule, step: Step) -> bool:
         """Each part's text after ``rule`` from the joined run (``step``), reported as
@@ -1042,6 +1055,11 @@ class _PutBack:
 
 
 _START, _END = attrgetter("start"), attrgetter("end")
+
+
+def _constant(rule: Rule) -> bool:
+    """A rule that puts one constant, which holds no ``SPLIT``, in each match's place."""
+    return rule.replacement_map is None and "$" not in (rule.replacement or "") and SPLIT not in (rule.replacement or "")
 
 
 @dataclass

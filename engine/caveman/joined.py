@@ -48,7 +48,10 @@ from engine.jsvalues import utf16_len
 
 # the separators tried, in order: a line break is a line's edge for ``^``/``$`` under ``m``; NUL is
 # what a lookaround whose body takes a blank (``(?<!make\s)``) cannot read
-SEPARATORS = ("\n", "\x00")
+SEPARATORS = ("\n", "\x00", "\x1e")
+# the record separator, where no part holds it (no stand-in and no placeholder does): the rule's
+# own result on the joined text, split at it, gives each part's (``replace_split``)
+SPLIT = SEPARATORS[2]
 
 
 def joinable(rule: Rule) -> tuple[str, ...]:
@@ -197,6 +200,19 @@ def replace_joined(rx: FastRegex, joined: str, starts: list[int],
         if k not in step.crossed:
             step.pieces[k] = after[starts[k] + before[first]:edge + before[past]]
     return step
+
+
+def replace_split(replace: Callable[[str], str], joined: str, count: int) -> Step | None:
+    """``replace``'s result on ``joined`` (``count`` parts joined by ``SPLIT``, which none holds)
+    as each part's text: that result split at ``SPLIT``. ``replace`` must put a constant that
+    lacks ``SPLIT`` in each match's place, so that a match holding a separator leaves one fewer
+    (None: such a match; ``replace_joined`` then says whose). The rule's whole result takes its
+    fastest way (a substitution in C, ~8 ms per MB for the articles rule, ~28 from its spans)."""
+    after = replace(joined)
+    pieces = after.split(SPLIT)
+    if len(pieces) != count:
+        return None
+    return Step(after, dict(enumerate(pieces)))
 
 
 def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float | None

@@ -12,24 +12,24 @@ from hypothesis import strategies as st
 
 from engine.caveman import Compressor, PackSource
 from engine.caveman.apply import RuleRunner, shared_regexp
-from engine.caveman.joined import join, joinable, replace_joined
+from engine.caveman.joined import join, joinable, replace_joined, replace_split
 from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.packs import Rule
 from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, extract, preserve_regex
 from engine.jsvalues import to_utf16_units
 from tests.engine.caveman.helpers import pack, rule
 
-NL, NUL = "\n", "\x00"
-BOTH = (NL, NUL)
+NL, NUL, RS = "\n", "\x00", "\x1e"
+BOTH = (NL, NUL, RS)
 
 
 @pytest.mark.parametrize("pattern, flags, replacement, expected, why", [
     (r"\b(?:basically|really)\b\s*", "gi", "", BOTH, "a line break read by \\s is seen in the match"),
     (r"\b(?:[Aa]n|[Tt]he)\s+(?=[a-z])", "g", "", BOTH, "the lookahead's body holds no line break"),
     (r"(?<![a-z])\bsimply\b", "gi", "", BOTH, "nor the lookbehind's"),
-    (r"(?<!make\s)\bsure\b", "gi", "", (NUL,), "a lookbehind that reads a line break, not NUL"),
+    (r"(?<!make\s)\bsure\b", "gi", "", (NUL, RS), "a lookbehind that reads a line break, not NUL nor RS"),
     (r"(?<![^a-z])sure", "gi", "", (), "a lookbehind that reads either"),
-    (r"(?<=.)x", "g", "", (NL,), "a dot reads no line break (but NUL)"),
+    (r"(?<=.)x", "g", "", (NL,), "a dot reads no line break (but NUL and RS)"),
     (r"(?<=.)x", "gs", "", (), "a dot under s reads both"),
     (r"^- ", "gm", "", (NL,), "^ with m: a line break is a line's edge"),
     (r"^-(?!\s)", "gm", "", (), "^ with m needs the line break a lookahead would read"),
@@ -102,6 +102,7 @@ RULES = pack(
     rule("mapped", r"\b(?:colour|flavour)\b", flags="gi", replacement_map={"colour": "color", "flavour": "flavor"}),
     rule("swap", r"\bab\b", flags="g", replacement="ba ab"),  # a rewrite later rules see
     rule("ends", r"\s+$", flags="gm", replacement=""),
+    rule("bangs", r"!+[^a-z]*", flags="g", replacement="! "),  # (a class that takes any separator)
 )
 
 BITS = ["basically ", "simply", "thanks", "sure", "make ", "be ", "make", "be", "hi ", "hello, ", "- ", "-  item", "\n", "\n\n",
@@ -124,6 +125,7 @@ def _outcome(body: dict, profile: str, joined: bool, monkeypatch) -> tuple:
        st.sampled_from(["omniroute", "strict"]), st.integers(0, 3))
 @example(["I make", "thanks a lot"], "omniroute", 0)  # (a lookbehind that would read "make\n")
 @example(["so be", "sure, thanks"], "strict", 0)
+@example(["wow!", "!! x"], "strict", 0)  # (a match that eats the separator)
 def test_a_body_gives_what_its_parts_give_one_by_one(texts, profile, shape):
     messages: list[dict] = [{"role": "user", "content": t} for t in texts]
     if shape == 1:  # (a message of text parts, and one not compressed)
@@ -146,13 +148,19 @@ def test_a_match_across_parts_is_taken_from_the_parts_alone(monkeypatch):
 def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
     """Not a scan per rule and part: a joinable rule meets the joined text (spied)."""
     seen: list[int] = []
-    original = replace_joined
+    module = sys.modules["engine.caveman.compress"]
+    original, original_split = replace_joined, replace_split
 
     def spy(rx, joined, starts, values_of, budget):
         seen.append(len(starts))
         return original(rx, joined, starts, values_of, budget)
 
-    monkeypatch.setattr(sys.modules["engine.caveman.compress"], "replace_joined", spy)
+    def spy_split(replace, joined, count):
+        seen.append(count)
+        return original_split(replace, joined, count)
+
+    monkeypatch.setattr(module, "replace_joined", spy)
+    monkeypatch.setattr(module, "replace_split", spy_split)
     body = {"messages": [{"role": "user", "content": f"basically colour {k}"} for k in range(50)]}
     _outcome(body, "omniroute", True, monkeypatch)
     joinable_count = sum(bool(joinable(r)) for r in PackSource.from_packs([RULES]).rules_for("xx"))

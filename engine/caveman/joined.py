@@ -96,6 +96,28 @@ def separators_for(pattern: str, flags: str) -> tuple[str, ...]:
     return tuple(accepted)
 
 
+@memo.lru(maxsize=1024)
+def start_twin(pattern: str, flags: str) -> str | None:
+    """The flags of the ``m`` twin of a pattern that matches only at a text's start (a leading
+    ``^`` without ``m``, no other line anchor), where that twin joins on a line break: there
+    its match at a part's start is the pattern's match at the start of the part alone (``^``
+    holds after the line break as at a text's start; the rest reads the same text). Its other
+    matches, at lines inside the parts, are not the pattern's: the caller leaves them as they
+    are. None: no such twin."""
+    if "m" in flags or "g" not in flags or any(f in flags for f in "yuv"):
+        return None
+    try:
+        facts = pattern_facts(pattern, flags)
+        root = parsed_root(pattern, flags)
+    except Exception:  # (an invalid or refused pattern: reported where it runs alone)
+        return None
+    first = root.items[0] if isinstance(root, A.Seq) and root.items else root
+    if not facts.line_anchored or not isinstance(first, A.Anchor) or _has_line_anchor(root, first):
+        return None
+    twin = flags + "m"
+    return twin if "\n" in separators_for(pattern, twin) else None
+
+
 def _walk(root: A.Node) -> list[A.Node]:
     out: list[A.Node] = []
     stack: list[A.Node] = [root]

@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from engine import memo
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
-from engine.caveman.joined import SEPARATORS, choose, join, replace_joined, separators_for, starts_of
-from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep
+from engine.caveman.joined import (
+    SEPARATORS,
+    choose,
+    join,
+    replace_joined,
+    separators_for,
+    start_twin,
+    starts_of,
+)
+from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep, preserve_regex
 from engine.jsregex import RegexTimeout
 
 
@@ -65,6 +74,9 @@ class _Joined:
             lead = self.jobs[self.live[0]]
             rx = lead.regex(step)
             separator = choose(separators_for(rx.source, rx.flags), self.separator) if len(self.live) > 1 else None
+            twin = start_twin(rx.source, rx.flags) if separator is None and len(self.live) > 1 else None
+            if twin is not None:  # (a pattern anchored at the text's start: its m twin, at the parts' starts)
+                rx, separator = _twin_regex(rx.source, twin), SEPARATORS[0]
             if separator is None:
                 self._each_alone(number, range(len(self.live)))
                 self._rejoin()
@@ -73,7 +85,7 @@ class _Joined:
                 self.separator = separator
                 self._rejoin()
             if not lead.skips(step, self.joined):  # (literals no part holds: nothing to run)
-                self._step(number, step, rx)
+                self._step(number, step, rx, at_starts=twin is not None)
 
     def _each_alone(self, number: int, which: range | list[int]) -> None:
         stopped = []
@@ -90,7 +102,9 @@ class _Joined:
     def _rejoin(self) -> None:
         self.joined, self.starts = join([self.jobs[i].text for i in self.live], self.separator)
 
-    def _step(self, number: int, step: PatternStep, rx: FastRegex) -> None:
+    def _step(self, number: int, step: PatternStep, rx: FastRegex, *, at_starts: bool = False) -> None:
+        """``step`` over the joined parts on ``rx``; ``at_starts``: a ``start_twin``, whose
+        matches count at the parts' starts alone (the others are left as they are)."""
         jobs, live, starts = self.jobs, self.live, self.starts
         wrapped: dict[int, list[str]] = {}  # part → the matches it wraps, in order
 
@@ -101,6 +115,9 @@ class _Joined:
                     out.append(s)
                     continue
                 k = bisect_right(starts, at) - 1
+                if at_starts and at != starts[k]:
+                    out.append(s)
+                    continue
                 job = jobs[live[k]]
                 taken = wrapped.setdefault(k, [])
                 out.append(job.placeholder(job.block_count + len(taken)))
@@ -131,3 +148,9 @@ class _Joined:
             self.starts = starts_of([jobs[i].text for i in self.live]) if result.pieces else self.starts
         else:
             self._rejoin()
+
+
+@memo.lru(maxsize=64)
+def _twin_regex(source: str, flags: str) -> FastRegex:
+    """A ``start_twin``'s regex (with the defaults' candidate finders), made once."""
+    return preserve_regex(source, flags)

@@ -174,7 +174,7 @@ REGION_BITS = ["$x$", "$$", "$$a$$", "$ 5$", "\\[x\\]", "|a|b|", "|---|---|", "#
                "v1.2.3", "1.2", "foo.bar()", "a.b(", "call(x)", "./path/x", "/etc/x", "C:\\dir\\f", "Error: x",
                "TypeError: y", "   at f (a.js:1)", "\\begin{a}x\\end{b}", "```\nx\n```", "~~~\ny\n~~~", "---\n",
                "\n", "\n\n", " ", "  ", "\t", "x", "word", "é", "😀", "\r\n", "\x00", ":", "@me", "> q", "TODO x"]
-CUSTOM_SETS = [list(DEFAULT_PRESERVE_PATTERNS), [r"(?:^|x)@", r"(^|\s)@\w+", r"^>.*$"], [r"\bTODO\b[^\n]*"]]
+CUSTOM_SETS = [list(DEFAULT_PRESERVE_PATTERNS), [r"(?:^|x)@", r"(^|\s)@\w+", r"^>.*$"], [r"\bTODO\b[^\n]*", r"^\s*> ?\w*"]]
 
 
 def _blocks(ex) -> tuple:

@@ -768,7 +768,8 @@ class Compressor:
         index = self.runner.share_index(rules)
         prefilter = None
         if not self.strict:  # (the index's pass over the text also rules out absent keywords)
-            absent = index.absent_keys(text) if index is not None and text.isascii() else frozenset()
+            absent: Callable[[], frozenset[str]] | frozenset[str] = \
+                partial(index.absent_keys, text) if index is not None and text.isascii() else frozenset()
             # (on the stand-ins where there are: an ASCII text, see prefilter.ASCII_KEYWORDS)
             prefilter = Prefilter(text if stand is not None and ASCII_KEYWORDS else ex.text, absent,
                                   LiteralIndex.KEY)

@@ -9,6 +9,7 @@ gates custom rules that reuse an English rule name.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 KEYWORDS: dict[str, tuple[str, ...]] = {
     "redundant_phrasing": ("make sure", "be sure"),
@@ -107,11 +108,28 @@ class Prefilter:
     upper-cased start is among them cannot occur in the lower-cased text either (for ASCII,
     ``k in t.lower()`` implies ``k.upper() in t.upper()``), so it is not searched for."""
 
-    def __init__(self, text: str, absent: frozenset[str] = frozenset(), key_length: int = 0) -> None:
-        self.lowered = _lowered(text)
+    def __init__(self, text: str, absent: frozenset[str] | Callable[[], frozenset[str]] = frozenset(),
+                 key_length: int = 0) -> None:
+        self._text = text
+        self._lowered: str | bytes | None = None
         self._memo: dict[str, bool] = {}
-        self._absent = absent if absent and key_length and text.isascii() else frozenset()
+        # (a callable: the keys found when first needed — most parts of a body are never asked)
+        self._absent_of = absent if key_length and text.isascii() else frozenset()
+        self._absent_keys: frozenset[str] | None = None
         self._key_length = key_length
+
+    @property
+    def lowered(self) -> str | bytes:
+        if self._lowered is None:
+            self._lowered = _lowered(self._text)
+        return self._lowered
+
+    @property
+    def _absent(self) -> frozenset[str]:
+        if self._absent_keys is None:
+            found = self._absent_of
+            self._absent_keys = found if isinstance(found, frozenset) else found()
+        return self._absent_keys
 
     def _occurs(self, keyword: str) -> bool:
         hay = self.lowered

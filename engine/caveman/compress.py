@@ -27,11 +27,16 @@ protected kind 2–6 ms; ~5,000 blocks and as many validation items per MB of ag
 few ms in every stage that walks them. The articles rule alone is a full ``re`` scan of ~12 ms
 per MB (a match every ~30 characters: no literal to plan on).
 
-A body of many short messages costs per message, not per MB: each of a pack's ~40 rules and
-~20 region patterns costs a scan of the message and the set-up around it, ~900 µs for a message
+A body of many short messages cost per message, not per MB: each of a pack's ~40 rules and
+~20 region patterns cost a scan of each message and the set-up around it, ~900 µs for a message
 of ~800 characters (nineteenth session: 1 MB of agent sessions as ~1,250 messages took ~1.1 s,
-OmniRoute 0.27 s on the same body; ``bench_caveman.py`` measures it). A short ASCII part skips
-each pattern with no match in it after one scan (``FastRegex.misses``).
+OmniRoute 0.25 s on the same body; ``bench_caveman.py`` measures it). Since the twentieth
+session a body's short parts go through the regex-heavy stages together
+(``_compress_joined``): each region pattern, each rule and CAV-Q17's line search runs once over
+their texts joined, where ``engine.caveman.joined`` proves that exact, and each part takes its
+slice (~360 ms for that body: extraction ~70 µs a message, the rules ~90, and the per-part
+stages after them — cleanup, restore, validation — ~110, which stay per part). A short ASCII
+part still skips a pattern with no match in it after one scan (``FastRegex.misses``).
 
 The largest single factor is the text not being ASCII: whole-text copies are 2 or 4 bytes a
 character, ``str.upper``, ``encode`` and ``re`` leave their ASCII fast paths, and literal

@@ -73,7 +73,10 @@ class _Joined:
                 return
             lead = self.jobs[self.live[0]]
             rx = lead.regex(step)
-            separator = choose(separators_for(rx.source, rx.flags), self.separator) if len(self.live) > 1 else None
+            accepted = separators_for(rx.source, rx.flags) if len(self.live) > 1 else ()
+            # (a line break where it may: the region patterns' classes mostly stop at one, so
+            # fewer matches run into the next part, and a long run of openers stays in its part)
+            separator = choose(accepted, SEPARATORS[0] if SEPARATORS[0] in accepted else self.separator)
             twin = start_twin(rx.source, rx.flags) if separator is None and len(self.live) > 1 else None
             if twin is not None:  # (a pattern anchored at the text's start: its m twin, at the parts' starts)
                 rx, separator = _twin_regex(rx.source, twin), SEPARATORS[0]

@@ -84,7 +84,7 @@ def separators_for(pattern: str, flags: str) -> tuple[str, ...]:
         root = parsed_root(pattern, flags)
     except Exception:  # (an invalid or refused pattern: the rule is reported where it runs alone)
         return ()
-    looks = [node.body for node in _walk(root) if isinstance(node, A.Look)]
+    looks = [node.body for node in A.walk(root) if isinstance(node, A.Look)]
     accepted = []
     for separator in SEPARATORS:
         if any(_may_take(body, separator, "s" in flags) for body in looks):
@@ -118,25 +118,10 @@ def start_twin(pattern: str, flags: str) -> str | None:
     return twin if "\n" in separators_for(pattern, twin) else None
 
 
-def _walk(root: A.Node) -> list[A.Node]:
-    out: list[A.Node] = []
-    stack: list[A.Node] = [root]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if isinstance(node, A.Seq):
-            stack.extend(node.items)
-        elif isinstance(node, A.Alt):
-            stack.extend(node.alternatives)
-        elif isinstance(node, A.Group | A.Look | A.Quant):
-            stack.append(node.body)
-    return out
-
-
 def _may_take(node: A.Node, separator: str, dot_all: bool) -> bool:
     """Whether some match of ``node`` can hold ``separator`` (a back-reference, or a node this
     module does not know, may)."""
-    for n in _walk(node):
+    for n in A.walk(node):
         if isinstance(n, A.CharSet):
             if contains(n.ranges, ord(separator)) or any(separator in s for s in n.strings):
                 return True
@@ -163,7 +148,7 @@ def _covered_start(root: A.Node, separator: str) -> A.Anchor | None:
 
 
 def _has_line_anchor(root: A.Node, covered: A.Anchor | None = None) -> bool:
-    for node in _walk(root):
+    for node in A.walk(root):
         if isinstance(node, A.Anchor) and node.kind in "^$" and node is not covered:
             return True
         if not isinstance(node, A.Seq | A.Alt | A.Group | A.Look | A.Quant | A.CharSet | A.Dot | A.Empty

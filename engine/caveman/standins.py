@@ -392,7 +392,7 @@ def _backref_sees_pool(source: str, flags: str, mark: str) -> bool:
     classes the mark is in, and no other). strict's ``\\end{\\1}`` compares letters alone."""
     groups: dict[int, A.Node] = {}
     refs: list[int] = []
-    for node in _walk(parsed_root(source, flags)):
+    for node in A.walk(parsed_root(source, flags)):
         if isinstance(node, A.Group) and node.index:
             groups[node.index] = node.body
         elif isinstance(node, A.Backref):
@@ -401,22 +401,9 @@ def _backref_sees_pool(source: str, flags: str, mark: str) -> bool:
         body = groups.get(index)
         if body is None or any(isinstance(n, (A.Dot, A.Backref)) or (isinstance(n, A.CharSet)
                                                                     and contains(n.ranges, ord(mark)))
-                               for n in _walk(body)):
+                               for n in A.walk(body)):
             return True
     return False
-
-
-def _walk(root: A.Node) -> Iterator[A.Node]:
-    stack: list[A.Node] = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, A.Seq):
-            stack.extend(node.items)
-        elif isinstance(node, A.Alt):
-            stack.extend(node.alternatives)
-        elif isinstance(node, (A.Group, A.Look, A.Quant)):
-            stack.append(node.body)
 
 
 def _too_many(seen: set[str]) -> bool:
@@ -471,7 +458,7 @@ def _classes(source: str, flags: str) -> tuple[Ranges, ...] | None:
     except Exception:  # (an invalid pattern: its rule is reported and skipped elsewhere)
         return None
     out: list[Ranges] = []
-    for node in _walk(root):
+    for node in A.walk(root):
         if isinstance(node, A.CharSet):
             if node.strings:
                 return None

@@ -6,6 +6,7 @@ so the emitter never needs to know about escapes, classes or folding.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .charset import Ranges
@@ -167,3 +168,18 @@ class Parsed:
                 return None
             out.append(item.ranges[0][0])
         return out or None
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every node under ``root`` (itself included), each once, in no particular order: what
+    the analyses that ask "does any node …" need."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Seq):
+            stack.extend(node.items)
+        elif isinstance(node, Alt):
+            stack.extend(node.alternatives)
+        elif isinstance(node, Group | Look | Quant):
+            stack.append(node.body)

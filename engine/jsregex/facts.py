@@ -161,19 +161,7 @@ def _has(node: A.Node, kind: type[A.Node]) -> bool:
 
 
 def _looks(node: A.Node) -> list[A.Look]:
-    out: list[A.Look] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Look):
-            out.append(n)
-        if isinstance(n, A.Seq):
-            stack.extend(n.items)
-        elif isinstance(n, A.Alt):
-            stack.extend(n.alternatives)
-        elif isinstance(n, A.Group | A.Quant | A.Look):
-            stack.append(n.body)
-    return out
+    return [n for n in A.walk(node) if isinstance(n, A.Look)]
 
 
 def _text(units: str, start: int, end: int, unicode: bool) -> str:

@@ -6,27 +6,17 @@ each of a pack's ~40 rules scanned each message by itself. On the same messages 
 large-text path (``engine.caveman.fast``: one literal index, anchored attempts at candidates)
 runs all the rules in ~50 ms, not ~700.
 
-Joining is exact on a separator ``separators_for`` gives for a pattern, because the pattern sees
-that one character as it sees a text's edge:
-
-- ``\\b``/``\\B`` treat it as the edge (neither separator is a word character);
-- ``^``/``$`` are allowed with ``m`` and a line break between the parts, a line's edge as the
-  text's edge is; without ``m`` they hold at the joined text's ends alone, so such a pattern is
-  not joined — except a leading ``(?:^|\\s)``, whose class takes the separator where the ``^``
-  would have held;
-- no lookaround body can match the separator, so a lookaround reading into it fails there as
-  it fails at the text's edge (a line break suits most patterns; NUL one like
-  ``(?<!make\\s)``, whose body takes a blank);
-- a path that consumes the separator is the one thing left. It fails where the part alone would
-  have ended (the same backtracking after it), or it succeeds: then its match holds a separator,
-  and ``replace_joined`` says which parts such a match touched (``Step.crossed``). Their result
-  is not taken from the joined run: the caller runs the pattern on each of them alone.
+Joining is exact on a separator ``engine.jsregex.edges.separators_for`` gives for a pattern:
+the pattern sees that one character as it sees a text's edge (that module says why), save for a
+path that consumes it. Such a path fails where the part alone would have ended (the same
+backtracking after it), or it succeeds: then its match holds a separator, and ``replace_joined``
+says which parts it touched (``Step.crossed``). Their result is not taken from the joined run:
+the caller runs the pattern on each of them alone.
 
 Every other match lies inside one part and is the match that part alone has there, in the same
 order, so each part's text after the pattern is its slice of the joined result. A rule's
 replacement must not see past the match (no ``$``-template: `````$` ````` and ``$'`` read the
-whole subject); the pattern needs ``g`` without ``y``, ``u`` or ``v``: a global scan, no state,
-units one a character.
+whole subject).
 """
 
 from __future__ import annotations
@@ -37,18 +27,14 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import add, sub
 
-from engine import memo
 from engine.caveman.fast import FastRegex
 from engine.caveman.packs import Rule
-from engine.jsregex import ast as A
-from engine.jsregex.charset import contains
-from engine.jsregex.facts import pattern_facts
-from engine.jsregex.translate import parsed_root
+from engine.jsregex.edges import SEPARATORS, separators_for, start_twin
 from engine.jsvalues import utf16_len
 
-# the separators tried, in order: a line break is a line's edge for ``^``/``$`` under ``m``; NUL is
-# what a lookaround whose body takes a blank (``(?<!make\s)``) cannot read
-SEPARATORS = ("\n", "\x00", "\x1e")
+__all__ = ["SEPARATORS", "SPLIT", "Step", "choose", "join", "joinable", "matches_joined", "replace_joined",
+           "replace_split", "separators_for", "start_twin", "starts_of"]
+
 # the record separator, where no part holds it (no stand-in and no placeholder does): the rule's
 # own result on the joined text, split at it, gives each part's (``replace_split``)
 SPLIT = SEPARATORS[2]
@@ -56,8 +42,7 @@ SPLIT = SEPARATORS[2]
 
 def joinable(rule: Rule) -> tuple[str, ...]:
     """The separators that let ``rule`` give each part, in a joined text, what it gives the part
-    alone, in ``SEPARATORS``' order (none: not joinable; the module docstring says why these
-    conditions are enough)."""
+    alone, in ``SEPARATORS``' order (none: not joinable)."""
     if rule.replacement is not None and "$" in rule.replacement:
         return ()  # (a template: `$`` and `$'` read the whole subject; a map's miss may expand one)
     return separators_for(rule.pattern, rule.flags)
@@ -70,91 +55,6 @@ def choose(accepted: tuple[str, ...], current: str) -> str | None:
     if current in accepted:
         return current
     return accepted[0] if accepted else None
-
-
-@memo.lru(maxsize=4096)
-def separators_for(pattern: str, flags: str) -> tuple[str, ...]:
-    """The separators (of ``SEPARATORS``) with which ``/pattern/flags`` finds in a joined text,
-    inside each part, the matches it finds in the part alone (or a match holding a separator:
-    ``Step.crossed``)."""
-    if "g" not in flags or any(f in flags for f in "yuv"):
-        return ()
-    try:
-        facts = pattern_facts(pattern, flags)
-        root = parsed_root(pattern, flags)
-    except Exception:  # (an invalid or refused pattern: the rule is reported where it runs alone)
-        return ()
-    looks = [node.body for node in A.walk(root) if isinstance(node, A.Look)]
-    accepted = []
-    for separator in SEPARATORS:
-        if any(_may_take(body, separator, "s" in flags) for body in looks):
-            continue  # (a lookaround would read the separator where the part alone has its edge)
-        covered = None if facts.has_backreference else _covered_start(root, separator)  # (a group's "" against it)
-        if _has_line_anchor(root, covered) and not ("m" in flags and separator == "\n"):
-            continue
-        accepted.append(separator)
-    return tuple(accepted)
-
-
-@memo.lru(maxsize=1024)
-def start_twin(pattern: str, flags: str) -> str | None:
-    """The flags of the ``m`` twin of a pattern that matches only at a text's start (a leading
-    ``^`` without ``m``, no other line anchor), where that twin joins on a line break: there
-    its match at a part's start is the pattern's match at the start of the part alone (``^``
-    holds after the line break as at a text's start; the rest reads the same text). Its other
-    matches, at lines inside the parts, are not the pattern's: the caller leaves them as they
-    are. None: no such twin."""
-    if "m" in flags or "g" not in flags or any(f in flags for f in "yuv"):
-        return None
-    try:
-        facts = pattern_facts(pattern, flags)
-        root = parsed_root(pattern, flags)
-    except Exception:  # (an invalid or refused pattern: reported where it runs alone)
-        return None
-    first = root.items[0] if isinstance(root, A.Seq) and root.items else root
-    if not facts.line_anchored or not isinstance(first, A.Anchor) or _has_line_anchor(root, first):
-        return None
-    twin = flags + "m"
-    return twin if "\n" in separators_for(pattern, twin) else None
-
-
-def _may_take(node: A.Node, separator: str, dot_all: bool) -> bool:
-    """Whether some match of ``node`` can hold ``separator`` (a back-reference, or a node this
-    module does not know, may)."""
-    for n in A.walk(node):
-        if isinstance(n, A.CharSet):
-            if contains(n.ranges, ord(separator)) or any(separator in s for s in n.strings):
-                return True
-        elif isinstance(n, A.Dot):
-            if dot_all or separator not in "\n\r\u2028\u2029":
-                return True
-        elif not isinstance(n, A.Seq | A.Alt | A.Group | A.Look | A.Quant | A.Anchor | A.Empty):
-            return True
-    return False
-
-
-def _covered_start(root: A.Node, separator: str) -> A.Anchor | None:
-    """The ``^`` of a pattern that starts ``(?:^|\\s)``: where it holds at a part's start alone,
-    the class takes the separator before it in the joined text (a match holding the separator:
-    the part runs alone), so that ``^`` without ``m`` misses nothing."""
-    first = root.items[0] if isinstance(root, A.Seq) and root.items else root
-    if isinstance(first, A.Group):  # ((?:…) parses to its body)
-        first = first.body
-    if not isinstance(first, A.Alt):
-        return None
-    anchor = next((a for a in first.alternatives if isinstance(a, A.Anchor) and a.kind == "^"), None)
-    takes_separator = any(isinstance(a, A.CharSet) and contains(a.ranges, ord(separator)) for a in first.alternatives)
-    return anchor if takes_separator else None
-
-
-def _has_line_anchor(root: A.Node, covered: A.Anchor | None = None) -> bool:
-    for node in A.walk(root):
-        if isinstance(node, A.Anchor) and node.kind in "^$" and node is not covered:
-            return True
-        if not isinstance(node, A.Seq | A.Alt | A.Group | A.Look | A.Quant | A.CharSet | A.Dot | A.Empty
-                          | A.Backref | A.Anchor):
-            return True  # (a node this module does not know: no claim)
-    return False
 
 
 @dataclass

@@ -467,7 +467,7 @@ class Compressor:
                 if wanted is not None:
                     try:
                         if wanted == SPLIT and split and _constant(rule):
-                            step = replace_split(partial(self._after_rule, rule, rx), joined, len(runs))
+                            step = replace_split(partial(self._after_rule, rule, rx), joined, starts)
                         if step is None:
                             step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
                                                   self.runner.budget(joined))

@@ -29,6 +29,7 @@ from operator import add, sub
 
 from engine.caveman.fast import FastRegex
 from engine.caveman.packs import Rule
+from engine.jsregex.budget import output_cap
 from engine.jsregex.edges import SEPARATORS, separators_for, start_twin
 from engine.jsvalues import utf16_len
 
@@ -106,20 +107,33 @@ def replace_joined(rx: FastRegex, joined: str, starts: list[int],
     for k, first, past, edge in groups:
         if k not in step.crossed:
             step.pieces[k] = after[starts[k] + before[first]:edge + before[past]]
+    _over_cap(step, [*starts, len(joined) + 1])
     return step
 
 
-def replace_split(replace: Callable[[str], str], joined: str, count: int) -> Step | None:
-    """``replace``'s result on ``joined`` (``count`` parts joined by ``SPLIT``, which none holds)
+def _over_cap(step: Step, bounds: list[int]) -> None:
+    """Parts whose text after the pattern is longer than the regex layer lets a replacement make
+    that part (``budget.output_cap``) are left to run alone, where it stops them: the joined
+    text's own cap is the larger (``bounds``: where each part starts, and one past the end)."""
+    for k, piece in list(step.pieces.items()):
+        if len(piece) > output_cap(bounds[k + 1] - 1 - bounds[k]):
+            del step.pieces[k]
+            step.crossed.add(k)
+
+
+def replace_split(replace: Callable[[str], str], joined: str, starts: list[int]) -> Step | None:
+    """``replace``'s result on ``joined`` (parts starting at ``starts``, joined by ``SPLIT``, which none holds)
     as each part's text: that result split at ``SPLIT``. ``replace`` must put a constant that
     lacks ``SPLIT`` in each match's place, so that a match holding a separator leaves one fewer
     (None: such a match; ``replace_joined`` then says whose). The rule's whole result takes its
     fastest way (a substitution in C, ~8 ms per MB for the articles rule, ~28 from its spans)."""
     after = replace(joined)
     pieces = after.split(SPLIT)
-    if len(pieces) != count:
+    if len(pieces) != len(starts):
         return None
-    return Step(after, dict(enumerate(pieces)))
+    step = Step(after, dict(enumerate(pieces)))
+    _over_cap(step, [*starts, len(joined) + 1])
+    return step
 
 
 def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float | None

@@ -132,9 +132,9 @@ def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
         seen.append(len(starts))
         return original(rx, joined, starts, values_of, budget)
 
-    def spy_split(replace, joined, count):
-        seen.append(count)
-        return original_split(replace, joined, count)
+    def spy_split(replace, joined, starts):
+        seen.append(len(starts))
+        return original_split(replace, joined, starts)
 
     monkeypatch.setattr(module, "replace_joined", spy)
     monkeypatch.setattr(module, "replace_split", spy_split)
@@ -188,3 +188,21 @@ def test_error_lines_past_a_parts_start_are_each_parts_own(monkeypatch):
     assert joined == _outcome(body, "omniroute", False, monkeypatch)
     # (the first part's indented error line, found alone: its last line runs into the second)
     assert [(code, data["messageIndex"]) for code, _m, data in joined[2]] == [("CAV-Q17", 0), ("CAV-Q17", 1)]
+
+
+def test_a_part_a_replacement_would_grow_past_its_own_cap_runs_alone(monkeypatch):
+    """The joined text's output cap is its own (the larger): a part whose result would pass the
+    cap a part alone has is not taken from the joined run, and is stopped alone (CAV-timeout)."""
+    monkeypatch.setattr("engine.jsregex.budget.OUTPUT_FLOOR", 1_000)
+    monkeypatch.setattr(sys.modules["engine.caveman.joined"], "output_cap",
+                        lambda length: max(1_000, 8 * length))
+    grow = pack(rule("grow", r"x", replacement=None, flags="g", replacementMap={"x": "y" * 50}))
+    cfg = {"enabled": True, "minMessageLength": 0, "compressRoles": ["user"], "language": "xx", "intensity": "full"}
+    body = {"messages": [{"role": "user", "content": t} for t in ["x" * 40, "plain words " * 400]]}
+    outcomes = []
+    for joined in (True, False):
+        monkeypatch.setattr(Compressor, "use_joined", joined)
+        result = Compressor(PackSource.from_packs([grow]), cfg).compress_body(body)
+        outcomes.append((json.dumps(result.body), [(d.code, d.message) for d in result.diagnostics]))
+    assert outcomes[0] == outcomes[1]
+    assert "CAV-timeout" in [code for code, _m in outcomes[0][1]]

@@ -9,9 +9,9 @@ including where each one resumes after a failed candidate.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import compress
+from itertools import accumulate, compress
 from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit, occurrences
@@ -418,6 +418,48 @@ def scan_items(original: str, view: tuple[StandIns, str] | None = None) -> Scans
                 items = list(map(from_utf16_units, items))
             found.append((label, items, [at for at, _item in hits]))
     return found
+
+
+def scan_items_joined(texts: list[str]) -> list[Scans | None]:
+    """``scan_items`` of each of ``texts`` (none with an astral character, where four scanners
+    would read units), from one run of each scanner over the texts joined by a line break
+    (frontmatter, found at a text's start alone, by text). None for a text an item ran into or
+    out of: scan that one alone.
+
+    Every scanner treats a line break as the text's edge: items never hold one but where a
+    class or an escape takes it (those items hold the separator, and say whose texts they
+    touched), word and blank checks read it as the edge does, and each walk restarts after an
+    item, so past a text no item left, the next text's walk is its own. A fence that closes at
+    its text's end takes the separator as its line's end: that one is cut back. A test runs
+    every scanner both ways on texts built to cross (``test_linear_validation``)."""
+    count = len(texts)
+    joined = "\n".join(texts)
+    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    ends = [start + len(text) for start, text in zip(starts, texts)]  # (where each separator stands)
+    found: list[Scans] = [[] for _ in texts]
+    crossed: set[int] = set()
+    for label, find in FINDERS:
+        if find is find_frontmatter:
+            for k, text in enumerate(texts):
+                hits = list(find(text))
+                if hits:
+                    found[k].append((label, [item for _at, item in hits], [at for at, _item in hits]))
+            continue
+        by_part: dict[int, tuple[list[str], list[int]]] = {}
+        for at, item in find(joined):
+            k = bisect_right(starts, at) - 1
+            end = at + len(item)
+            if find is find_fenced and end == ends[k] + 1 and k + 1 < count:
+                item, end = item[:-1], end - 1  # (a closing line at the text's end: no line break of its own)
+            if end > ends[k]:
+                crossed.update(range(k, bisect_right(starts, end)))
+                continue
+            items, ats = by_part.setdefault(k, ([], []))
+            items.append(item)
+            ats.append(at - starts[k])
+        for k, (items, ats) in by_part.items():
+            found[k].append((label, items, ats))
+    return [None if k in crossed else scans for k, scans in enumerate(found)]
 
 
 def scan_view(units: str, fenced: list[tuple[int, int]] | None = None) -> Scans:

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from engine.caveman import needles
 from engine.caveman.fences import _CLOSE, _OPEN, fence_spans, split_lines
-from engine.caveman.validation import SCANNERS, preview, validate_blocks, validate_compression
+from engine.caveman.validation import (
+    SCANNERS,
+    preview,
+    scan_items,
+    scan_items_joined,
+    validate_blocks,
+    validate_compression,
+)
 from engine.jsvalues import js_trim, utf16_len
 
 
@@ -466,3 +473,36 @@ def _count_reads(scan, text: str) -> int:
 
     list(scan(Counted(text)))
     return read[0]
+
+
+# ------------------------------------------------------------ every scanner over texts joined
+
+CROSSING_BITS = ["```", "```\n", "~~~\n", "\n", " ", "  ", "x", "$$", "$", "$x$", "\\", "\\begin{a}", "\\end{a}",
+                 "\\end{b}", "[a]", "(b)", "](", "http://a.b", "https://c", "1.2", "v1.2.3", "A_B", "_", "# h",
+                 "#", "|a|", "|", "---\n", "\t", "é", "`a`", "`"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(CROSSING_BITS), max_size=12).map("".join), min_size=2, max_size=6))
+def test_every_scanner_over_texts_joined_finds_what_it_finds_in_each(texts):
+    """``scan_items_joined``: each text no item ran into or out of gets what ``scan_items``
+    finds in it alone (items and where they stand)."""
+    joined = scan_items_joined(texts)
+    assert len(joined) == len(texts)
+    for text, scans in zip(texts, joined):
+        if scans is not None:
+            assert scans == scan_items(text), (texts, text)
+
+
+def test_a_fence_closed_at_a_texts_end_is_cut_at_its_own_end():
+    texts = ["```\ncode\n```", "```\nmore\n```\n", "tail"]
+    joined = scan_items_joined(texts)
+    assert joined == [scan_items(t) for t in texts]
+    assert joined[0] == [("fenced code block", ["```\ncode\n```"], [0])]
+
+
+def test_an_item_that_runs_into_the_next_text_leaves_both_to_be_scanned_alone():
+    texts = ["a $$ b", "c $$ d", "e `f` g"]
+    joined = scan_items_joined(texts)
+    assert joined[:2] == [None, None]  # (the math block $$ b\nc $$ ran across)
+    assert joined[2] == scan_items(texts[2])

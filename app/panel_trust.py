@@ -206,7 +206,8 @@ class TrustPanel(QWidget):
         window.workspaceScanned.connect(self._refresh_timer.start)
         window.workspaceOpened.connect(lambda _root: self._update_empty())
         window.watcher.fileChanged.connect(self._on_file_changed)
-        self._renamed: dict[str, str] = {}  # a filter file's old path → new, until the list is filled again
+        self._renamed: dict[str, str] = {}  # a filter file's old path → new, until a list holds the new one
+        self._renamed_ticks: set[tuple[str, str]] = set()  # ticks in a renamed file no list has held yet
         window.fileRenamed.connect(self._renamed.__setitem__)
         self._watched_tabs: set[int] = set()
         self._edits = ActiveTabHook(window, self._watch_tab, lambda _tab: None, lambda *_a: None)
@@ -412,9 +413,15 @@ class TrustPanel(QWidget):
         return tab
 
     def _fill_candidates(self, candidates: list[ExportCandidate]) -> None:
-        # the filters ticked stay ticked, in a file renamed meanwhile too
-        checked = {(self._renamed.get(c.file, c.file), c.filter_id) for c in self.selected()}
-        self._renamed.clear()
+        # the filters ticked stay ticked, in a file renamed meanwhile too — also when this list
+        # comes from a scan that began before the rename and does not hold the new name yet:
+        # its ticks then wait for the list that does (a busy machine lost them)
+        renamed = self._renamed
+        checked = {(renamed.get(c.file, c.file), c.filter_id) for c in self.selected()} | self._renamed_ticks
+        present = {c.file for c in candidates}
+        self._renamed_ticks = {key for key in checked if key[0] in renamed.values() and key[0] not in present}
+        for old in [old for old, new in renamed.items() if new in present]:
+            del renamed[old]  # (in place: the window's signal fills this very dict)
         first = not self.candidates
         self.candidates = candidates
         self.export_tree.blockSignals(True)

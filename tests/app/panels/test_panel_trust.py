@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -416,5 +417,23 @@ def test_a_ticked_filter_stays_ticked_when_its_file_is_renamed(qtbot, window, de
     with qtbot.waitSignal(panel.loader.finished, timeout=30000):
         assert rename_dialog(window, demo / "filters" / "npm.json", "npm-renamed.json") is not None
     qtbot.waitUntil(lambda: any(c.file.endswith("npm-renamed.json") for c in panel.candidates), timeout=30000)
+    chosen = {(Path(c.file).name, c.filter_id) for c in panel.selected()}
+    assert chosen == {("npm-renamed.json", "npm-install"), ("make.toml", "make-quiet")}
+
+
+def test_ticks_in_a_renamed_file_wait_for_a_list_that_holds_it(qtbot, window, demo):
+    """A scan that began before the rename fills the list without the new name first (seen on a
+    busy machine): the ticks in the renamed file are kept for the list that holds it."""
+    panel = _panel(qtbot, window)
+    by_id = {c.filter_id: c for c in panel.candidates}
+    npm, make = by_id["npm-install"], by_id["make-quiet"]
+    panel.set_selected({(npm.file, "npm-install"), (make.file, "make-quiet")})
+    new = str(Path(npm.file).with_name("npm-renamed.json"))
+    window.fileRenamed.emit(npm.file, new)
+    stale = [c for c in panel.candidates if c.file != npm.file]  # (the old file gone, the new one not seen)
+    panel._fill_candidates(stale)
+    assert {(Path(c.file).name, c.filter_id) for c in panel.selected()} == {("make.toml", "make-quiet")}
+    fresh = stale + [replace(c, file=new) for c in by_id.values() if c.file == npm.file]
+    panel._fill_candidates(fresh)
     chosen = {(Path(c.file).name, c.filter_id) for c in panel.selected()}
     assert chosen == {("npm-renamed.json", "npm-install"), ("make.toml", "make-quiet")}

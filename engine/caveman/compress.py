@@ -32,11 +32,12 @@ A body of many short messages cost per message, not per MB: each of a pack's ~40
 of ~800 characters (nineteenth session: 1 MB of agent sessions as ~1,250 messages took ~1.1 s,
 OmniRoute 0.25 s on the same body; ``bench_caveman.py`` measures it). Since the twentieth
 session a body's short parts go through the regex-heavy stages together
-(``_compress_joined``): each region pattern, each rule and CAV-Q17's line search runs once over
-their texts joined, where ``engine.caveman.joined`` proves that exact, and each part takes its
-slice (~360 ms for that body: extraction ~70 µs a message, the rules ~90, and the per-part
-stages after them — cleanup, restore, validation — ~110, which stay per part). A short ASCII
-part still skips a pattern with no match in it after one scan (``FastRegex.misses``).
+(``_compress_joined``): each region pattern, each rule, CAV-Q17's line search and validation's
+scanners run once over their texts joined, where ``engine.caveman.joined`` proves that exact,
+and each part takes its slice (~335 ms for that body: extraction ~60 µs a message, the rules
+~80, and the stages after them — cleanup, restore, the rest of validation — ~80, which stay
+per part). A short ASCII part still skips a pattern with no match in it after one scan
+(``FastRegex.misses``).
 
 The largest single factor is the text not being ASCII: whole-text copies are 2 or 4 bytes a
 character, ``str.upper``, ``encode`` and ``re`` leave their ASCII fast paths, and literal

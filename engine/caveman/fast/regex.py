@@ -21,14 +21,13 @@ from operator import add, sub
 from typing import Any
 
 from engine.caveman.fast import strategy
-from engine.caveman.fast.literals import LiteralIndex, candidates
+from engine.caveman.fast.literals import LiteralIndex, candidates, starts_with_anchor
 from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.caveman.fast.texts import (
     RELEASE_MIN,
     as_units,
     bmp_only,
     canonical,
-    canonical_uncached,
     carry_canonical,
     holds_text,
     remember_units,
@@ -116,7 +115,6 @@ class FastRegex:
         self._cost = strategy.costs_for((source, flags))
         self._untimed: tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None] | None = None
         self._pcre: Any = None  # the PCRE2 twin (False: none), built when first needed
-        self._head: tuple[int, tuple[tuple[tuple[str, ...], int], ...]] | None = None  # (``_lacks_head``)
 
     def _untimed_calls(self) -> tuple[bool, re.Pattern[str] | None, re.Pattern[str] | None]:
         """Where no call can stall, calls run untimed, on the ``re`` twin when there is one:
@@ -312,8 +310,9 @@ class FastRegex:
         # folding as engine.jsregex applies it, are the upper case: see ``_prepare``)
         # (a match only at the text's start, ``^`` without ``m``: one attempt there, not a scan,
         # and none where the text does not start with one of the plan's literals)
-        at_start = self.plan is not None and self.plan.start == "text"
-        if at_start and self._lacks_head(text):
+        plan = self.plan
+        at_start = plan is not None and plan.start == "text"
+        if at_start and plan is not None and plan.anchors and not starts_with_anchor(plan, text):
             return True
         target = canonical(text) if t.ignore_case else text
         scanner = self._untimed_calls()[2]  # (a pattern that cannot stall, once it has met enough text)
@@ -326,27 +325,6 @@ class FastRegex:
             return t.compiled.search(target, timeout=self._budget(None)) is None
         except TimeoutError:
             return False
-
-    def _lacks_head(self, text: str) -> bool:
-        """Whether a pattern matching only at the text's start (plan ``"text"``) finds none of
-        its start literals there (``candidates``' test, its literals grouped once per pattern:
-        six such rules a message made it ~15 µs of each)."""
-        head = self._head
-        if head is None:
-            plan = self.plan
-            if plan is None or not plan.anchors:
-                self._head = head = (0, ())
-            else:
-                reach = max(hi for _literals, _lo, hi in plan.anchors) + max(map(len, literals_of(plan)))
-                self._head = head = (reach, tuple((tuple(literals), k) for literals, lo, hi in plan.anchors
-                                                  for k in range(lo, hi + 1)))
-        reach, tests = head
-        if not tests:
-            return False
-        hay = text[:reach]
-        if self.plan is not None and self.plan.ignore_case:
-            hay = canonical_uncached(hay)  # (the mapping is per character)
-        return not any(hay.startswith(literals, k) for literals, k in tests)
 
     def _budget(self, timeout: float | None) -> float | None:
         """The call's own budget cut to what the run's total budget has left: an untimed call

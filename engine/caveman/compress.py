@@ -72,7 +72,6 @@ from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks
 from engine.caveman.joined import (
-    SEPARATORS,
     SPLIT,
     Step,
     choose,
@@ -81,7 +80,6 @@ from engine.caveman.joined import (
     matches_joined,
     replace_joined,
     replace_split,
-    separators_for,
     starts_of,
 )
 from engine.caveman.joined_extraction import extract_joined
@@ -115,6 +113,7 @@ from engine.gcpause import gc_paused
 from engine.heapreuse import heap_reused
 from engine.jsregex import JSSyntaxError, JSUnsupportedError, RegexTimeout
 from engine.jsregex.budget import total_budget
+from engine.jsregex.edges import SEPARATORS, separators_for
 from engine.jsvalues import (
     bmp_only,
     from_utf16_units,

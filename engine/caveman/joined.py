@@ -30,11 +30,8 @@ from operator import add, ne, sub
 from engine.caveman.fast import FastRegex
 from engine.caveman.packs import Rule
 from engine.jsregex.budget import output_cap
-from engine.jsregex.edges import SEPARATORS, separators_for, start_twin
+from engine.jsregex.edges import SEPARATORS, separators_for
 from engine.jsvalues import utf16_len
-
-__all__ = ["SEPARATORS", "SPLIT", "Step", "choose", "join", "joinable", "matches_joined", "replace_joined",
-           "replace_split", "separators_for", "start_twin", "starts_of"]
 
 # the record separator, where no part holds it (no stand-in and no placeholder does): the rule's
 # own result on the joined text, split at it, gives each part's (``replace_split``)
@@ -103,7 +100,7 @@ def replace_joined(rx: FastRegex, joined: str, starts: list[int],
     ends = list(map(add, offsets, lengths))
     # before[i]: how much longer the text before span i became (in C: ~30,000 matches a MB)
     before = list(accumulate(map(sub, _units_lengths(values), lengths), initial=0))
-    groups, step.crossed = _by_part(offsets, ends, starts, len(joined))
+    groups, step.crossed = by_part(offsets, ends, starts, len(joined))
     for k, first, past, edge in groups:
         if k not in step.crossed:
             step.pieces[k] = after[starts[k] + before[first]:edge + before[past]]
@@ -157,13 +154,13 @@ def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float 
 
     rx.replace_all_spans(joined, record, budget, keep_units=True)
     ends = list(map(add, offsets, _units_lengths(matched)))
-    groups, crossed = _by_part(offsets, ends, starts, len(joined))
+    groups, crossed = by_part(offsets, ends, starts, len(joined))
     found = {k: [(offsets[j] - starts[k], matched[j]) for j in range(first, past)]
              for k, first, past, _edge in groups if k not in crossed}
     return found, crossed
 
 
-def _by_part(offsets: list[int], ends: list[int], starts: list[int], length: int
+def by_part(offsets: list[int], ends: list[int], starts: list[int], length: int
              ) -> tuple[list[tuple[int, int, int, int]], set[int]]:
     """The matches (their offsets and ends, in order) by part: ``(part, its first match, past
     its last, where the part ends)`` for each part with one, and the parts a match holding a

@@ -14,17 +14,10 @@ from bisect import bisect_right
 from engine import memo
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
-from engine.caveman.joined import (
-    SEPARATORS,
-    choose,
-    join,
-    replace_joined,
-    separators_for,
-    start_twin,
-    starts_of,
-)
+from engine.caveman.joined import choose, join, replace_joined, starts_of
 from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep, preserve_regex
 from engine.jsregex import RegexTimeout
+from engine.jsregex.edges import SEPARATORS, separators_for, start_twin
 
 
 def extract_joined(texts: list[str], custom: list[FastRegex], *, profile: str = "omniroute",

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate, compress
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit, occurrences
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
+from engine.caveman.joined import by_part, join
 from engine.caveman.needles import all_contained_in_order, contained_in_order, contained_in_order_groups
 from engine.caveman.spans import holding_spans
 from engine.jsvalues import bmp_only, from_utf16_units, js_trim, may_hold_astral, to_utf16_units, utf16_len
@@ -432,9 +433,7 @@ def scan_items_joined(texts: list[str]) -> list[Scans | None]:
     item, so past a text no item left, the next text's walk is its own. A fence that closes at
     its text's end takes the separator as its line's end: that one is cut back. A test runs
     every scanner both ways on texts built to cross (``test_linear_validation``)."""
-    count = len(texts)
-    joined = "\n".join(texts)
-    starts = list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    joined, starts = join(texts)
     ends = [start + len(text) for start, text in zip(starts, texts)]  # (where each separator stands)
     found: list[Scans] = [[] for _ in texts]
     crossed: set[int] = set()
@@ -445,20 +444,19 @@ def scan_items_joined(texts: list[str]) -> list[Scans | None]:
                 if hits:
                     found[k].append((label, [item for _at, item in hits], [at for at, _item in hits]))
             continue
-        by_part: dict[int, tuple[list[str], list[int]]] = {}
-        for at, item in find(joined):
-            k = bisect_right(starts, at) - 1
-            end = at + len(item)
-            if find is find_fenced and end == ends[k] + 1 and k + 1 < count:
-                item, end = item[:-1], end - 1  # (a closing line at the text's end: no line break of its own)
-            if end > ends[k]:
-                crossed.update(range(k, bisect_right(starts, end)))
-                continue
-            items, ats = by_part.setdefault(k, ([], []))
-            items.append(item)
-            ats.append(at - starts[k])
-        for k, (items, ats) in by_part.items():
-            found[k].append((label, items, ats))
+        hits = list(find(joined))
+        ats = [at for at, _item in hits]
+        items = [item for _at, item in hits]
+        item_ends = [at + len(item) for at, item in hits]
+        if find is find_fenced:
+            for j, (at, end) in enumerate(zip(ats, item_ends)):
+                k = bisect_right(starts, at) - 1
+                if end == ends[k] + 1 and k + 1 < len(texts):  # (a closing line at the text's end: no line break of its own)
+                    items[j], item_ends[j] = items[j][:-1], end - 1
+        groups, touched = by_part(ats, item_ends, starts, len(joined))
+        crossed |= touched
+        for k, first, past, _edge in groups:
+            found[k].append((label, items[first:past], [at - starts[k] for at in ats[first:past]]))
     return [None if k in crossed else scans for k, scans in enumerate(found)]
 
 

@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from operator import attrgetter, le
+from operator import attrgetter, is_not, le
 from typing import Any
 
 from engine.caveman.apply import RuleRun, RuleRunner, Selection, budget_for, select_rules, timeout_diagnostic
@@ -320,7 +320,7 @@ class Compressor:
         original_tokens = 0
         # the parts to compress, in order, first: short ones go through the rules together
         # (``_compress_parts``); then the messages are put back together from their outcomes
-        jobs: list[tuple[str, str, int, int | None]] = []
+        jobs: list[_Job] = []
         kept: list[tuple[Any, int, list[int]]] = []  # (message, its tokens, its parts' jobs; -1: as it is)
         for mi, msg in enumerate(messages):
             content = msg.get("content") if isinstance(msg, dict) else None
@@ -379,14 +379,14 @@ class Compressor:
         return CompressResult({**body, "messages": new_messages}, compressed_tokens < original_tokens,
                               stats, diags, outcomes)
 
-    def _compress_parts(self, jobs: list[tuple[str, str, int, int | None]]) -> list[PartOutcome]:
+    def _compress_parts(self, jobs: list[_Job]) -> list[PartOutcome]:
         """Each ``(text, role, message index, part index)`` compressed, in order. Runs of short
         parts go through the rules together (``_compress_joined``); a long part goes alone."""
         if not self.use_joined or self.record or self.progress is not None or not self.runner.keep_units \
                 or len(jobs) < 2:
             return [self.compress_part(*job) for job in jobs]
         outcomes: list[PartOutcome] = []
-        batch: list[tuple[str, str, int, int | None]] = []
+        batch: list[_Job] = []
         size = 0
         for job in jobs:
             if len(job[0]) >= JOINED_PART_MAX:
@@ -401,7 +401,7 @@ class Compressor:
                 batch, size = [], 0
         return outcomes + self._compress_joined(batch)
 
-    def _compress_joined(self, jobs: list[tuple[str, str, int, int | None]]) -> list[PartOutcome]:
+    def _compress_joined(self, jobs: list[_Job]) -> list[PartOutcome]:
         """Short parts, each through ``_compress_part``'s steps, but stage by stage over all of
         them: extraction, the rules, CAV-Q17's line search and validation's scanners each run
         their patterns once over the parts' texts joined (``joined_extraction``,
@@ -468,14 +468,16 @@ class Compressor:
             step: Step | None = None
             accepted = joinable(rule) if len(runs) > 1 else ()
             # (``replace_split`` where it may: it pays for joining the texts anew)
-            wanted = SPLIT if split and SPLIT in accepted and _constant(rule) else choose(accepted, separator)
+            splits = split and SPLIT in accepted and _constant(rule)
+            wanted = SPLIT if splits else choose(accepted, separator)
             if wanted is not None and wanted != separator:
                 separator = wanted
                 joined, starts = join(texts, separator)
+            before = list(texts)
             try:
                 if wanted is not None:
                     try:
-                        if wanted == SPLIT and split and _constant(rule):
+                        if splits:
                             step = replace_split(partial(self._after_rule, rule, rx), joined, starts)
                         if step is None:
                             step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
@@ -494,9 +496,8 @@ class Compressor:
             finally:
                 rx.forget()
             if kept and step is not None:
-                joined = step.joined
-                starts = starts_of(texts)
-            elif step is None or step.pieces or step.crossed:
+                joined, starts = step.joined, starts_of(texts)
+            elif any(map(is_not, before, texts)):  # (joined anew only where a part's text moved on)
                 joined, starts = join(texts, separator)
         for run in runs:
             run.o.rules_output = self._rules_end(run)
@@ -1092,6 +1093,7 @@ class _PutBack:
 
 
 _START, _END = attrgetter("start"), attrgetter("end")
+_Job = tuple[str, str, int, int | None]  # a part to compress: (text, role, message index, part index)
 
 
 def _constant(rule: Rule) -> bool:

@@ -75,8 +75,8 @@ class _Joined:
             if twin is not None:  # (a pattern anchored at the text's start: its m twin, at the parts' starts)
                 rx, separator = _twin_regex(rx.source, twin), SEPARATORS[0]
             if separator is None:
-                self._each_alone(number, range(len(self.live)))
-                self._rejoin()
+                if self._each_alone(number, range(len(self.live))):
+                    self._rejoin()
                 continue
             if separator != self.separator:
                 self.separator = separator
@@ -84,17 +84,23 @@ class _Joined:
             if not lead.skips(step, self.joined):  # (literals no part holds: nothing to run)
                 self._step(number, step, rx, at_starts=twin is not None)
 
-    def _each_alone(self, number: int, which: range | list[int]) -> None:
+    def _each_alone(self, number: int, which: range | list[int]) -> bool:
+        """Step ``number`` on each of these parts (places in ``live``) alone. Returns whether the
+        joined text no longer holds the live parts' texts (one moved on, or a part stopped)."""
         stopped = []
+        moved = False
         for k in which:
             i = self.live[k]
+            before = self.jobs[i].text
             try:
                 self.jobs[i].run_alone(self.jobs[i].steps[number], self.timeout)
             except RegexTimeout as exc:
                 self.failed[i] = exc
                 stopped.append(i)
+            moved = moved or self.jobs[i].text is not before
         if stopped:
             self.live = [i for i in self.live if i not in stopped]
+        return moved or bool(stopped)
 
     def _rejoin(self) -> None:
         self.joined, self.starts = join([self.jobs[i].text for i in self.live], self.separator)
@@ -124,8 +130,8 @@ class _Joined:
         try:
             result = replace_joined(rx, self.joined, starts, values_of, budget_for(self.joined, self.timeout))
         except RegexTimeout:
-            self._each_alone(number, range(len(live)))  # (each part says so where it happens)
-            self._rejoin()
+            if self._each_alone(number, range(len(live))):  # (each part says so where it happens)
+                self._rejoin()
             return
         finally:
             rx.forget()

@@ -446,10 +446,15 @@ def main(argv: list[str]) -> int:
     print(f"host speed after: {host.report()}")
     print(f"host: the fixed workload's fastest run was {min(host.seen):.0f} ms; \"host N ms\" is its best of 3 "
           "as that measurement started (a shared host's speed drifts for every process alike)")
+    return verdict([what + host.note(when) for what, when in missed])
+
+
+def verdict(missed: list[str], met: str = "targets met") -> int:
+    """A Caveman bench's last lines and exit status: each target it missed, or ``met``."""
     if missed:
-        print("targets NOT met:\n  " + "\n  ".join(what + host.note(when) for what, when in missed))
+        print("targets NOT met:\n  " + "\n  ".join(missed))
         return 1
-    print("targets met")
+    print(met)
     return 0
 
 

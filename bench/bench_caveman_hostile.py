@@ -30,6 +30,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench.bench_caveman import verdict  # noqa: E402
+
 SIZES = (1 << 18, 1 << 20)
 GROWTH_LIMIT = 6.0  # 1 MB / 256 KB: 4 is linear; the rest is room for caches and a noisy host
 CASE_SECONDS = 240
@@ -160,11 +162,7 @@ def main(names: list[str]) -> int:
                 else:
                     cells[-1] += f" (4 MB / 1 MB x{again[mode][1] / max(again[mode][0], 0.5):.1f})"
         print(f"  {name:24} " + " | ".join(cells), flush=True)
-    if missed:
-        print("targets NOT met:\n  " + "\n  ".join(missed))
-        return 1
-    print("all cases linear")
-    return 0
+    return verdict(missed, "all cases linear")
 
 
 if __name__ == "__main__":

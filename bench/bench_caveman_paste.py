@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.agent_corpus import sessions  # noqa: E402
-from bench.bench_caveman import DEFAULT_RULES, prose  # noqa: E402
+from bench.bench_caveman import DEFAULT_RULES, prose, verdict  # noqa: E402
 
 TARGET_FIRST_MS = 300.0
 MB = 1_000_000
@@ -125,11 +125,7 @@ def main(argv: list[str]) -> int:
     print(f"load average after: {_load()}")
     panel.close()
     app.processEvents()
-    if missed:
-        print("targets NOT met:\n  " + "\n  ".join(missed))
-        return 1
-    print("targets met")
-    return 0
+    return verdict(missed)
 
 
 if __name__ == "__main__":

@@ -471,7 +471,10 @@ class Extracting:
         return self.stand is not None and bool(self.stand.pool_mark)
 
     def regex(self, step: PatternStep) -> FastRegex:
-        return step.kind.compile(self.seed) if step.kind is not None else step.custom  # type: ignore[return-value]
+        if step.kind is not None:
+            return step.kind.compile(self.seed)
+        assert step.custom is not None  # (a step is a kind or a preserve pattern)
+        return step.custom
 
     def skips(self, step: PatternStep, text: str | None = None) -> bool:
         """Whether ``step`` does not run on the part (a kind whose literals it lacks), or on ``text``."""

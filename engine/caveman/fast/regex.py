@@ -391,7 +391,7 @@ class FastRegex:
         elif keep_units and not all(map(str.isascii, values)):  # (ASCII values, extraction's placeholders, are units)
             values = [as_units(v) for v in values]
         starts, ends = zip(*spans)  # (callers return early when there is no span)
-        _within_output_cap(self.rx, units, spans, values)
+        _within_output_cap(self.rx, units, sum(ends) - sum(starts), len(spans), values)
         cuts = (0, *ends), (*starts, len(units))  # the gaps' starts and ends
         gaps = list(map(units.__getitem__, map(slice, *cuts)))
         if isinstance(values, str):
@@ -565,13 +565,13 @@ def _punctuation_tail(literal: str) -> str | None:
     return None
 
 
-def _within_output_cap(rx: JSRegExp, units: str, spans: list[tuple[int, int]], values: str | list[str]) -> None:
-    """Refuse a result longer than the regex layer's output cap before joining it (the values
-    of a replacement map are shared strings: summing their lengths costs no memory)."""
+def _within_output_cap(rx: JSRegExp, units: str, removed: int, count: int, values: str | list[str]) -> None:
+    """Refuse a result longer than the regex layer's output cap before joining it (``removed``:
+    the units the ``count`` matches cover; the values of a replacement map are shared strings:
+    summing their lengths costs no memory)."""
     from engine.jsregex.budget import ReplacementTooLarge, output_cap
 
-    added = len(values) * len(spans) if isinstance(values, str) else sum(map(len, values))
-    removed = sum(end - start for start, end in spans)
+    added = len(values) * count if isinstance(values, str) else sum(map(len, values))
     cap = output_cap(len(units))
     if len(units) - removed + added > cap:
         raise ReplacementTooLarge(rx.source, rx.flags, cap)

@@ -892,3 +892,25 @@ def test_compression_of_many_short_messages_is_the_same_without_misses(profile, 
         assert out == plain and result.rules_applied == plain_result.rules_applied
         assert [(d.code, d.message) for d in result.diagnostics] == \
             [(d.code, d.message) for d in plain_result.diagnostics]
+
+
+@pytest.mark.parametrize("grow", [0, 1])
+def test_a_result_past_the_output_cap_is_refused_before_it_is_built(monkeypatch, grow: int) -> None:
+    """The planned path weighs a replacement's result against the regex layer's cap from the
+    matches' covered units and the values' lengths: a result of exactly the cap is made, one
+    unit more is refused (each match of ``ab`` becomes ``xyz``: one unit longer)."""
+    import engine.jsregex.budget as budget
+    from engine.jsregex.budget import ReplacementTooLarge
+
+    text = "ab " * 3000
+    rx = FastRegex("ab", "g")
+    made: list[int] = []
+    real_assemble = FastRegex._assemble
+    monkeypatch.setattr(FastRegex, "_assemble", lambda self, *a, **k: (made.append(1), real_assemble(self, *a, **k))[1])
+    monkeypatch.setattr(budget, "output_cap", lambda length: length + 3000 - grow)
+    if grow:
+        with pytest.raises(ReplacementTooLarge):
+            rx.replace_matched(text, lambda s: "xyz")
+    else:
+        assert rx.replace_matched(text, lambda s: "xyz") == "xyz " * 3000
+    assert made  # (the planned path, not the regex layer's)

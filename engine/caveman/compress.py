@@ -488,8 +488,11 @@ class Compressor:
                     # each part alone, in order, as ``_run_rules`` does (a rule that stops on one
                     # is skipped on the parts after it); with a step, only the parts a match
                     # crossed into or out of
+                    missed = rx.misses_at_start(texts) if step is None else None
                     for k in range(len(runs)) if step is None else sorted(step.crossed):
                         run = runs[k]
+                        if missed is not None and missed[k]:
+                            continue  # (``_run_rule`` would have returned its text: ``misses``)
                         if self.timed_out.get(id(rule)) is not rule:
                             run.text = texts[k] = self._run_rule(run.o, rule, rx, run.text, run.prefilter, run.q4)
                 kept = step is not None and self._take_step(runs, texts, rule, step)

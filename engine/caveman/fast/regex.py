@@ -326,6 +326,21 @@ class FastRegex:
         except TimeoutError:
             return False
 
+    def misses_at_start(self, texts: list[str]) -> list[bool] | None:
+        """``misses`` of each text, for a pattern that matches only at a text's start (``^``
+        without ``m``) and has anchor literals: whether a text certainly does not start with
+        one (its head test alone; a text ``misses`` would not answer for counts as not
+        missed). None for any other pattern. A body's ~1,250 messages each went through
+        ``misses`` for each of a pack's six such rules, ~2 µs a time, mostly the calls."""
+        plan = self.plan
+        if plan is None or plan.start != "text" or not plan.anchors or self.rx.sticky:
+            return None
+        t = self.rx.translation
+        if t.unsupported or t.too_large:
+            return None
+        least = self.MIN_LENGTH
+        return [len(text) < least and text.isascii() and not starts_with_anchor(plan, text) for text in texts]
+
     def _budget(self, timeout: float | None) -> float | None:
         """The call's own budget cut to what the run's total budget has left: an untimed call
         (``strategy.within``) answers for both, so many linear rules cannot outrun the total."""

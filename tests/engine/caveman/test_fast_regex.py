@@ -872,6 +872,27 @@ def test_a_short_text_a_pattern_misses_has_no_jsregex_match(words, untimed_min):
         strategy.UNTIMED_MIN_UNITS = original
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(SHORT_WORDS), max_size=12), min_size=1, max_size=8))
+def test_misses_at_start_claims_only_what_misses_claims(bodies):
+    """The batch head test of a text-start pattern claims a miss only where ``misses`` claims
+    one (``_rules_joined`` skips those parts), and is None for any other pattern."""
+    texts = [" ".join(words) for words in bodies] + ["Hello " * 1000, "Hello é"]
+    answered = 0
+    for source, flags in AT_START + PATTERNS:
+        fast = FastRegex(source, flags)
+        missed = fast.misses_at_start(texts)
+        if (source, flags) not in AT_START:
+            assert missed is None or fast.plan.start == "text", (source, flags)
+            continue
+        if missed is None:  # (no anchor literal at a fixed offset: ``^\\s*(Error…``)
+            continue
+        answered += 1
+        for text, miss in zip(texts, missed):
+            assert not miss or (fast.misses(text) and compile_js(source, flags).search(text) is None), (source, text)
+    assert answered >= 2
+
+
 def test_misses_answers_only_for_short_ascii_text():
     fast = FastRegex(r"\bzebra\b", "gi")
     assert fast.misses("a horse") and not fast.misses("a ZEBRA")

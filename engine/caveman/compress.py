@@ -269,9 +269,11 @@ class Compressor:
         self.record = record
         self.only_rule = only_rule
         self.diagnose = diagnose
-        # progress(fraction of a part done, stage): called between stages and rules (an explanation
-        # of a large paste streams its progress to the IDE; the callback may raise to cancel)
+        # progress(fraction of the body done, by characters, stage): called between stages and rules
+        # (an explanation of a large paste streams its progress to the IDE, the CLI draws a bar;
+        # the callback may raise to cancel)
         self.progress = progress
+        self._share: tuple[float, float] | None = (0.0, 1.0)  # the running part's (start, width) of the body
         # the explanation records texts as they are; the plain path chains rules on UTF-16 units
         self.runner = RuleRunner(profile=profile, timeout=timeout, keep_units=not record)
         self.custom: list[FastRegex] = []
@@ -382,26 +384,34 @@ class Compressor:
     def _compress_parts(self, jobs: list[_Job]) -> list[PartOutcome]:
         """Each ``(text, role, message index, part index)`` compressed, in order. Runs of short
         parts go through the rules together (``_compress_joined``); a long part goes alone."""
-        if not self.use_joined or self.record or self.progress is not None or not self.runner.keep_units \
-                or len(jobs) < 2:
-            return [self.compress_part(*job) for job in jobs]
+        shares = _Shares(jobs)
+        if not self.use_joined or self.record or not self.runner.keep_units or len(jobs) < 2:
+            return [self._alone(job, shares) for job in jobs]
         outcomes: list[PartOutcome] = []
         batch: list[_Job] = []
         size = 0
         for job in jobs:
             if len(job[0]) >= JOINED_PART_MAX:
-                outcomes += self._compress_joined(batch)
+                outcomes += self._compress_joined(batch, shares)
                 batch, size = [], 0
-                outcomes.append(self.compress_part(*job))
+                outcomes.append(self._alone(job, shares))
                 continue
             batch.append(job)
             size += len(job[0])
             if size >= JOINED_TOTAL_MAX:  # (what a batch holds at once stays bounded)
-                outcomes += self._compress_joined(batch)
+                outcomes += self._compress_joined(batch, shares)
                 batch, size = [], 0
-        return outcomes + self._compress_joined(batch)
+        return outcomes + self._compress_joined(batch, shares)
 
-    def _compress_joined(self, jobs: list[_Job]) -> list[PartOutcome]:
+    def _alone(self, job: _Job, shares: _Shares) -> PartOutcome:
+        """One part through ``compress_part``, its progress reported as its share of the body."""
+        self._share = shares.take([job])
+        try:
+            return self.compress_part(*job)
+        finally:
+            self._share = (0.0, 1.0)
+
+    def _compress_joined(self, jobs: list[_Job], shares: _Shares) -> list[PartOutcome]:
         """Short parts, each through ``_compress_part``'s steps, but stage by stage over all of
         them: extraction, the rules, CAV-Q17's line search and validation's scanners each run
         their patterns once over the parts' texts joined (``joined_extraction``,
@@ -410,7 +420,10 @@ class Compressor:
         message. A part's outcome is what ``compress_part`` gives it (tests compare both ways);
         only which part a timed-out rule stops on first may differ, with the order of the work."""
         if len(jobs) < 2:
-            return [self.compress_part(*job) for job in jobs]
+            return [self._alone(job, shares) for job in jobs]
+        start, width = shares.take(jobs)
+        tick = self._batch_ticker(start, width)
+        self._share = None  # (the parts' own ticks would go back and forth: the batch ticks for them)
         outcomes = [PartOutcome(mi, pi, role, text, text) for text, role, mi, pi in jobs]
         large = sum(len(job[0]) for job in jobs) >= RELEASE_MIN
         with gc_paused(large):
@@ -419,6 +432,7 @@ class Compressor:
                 found = iter(extract_joined([o.original for o in live if o.should_preserve], self.custom,
                                             profile=self.profile, timeout=self.timeout,
                                             use_stand_ins=self.use_stand_ins))
+                tick(0.2, "protected regions")
                 ready = []
                 for o in live:
                     ex = next(found) if o.should_preserve else self._nothing_protected(o)
@@ -432,20 +446,31 @@ class Compressor:
                     groups.setdefault(tuple(map(id, o.selection.rules)), []).append(o)
                 for members in groups.values():
                     assert members[0].selection is not None
-                    self._rules_joined(members, members[0].selection.rules)
+                    self._rules_joined(members, members[0].selection.rules, tick)
                 if not self.strict and self.diagnose and self.config.uses_default_patterns:
                     self._later_lines_joined(ready)
                 if not self.strict:
                     self._scans_joined(ready)
-                for o in ready:
+                for done, o in enumerate(ready):
+                    tick(0.7 + 0.3 * done / len(ready), "cleanup and validation")
                     self._after_rules(o)
+                tick(1.0, "validation")
             finally:
+                self._share = (0.0, 1.0)
                 self._later_found, self._scans_found = {}, {}
                 if large:
                     release_texts()
         return outcomes
 
-    def _rules_joined(self, members: list[PartOutcome], rules: list[Rule]) -> None:
+    def _batch_ticker(self, start: float, width: float) -> Callable[[float, str], None]:
+        """``_tick`` for a batch of parts: its fraction done, as its share of the body."""
+        progress = self.progress
+        if progress is None:
+            return lambda _fraction, _stage: None
+        return lambda fraction, stage: progress(start + width * fraction, stage)
+
+    def _rules_joined(self, members: list[PartOutcome], rules: list[Rule],
+                      tick: Callable[[float, str], None] = lambda _f, _s: None) -> None:
         """The rules of parts that share them, rule by rule: a ``joinable`` rule once over the
         parts' texts joined, any other on each part alone. Each part gets ``rules_output`` and
         reports what ``_run_rules`` would have (a part on pooled stand-ins runs alone)."""
@@ -461,7 +486,8 @@ class Compressor:
         split = not any(SPLIT in text for text in texts)  # (``replace_split`` may cut the result)
         separator = SPLIT if split else SEPARATORS[0]
         joined, starts = join(texts, separator)
-        for rule in rules:
+        for done, rule in enumerate(rules):
+            tick(0.2 + 0.5 * done / max(1, len(rules)), f"rule {rule.name}")
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
@@ -719,8 +745,10 @@ class Compressor:
         self._tick(1.0, "validation")
 
     def _tick(self, fraction: float, stage: str) -> None:
-        if self.progress is not None:
-            self.progress(fraction, stage)
+        """Progress within the running part (``fraction`` of it), as its share of the body."""
+        if self.progress is not None and self._share is not None:
+            start, width = self._share
+            self.progress(start + width * fraction, stage)
 
     def _select(self, o: PartOutcome, role: str) -> Selection:
         # (the same language and role select the same rules: a body's ~1,250 messages filtered
@@ -756,8 +784,7 @@ class Compressor:
         run = self._rules_start(o, ex, rules, pool)
         count = len(rules)
         for done, rule in enumerate(rules):
-            if self.progress is not None:
-                self.progress(0.2 + 0.5 * done / max(1, count), f"rule {rule.name}")
+            self._tick(0.2 + 0.5 * done / max(1, count), f"rule {rule.name}")
             if self.timed_out.get(id(rule)) is rule:
                 continue
             rx = self.runner.regexp(rule)
@@ -1064,6 +1091,21 @@ class Compressor:
         if stray:
             self._diag(o, "CAV-Q13", "validation failed on text that was never protected: "
                        + "; ".join(s[:60] for s in stray[:3]), "warning")
+
+
+class _Shares:
+    """Which share of a body's characters each run of parts is, in order (progress by characters:
+    an empty part counts as one)."""
+
+    def __init__(self, jobs: list[_Job]) -> None:
+        self.total = sum(max(1, len(job[0])) for job in jobs) or 1
+        self.done = 0
+
+    def take(self, jobs: list[_Job]) -> tuple[float, float]:
+        """The (start, width) of these next parts, as fractions of the body."""
+        size = sum(max(1, len(job[0])) for job in jobs)
+        start, self.done = self.done, self.done + size
+        return start / self.total, size / self.total
 
 
 @dataclass

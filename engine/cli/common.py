@@ -114,6 +114,20 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
+def terminal_bar(total: int | Callable[[], int], desc: str, *, unit: str = "B", delay: float = 0.0,
+                 leave: bool = True) -> Any:
+    """A progress bar on standard error (rate and time left), or None where that is no
+    terminal: a pipe or a CI log gets no bar (``total``: a callable is asked only for a bar).
+    ``delay``: seconds before it is drawn at all (a quick run draws none); ``leave``: keep it on
+    screen when done."""
+    if not _is_terminal(sys.stderr):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total() if callable(total) else total, unit=unit, unit_scale=True, file=sys.stderr, desc=desc, dynamic_ncols=True,
+                delay=delay, leave=leave)
+
+
 FieldCheck = tuple[tuple[type, ...] | Callable[[Any], bool], str]
 
 

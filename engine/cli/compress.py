@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine import memo
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from engine.caveman.packs import PackSource, Rule
 
 INTENSITIES = ("lite", "full", "ultra")
+BAR_DELAY = 0.5  # seconds a run goes before its progress bar is drawn (a quick run draws none)
 PROFILES = ("omniroute", "strict")
 
 
@@ -48,8 +50,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="input and output are a whole request body: chat {\"messages\"}, OpenAI Responses "
                         "{\"input\"} or Kiro {\"conversationState\"}, adapted as OmniRoute does (compressRoles = --role)")
     parser.add_argument("--json", action="store_true", help="print the result object instead of the text")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (one is drawn on a terminal when a run takes over half a second)")
     parser.epilog = ("The compressed text goes to stdout, diagnostics to stderr. "
                      "Exit status: 0 done, 1 bad input or rules, 2 usage error.")
+
+
+def _advance(bar: Any, fraction: float, stage: str) -> None:
+    """The bar at ``fraction`` of the input (the run's progress is by characters of the body)."""
+    bar.update(max(0, round(fraction * bar.total) - bar.n))
+    bar.set_postfix_str(stage, refresh=False)
 
 
 def _length(value: str) -> float:
@@ -238,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.caveman.compress import Compressor
     from engine.caveman.packs import PackError, PackSource
-    from engine.cli.common import dumps_json, printable, read_input
+    from engine.cli.common import dumps_json, printable, read_input, terminal_bar
 
     text, shown, status = read_input(args.file, "compress")
     if text is None:
@@ -275,12 +285,17 @@ def run(args: argparse.Namespace) -> int:
     from engine.bodies import adapt_body
 
     adapted = adapt_body(body, profile=args.profile) if args.messages else None
+    bar = None if args.quiet else terminal_bar(len(text), "compress", unit="char", delay=BAR_DELAY, leave=False)
     try:
-        result = Compressor(source, config, profile=args.profile, fallback_rules=fallback).compress_body(
+        result = Compressor(source, config, profile=args.profile, fallback_rules=fallback,
+                            progress=None if bar is None else partial(_advance, bar)).compress_body(
             adapted.body if adapted is not None else body)
     except PackError as exc:
         print(f"{rules_dir}:1:1: error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if bar is not None:
+            bar.close()
     if not source.files:
         print(f"{rules_dir}:1:1: warning: no rule packs found; nothing was rewritten", file=sys.stderr)
     for name in _unknown_rule_names(args.skip_rule, source, fallback):

@@ -78,16 +78,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, current: Any, baseline: Any) -> int:
+    from engine.cli.common import terminal_bar
     from engine.corpus.job import corpus_chars, has_losses, run_job
 
     to_stdout = args.json_file == "-" or args.samples_file == "-"
     bar = None
     total = corpus_chars(args.corpus) if args.progress_lines else 0
-    if not args.quiet and not to_stdout and not args.progress_lines and sys.stderr.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=corpus_chars(args.corpus), unit="B", unit_scale=True, file=sys.stderr,
-                   desc="eval", dynamic_ncols=True, postfix={"samples": 0})
+    if not args.quiet and not to_stdout and not args.progress_lines:
+        bar = terminal_bar(lambda: corpus_chars(args.corpus), "eval")
+        if bar is not None:
+            bar.set_postfix(samples=0)
     done = [0, 0]
 
     def on_chunk(samples: int, chars: int) -> None:

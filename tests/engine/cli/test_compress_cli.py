@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 
 import pytest
 
@@ -89,3 +92,37 @@ def test_a_skip_rule_name_that_matches_nothing_is_warned(tmp_path) -> None:
     known = rulewright("compress", "--rules", rules, "--skip-rule", "drop_basically", stdin=PROSE)
     assert "no loaded rule" not in known.err
     assert known.code == 0 and "basically" in known.out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _in_process(monkeypatch, args: list[str], stderr: io.StringIO) -> tuple[int, str, str]:
+    from engine.cli import main
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code = main(["compress", *args])
+    monkeypatch.undo()
+    return code, out.getvalue(), stderr.getvalue()
+
+
+def test_a_terminal_sees_a_progress_bar_and_the_output_is_the_same(tmp_path, monkeypatch) -> None:
+    """On a terminal a run draws its progress on standard error (here from the start: the
+    bar's delay is set to 0), and leaves standard output as it is without one; ``--quiet``,
+    or a standard error that is no terminal, draws none."""
+    import engine.cli.compress as compress_cli
+
+    text = tmp_path / "big.txt"
+    text.write_text((PROSE + "\n") * 3000, encoding="utf-8")
+    monkeypatch.setattr(compress_cli, "BAR_DELAY", 0.0)
+    code, out, err = _in_process(monkeypatch, [str(text)], _Terminal())
+    assert code == 0 and re.search(r"compress: +[1-9]\d*%\|", err), err  # (moved on from 0 %)
+    monkeypatch.setattr(compress_cli, "BAR_DELAY", 0.0)
+    quiet = _in_process(monkeypatch, ["--quiet", str(text)], _Terminal())
+    monkeypatch.setattr(compress_cli, "BAR_DELAY", 0.0)
+    piped = _in_process(monkeypatch, [str(text)], io.StringIO())
+    assert quiet == piped == (0, out, "")

@@ -992,12 +992,6 @@ class Compressor:
         if found is not None:
             return found
         later: list[str] = []
-
-        def collect(offset: int, matched: str) -> str:
-            if offset > 0:  # (at 0, ^ holds without m too: that match was protected)
-                later.append(matched)
-            return matched
-
         subject, stand = o.original, None
         patterns = self._line_start_patterns()
         view = o.extraction.ascii_original if o.extraction is not None else None
@@ -1005,9 +999,11 @@ class Compressor:
             stand, subject = view  # (the original on ASCII stand-ins: no UTF-16 units made of it)
         for rx in patterns:
             try:
-                rx.replace_spans(subject, collect, self.timeout)
+                offsets, matched = rx.match_all(subject, self.timeout)
             except RegexTimeout:
                 return None
+            # (at 0, ^ holds without m too: that match was protected)
+            later += [line for at, line in zip(offsets, matched) if at > 0]
         return later if stand is None else [stand.real(m) for m in later]
 
     def _later_lines_joined(self, parts: list[PartOutcome]) -> None:

@@ -144,15 +144,7 @@ def matches_joined(rx: FastRegex, joined: str, starts: list[int], budget: float 
     """Every match of ``rx`` (a joinable pattern's regex) in ``joined``, by part: each part's
     matches (offset in the part, matched text), and the parts a match holding a separator
     touched (their matches are not given: find them alone). Raises what the regex raises."""
-    offsets: list[int] = []
-    matched: list[str] = []
-
-    def record(at: list[int], texts: list[str]) -> list[str]:
-        offsets.extend(at)
-        matched.extend(texts)
-        return texts
-
-    rx.replace_all_spans(joined, record, budget, keep_units=True)
+    offsets, matched = rx.match_all(joined, budget, keep_units=True)
     ends = list(map(add, offsets, _units_lengths(matched)))
     groups, crossed = by_part(offsets, ends, starts, len(joined))
     found = {k: [(offsets[j] - starts[k], matched[j]) for j in range(first, past)]

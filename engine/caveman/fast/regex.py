@@ -540,6 +540,29 @@ class FastRegex:
         every match of every rule; building them was a third of its cost)."""
         return self._replace_each(text, lambda at, matched: list(map(fn, at, matched)), timeout, False, offsets=True)
 
+    def match_all(self, text: str, timeout: float | None = None, *, keep_units: bool = False
+                  ) -> tuple[list[int], list[str]]:
+        """The JavaScript offsets and matched texts of the matches ``replace_all_spans`` would
+        replace (with the same ``keep_units``), without making the replaced text: CAV-Q17's line
+        search of a body's parts made a copy of the joined parts to drop it."""
+        work = self._prepare(text)
+        spans = None if work is None else self._spans(work, not self.rx.is_global, timeout)
+        if work is None or spans is None:
+            offsets: list[int] = []
+            matched: list[str] = []
+
+            def record(at: list[int], texts: list[str]) -> list[str]:
+                offsets.extend(at)
+                matched.extend(texts)
+                return texts
+
+            self.replace_all_spans(text, record, timeout, keep_units=keep_units)
+            return offsets, matched
+        units = work.units
+        if work.expanded or keep_units:
+            return [s for s, _e in spans], [from_utf16_units(units[s:e]) for s, e in spans]
+        return [s for s, _e in spans], [units[s:e] for s, e in spans]
+
     def _replace_each(self, text: str, values_of: Callable[[list[int], list[str]], list[str]],
                       timeout: float | None, keep_units: bool, *, offsets: bool = False) -> str:
         """The four ``replace_*`` with a function of the matched texts: ``values_of(offsets,

@@ -935,3 +935,21 @@ def test_a_result_past_the_output_cap_is_refused_before_it_is_built(monkeypatch,
     else:
         assert rx.replace_matched(text, lambda s: "xyz") == "xyz " * 3000
     assert made  # (the planned path, not the regex layer's)
+
+
+@pytest.mark.parametrize("seed, odd, size", [(11, False, 6000), (12, True, 6000), (13, True, 300)])
+@pytest.mark.parametrize("keep_units", [False, True])
+def test_match_all_gives_what_replace_all_spans_hands_its_function(seed, odd, size, keep_units):
+    """``match_all`` lists the offsets and matched texts ``replace_all_spans`` gives its function,
+    on planned texts and short ones (the plain path's), with astral characters and odd cases."""
+    text = big_text(seed, size, odd)
+    for source, flags in PATTERNS:
+        seen: tuple[list[int], list[str]] = ([], [])
+
+        def record(at: list[int], matched: list[str], seen=seen) -> list[str]:
+            seen[0].extend(at)
+            seen[1].extend(matched)
+            return matched
+
+        FastRegex(source, flags).replace_all_spans(text, record, keep_units=keep_units)
+        assert FastRegex(source, flags).match_all(text, keep_units=keep_units) == seen, (source, flags)

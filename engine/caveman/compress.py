@@ -129,6 +129,7 @@ TEXT_PART_TYPES = (None, "text", "input_text")
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _DOTTED = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+")
 MAX_DOTTED = 200
+SHORT_TEXT = 16_384  # CAV-Q12's check searches a text up to this long once per token
 # parts from this many characters up reuse the heap for their big strings: their copies reach
 # glibc's 32 MB cap on the mmap threshold (a 4-byte-a-character text of 8 M; its UTF-16 views at
 # 16 M), past which every copy is a fresh mapping; below it the dynamic threshold keeps them on
@@ -902,9 +903,12 @@ class Compressor:
         if before == after:
             return
         tokens = _dotted_tokens(before)
-        # (which occur, not where: most do, and early — ``present`` stops looking for those)
-        found = present(after, frozenset(tokens)) if tokens else set()
-        kept = occurring(after, tokens) if found is None else found
+        if len(after) <= SHORT_TEXT:  # (a search per token: an automaton for a message's few cost more)
+            kept = {token for token in tokens if token in after}  # (ASCII tokens: as their units do)
+        else:
+            # (which occur, not where: most do, and early — ``present`` stops looking for those)
+            found = present(after, frozenset(tokens)) if tokens else set()
+            kept = occurring(after, tokens) if found is None else found
         hit = [t for t in tokens if t not in kept]
         if hit:
             self._diag(o, "CAV-Q12", f"dotted names without '(' are not protected and were rewritten: "

@@ -387,6 +387,33 @@ def test_dotted_tokens_equal_the_plain_scan(pieces):
     assert _dotted_tokens(text) == plain_dotted_tokens(text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(("a", "b.c", "x.y.z", ".", "x1", "$", "_", " ", "é", "😀", "\n", "(")), max_size=30),
+       st.lists(st.sampled_from(("a", "b.c", "x.y", "b.", ".c", " ", "😀", "é")), max_size=30))
+def test_dotted_names_a_short_text_lost_are_those_the_long_path_finds_lost(before_pieces, after_pieces):
+    """CAV-Q12 on a short text searches once per token; on a long one with one pass for all
+    (``present``, or ``occurring`` where the text has no byte view): the same tokens lost."""
+    import importlib
+
+    from engine.caveman import Compressor, PackSource
+    from engine.caveman.compress import PartOutcome
+
+    compress_module = importlib.import_module("engine.caveman.compress")
+    before, after = "".join(before_pieces), "".join(after_pieces)
+    said = []
+    default = compress_module.SHORT_TEXT
+    try:
+        for short in (default, -1):
+            compress_module.SHORT_TEXT = short
+            compressor = Compressor(PackSource({}), {"enabled": True})
+            o = PartOutcome(0, None, "user", before, before)
+            compressor._check_dotted(o, before, after)
+            said.append([(d.code, d.message) for d in o.diagnostics])
+    finally:
+        compress_module.SHORT_TEXT = default
+    assert said[0] == said[1]
+
+
 # ---------------------------------------------------------------- whole compression, index on and off
 
 from .helpers import pack  # noqa: E402

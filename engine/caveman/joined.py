@@ -70,8 +70,9 @@ def join(texts: list[str], separator: str = SEPARATORS[0]) -> tuple[str, list[in
 
 
 def starts_of(texts: list[str]) -> list[int]:
-    """Where each of the texts starts in their join."""
-    return list(accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    """Where each of the texts starts in their join (the lengths before it, and a separator after
+    each of them: summed in C, as a body's rules ask for it after each rule that changed a part)."""
+    return list(map(add, accumulate(map(len, texts[:-1]), initial=0), range(len(texts) or 1)))
 
 
 def replace_joined(rx: FastRegex, joined: str, starts: list[int],

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.caveman import Compressor, PackSource
 from engine.caveman.apply import RuleRunner, shared_regexp
-from engine.caveman.joined import join, joinable, replace_joined, replace_split
+from engine.caveman.joined import join, joinable, replace_joined, replace_split, starts_of
 from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.packs import Rule
 from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, extract, preserve_regex
@@ -34,6 +34,14 @@ def _joined_step(pattern: str, flags: str, replacement: str, texts: list[str]):
     rule_ = Rule("r", pattern, flags=flags, replacement=replacement)
     joined, starts = join(texts)
     return replace_joined(shared_regexp(pattern, flags), joined, starts, RuleRunner.values_of(rule_), None)
+
+
+@given(st.lists(st.text(max_size=6), max_size=12), st.sampled_from(["\n", "\x1e"]))
+def test_each_part_starts_where_the_join_puts_it(texts, separator):
+    joined, starts = join(texts, separator)
+    assert starts == starts_of(texts) and len(starts) == max(1, len(texts))
+    assert [joined[a:a + len(t)] for a, t in zip(starts, texts)] == texts
+    assert all(joined[a - 1] == separator for a in starts[1:])
 
 
 def test_parts_take_their_slice_of_the_joined_result():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import repeat
+from itertools import accumulate, repeat
 
 from engine import memo
 from engine.caveman.needles import find_all
@@ -111,12 +111,47 @@ def _fence_lines(text: str) -> tuple[list[tuple[int, str, int]], dict[str, list[
     return openers, closers
 
 
+def fence_spans_each(texts: list[str]) -> list[list[tuple[int, int]]]:
+    """``fence_spans`` of each text, from one scan of the fence runs of them all joined by line
+    breaks (a run's match stops at its line's end, so it stays in its text): a chat body's
+    ~1,300 messages each took two scans, ~15 µs, twice a message."""
+    starts = list(accumulate(map(len, texts[:-1]), initial=0))
+    starts = [a + k for k, a in enumerate(starts)]  # (a line break after each text)
+    joined = "\n".join(texts)
+    lines: dict[int, tuple[list[tuple[int, str, int]], dict[str, list[tuple[int, int, int]]]]] = {}
+    for rx in _FENCE_RUNS:
+        for m in rx.finditer(joined):
+            start, end = m.span(1)
+            k = bisect_right(starts, start) - 1
+            base = starts[k]
+            found = joined.rfind("\n", max(base, start - 4), start)
+            line = found + 1 if found >= 0 else base
+            if (line == base and start - base > 3) or joined[line:start].strip(" \t"):
+                continue  # more than three characters, or not only blanks, before it on its line
+            openers, closers = lines.setdefault(k, ([], {"`": [], "~": []}))
+            char = joined[start]
+            openers.append((line - base, char, end - start))
+            if not m.group(2).strip(_CLOSER_TAIL):
+                stop, size = m.end() - base, len(texts[k])
+                closers[char].append((line - base, end - start, stop + 1 if stop < size else size))
+    out: list[list[tuple[int, int]]] = [[] for _ in texts]
+    for k, (openers, closers) in lines.items():
+        openers.sort()
+        out[k] = _paired(openers, closers)
+    return out
+
+
 def _fence_spans(text: str) -> list[tuple[int, int]]:
     """The line scan of spec §3.1 kind 2, from the opening and closing lines found from the
     fence runs (a walk of every line in Python cost more than the rest of a validation)."""
     if not contains(text, "```") and not contains(text, "~~~"):
         return []
-    openers, found = _fence_lines(text)
+    return _paired(*_fence_lines(text))
+
+
+def _paired(openers: list[tuple[int, str, int]], found: dict[str, list[tuple[int, int, int]]]
+            ) -> list[tuple[int, int]]:
+    """The fence spans from a text's opening lines (sorted) and closing lines (``_fence_lines``)."""
     closers = _Closers(found)
     spans = []
     resume = 0  # lines inside a block are never openers

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from engine import memo
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
+from engine.caveman.fences import fence_spans_each
 from engine.caveman.joined import choose, join, replace_joined, starts_of
 from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep, preserve_regex
 from engine.jsregex import RegexTimeout
@@ -26,7 +27,8 @@ def extract_joined(texts: list[str], custom: list[FastRegex], *, profile: str = 
     stopped it. Parts with the same placeholder seed share each joinable pattern's scan; a part
     on pooled stand-ins runs alone."""
     plan = ExtractionPlan.of(profile, custom)
-    jobs = [Extracting(text, plan, use_stand_ins=use_stand_ins) for text in texts]
+    jobs = [Extracting(text, plan, use_stand_ins=use_stand_ins, fences=fences)
+            for text, fences in zip(texts, fence_spans_each(texts))]
     failed: dict[int, RegexTimeout] = {}
     groups: dict[str, list[int]] = {}
     for i, job in enumerate(jobs):

@@ -291,9 +291,10 @@ class _Extractor:
         if end > 0:
             self.ex.text = self.add("frontmatter", text[:end]) + text[end:]
 
-    def fenced_code(self) -> None:
+    def fenced_code(self, spans: list[tuple[int, int]] | None = None) -> None:
+        """Kind 2 (``spans``: the text's fence spans, where they were found already)."""
         text = self.ex.text
-        spans = fence_spans(text)
+        spans = fence_spans(text) if spans is None else spans
         if not spans:
             return
         out: list[str] = []
@@ -428,12 +429,14 @@ class Extracting:
     ``steps`` (``run_alone``, or ``take`` with what a run over many parts found), then
     ``finish``. ``engine.caveman.joined_extraction`` runs the steps of many parts at once."""
 
-    def __init__(self, text: str, plan: ExtractionPlan, *, seed: str | None = None, use_stand_ins: bool = True) -> None:
+    def __init__(self, text: str, plan: ExtractionPlan, *, seed: str | None = None, use_stand_ins: bool = True,
+                 fences: list[tuple[int, int]] | None = None) -> None:
+        """``fences``: ``fence_spans(text)``, where it was found already (of many parts at once)."""
         self.strict = plan.strict
         self.steps = plan.steps
         x = self._x = _Extractor(text, seed or choose_seed(text))
         x.frontmatter(strict=plan.strict)
-        x.fenced_code()
+        x.fenced_code(fences if x.ex.text is text else None)  # (a frontmatter block taken: scan what is left)
         # the pattern kinds see (and give back) the UTF-16 units of the text, the subject their
         # regexes match anyway: one conversion each way for a text with astral characters, and
         # none for any other, where every kind that wrapped a region turned its result back into a

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.caveman import needles
-from engine.caveman.fences import _CLOSE, _OPEN, fence_spans, split_lines
+from engine.caveman.fences import _CLOSE, _OPEN, fence_spans, fence_spans_each, split_lines
 from engine.caveman.validation import (
     SCANNERS,
     preview,
@@ -85,6 +85,16 @@ def test_fence_spans_equal_the_walk_of_later_lines(lines, final_newline):
 @given(st.text(alphabet="`~ \t\n\ra\u2028\u00a0", max_size=80))
 def test_fence_spans_equal_the_walk_on_any_text_of_fence_characters(text):
     assert fence_spans(text) == plain_fence_spans(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(FENCE_LINES), max_size=8), st.booleans()), max_size=8),
+       st.lists(st.text(alphabet="`~ \t\n\ra", max_size=12), max_size=4))
+def test_fence_spans_of_many_texts_at_once_are_each_texts_own(texts, odd):
+    """One scan of the texts joined by line breaks: a run at a text's start, a closer at its end
+    without a line break, an opener whose closer is in the next text."""
+    each = ["\n".join(lines) + ("\n" if final_newline else "") for lines, final_newline in texts] + odd
+    assert fence_spans_each(each) == [plain_fence_spans(text) for text in each]
 
 
 PIECES = ("Please ", "note ", "`a()`", "`b`", "https://x.io/p", "[l](http://y.io)", "v1.2.3", "MAX_RETRY",

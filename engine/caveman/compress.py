@@ -70,7 +70,7 @@ from engine.caveman.apply import RuleRun, RuleRunner, Selection, budget_for, sel
 from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapitalize, untouched
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
-from engine.caveman.fences import fence_count_of_blocks
+from engine.caveman.fences import fence_count_of_blocks, fence_spans_each
 from engine.caveman.joined import (
     SPLIT,
     Step,
@@ -452,9 +452,15 @@ class Compressor:
                     self._later_lines_joined(ready)
                 if not self.strict:
                     self._scans_joined(ready)
+                restored = []
                 for done, o in enumerate(ready):
-                    tick(0.7 + 0.3 * done / len(ready), "cleanup and validation")
-                    self._after_rules(o)
+                    tick(0.7 + 0.1 * done / len(ready), "cleanup")
+                    restored.append(self._restored(o))
+                # (validation counts the fences of each restored text: one scan of them all)
+                counts = map(len, fence_spans_each([r.restored for r in restored]))
+                for done, (r, fences) in enumerate(zip(restored, counts)):
+                    tick(0.8 + 0.2 * done / len(ready), "validation")
+                    self._checked(r, fences)
                 tick(1.0, "validation")
             finally:
                 self._share = (0.0, 1.0)
@@ -701,6 +707,10 @@ class Compressor:
 
     def _after_rules(self, o: PartOutcome) -> None:
         """Steps 7–9 of a part, after its rules (``o.rules_output``): cleanup, restore, validation."""
+        self._checked(self._restored(o))
+
+    def _restored(self, o: PartOutcome) -> _Restored:
+        """Steps 7–8 of a part: cleanup and restore (``_after_rules``)."""
         text, ex = o.original, o.extraction
         assert ex is not None
         ex.ascii_view = None  # (a copy of the part the later stages do not read)
@@ -739,10 +749,14 @@ class Compressor:
         if not self.strict and ex.blocks:  # (the first cleanup ran with crlf=False: see cleanup_restored)
             restored, changed = clean_restored(joined, spans)
         o.tail = (work, restored, stand)
+        return _Restored(o, ex, view, restored, joined, _PutBack(numbers, spans, changed))
+
+    def _checked(self, r: _Restored, fences: int | None = None) -> None:
+        """Step 9 of a part: validation and fallback (``fences``: the count of the restored
+        text's fence spans, where it was found already)."""
         self._tick(0.8, "validation")
-        # 9. validation and fallback
-        self._validate(o, ex, view, restored, joined, _PutBack(numbers, spans, changed))
-        ex.ascii_original = None  # (read by the validation's checks alone)
+        self._validate(r.o, r.ex, r.view, r.restored, r.joined, r.put_back, fences)
+        r.ex.ascii_original = None  # (read by the validation's checks alone)
         self._tick(1.0, "validation")
 
     def _tick(self, fraction: float, stage: str) -> None:
@@ -928,7 +942,7 @@ class Compressor:
         return view_of(stand, o.original)
 
     def _validate(self, o: PartOutcome, ex: Extraction, view: str | None, restored: str, joined: str,
-                  put_back: _PutBack) -> None:
+                  put_back: _PutBack, fences: int | None = None) -> None:
         """Validation and fallback; with ``view`` (the original's, ``_original_view``) ``restored``
         and ``joined`` are views on the stand-ins of ``o.tail`` too, else the texts themselves."""
         stand = o.tail[2]
@@ -953,7 +967,8 @@ class Compressor:
                 put_back.inside = ItemsInside(scans, starts, ends)
             inside = put_back.inside
             errors, warnings, missing = validate_compression(original, restored, scans, real=real,
-                                                             present=inside.present(alone) if inside else ())
+                                                             present=inside.present(alone) if inside else (),
+                                                             fences=fences)
         else:
             errors, warnings, missing = [], [], []
             if self.diagnose and original and not js_trim(restored):
@@ -1106,6 +1121,18 @@ class _Shares:
         size = sum(max(1, len(job[0])) for job in jobs)
         start, self.done = self.done, self.done + size
         return start / self.total, size / self.total
+
+
+@dataclass
+class _Restored:
+    """A part between restore and validation (``Compressor._restored``, ``_checked``)."""
+
+    o: PartOutcome
+    ex: Extraction
+    view: str | None  # the original's view on the stand-ins, where validation reads views
+    restored: str  # the text after the second cleanup (a view, with ``view``)
+    joined: str  # the text before it
+    put_back: _PutBack
 
 
 @dataclass

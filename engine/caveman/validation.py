@@ -479,15 +479,16 @@ def scan_view(units: str, fenced: list[tuple[int, int]] | None = None) -> Scans:
 
 
 def validate_compression(original: object, compressed: object, scans: Scans | None = None,
-                         real: Callable[[str], str] | None = None, present: Iterable[str] = ()
-                         ) -> tuple[list[str], list[str], list[str]]:
+                         real: Callable[[str], str] | None = None, present: Iterable[str] = (),
+                         fences: int | None = None) -> tuple[list[str], list[str], list[str]]:
     """``(errors, warnings, missing_items)`` exactly as the reference words them (``scans``:
     ``scan_items(original)`` when the caller has it already).
 
     ``real``: ``original`` and ``compressed`` are views on stand-ins (``standins.view_of``) and
     ``scans`` is ``scan_view`` of the first; it gives a missing item back as it stands in the
     text, for the messages and the list (lengths and blanks read the same in a view).
-    ``present``: items known to occur in ``compressed`` (``ItemsInside``), not searched for."""
+    ``present``: items known to occur in ``compressed`` (``ItemsInside``), not searched for;
+    ``fences``: the count of ``compressed``'s fence spans, where the caller found it already."""
     if not isinstance(original, str) or not isinstance(compressed, str):
         return ["validation received non-string input"], [], []
     errors: list[str] = []
@@ -510,7 +511,9 @@ def validate_compression(original: object, compressed: object, scans: Scans | No
     # (the fenced items are the original's fence spans, one each: no second scan of the original)
     fenced = [items for label, items, _starts in scans if label == SCANNERS[0][0]]
     before = len(fenced[0]) if fenced else 0
-    after = len(fence_spans(compressed)) if before else 0  # (no fence before: none can be lost)
+    after = 0  # (no fence before: none can be lost)
+    if before:
+        after = len(fence_spans(compressed)) if fences is None else fences
     if before > after:
         errors.append(f"fenced code block count dropped: {before} -> {after}")
     warnings = ["compressed text is longer than original"] if _longer(compressed, original) else []

@@ -214,3 +214,26 @@ def test_a_part_a_replacement_would_grow_past_its_own_cap_runs_alone(monkeypatch
         outcomes.append((json.dumps(result.body), [(d.code, d.message) for d in result.diagnostics]))
     assert outcomes[0] == outcomes[1]
     assert "CAV-timeout" in [code for code, _m in outcomes[0][1]]
+
+
+@pytest.mark.parametrize("profile", ["omniroute", "strict"])
+def test_validation_is_given_each_restored_texts_own_fence_count(profile, monkeypatch):
+    """A body's validation counts the restored texts' fences in one scan of them all: each
+    part's count is the scan of its own text (messages with fences, unclosed ones, one whose
+    closer ends it, and fences the rules or cleanup come near)."""
+    from bench.agent_corpus import message
+    from engine.caveman.fences import fence_spans
+
+    compress_module = sys.modules["engine.caveman.compress"]
+    rng = __import__("random").Random(4)
+    texts = [message(rng).split(": ", 1)[1] for _ in range(60)]
+    texts += ["```\nbasically code  \n```", "thanks ```", "   ```js\nx\n", "~~~\nreally\n~~~ ", "```\n"]
+    given: list[tuple[int | None, int]] = []
+    real = compress_module.Compressor._checked
+    monkeypatch.setattr(compress_module.Compressor, "_checked",
+                        lambda self, r, fences=None: (given.append((fences, len(fence_spans(r.restored)))),
+                                                      real(self, r, fences))[1])
+    Compressor(PackSource.from_packs([RULES]), {"enabled": True, "minMessageLength": 0}, profile=profile
+               ).compress_body({"messages": [{"role": "user", "content": t} for t in texts]})
+    assert len(given) == len(texts) and all(found == scanned for found, scanned in given)
+    assert sum(scanned for _found, scanned in given) > 20

@@ -60,9 +60,10 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import repeat
 from operator import attrgetter, is_not, le
 from typing import Any
 
@@ -456,8 +457,10 @@ class Compressor:
                 for done, o in enumerate(ready):
                     tick(0.7 + 0.1 * done / len(ready), "cleanup")
                     restored.append(self._restored(o))
-                # (validation counts the fences of each restored text: one scan of them all)
-                counts = map(len, fence_spans_each([r.restored for r in restored]))
+                # (validation counts the fences of each restored text: one scan of them all;
+                # strict's validation of the blocks counts none)
+                counts: Iterable[int | None] = repeat(None) if self.strict else \
+                    map(len, fence_spans_each([r.restored for r in restored]))
                 for done, (r, fences) in enumerate(zip(restored, counts)):
                     tick(0.8 + 0.2 * done / len(ready), "validation")
                     self._checked(r, fences)

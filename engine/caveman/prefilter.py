@@ -80,6 +80,9 @@ _ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnop
 _LOWER_TO_ASCII = ("\u0130", "\u212a")
 
 
+_ENCODED = {keyword: keyword.encode("ascii") for keywords in KEYWORDS.values() for keyword in keywords
+            if keyword.isascii()}  # (what ``_occurs`` looks for in the lowered bytes, made once)
+
 # every keyword is ASCII: on a text whose other characters are ASCII stand-ins (non-letters) for
 # units that lower-case to no ASCII character (``engine.caveman.standins``), a keyword occurs
 # exactly where it occurs in the real text, and the articles' ASCII classes read both alike
@@ -133,7 +136,7 @@ class Prefilter:
 
     def _occurs(self, keyword: str) -> bool:
         hay = self.lowered
-        return (keyword.encode("ascii") in hay) if isinstance(hay, bytes) else keyword in hay
+        return (_ENCODED[keyword] in hay) if isinstance(hay, bytes) else keyword in hay
 
     def _may_occur(self, keyword: str) -> bool:
         return not (self._absent and keyword.isascii() and keyword.upper()[:self._key_length] in self._absent)

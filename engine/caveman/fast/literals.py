@@ -35,14 +35,14 @@ LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
 def starts_with_anchor(plan: Plan, text: str) -> bool:
     """Whether ``text`` holds one of the plan's anchor literals where it allows one at the start
     (a ``"text"`` plan's one candidate, 0, is then worth an attempt). The plan has anchors."""
-    reach, tests = _head_tests(plan)
+    reach, tests = head_tests(plan)
     head = text[:reach]
     hay = canonical_uncached(head) if plan.ignore_case else head  # (the mapping is per character)
     return any(hay.startswith(literals, k) for literals, k in tests)
 
 
 @memo.lru(maxsize=memo.PATTERN_MEMO_SIZE)
-def _head_tests(plan: Plan) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+def head_tests(plan: Plan) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """How far into a text ``starts_with_anchor`` reads, and its tests (the literals that may
     start at each offset, grouped: one ``startswith`` per offset; six such rules a short
     message made it ~15 µs of each)."""

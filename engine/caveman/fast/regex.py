@@ -21,7 +21,7 @@ from operator import add, sub
 from typing import Any
 
 from engine.caveman.fast import strategy
-from engine.caveman.fast.literals import LiteralIndex, candidates, starts_with_anchor
+from engine.caveman.fast.literals import LiteralIndex, candidates, head_tests, starts_with_anchor
 from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.caveman.fast.texts import (
     RELEASE_MIN,
@@ -339,7 +339,16 @@ class FastRegex:
         if t.unsupported or t.too_large:
             return None
         least = self.MIN_LENGTH
-        return [len(text) < least and text.isascii() and not starts_with_anchor(plan, text) for text in texts]
+        reach, tests = head_tests(plan)
+        folded = plan.ignore_case
+        out = []
+        for text in texts:
+            if len(text) >= least or not text.isascii():
+                out.append(False)
+                continue
+            head = text[:reach].upper() if folded else text[:reach]  # (ASCII: the canonical case)
+            out.append(not any(head.startswith(literals, k) for literals, k in tests))
+        return out
 
     def _budget(self, timeout: float | None) -> float | None:
         """The call's own budget cut to what the run's total budget has left: an untimed call

@@ -248,6 +248,11 @@ def test_extractions_stand_ins_serve_the_rules_only_where_exact_for_them():
     assert fits(stand, PLAIN)
     assert not fits(stand, [*PLAIN, Rule("inserts", "x", flags="g", replacement=stand.marks[0])])
     assert not fits(stand, [*PLAIN, Rule("non_ascii", "[^\\x00-\\x7f]+", flags="g", replacement="")])
+    # the last list's inserted stand-ins are kept for that list alone (the same rules, another
+    # list; one rule fewer; a list that differs in its last rule)
+    inserting = [*PLAIN, Rule("inserts", "x", flags="g", replacement=stand.marks[0])]
+    assert fits(stand, PLAIN) and fits(stand, list(PLAIN)) and not fits(stand, inserting)
+    assert fits(stand, inserting[:-1]) and not fits(stand, [*PLAIN[:-1], inserting[-1]])
 
 
 @pytest.mark.parametrize("inserted", ["\x01", "\x02", "\x0e"])

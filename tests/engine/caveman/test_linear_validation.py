@@ -6,6 +6,8 @@ duplicated, dropped; fences closed, unclosed, nested, of other lengths."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
@@ -126,6 +128,24 @@ def test_validation_equals_a_search_of_the_whole_output_per_item(pieces, ops):
     assert validate_compression(original, compressed) == plain_validate(original, compressed)
 
 
+@contextmanager
+def _windows_of(size: int) -> Iterator[None]:
+    default = needles.WHOLE_TEXT_WINDOW
+    needles.WHOLE_TEXT_WINDOW = size
+    try:
+        yield
+    finally:
+        needles.WHOLE_TEXT_WINDOW = default
+
+
+def _both_windows() -> Iterator[int]:
+    """Each test of the windows runs with a short text as one window (the default) and with the
+    windows' walk (no text short enough)."""
+    for size in (needles.WHOLE_TEXT_WINDOW, -1):
+        with _windows_of(size):
+            yield size
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab`. 😀é", max_size=200),
        st.lists(st.tuples(st.integers(0, 200), st.text(alphabet="ab`. 😀é", min_size=1, max_size=6)), max_size=40))
@@ -134,7 +154,8 @@ def test_contained_in_order_answers_plain_containment(text, placed):
     placed.sort()
     starts = [s for s, _ in placed]
     items = [i for _, i in placed]
-    assert needles.contained_in_order(text, items, starts) == [item in text for item in items]
+    for _window in _both_windows():
+        assert needles.contained_in_order(text, items, starts) == [item in text for item in items]
 
 
 @settings(max_examples=300, deadline=None)
@@ -217,8 +238,9 @@ def test_validation_fails_exactly_when_validation_has_errors(pieces, ops, checks
     assert validation_fails(original, compressed) == expected
     scans = scan_items(original)
     groups = [(items, starts) for _label, items, starts in scans]
-    assert needles.all_contained_in_order(compressed, groups, checks) == all(
-        all(kept) for kept in needles.contained_in_order_groups(compressed, groups))
+    for _window in _both_windows():
+        assert needles.all_contained_in_order(compressed, groups, checks) == all(
+            all(kept) for kept in needles.contained_in_order_groups(compressed, groups))
 
 
 @settings(max_examples=300, deadline=None)
@@ -228,7 +250,9 @@ def test_validation_fails_exactly_when_validation_has_errors(pieces, ops, checks
 def test_all_contained_in_order_is_every_item_kept(text, placed, checks):
     placed.sort()
     groups = [([i for _, i in placed], [s for s, _ in placed])]
-    assert needles.all_contained_in_order(text, groups, checks) == all(needles.contained_in_order_groups(text, groups)[0])
+    for _window in _both_windows():
+        assert needles.all_contained_in_order(text, groups, checks) == \
+            all(needles.contained_in_order_groups(text, groups)[0])
 
 
 @settings(max_examples=400, deadline=None)

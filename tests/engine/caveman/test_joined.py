@@ -231,8 +231,8 @@ def test_validation_is_given_each_restored_texts_own_fence_count(profile, monkey
     given: list[tuple[int | None, int]] = []
     real = compress_module.Compressor._checked
     monkeypatch.setattr(compress_module.Compressor, "_checked",
-                        lambda self, r, fences=None: (given.append((fences, len(fence_spans(r.restored)))),
-                                                      real(self, r, fences))[1])
+                        lambda self, r, fences=None, scans=None: (given.append((fences, len(fence_spans(r.restored)))),
+                                                                  real(self, r, fences, scans))[1])
     Compressor(PackSource.from_packs([RULES]), {"enabled": True, "minMessageLength": 0}, profile=profile
                ).compress_body({"messages": [{"role": "user", "content": t} for t in texts]})
     assert len(given) == len(texts) and sum(scanned for _found, scanned in given) > 20
@@ -240,3 +240,29 @@ def test_validation_is_given_each_restored_texts_own_fence_count(profile, monkey
         assert all(found is None for found, _scanned in given)
     else:
         assert all(found == scanned for found, scanned in given)
+
+
+def test_validation_on_views_is_given_what_each_views_own_scan_finds(monkeypatch):
+    """A body's parts validated on views of their originals (text with emoji and accents, on
+    ASCII stand-ins) get what validation looks for from one scan of the views joined: each is
+    what the view's own scan finds."""
+    from bench.agent_corpus import message
+    from engine.caveman.validation import scan_view
+
+    compress_module = sys.modules["engine.caveman.compress"]
+    rng = __import__("random").Random(8)
+    texts = [message(rng).split(": ", 1)[1] + " 😀 é" for _ in range(40)] + ["`a` é", "x é", "```\né\n```"]
+    compared: list[bool] = []
+    real = compress_module.Compressor._validate
+
+    def spy(self, o, ex, view, restored, joined, put_back, fences=None, view_scans=None):
+        if view_scans is not None:
+            compared.append(view_scans == scan_view(view, compress_module._fenced_spans(ex)))
+        return real(self, o, ex, view, restored, joined, put_back, fences, view_scans)
+
+    monkeypatch.setattr(compress_module.Compressor, "_validate", spy)
+    from engine.paths import builtin_rules_dir
+
+    Compressor(PackSource.from_dir(builtin_rules_dir()), {"enabled": True, "minMessageLength": 0}
+               ).compress_body({"messages": [{"role": "user", "content": t} for t in texts]})
+    assert len(compared) > 30 and all(compared)

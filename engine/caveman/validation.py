@@ -440,9 +440,10 @@ def scan_items_joined(texts: list[str]) -> list[Scans | None]:
     for label, find in FINDERS:
         if find is find_frontmatter:
             for k, text in enumerate(texts):
-                hits = list(find(text))
-                if hits:
-                    found[k].append((label, [item for _at, item in hits], [at for at, _item in hits]))
+                if text.startswith("---\n"):  # (``frontmatter_end``'s first test, without a call per text)
+                    hits = list(find(text))
+                    if hits:
+                        found[k].append((label, [item for _at, item in hits], [at for at, _item in hits]))
             continue
         hits = list(find(joined))
         ats = [at for at, _item in hits]

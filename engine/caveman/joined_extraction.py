@@ -60,7 +60,8 @@ class _Joined:
         self.timeout = timeout
         self.failed = failed
         self.separator = SEPARATORS[0]
-        self.joined, self.starts = join([jobs[i].text for i in members], self.separator)
+        self.texts = [jobs[i].text for i in members]  # (the live parts' texts, as ``joined`` holds them)
+        self.joined, self.starts = join(self.texts, self.separator)
 
     def run(self) -> None:
         steps = self.jobs[self.live[0]].steps  # (the same for every part: profile and custom patterns)
@@ -105,7 +106,8 @@ class _Joined:
         return moved or bool(stopped)
 
     def _rejoin(self) -> None:
-        self.joined, self.starts = join([self.jobs[i].text for i in self.live], self.separator)
+        self.texts = [self.jobs[i].text for i in self.live]
+        self.joined, self.starts = join(self.texts, self.separator)
 
     def _step(self, number: int, step: PatternStep, rx: FastRegex, *, at_starts: bool = False) -> None:
         """``step`` over the joined parts on ``rx``; ``at_starts``: a ``start_twin``, whose
@@ -138,9 +140,10 @@ class _Joined:
         finally:
             rx.forget()
         whole = not result.crossed
+        texts = self.texts
         for k, piece in result.pieces.items():
             job = jobs[live[k]]
-            if piece == job.text:
+            if piece == texts[k]:
                 continue
             if job.skips(step):  # (a kind the part lacks the literals for never runs on it)
                 whole = False
@@ -148,9 +151,11 @@ class _Joined:
             job.take(step, piece, wrapped.get(k, []))
         if result.crossed:
             self._each_alone(number, sorted(result.crossed))
-        if whole:
+        if whole:  # (every piece is its part's text now: the same, or taken)
+            for k, piece in result.pieces.items():
+                texts[k] = piece
             self.joined = result.joined
-            self.starts = starts_of([jobs[i].text for i in self.live]) if result.pieces else self.starts
+            self.starts = starts_of(texts) if result.pieces else self.starts
         else:
             self._rejoin()
 

@@ -514,7 +514,7 @@ class Compressor:
                 if wanted is not None:
                     try:
                         if splits:
-                            step = replace_split(partial(self._after_rule, rule, rx), joined, starts)
+                            step = replace_split(partial(self._after_rule, rule, rx), joined, starts, texts)
                         if step is None:
                             step = replace_joined(rx, joined, starts, self.runner.values_of(rule),
                                                   self.runner.budget(joined))

@@ -140,9 +140,10 @@ def test_the_joined_run_goes_through_the_rules_once_per_rule(monkeypatch):
         seen.append(len(starts))
         return original(rx, joined, starts, values_of, budget)
 
-    def spy_split(replace, joined, starts):
+    def spy_split(replace, joined, starts, texts=None):
         seen.append(len(starts))
-        return original_split(replace, joined, starts)
+        assert texts is None or joined.split("\x1e") == texts  # (the parts as joined)
+        return original_split(replace, joined, starts, texts)
 
     monkeypatch.setattr(module, "replace_joined", spy)
     monkeypatch.setattr(module, "replace_split", spy_split)

@@ -60,10 +60,9 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
-from itertools import repeat
 from operator import attrgetter, is_not, le
 from typing import Any
 
@@ -457,13 +456,11 @@ class Compressor:
                 for done, o in enumerate(ready):
                     tick(0.7 + 0.1 * done / len(ready), "cleanup")
                     restored.append(self._restored(o))
-                # (validation counts the fences of each restored text: one scan of them all;
-                # strict's validation of the blocks counts none)
-                counts: Iterable[int | None] = repeat(None) if self.strict else \
-                    map(len, fence_spans_each([r.restored for r in restored]))
+                counts = self._fence_counts(restored)
                 for done, (r, fences, scans) in enumerate(zip(restored, counts, self._view_scans(restored))):
                     tick(0.8 + 0.2 * done / len(ready), "validation")
                     self._checked(r, fences, scans)
+                restored.clear()  # (let go while collections are paused: the first one after walked them all)
                 tick(1.0, "validation")
             finally:
                 self._share = (0.0, 1.0)
@@ -1066,6 +1063,19 @@ class Compressor:
         for o, scans in zip(chosen, scan_items_joined([o.original for o in chosen])):
             if scans is not None:
                 self._scans_found[id(o)] = scans
+
+    def _fence_counts(self, restored: list[_Restored]) -> list[int | None]:
+        """The count of each restored text's fence spans that validation will ask for (a part
+        whose original had fenced blocks), from one scan of those texts joined; None for the
+        others (validation scans one itself where it needs it). Strict's validation of the
+        blocks counts none."""
+        out: list[int | None] = [None] * len(restored)
+        if self.strict:
+            return out
+        chosen = [k for k, r in enumerate(restored) if any(b.kind == "fenced_code" for b in r.ex.blocks)]
+        for k, spans in zip(chosen, fence_spans_each([restored[k].restored for k in chosen])):
+            out[k] = len(spans)
+        return out
 
     def _view_scans(self, restored: list[_Restored]) -> list[Scans | None]:
         """What validation looks for in the views of the originals of these parts (those it

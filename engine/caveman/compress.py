@@ -71,17 +71,7 @@ from engine.caveman.cleanup import clean_restored, cleanup, cleanup_both, recapi
 from engine.caveman.config import CavemanConfig
 from engine.caveman.fast import RELEASE_MIN, FastRegex, LiteralIndex, release_texts
 from engine.caveman.fences import fence_count_of_blocks, fence_spans_each
-from engine.caveman.joined import (
-    SPLIT,
-    Step,
-    choose,
-    join,
-    joinable,
-    matches_joined,
-    replace_joined,
-    replace_split,
-    starts_of,
-)
+from engine.caveman.joined import SPLIT, Step, choose, joinable, matches_joined, replace_joined, replace_split
 from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.language import Detection, choose_language, detect_language
 from engine.caveman.needles import counts, occurring, occurring_in_any, present
@@ -97,6 +87,7 @@ from engine.caveman.preservation import (
     restore_with_spans,
 )
 from engine.caveman.quirks import check_profile
+from engine.caveman.spans import join, starts_of
 from engine.caveman.standins import StandIns, fits, fits_patterns, stand_ins, view_of
 from engine.caveman.validation import (
     ItemsInside,

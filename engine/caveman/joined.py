@@ -64,17 +64,6 @@ class Step:
     crossed: set[int] = field(default_factory=set)  # parts a match ran into or out of (run them alone)
 
 
-def join(texts: list[str], separator: str = SEPARATORS[0]) -> tuple[str, list[int]]:
-    """The texts joined by ``separator``, and where each starts."""
-    return separator.join(texts), starts_of(texts)
-
-
-def starts_of(texts: list[str]) -> list[int]:
-    """Where each of the texts starts in their join (the lengths before it, and a separator after
-    each of them: summed in C, as a body's rules ask for it after each rule that changed a part)."""
-    return list(map(add, accumulate(map(len, texts[:-1]), initial=0), range(len(texts) or 1)))
-
-
 def replace_joined(rx: FastRegex, joined: str, starts: list[int],
                    values_of: Callable[[list[int], list[str]], list[str]], budget: float | None) -> Step:
     """``rx`` (a joinable pattern's regex) over ``joined`` (UTF-16 units, parts starting at
@@ -121,10 +110,9 @@ def _over_cap(step: Step, bounds: list[int]) -> None:
             step.crossed.add(k)
 
 
-def replace_split(replace: Callable[[str], str], joined: str, starts: list[int], texts: list[str] | None = None
-                  ) -> Step | None:
-    """``replace``'s result on ``joined`` (parts starting at ``starts``, joined by ``SPLIT``, which none holds;
-    ``texts``: the parts, where the caller has them) as each part's text: that result split at ``SPLIT``. ``replace`` must put a constant that
+def replace_split(replace: Callable[[str], str], joined: str, starts: list[int], texts: list[str]) -> Step | None:
+    """``replace``'s result on ``joined`` (the parts ``texts`` starting at ``starts``, joined by ``SPLIT``,
+    which none holds) as each part's text: that result split at ``SPLIT``. ``replace`` must put a constant that
     lacks ``SPLIT`` in each match's place, so that a match holding a separator leaves one fewer
     (None: such a match; ``replace_joined`` then says whose). The rule's whole result takes its
     fastest way (a substitution in C, ~8 ms per MB for the articles rule, ~28 from its spans)."""
@@ -135,7 +123,7 @@ def replace_split(replace: Callable[[str], str], joined: str, starts: list[int],
     if len(pieces) != len(starts):
         return None
     # (the parts it changed, found in C: a few of ~1,250 for most rules)
-    changed = compress(range(len(pieces)), map(ne, pieces, joined.split(SPLIT) if texts is None else texts))
+    changed = compress(range(len(pieces)), map(ne, pieces, texts))
     step = Step(after, {k: pieces[k] for k in changed})
     _over_cap(step, [*starts, len(joined) + 1])
     return step

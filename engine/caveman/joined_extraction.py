@@ -15,8 +15,9 @@ from engine import memo
 from engine.caveman.apply import budget_for
 from engine.caveman.fast import FastRegex
 from engine.caveman.fences import fence_spans_each
-from engine.caveman.joined import choose, join, replace_joined, starts_of
+from engine.caveman.joined import choose, replace_joined
 from engine.caveman.preservation import Extracting, Extraction, ExtractionPlan, PatternStep, preserve_regex
+from engine.caveman.spans import join, starts_of
 from engine.jsregex import RegexTimeout
 from engine.jsregex.edges import SEPARATORS, separators_for, start_twin
 

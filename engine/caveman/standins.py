@@ -423,19 +423,21 @@ def _unit_qualifies(unit: str) -> bool:
         and len(canonical_uncached(unit)) == 1
 
 
-# the last rule list's stand-ins inserted (its rules, and the union): each part of a body asks
-# for the same list's (~35 rules: a set per rule per part was ~3 µs of a message)
-_LAST_INSERTED: tuple[tuple[Rule, ...], frozenset[str]] | None = None
+# the last rule list's stand-ins inserted: each part of a body asks for the same list's (~35
+# rules: a set per rule per part was ~3 µs of a message); ids of the rules → (the rules, kept
+# alive so no id is another's, and the union; one tuple stored at once for concurrent runs)
+_INSERTED: memo.MemoDict[tuple[int, ...], tuple[tuple[Rule, ...], frozenset[str]]] = \
+    memo.MemoDict(f"{__name__}._INSERTED", 1)
 
 
 def _inserted_by(rules: Sequence[Rule]) -> frozenset[str]:
     """The stand-ins any of ``rules`` inserts (``_inserted``), kept for the last list."""
-    global _LAST_INSERTED
-    last = _LAST_INSERTED
-    if last is not None and len(last[0]) == len(rules) and all(map(is_, last[0], rules)):
+    key = tuple(map(id, rules))
+    last = _INSERTED.get(key)
+    if last is not None and all(map(is_, last[0], rules)):
         return last[1]
     found = frozenset(set().union(*map(_inserted, rules)))
-    _LAST_INSERTED = (tuple(rules), found)  # (one tuple swapped at once: a concurrent run reads a whole pair)
+    _INSERTED[key] = (tuple(rules), found)
     return found
 
 

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from engine.caveman.fast import digits_before_dot_digit, occurrences
 from engine.caveman.fences import contains, fence_spans, frontmatter_end
-from engine.caveman.joined import by_part, join
+from engine.caveman.joined import by_part
 from engine.caveman.needles import all_contained_in_order, contained_in_order, contained_in_order_groups
-from engine.caveman.spans import holding_spans
+from engine.caveman.spans import holding_spans, join
 from engine.jsvalues import bmp_only, from_utf16_units, js_trim, may_hold_astral, to_utf16_units, utf16_len
 
 if TYPE_CHECKING:

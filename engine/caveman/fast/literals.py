@@ -35,14 +35,22 @@ LINE_TERMINATORS = ("\n", "\r", "\u2028", "\u2029")
 def starts_with_anchor(plan: Plan, text: str) -> bool:
     """Whether ``text`` holds one of the plan's anchor literals where it allows one at the start
     (a ``"text"`` plan's one candidate, 0, is then worth an attempt). The plan has anchors."""
-    reach, tests = head_tests(plan)
+    reach, tests = _head_tests(plan)
     head = text[:reach]
     hay = canonical_uncached(head) if plan.ignore_case else head  # (the mapping is per character)
     return any(hay.startswith(literals, k) for literals, k in tests)
 
 
+def ascii_starts_with_anchor(plan: Plan, texts: list[str]) -> list[bool]:
+    """``starts_with_anchor`` of each of these ASCII texts (their canonical case is ``upper()``),
+    with one set-up for all: a body's ~1,250 messages asked it one call at a time."""
+    reach, tests = _head_tests(plan)
+    heads = [text[:reach].upper() for text in texts] if plan.ignore_case else [text[:reach] for text in texts]
+    return [any(head.startswith(literals, k) for literals, k in tests) for head in heads]
+
+
 @memo.lru(maxsize=memo.PATTERN_MEMO_SIZE)
-def head_tests(plan: Plan) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+def _head_tests(plan: Plan) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """How far into a text ``starts_with_anchor`` reads, and its tests (the literals that may
     start at each offset, grouped: one ``startswith`` per offset; six such rules a short
     message made it ~15 µs of each)."""

@@ -16,12 +16,17 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import add, sub
 from typing import Any
 
 from engine.caveman.fast import strategy
-from engine.caveman.fast.literals import LiteralIndex, candidates, head_tests, starts_with_anchor
+from engine.caveman.fast.literals import (
+    LiteralIndex,
+    ascii_starts_with_anchor,
+    candidates,
+    starts_with_anchor,
+)
 from engine.caveman.fast.plan import at_boundaries, literals_of, pattern_facts
 from engine.caveman.fast.texts import (
     RELEASE_MIN,
@@ -339,16 +344,9 @@ class FastRegex:
         if t.unsupported or t.too_large:
             return None
         least = self.MIN_LENGTH
-        reach, tests = head_tests(plan)
-        folded = plan.ignore_case
-        out = []
-        for text in texts:
-            if len(text) >= least or not text.isascii():
-                out.append(False)
-                continue
-            head = text[:reach].upper() if folded else text[:reach]  # (ASCII: the canonical case)
-            out.append(not any(head.startswith(literals, k) for literals, k in tests))
-        return out
+        asked = [len(text) < least and text.isascii() for text in texts]  # (those ``misses`` answers for)
+        starting = iter(ascii_starts_with_anchor(plan, list(compress(texts, asked))))
+        return [ask and not next(starting) for ask in asked]
 
     def _budget(self, timeout: float | None) -> float | None:
         """The call's own budget cut to what the run's total budget has left: an untimed call

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from engine.caveman import Compressor, PackSource
 from engine.caveman.apply import RuleRunner, shared_regexp
-from engine.caveman.joined import join, joinable, replace_joined, replace_split, starts_of
+from engine.caveman.joined import joinable, replace_joined, replace_split
 from engine.caveman.joined_extraction import extract_joined
 from engine.caveman.packs import Rule
 from engine.caveman.preservation import DEFAULT_PRESERVE_PATTERNS, extract, preserve_regex
+from engine.caveman.spans import join, starts_of
 from engine.jsvalues import to_utf16_units
 from tests.engine.caveman.helpers import pack, rule
 
